@@ -1,0 +1,1 @@
+"""Tabsteward's headless side: transports, page engine, hub, and the agent-facing tools."""

@@ -1,0 +1,1 @@
+"""The DevTools-protocol transport: one async interface, several ways to reach a browser."""

@@ -1,0 +1,126 @@
+"""One async CDP interface: commands with optional session ids, replies matched, events pushed.
+
+Concrete transports (a launched Chromium's pipe, a DevTools WebSocket, later the extension)
+only move whole JSON messages; matching replies to requests lives here, once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from ..errors import BrowserError, CDPError
+
+log = logging.getLogger("tabsteward.cdp")
+
+EventHandler = Callable[[str, dict[str, Any], str | None], None]
+DEFAULT_TIMEOUT = 30.0
+
+
+class CDPConnection:
+    """Request/reply matching and event fan-out over a message transport.
+
+    Subclasses implement `_send_raw(text)` and call `_on_message(text)` for each message
+    received and `_on_closed(reason)` once when the link is gone.
+    """
+
+    def __init__(self) -> None:
+        self._ids = itertools.count(1)
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
+        self._handlers: list[EventHandler] = []
+        self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+
+    # -- the interface -------------------------------------------------------------
+    async def send(self, method: str, params: dict[str, Any] | None = None,
+                   session_id: str | None = None,
+                   timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        """Send one command and return its result, or raise CDPError / BrowserError."""
+        if self.closed.done():
+            raise BrowserError(f"the browser connection is closed ({self.closed.result()}); "
+                               f"{method} was not sent")
+        msg_id = next(self._ids)
+        message: dict[str, Any] = {"id": msg_id, "method": method, "params": params or {}}
+        if session_id:
+            message["sessionId"] = session_id
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[msg_id] = (fut, method)
+        try:
+            await self._send_raw(json.dumps(message))
+            if timeout is None:
+                return await fut
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
+            raise BrowserError(f"{method} got no answer within {timeout:g} s") from None
+        finally:
+            self._pending.pop(msg_id, None)
+
+    def on_event(self, handler: EventHandler) -> Callable[[], None]:
+        """Call `handler(method, params, session_id)` for every event; returns an unsubscribe."""
+        self._handlers.append(handler)
+
+        def remove() -> None:
+            if handler in self._handlers:
+                self._handlers.remove(handler)
+        return remove
+
+    async def close(self) -> None:
+        self._on_closed("closed by Tabsteward")
+
+    # -- for subclasses --------------------------------------------------------------
+    async def _send_raw(self, text: str) -> None:
+        raise NotImplementedError
+
+    def _on_message(self, text: str | bytes) -> None:
+        try:
+            message = json.loads(text)
+        except ValueError:
+            log.warning("dropped a message that is not JSON (%d bytes)", len(text))
+            return
+        if not isinstance(message, dict):
+            return
+        msg_id = message.get("id")
+        if isinstance(msg_id, int):
+            entry = self._pending.get(msg_id)
+            if entry is None:
+                return
+            fut, method = entry
+            if fut.done():
+                return
+            if "error" in message:
+                err = message["error"] if isinstance(message["error"], dict) else {}
+                fut.set_exception(CDPError(method, str(err.get("message", "unknown error")),
+                                           err.get("code")))
+            else:
+                result = message.get("result")
+                fut.set_result(result if isinstance(result, dict) else {})
+            return
+        method = message.get("method")
+        if isinstance(method, str):
+            params = message.get("params")
+            session = message.get("sessionId")
+            for handler in list(self._handlers):
+                try:
+                    handler(method, params if isinstance(params, dict) else {},
+                            session if isinstance(session, str) else None)
+                except Exception:  # a broken listener must not stop the others
+                    log.exception("event handler failed on %s", method)
+
+    def _on_closed(self, reason: str) -> None:
+        if self.closed.done():
+            return
+        self.closed.set_result(reason)
+        for fut, method in self._pending.values():
+            if not fut.done():
+                fut.set_exception(BrowserError(
+                    f"the browser connection closed ({reason}) before {method} answered"))
+        self._pending.clear()
+        for handler in list(self._handlers):
+            try:
+                handler("Tabsteward.disconnected", {"reason": reason}, None)
+            except Exception:
+                log.exception("disconnect handler failed")

@@ -1,0 +1,163 @@
+"""A lean blocking client for the hub's local socket (imports only os, sys, _socket, _json).
+
+Every CLI command pays for its imports, so this module avoids json, socket, re and
+asyncio: JSON goes through CPython's C accelerators directly. The framing is the one in
+framing.py (a 32-bit native-order length, then UTF-8 JSON); keep the two in sync.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import _json
+import _socket
+
+from .hub import locate
+
+HEADER = 4
+MAX_FRAME = 64 * 1024 * 1024  # framing.DEFAULT_MAX
+
+
+class NoHub(Exception):
+    """No hub listens on the socket (missing or refused); nothing was sent."""
+
+
+class HubLost(Exception):
+    """The connection broke after the request was sent; it may or may not have run."""
+
+
+# -- JSON, small and strict --------------------------------------------------------------
+
+_quote = _json.encode_basestring_ascii
+
+
+def dumps(value: object) -> str:
+    """JSON for what requests hold: dicts with string keys, lists, str, int, float,
+    bool, None."""
+    if isinstance(value, str):
+        return _quote(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("JSON has no NaN or infinity; the request was not sent")
+        return float.__repr__(value)
+    if isinstance(value, list | tuple):
+        return "[" + ",".join([dumps(v) for v in value]) + "]"
+    if isinstance(value, dict):
+        items = []
+        for key, item in value.items():
+            if not isinstance(key, str):
+                raise TypeError("JSON object keys must be strings; the request was not sent")
+            items.append(_quote(key) + ":" + dumps(item))
+        return "{" + ",".join(items) + "}"
+    raise TypeError(f"{type(value).__name__} is not JSON; the request was not sent")
+
+
+class _Context:
+    """What _json.make_scanner reads from json.JSONDecoder."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = float  # NaN, Infinity, -Infinity
+    memo: dict[str, str] = {}
+
+
+_scan = _json.make_scanner(_Context())
+_SPACE = " \t\n\r"
+
+
+def loads(text: str) -> object:
+    """One JSON value; ValueError when text is not exactly one."""
+    start = len(text) - len(text.lstrip(_SPACE))
+    try:
+        value, end = _scan(text, start)
+    except (StopIteration, ValueError, SystemError):
+        # without json.decoder loaded, the C scanner fails with SystemError
+        raise ValueError("the hub's reply is not JSON") from None
+    if text[end:].strip(_SPACE):
+        raise ValueError("the hub's reply has data after its JSON")
+    return value
+
+
+# -- the socket ------------------------------------------------------------------------
+
+def _recv_exactly(sock: _socket.socket, size: int) -> bytes:
+    buf = bytearray(size)
+    view = memoryview(buf)
+    got = 0
+    while got < size:
+        n = sock.recv_into(view[got:])
+        if n == 0:
+            raise HubLost("the hub closed the connection before replying; the command may "
+                          "or may not have run")
+        got += n
+    return bytes(buf)
+
+
+def connect(path: str | None = None, timeout: float | None = None) -> _socket.socket:
+    """A connected socket to the hub, or NoHub when none listens."""
+    path = path or locate.socket_path()
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(path)
+    except (FileNotFoundError, ConnectionRefusedError) as exc:
+        sock.close()
+        raise NoHub(f"no hub listens on {path}") from exc
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, object]:
+    """Send one request on an open connection and read its reply."""
+    body = dumps(message).encode("ascii")
+    try:
+        sock.sendall(len(body).to_bytes(HEADER, sys.byteorder) + body)
+        size = int.from_bytes(_recv_exactly(sock, HEADER), sys.byteorder)
+        if size > MAX_FRAME:
+            raise HubLost(f"the hub announced a {size}-byte reply, over the limit; it was "
+                          "not read")
+        reply = loads(_recv_exactly(sock, size).decode("utf-8"))
+    except (BrokenPipeError, ConnectionResetError, TimeoutError) as exc:
+        raise HubLost(f"the connection to the hub broke ({exc.strerror or exc}); the "
+                      "command may or may not have run") from exc
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise HubLost(f"{exc}; the command may or may not have run") from exc
+    if not isinstance(reply, dict):
+        raise HubLost("the hub's reply is not a JSON object; the command may or may not "
+                      "have run")
+    return reply
+
+
+def request(message: dict[str, object], path: str | None = None, token: str | None = None,
+            timeout: float | None = None) -> dict[str, object]:
+    """One request on a fresh connection, with the token (read from its file unless
+    given) added; the hub's reply."""
+    sock = connect(path, timeout)
+    try:
+        if token is None:
+            token = locate.read_token() or ""
+        return exchange(sock, {**message, "token": token})
+    finally:
+        sock.close()
+
+
+def ping(path: str | None = None, token: str | None = None, timeout: float = 2.0) -> bool:
+    """Whether a hub answers on the socket (any well-formed reply counts)."""
+    try:
+        request({"op": "ping"}, path, token, timeout)
+    except (NoHub, HubLost, OSError):
+        return False
+    return True

@@ -1,0 +1,645 @@
+"""Actions on a tab: input, navigation, forms, waits, files; each reports what changed.
+
+Rule: a mutation is never retried. Reads may be repeated (a fresh helper world, a stale ref
+resolved again) only before anything was sent to the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import (
+    ActionTimeout,
+    BrowserError,
+    PolicyError,
+    TargetNotInteractable,
+    UsageError,
+)
+from . import keys
+from .tab import Handle, Tab
+from .targets import Target
+
+BUTTONS = ("left", "right", "middle")
+NAV_TIMEOUT = 30.0
+
+
+@dataclass
+class Outcome:
+    """What an action did and what it changed, for the agent."""
+
+    did: str
+    changes: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return "; ".join([self.did, *self.changes])
+
+
+def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
+    if info:
+        name = info.get("name") or ""
+        return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
+            f' "{name[:40]}"' if name else "") + ")"
+    return f"@{handle.ref}"
+
+
+async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome) -> None:
+    """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting."""
+    before_url = tab.state.url
+    opened_before = len(tab.opened)
+    tab.start_recording()
+    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    task = asyncio.ensure_future(action)
+    try:
+        done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()  # raises what the action raised
+        else:  # the page is blocked on the dialog; the action finishes when it is answered
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+    finally:
+        dialog.cancel()
+        events = tab.stop_recording()
+    nav_started = any(
+        m in ("Page.frameRequestedNavigation", "Page.frameStartedLoading", "Page.frameNavigated")
+        and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
+    if tab.state.dialog is None and nav_started:
+        try:
+            await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
+        except ActionTimeout:
+            outcome.changes.append("navigation still loading")
+    if tab.state.url != before_url:
+        outcome.changes.append(f"navigated to {tab.state.url}")
+        outcome.data["url"] = tab.state.url
+    if len(tab.opened) > opened_before:
+        new = tab.opened[opened_before:]
+        outcome.changes.append("opened new tab " + ", ".join(new))
+        outcome.data["new_tabs"] = new
+    if tab.state.dialog is not None:
+        d = tab.state.dialog
+        outcome.changes.append(f"{d.type} dialog open: {d.message!r} (answer with `dialog "
+                               "accept` or `dialog dismiss`)")
+        outcome.data["dialog"] = {"type": d.type, "message": d.message}
+
+
+# -- navigation -------------------------------------------------------------------------------
+async def navigate(tab: Tab, url: str, wait: str = "load",
+                   timeout: float = NAV_TIMEOUT) -> Outcome:
+    if "://" not in url and not url.startswith(("about:", "data:", "file:", "javascript:")):
+        url = "https://" + url if "." in url.split("/")[0] else url
+    if url.startswith("javascript:"):
+        raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
+                          "Nothing was opened")
+    tab.check_no_dialog()
+    out = Outcome(f"opened {url}")
+    loaded = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
+                        p.get("frameId") == tab.target_id and p.get("name") == _event(wait))
+    try:
+        res = await tab.send("Page.navigate", {"url": url})
+        if res.get("errorText"):
+            raise BrowserError(f"could not open {url}: {res['errorText']}")
+        if res.get("loaderId") and wait != "none":
+            try:
+                async with asyncio.timeout(timeout):
+                    await loaded
+            except TimeoutError:
+                out.changes.append(f"still loading after {timeout:g} s")
+    finally:
+        loaded.cancel()
+    tab.state.url = url if tab.state.url == "about:blank" else tab.state.url
+    out.data["url"] = tab.state.url
+    return out
+
+
+def _event(wait: str) -> str:
+    return {"load": "load", "domcontentloaded": "DOMContentLoaded",
+            "networkidle": "networkIdle"}.get(wait.lower(), "load")
+
+
+async def history(tab: Tab, delta: int) -> Outcome:
+    hist = await tab.send("Page.getNavigationHistory")
+    index = int(hist["currentIndex"]) + delta
+    entries = hist["entries"]
+    if not 0 <= index < len(entries):
+        raise UsageError(f"no page to go {'back' if delta < 0 else 'forward'} to; "
+                         "nothing was done")
+    out = Outcome("went back" if delta < 0 else "went forward")
+    await guarded(tab, tab.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]}),
+                  "history", out)
+    return out
+
+
+async def reload(tab: Tab) -> Outcome:
+    out = Outcome("reloaded")
+    await guarded(tab, tab.send("Page.reload"), "reload", out)
+    return out
+
+
+# -- pointer ---------------------------------------------------------------------------------------
+def modifier_mask(modifiers: list[str] | None) -> int:
+    mask = 0
+    for m in modifiers or []:
+        canon = {"Ctrl": "Control", "Cmd": "Meta", "Command": "Meta"}.get(m, m)
+        if canon not in keys.MODIFIERS:
+            raise UsageError(f"unknown modifier {m!r}; use Control, Shift, Alt or Meta")
+        mask |= keys.MODIFIERS[canon]
+    return mask
+
+
+async def _mouse(tab: Tab, kind: str, x: float, y: float, **extra: Any) -> None:
+    await tab.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra})
+
+
+async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
+                modifiers: list[str] | None = None) -> Outcome:
+    if button not in BUTTONS:
+        raise UsageError(f"button must be one of {', '.join(BUTTONS)}; nothing was clicked")
+    if not 1 <= count <= 3:
+        raise UsageError("count must be 1, 2 or 3; nothing was clicked")
+    mask = modifier_mask(modifiers)
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    x, y = await tab.point(handle, what)
+    verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
+    if button == "right":
+        verb = "right-clicked"
+    out = Outcome(f"{verb} {what}")
+
+    async def act() -> None:
+        await _mouse(tab, "mouseMoved", x, y, modifiers=mask)
+        for n in range(1, count + 1):
+            await _mouse(tab, "mousePressed", x, y, button=button, clickCount=n, modifiers=mask)
+            await _mouse(tab, "mouseReleased", x, y, button=button, clickCount=n,
+                         modifiers=mask)
+
+    await guarded(tab, act(), "click", out)
+    await _report_state(tab, handle, info, out)
+    return out
+
+
+async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome) -> None:
+    """Say how the element changed (checked, expanded, value), when it still exists."""
+    if tab.state.dialog is not None or "url" in out.data:
+        return
+    try:
+        after = await tab.info(handle)
+    except (BrowserError, UsageError):
+        return
+    gone = set(before.get("states", [])) - set(after.get("states", []))
+    new = set(after.get("states", [])) - set(before.get("states", []))
+    if new or gone:
+        out.changes.append("now " + " ".join(sorted(new) or ["not " + s for s in sorted(gone)]))
+    if after.get("value") != before.get("value") and after.get("value") is not None:
+        out.changes.append(f"value now {after['value']!r}")
+        out.data["value"] = after["value"]
+
+
+async def hover(tab: Tab, target: Target) -> Outcome:
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    x, y = await tab.point(handle, what)
+    out = Outcome(f"hovered {what}")
+    await guarded(tab, _mouse(tab, "mouseMoved", x, y), "hover", out)
+    return out
+
+
+async def focus(tab: Tab, target: Target) -> Outcome:
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    obj = await tab.object_id(handle)
+    await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+    return Outcome(f"focused {describe(handle, info)}")
+
+
+# -- text entry -------------------------------------------------------------------------------------
+_PREPARE = """function(mode) {
+  const el = this;
+  const tag = el.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA') {
+    const t = (el.type || '').toLowerCase();
+    if (tag === 'INPUT' && ['checkbox','radio','button','submit','reset','image','file',
+        'range','color','hidden'].includes(t)) return 'not-text:' + t;
+    if (el.readOnly) return 'readonly';
+    if (el.disabled) return 'disabled';
+    el.focus();
+    try {
+      if (mode === 'fill') el.select();
+      else { const n = el.value.length; el.setSelectionRange(n, n); }
+    } catch (e) { /* types without selection (email, number): select() still works */
+      if (mode === 'fill') el.select();
+    }
+    return 'ok';
+  }
+  if (el.isContentEditable) {
+    el.focus();
+    const sel = el.ownerDocument.getSelection();
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    if (mode !== 'fill') range.collapse(false);
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return 'ok';
+  }
+  return 'not-text:' + tag.toLowerCase();
+}"""
+
+_DATE_TYPES = ("date", "time", "datetime-local", "month", "week", "number", "range", "color")
+
+_SET_VALUE = """function(v) {
+  const proto = this.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype
+                                           : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, v);
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return this.value;
+}"""
+
+
+async def _call_on(tab: Tab, handle: Handle, fn: str, *args: Any) -> Any:
+    obj = await tab.object_id(handle)
+    res = await tab.send("Runtime.callFunctionOn", {
+        "functionDeclaration": fn, "objectId": obj, "returnByValue": True,
+        "arguments": [{"value": a} for a in args]}, session=handle.frame.session)
+    if "exceptionDetails" in res:
+        raise BrowserError("the page refused the operation: " + str(
+            res["exceptionDetails"].get("exception", {}).get("description", ""))[:200])
+    return res.get("result", {}).get("value")
+
+
+async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
+    """fill (replace) or type (append) into an input, textarea or contenteditable."""
+    if len(text) > 100_000:
+        raise UsageError("text is over 100,000 characters; nothing was typed")
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    tab.check_no_dialog()
+    verb = "filled" if mode == "fill" else "typed into"
+    out = Outcome(f"{verb} {what}")
+    if info.get("tag") == "input" and (info.get("type") or "") in _DATE_TYPES and mode == "fill":
+        # these have no text caret: set the value the way a picker would
+        value = await _call_on(tab, handle, _SET_VALUE, text)
+        out.changes.append(f"value now {value!r}")
+        out.data["value"] = value
+        return out
+    state = await _call_on(tab, handle, _PREPARE, mode)
+    if state != "ok":
+        if str(state).startswith("not-text"):
+            raise TargetNotInteractable(f"{what} does not take text ({str(state)[9:]}); "
+                                        "nothing was typed")
+        raise TargetNotInteractable(f"{what} is {state}; nothing was typed")
+
+    async def act() -> None:
+        if text:
+            await tab.send("Input.insertText", {"text": text})
+        elif mode == "fill":
+            for ev in keys.events(keys.parse_chord("Delete")):
+                await tab.send("Input.dispatchKeyEvent", ev)
+
+    await guarded(tab, act(), mode, out)
+    if tab.state.dialog is None:
+        after = await tab.info(handle)
+        shown = "(hidden)" if info.get("type") == "password" else after.get("value")
+        out.changes.append(f"value now {shown!r}")
+        out.data["value"] = shown
+    return out
+
+
+async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
+    chords = [keys.parse_chord(part) for part in spec.split()] if spec.strip() else []
+    if not chords:
+        raise UsageError("no key given; nothing was pressed")
+    out = Outcome(f"pressed {spec}")
+    if target is not None:
+        handle = await tab.resolve(target)
+        obj = await tab.object_id(handle)
+        await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+
+    async def act() -> None:
+        for chord in chords:
+            for ev in keys.events(chord):
+                await tab.send("Input.dispatchKeyEvent", ev)
+
+    await guarded(tab, act(), "press", out)
+    return out
+
+
+# -- forms ----------------------------------------------------------------------------------------
+_SELECT = """function(values) {
+  if (this.tagName !== 'SELECT') return {error: 'not-select'};
+  if (this.disabled) return {error: 'disabled'};
+  const picked = [];
+  const missing = [];
+  const opts = Array.from(this.options);
+  for (const v of values) {
+    const o = opts.find(o => o.value === v) ||
+              opts.find(o => o.label.trim() === v.trim() || o.text.trim() === v.trim()) ||
+              opts.find(o => o.text.trim().toLowerCase() === v.trim().toLowerCase());
+    if (o) picked.push(o); else missing.push(v);
+  }
+  if (missing.length) return {error: 'missing', missing,
+                              options: opts.slice(0, 30).map(o => o.text.trim())};
+  if (!this.multiple && picked.length > 1) return {error: 'single'};
+  for (const o of opts) o.selected = picked.includes(o);
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return {selected: picked.map(o => o.text.trim())};
+}"""
+
+
+async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
+    if not values:
+        raise UsageError("give at least one option value or label; nothing was selected")
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    tab.check_no_dialog()
+    res = await _call_on(tab, handle, _SELECT, values)
+    err = res.get("error") if isinstance(res, dict) else "no answer"
+    if err == "not-select":
+        raise TargetNotInteractable(f"{what} is not a <select>; for a custom list click its "
+                                    "option instead. Nothing was selected")
+    if err == "missing":
+        raise TargetNotInteractable(f"{what} has no option {', '.join(res['missing'])!r}; "
+                                    f"options are: {', '.join(res['options'])}. "
+                                    "Nothing was selected")
+    if err == "single":
+        raise UsageError(f"{what} takes one option; nothing was selected")
+    if err:
+        raise TargetNotInteractable(f"{what} is {err}; nothing was selected")
+    out = Outcome(f"selected {', '.join(res['selected'])} in {what}")
+    out.data["selected"] = res["selected"]
+    return out
+
+
+async def check(tab: Tab, target: Target, on: bool) -> Outcome:
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    checked = "checked" in info.get("states", []) or info.get("checked") is True
+    word = "checked" if on else "unchecked"
+    if checked == on:
+        return Outcome(f"{what} was already {word}; nothing was done")
+    out = await click(tab, target if handle.ref == 0 else _ref(handle))
+    after = await tab.info(handle)
+    now = "checked" in after.get("states", []) or after.get("checked") is True
+    if now != on:
+        raise TargetNotInteractable(f"clicked {what} but it is still "
+                                    f"{'checked' if now else 'unchecked'}; the page did not "
+                                    "take the change")
+    out.did = f"{word} {what}"
+    return out
+
+
+def _ref(handle: Handle) -> Target:
+    from .targets import RefTarget
+    return RefTarget(handle.ref)
+
+
+# -- scrolling and drag ---------------------------------------------------------------------------
+async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
+    if target is None:
+        frame = tab.frames[tab.target_id]
+        pos = await tab.evaluate(frame, f"(scrollBy({dx},{dy}), [scrollX, scrollY, "
+                                        "document.documentElement.scrollHeight, innerHeight])")
+        return Outcome(f"scrolled the page to y={pos[1]} of {pos[2]} (viewport {pos[3]})",
+                       data={"x": pos[0], "y": pos[1], "height": pos[2]})
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    if dx == 0 and dy == 0:
+        await tab.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
+        return Outcome(f"scrolled {describe(handle, info)} into view")
+    pos = await _call_on(tab, handle, "function(dx, dy){this.scrollBy(dx, dy); "
+                         "return [this.scrollLeft, this.scrollTop, this.scrollHeight];}", dx, dy)
+    return Outcome(f"scrolled {describe(handle, info)} to y={pos[1]} of {pos[2]}",
+                   data={"x": pos[0], "y": pos[1], "height": pos[2]})
+
+
+async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
+    src = await tab.resolve(source)
+    dst = await tab.resolve(dest)
+    src_info, dst_info = await tab.info(src), await tab.info(dst)
+    sx, sy = await tab.point(src, describe(src, src_info))
+    out = Outcome(f"dragged {describe(src, src_info)} to {describe(dst, dst_info)}")
+    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
+    await tab.send("Input.setInterceptDrags", {"enabled": True})
+    try:
+        await _mouse(tab, "mouseMoved", sx, sy)
+        await _mouse(tab, "mousePressed", sx, sy, button="left", clickCount=1)
+        await _mouse(tab, "mouseMoved", sx + 5, sy + 5, button="left")
+        tx, ty = await tab.point(dst, describe(dst, dst_info))
+        await _mouse(tab, "mouseMoved", (sx + tx) / 2, (sy + ty) / 2, button="left")
+        await _mouse(tab, "mouseMoved", tx, ty, button="left")
+        if intercepted.done():  # an HTML5 drag: play the drag events ourselves
+            data = intercepted.result()[1]["data"]
+            for kind in ("dragEnter", "dragOver", "drop"):
+                await tab.send("Input.dispatchDragEvent",
+                               {"type": kind, "x": tx, "y": ty, "data": data})
+        await _mouse(tab, "mouseReleased", tx, ty, button="left", clickCount=1)
+    finally:
+        intercepted.cancel()
+        await tab.send("Input.setInterceptDrags", {"enabled": False})
+    return out
+
+
+# -- files ----------------------------------------------------------------------------------------
+async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
+    missing = [f for f in files if not os.path.isfile(f)]
+    if missing:
+        raise UsageError(f"no such file: {', '.join(missing)}; nothing was uploaded")
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    if info.get("tag") == "input" and info.get("type") == "file":
+        obj = await tab.object_id(handle)
+        await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
+                       session=handle.frame.session)
+        return Outcome(f"set {len(files)} file(s) on {what}",
+                       data={"files": [os.path.basename(f) for f in files]})
+    # a button that opens the file chooser: catch the chooser and fill it
+    await tab.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+    try:
+        chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
+        await click(tab, _ref(handle))
+        try:
+            async with asyncio.timeout(5):
+                _, params = await chooser
+        except TimeoutError:
+            raise TargetNotInteractable(f"clicking {what} opened no file chooser; nothing "
+                                        "was uploaded") from None
+        await tab.send("DOM.setFileInputFiles",
+                       {"files": files, "backendNodeId": params["backendNodeId"]})
+    finally:
+        await tab.send("Page.setInterceptFileChooserDialog", {"enabled": False})
+    return Outcome(f"chose {len(files)} file(s) through {what}",
+                   data={"files": [os.path.basename(f) for f in files]})
+
+
+async def screenshot(tab: Tab, path: str, full: bool = False,
+                     target: Target | None = None) -> Outcome:
+    tab.check_no_dialog()
+    params: dict[str, Any] = {"format": "jpeg" if path.lower().endswith((".jpg", ".jpeg"))
+                              else "png"}
+    if target is not None:
+        handle = await tab.resolve(target)
+        await tab.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
+        rect = (await tab.evaluate(handle.frame, f"__ts.point({handle.local})") or {}).get("rect")
+        if not rect:
+            raise TargetNotInteractable(f"@{handle.ref} is not visible; no screenshot taken")
+        metrics = await tab.send("Page.getLayoutMetrics")
+        vp = metrics.get("cssVisualViewport", {})
+        params["clip"] = {"x": rect[0] + vp.get("pageX", 0), "y": rect[1] + vp.get("pageY", 0),
+                          "width": max(1, rect[2]), "height": max(1, rect[3]), "scale": 1}
+        params["captureBeyondViewport"] = True
+    elif full:
+        metrics = await tab.send("Page.getLayoutMetrics")
+        size = metrics.get("cssContentSize") or metrics.get("contentSize")
+        params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
+                          "scale": 1}
+        params["captureBeyondViewport"] = True
+    res = await tab.send("Page.captureScreenshot", params, timeout=60)
+    data = base64.b64decode(res["data"])
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    return Outcome(f"saved screenshot {path} ({len(data)} bytes)",
+                   data={"path": path, "bytes": len(data)})
+
+
+async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:
+    browser_expect = tab_browser(tab).expect_download()
+    try:
+        out = await click(tab, target)
+        try:
+            async with asyncio.timeout(10):
+                entry = await browser_expect
+        except TimeoutError:
+            raise ActionTimeout("the click started no download within 10 s; the click was "
+                                "made, nothing was saved") from None
+    finally:
+        browser_expect.cancel()
+    if os.path.isdir(dest):
+        dest = os.path.join(dest, str(entry.get("filename") or entry["guid"]))
+    size = await tab_browser(tab).finish_download(entry, dest, timeout)
+    out.changes.append(f"downloaded {entry.get('filename')} to {dest} ({size} bytes)")
+    out.data["download"] = {"path": dest, "bytes": size, "url": entry.get("url")}
+    return out
+
+
+def tab_browser(tab: Tab) -> Any:
+    browser = getattr(tab, "browser", None)
+    if browser is None:
+        raise BrowserError("this tab has no browser to download through")
+    return browser
+
+
+# -- waits -----------------------------------------------------------------------------------------
+async def wait(tab: Tab, *, text: str | None = None, target: Target | None = None,
+               state: str = "visible", url: str | None = None, load: str | None = None,
+               seconds: float | None = None, timeout: float = 30) -> Outcome:
+    if seconds is not None:
+        if not 0 <= seconds <= 300:
+            raise UsageError("time waits are 0 to 300 s")
+        await asyncio.sleep(seconds)
+        return Outcome(f"waited {seconds:g} s")
+    if load is not None:
+        await tab.wait_load(timeout, _event(load))
+        return Outcome(f"page reached {load}")
+    deadline = time.monotonic() + timeout
+    frame = tab.frames[tab.target_id]
+    while True:
+        if text is not None:
+            found = await tab.evaluate(frame, f"__ts.pageText().includes({json.dumps(text)})")
+            if found:
+                return Outcome(f"text {text!r} is on the page")
+        elif url is not None:
+            current = tab.state.url
+            if _url_matches(url, current):
+                return Outcome(f"url is {current}")
+        elif target is not None:
+            ok = await _target_state(tab, target, state)
+            if ok:
+                return Outcome(f"target is {state}")
+        else:
+            raise UsageError("wait needs one of: text, target, url, load, seconds")
+        if time.monotonic() > deadline:
+            raise ActionTimeout(f"waited {timeout:g} s; the condition never held")
+        await asyncio.sleep(0.1)
+
+
+def _url_matches(pattern: str, url: str) -> bool:
+    from fnmatch import fnmatchcase
+    return fnmatchcase(url, pattern) if any(c in pattern for c in "*?[") else pattern in url
+
+
+async def _target_state(tab: Tab, target: Target, state: str) -> bool:
+    from ..errors import RefNotFound
+    try:
+        handle = await tab.resolve(target)
+    except RefNotFound:
+        return state in ("detached", "hidden")
+    st = await tab.evaluate(handle.frame, f"__ts.state({handle.local})") or {}
+    return {
+        "visible": bool(st.get("visible")), "hidden": not st.get("visible"),
+        "attached": bool(st.get("attached")), "detached": not st.get("attached"),
+        "enabled": bool(st.get("enabled")), "disabled": not st.get("enabled", True),
+        "checked": bool(st.get("checked")), "unchecked": not st.get("checked"),
+    }.get(state, False)
+
+
+# -- reading, dialogs, eval --------------------------------------------------------------------------
+async def read(tab: Tab, fmt: str) -> str:
+    frame = tab.frames[tab.target_id]
+    fn = "__ts.markdown()" if fmt == "markdown" else "__ts.pageText()"
+    return str(await tab.evaluate(frame, fn) or "")
+
+
+async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
+    d = tab.state.dialog
+    if action == "status":
+        if d is None:
+            return Outcome("no dialog is open", data={"dialog": None})
+        return Outcome(f"{d.type} dialog open: {d.message!r}",
+                       data={"dialog": {"type": d.type, "message": d.message,
+                                        "default": d.default}})
+    if d is None:
+        raise UsageError("no dialog is open; nothing was answered")
+    params: dict[str, Any] = {"accept": action == "accept"}
+    if text is not None:
+        params["promptText"] = text
+    await tab.send("Page.handleJavaScriptDialog", params)
+    tab.state.dialog = None
+    return Outcome(f"{'accepted' if action == 'accept' else 'dismissed'} the {d.type} "
+                   f"dialog {d.message!r}")
+
+
+async def evaluate(tab: Tab, expression: str, allowed: bool) -> Outcome:
+    if not allowed:
+        raise PolicyError("eval is off for this hub; start it with --allow-eval to run page "
+                          "script. Nothing was run")
+    tab.check_no_dialog()
+    out = Outcome("evaluated")
+    res: dict[str, Any] = {}
+
+    async def act() -> None:
+        res.update(await tab.send("Runtime.evaluate", {
+            "expression": expression, "returnByValue": True, "awaitPromise": True,
+            "userGesture": True}, timeout=60))
+
+    await guarded(tab, act(), "eval", out)
+    if "exceptionDetails" in res:
+        desc = res["exceptionDetails"].get("exception", {}).get("description") or \
+            res["exceptionDetails"].get("text")
+        raise BrowserError(f"the script threw: {str(desc)[:500]}")
+    value = res.get("result", {}).get("value")
+    out.data["value"] = value
+    out.did = json.dumps(value, ensure_ascii=False)[:5000] if value is not None else "undefined"
+    return out

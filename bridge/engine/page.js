@@ -1,0 +1,682 @@
+// Tabsteward's page-side helper, installed once per frame in an isolated world.
+// It reads the DOM (never writes to it): snapshot rows, element lookup by id, geometry,
+// hit tests and text. Ids are per frame, per node, stable for the node's life.
+(() => {
+  if (globalThis.__ts) return "present";
+
+  const ids = new WeakMap();
+  const byId = new Map();
+  let nextId = 1;
+
+  function idOf(el) {
+    let id = ids.get(el);
+    if (!id) {
+      id = nextId++;
+      ids.set(el, id);
+      byId.set(id, new WeakRef(el));
+    }
+    return id;
+  }
+
+  function get(id) {
+    const ref = byId.get(id);
+    const el = ref && ref.deref();
+    if (!el) { byId.delete(id); return null; }
+    return el;
+  }
+
+  // -- roles ------------------------------------------------------------------------
+  const INPUT_ROLES = {
+    button: "button", submit: "button", reset: "button", image: "button",
+    checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton",
+    search: "searchbox", email: "textbox", tel: "textbox", text: "textbox", url: "textbox",
+    password: "textbox", date: "textbox", "datetime-local": "textbox", month: "textbox",
+    time: "textbox", week: "textbox", color: "button", file: "button",
+  };
+  const TAG_ROLES = {
+    BUTTON: "button", SELECT: "combobox", TEXTAREA: "textbox", NAV: "navigation",
+    MAIN: "main", ASIDE: "complementary", H1: "heading", H2: "heading", H3: "heading",
+    H4: "heading", H5: "heading", H6: "heading", IMG: "img", DIALOG: "dialog",
+    OPTION: "option", PROGRESS: "progressbar", SUMMARY: "button", FIELDSET: "group",
+    TABLE: "table", SEARCH: "search", METER: "meter", IFRAME: "iframe", FRAME: "iframe",
+    LI: "listitem", UL: "list", OL: "list",
+  };
+  // roles a person acts on: these always get a ref
+  const ACTIONABLE = new Set([
+    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
+    "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
+    "spinbutton", "treeitem", "gridcell", "columnheader", "rowheader", "scrollbar",
+  ]);
+  // roles whose name comes from their content
+  const NAME_FROM_CONTENT = new Set([
+    "button", "link", "heading", "checkbox", "radio", "option", "menuitem",
+    "menuitemcheckbox", "menuitemradio", "tab", "switch", "treeitem", "gridcell", "cell",
+    "columnheader", "rowheader", "tooltip", "clickable", "summary", "legend", "caption",
+  ]);
+  const LANDMARKS = new Set([
+    "banner", "navigation", "main", "complementary", "contentinfo", "search", "form",
+    "region", "dialog", "alertdialog", "alert", "tabpanel", "menu", "menubar", "tablist",
+    "tree", "grid", "listbox", "radiogroup", "toolbar", "group", "table", "status",
+  ]);
+  const SKIP_TAGS = new Set([
+    "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE", "BASE",
+  ]);
+
+  function inSectioning(el) {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const t = p.tagName;
+      if (t === "ARTICLE" || t === "ASIDE" || t === "MAIN" || t === "NAV" || t === "SECTION")
+        return true;
+    }
+    return false;
+  }
+
+  function roleOf(el) {
+    const explicit = el.getAttribute("role");
+    if (explicit) {
+      const first = explicit.trim().split(/\s+/)[0];
+      if (first && first !== "none" && first !== "presentation") return first;
+      if (first) return "";
+    }
+    const tag = el.tagName;
+    switch (tag) {
+      case "A": case "AREA": return el.hasAttribute("href") ? "link" : "";
+      case "INPUT": {
+        const type = (el.getAttribute("type") || "text").toLowerCase();
+        if (type === "hidden") return "";
+        if ((type === "text" || type === "search" || type === "email" || type === "tel" ||
+             type === "url") && el.hasAttribute("list")) return "combobox";
+        return INPUT_ROLES[type] || "textbox";
+      }
+      case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "HEADER": return inSectioning(el) ? "" : "banner";
+      case "FOOTER": return inSectioning(el) ? "" : "contentinfo";
+      case "FORM": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ||
+          el.hasAttribute("name") ? "form" : "";
+      case "SECTION": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")
+          ? "region" : "";
+      case "IMG": return el.getAttribute("alt") === "" ? "" : "img";
+      case "TD": return "cell";
+      case "TH": return "columnheader";
+      case "DETAILS": return "group";
+      default: break;
+    }
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable))
+      return "textbox";
+    return TAG_ROLES[tag] || "";
+  }
+
+  // -- accessible names -----------------------------------------------------------------
+  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+
+  function hiddenForName(el) {
+    if (el.hidden || el.getAttribute("aria-hidden") === "true") return true;
+    const cs = getComputedStyle(el);
+    return cs.display === "none" || cs.visibility === "hidden";
+  }
+
+  function textOf(node, depth) {
+    if (depth > 30) return "";
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1) return "";
+    const el = node;
+    if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return "";
+    const label = el.getAttribute("aria-label");
+    if (label && label.trim()) return " " + label + " ";
+    if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image"))
+      return " " + (el.getAttribute("alt") || "") + " ";
+    if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") return " " + (el.value || "") + " ";
+    if (el.tagName === "SELECT") {
+      const o = el.selectedOptions && el.selectedOptions[0];
+      return " " + (o ? o.text : "") + " ";
+    }
+    const block = isBlock(el);
+    let out = "";
+    const root = el.shadowRoot || el;
+    for (let c = root.firstChild; c; c = c.nextSibling) out += textOf(c, depth + 1);
+    if (el.tagName === "SLOT") {
+      for (const c of el.assignedNodes()) out += textOf(c, depth + 1);
+    }
+    return block ? " " + out + " " : out;
+  }
+
+  function byIds(el, attr) {
+    const list = (el.getAttribute(attr) || "").trim().split(/\s+/).filter(Boolean);
+    const root = el.getRootNode();
+    const parts = [];
+    for (const id of list) {
+      const ref = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+      if (ref) parts.push(clean(textOfForLabel(ref)));
+    }
+    return clean(parts.join(" "));
+  }
+
+  function textOfForLabel(el) {
+    const label = el.getAttribute("aria-label");
+    if (label && label.trim()) return label;
+    let out = "";
+    for (let c = el.firstChild; c; c = c.nextSibling) out += textOf(c, 0);
+    return out;
+  }
+
+  function labelsText(el) {
+    const labels = el.labels;
+    if (!labels || !labels.length) return "";
+    const parts = [];
+    for (const l of labels) {
+      let t = "";
+      for (let c = l.firstChild; c; c = c.nextSibling) {
+        if (c === el || (c.nodeType === 1 && c.contains(el))) {
+          // the field inside its own label: take the label's other text
+          if (c !== el) t += textOfExcept(c, el);
+          continue;
+        }
+        t += textOf(c, 0);
+      }
+      parts.push(clean(t));
+    }
+    return clean(parts.join(" "));
+  }
+
+  function textOfExcept(node, skip) {
+    if (node === skip) return "";
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1) return "";
+    let out = "";
+    for (let c = node.firstChild; c; c = c.nextSibling) out += textOfExcept(c, skip);
+    return out;
+  }
+
+  function nameOf(el, role) {
+    let name = "";
+    if (el.hasAttribute("aria-labelledby")) name = byIds(el, "aria-labelledby");
+    if (!name) name = clean(el.getAttribute("aria-label"));
+    if (!name) {
+      const tag = el.tagName;
+      if (tag === "INPUT") {
+        const type = (el.type || "text").toLowerCase();
+        if (type === "button" || type === "submit" || type === "reset") {
+          name = clean(el.value) || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
+        } else if (type === "image") {
+          name = clean(el.getAttribute("alt")) || clean(el.value) || "Submit";
+        } else {
+          name = labelsText(el);
+        }
+        if (!name) name = clean(el.getAttribute("title")) || clean(el.getAttribute("placeholder"));
+      } else if (tag === "TEXTAREA" || tag === "SELECT" || tag === "METER" ||
+                 tag === "PROGRESS" || tag === "BUTTON") {
+        name = labelsText(el);
+        if (!name && tag === "TEXTAREA") name = clean(el.getAttribute("placeholder"));
+      } else if (tag === "IMG" || tag === "AREA") {
+        name = clean(el.getAttribute("alt"));
+      } else if (tag === "FIELDSET") {
+        const legend = el.querySelector(":scope > legend");
+        if (legend) name = clean(textOf(legend, 0));
+      } else if (tag === "TABLE") {
+        const cap = el.querySelector(":scope > caption");
+        if (cap) name = clean(textOf(cap, 0));
+      } else if (tag === "IFRAME" || tag === "FRAME") {
+        name = clean(el.getAttribute("title")) || clean(el.getAttribute("name"));
+      }
+    }
+    if (!name && (NAME_FROM_CONTENT.has(role) || el.tagName === "BUTTON")) {
+      name = clean(textOf(el, 0));
+      if (!name && el.tagName === "A") {
+        const img = el.querySelector("img[alt], svg title");
+        if (img) name = clean(img.getAttribute ? img.getAttribute("alt") || img.textContent : "");
+      }
+    }
+    if (!name) name = clean(el.getAttribute("title"));
+    if (!name && el.tagName === "svg") {
+      const t = el.querySelector("title");
+      if (t) name = clean(t.textContent);
+    }
+    return name.length > 150 ? name.slice(0, 147) + "..." : name;
+  }
+
+  // -- layout helpers --------------------------------------------------------------------
+  function isBlock(el) {
+    const d = getComputedStyle(el).display;
+    return !(d.startsWith("inline") || d === "contents" || d === "table-cell");
+  }
+
+  function inViewport(el) {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth &&
+      (r.width > 0 || r.height > 0);
+  }
+
+  // -- states ---------------------------------------------------------------------------
+  function statesOf(el, role) {
+    const s = [];
+    const aria = (n) => el.getAttribute(n);
+    const tag = el.tagName;
+    if (role === "checkbox" || role === "radio" || role === "switch" ||
+        role === "menuitemcheckbox" || role === "menuitemradio") {
+      const a = aria("aria-checked");
+      if (tag === "INPUT") {
+        if (el.indeterminate) s.push("mixed");
+        else if (el.checked) s.push("checked");
+      } else if (a === "true") s.push("checked");
+      else if (a === "mixed") s.push("mixed");
+    }
+    const pressed = aria("aria-pressed");
+    if (pressed === "true") s.push("pressed");
+    const expanded = aria("aria-expanded");
+    if (expanded === "true") s.push("expanded");
+    else if (expanded === "false") s.push("collapsed");
+    else if (tag === "SUMMARY" && el.parentElement && el.parentElement.tagName === "DETAILS")
+      s.push(el.parentElement.open ? "expanded" : "collapsed");
+    if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
+    if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
+    if ((el.matches && el.matches(":disabled")) || aria("aria-disabled") === "true")
+      s.push("disabled");
+    if (el.required || aria("aria-required") === "true") s.push("required");
+    if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");
+    if (aria("aria-invalid") === "true") s.push("invalid");
+    if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
+        (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
+    if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
+    if (role === "heading") {
+      const level = aria("aria-level") || (/^H[1-6]$/.test(tag) ? tag[1] : "");
+      if (level) s.push("level=" + level);
+    }
+    return s;
+  }
+
+  function valueOf(el, role) {
+    const tag = el.tagName;
+    if (tag === "INPUT") {
+      const type = (el.type || "").toLowerCase();
+      if (type === "password") return el.value ? "\u2022\u2022\u2022\u2022" : null;
+      if (type === "checkbox" || type === "radio" || type === "button" || type === "submit" ||
+          type === "reset" || type === "image" || type === "hidden") return null;
+      if (type === "file") {
+        return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(", ") : null;
+      }
+      return el.value;
+    }
+    if (tag === "TEXTAREA") return el.value;
+    if (tag === "SELECT") {
+      return Array.from(el.selectedOptions, (o) => clean(o.text)).join(", ");
+    }
+    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter") {
+      return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
+        (el.value !== undefined ? String(el.value) : null);
+    }
+    if (role === "textbox" && el.isContentEditable) return clean(el.innerText).slice(0, 500);
+    if (role === "combobox") {
+      const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
+      if (v) return v;
+    }
+    return null;
+  }
+
+  function optionsOf(el) {
+    if (el.tagName !== "SELECT") return null;
+    const opts = [];
+    for (const o of el.options) {
+      opts.push(clean(o.label || o.text));
+      if (opts.length >= 25) break;
+    }
+    return { list: opts, more: Math.max(0, el.options.length - opts.length) };
+  }
+
+  function stableId(el) {
+    const id = el.id;
+    if (!id || id.length > 40 || /\d{3,}|^[:_]|[:]/.test(id) || !/^[A-Za-z][\w-]*$/.test(id))
+      return null;
+    const root = el.getRootNode();
+    if (root !== document) return null;
+    return document.querySelectorAll("#" + CSS.escape(id)).length === 1 ? "#" + id : null;
+  }
+
+  function locOf(el, role) {
+    const id = stableId(el);
+    if (id) return id;
+    if (el.tagName === "INPUT" || el.tagName === "SELECT" || el.tagName === "TEXTAREA") {
+      const n = el.getAttribute("name");
+      if (n && n.length <= 40 && /^[\w.\-\[\]]+$/.test(n)) {
+        const sel = el.tagName.toLowerCase() + "[name=\"" + n + "\"]" +
+          (el.tagName === "INPUT" && (el.type === "radio" || el.type === "checkbox")
+            ? "[value=\"" + CSS.escape(el.value).slice(0, 30) + "\"]" : "");
+        try {
+          if (el.getRootNode().querySelectorAll(sel).length === 1) return sel;
+        } catch (e) { /* not a valid selector: fall through */ }
+      }
+    }
+    if (role === "link") {
+      const href = el.getAttribute("href");
+      if (href && href.length <= 60 && !href.startsWith("javascript:") && !href.includes("\"")) {
+        const sel = "a[href=\"" + href + "\"]";
+        try {
+          if (el.getRootNode().querySelectorAll(sel).length === 1) return sel;
+        } catch (e) { /* fall through */ }
+      }
+    }
+    return null;
+  }
+
+  // -- the snapshot walk -----------------------------------------------------------------
+  // A row: [depth, kind, role, name, id, states, value, loc, extra]
+  //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder
+  function snapshot(opts) {
+    const rows = [];
+    const interactiveOnly = !!opts.interactive;
+    const viewportOnly = !!opts.viewport;
+    const deep = document.activeElement;
+    let focused = deep;
+    while (focused && focused.shadowRoot && focused.shadowRoot.activeElement)
+      focused = focused.shadowRoot.activeElement;
+    let pending = "";
+    let pendingDepth = 0;
+    let consumed = 0; // > 0 while inside an element whose text is its name
+    let count = 0;
+    const limit = opts.maxNodes || 200000;
+
+    function flush() {
+      const t = clean(pending);
+      pending = "";
+      if (t && !interactiveOnly) rows.push([pendingDepth, 2, "", t]);
+    }
+
+    function addText(t, depth) {
+      if (consumed || interactiveOnly) return;
+      if (!pending) pendingDepth = depth;
+      pending += t;
+    }
+
+    function walkChildren(el, depth) {
+      const root = el.shadowRoot || el;
+      if (el.tagName === "SLOT") {
+        const assigned = el.assignedNodes({ flatten: false });
+        if (assigned.length) {
+          for (const c of assigned) walk(c, depth);
+          return;
+        }
+      }
+      for (let c = root.firstChild; c; c = c.nextSibling) walk(c, depth);
+    }
+
+    function walk(node, depth) {
+      if (++count > limit) return;
+      if (node.nodeType === 3) {
+        addText(node.data, depth);
+        return;
+      }
+      if (node.nodeType !== 1) return;
+      const el = node;
+      const tag = el.tagName;
+      if (SKIP_TAGS.has(tag)) return;
+      if (el.getAttribute("aria-hidden") === "true" && !el.contains(focused)) return;
+      const cs = getComputedStyle(el);
+      if (cs.display === "none") return;
+      if (tag === "INPUT" && el.type === "hidden") return;
+      const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
+      let role = roleOf(el);
+      const block = !(cs.display.startsWith("inline") || cs.display === "contents");
+      let clickable = false;
+      if (!ACTIONABLE.has(role) && visible) {
+        const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
+        const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
+        if ((cs.cursor === "pointer" && parentCursor !== "pointer") ||
+            el.hasAttribute("onclick") ||
+            (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
+             role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
+             tag !== "BODY" && tag !== "HTML" && role !== "list")) {
+          if (tag !== "LABEL" || !el.control) clickable = true;
+        }
+      }
+      if (tag === "IFRAME" || tag === "FRAME") {
+        if (!visible) return;
+        if (viewportOnly && !inViewport(el)) return;
+        flush();
+        rows.push([depth, 3, "iframe", nameOf(el, "iframe"), idOf(el)]);
+        return;
+      }
+      const actionable = visible && (ACTIONABLE.has(role) || clickable);
+      if (actionable && clickable && !role) role = "clickable";
+      const inView = !viewportOnly || inViewport(el);
+      if (block || actionable) {
+        if (pending && pendingDepth >= depth) flush();
+        else if (pending) pending += " ";
+      }
+      if (actionable && inView) {
+        flush();
+        const states = statesOf(el, role);
+        if (el === focused) states.push("focused");
+        const value = valueOf(el, role);
+        const extra = optionsOf(el);
+        rows.push([depth, 0, role, nameOf(el, role), idOf(el), states.join(" "),
+                   value === null || value === undefined || value === "" ? null
+                     : String(value).slice(0, 300),
+                   locOf(el, role), extra]);
+        const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
+          role === "textbox";
+        if (fromContent) consumed++;
+        if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
+          walkChildren(el, depth + 1);
+        if (fromContent) consumed--;
+        return;
+      }
+      if (tag === "LABEL" && el.control) {
+        // a label's text is its control's name: do not repeat it as text
+        consumed++;
+        walkChildren(el, depth);
+        consumed--;
+        return;
+      }
+      let structural = false;
+      if (!interactiveOnly && !consumed && visible && inView) {
+        if (role === "heading") {
+          flush();
+          const states = statesOf(el, role);
+          rows.push([depth, 1, "heading", nameOf(el, role), 0, states.join(" ")]);
+          consumed++;
+          walkChildren(el, depth + 1);
+          consumed--;
+          return;
+        }
+        if (role === "img") {
+          const name = nameOf(el, role);
+          if (name) { flush(); rows.push([depth, 1, "img", name, 0, ""]); }
+          return;
+        }
+        if (LANDMARKS.has(role) && role !== "group" && role !== "table" ||
+            (role === "group" && tag === "FIELDSET") || (role === "table" && el.rows &&
+             el.rows.length > 0 && nameOf(el, role))) {
+          flush();
+          rows.push([depth, 1, role, nameOf(el, role), 0, statesOf(el, role).join(" ")]);
+          structural = true;
+        } else if (role === "listitem") {
+          flush();
+          pendingDepth = depth;
+          pending = "\u2022 ";
+        }
+      }
+      const inner = structural ? depth + 1 : depth;
+      walkChildren(el, inner);
+      if (tag === "TD" || tag === "TH") addText(" | ", inner);
+      if (block || structural) {
+        if (pending.trim() === "\u2022") pending = "";
+        flush();
+      }
+    }
+
+    let start = document.documentElement;
+    if (opts.scope) {
+      start = get(opts.scope);
+      if (!start) return { error: "scope" };
+    }
+    if (start) walk(start, 0);
+    flush();
+    return {
+      url: location.href, title: document.title, rows,
+      truncated: count > limit,
+      scroll: [scrollX, scrollY, document.documentElement.scrollHeight, innerHeight],
+    };
+  }
+
+  // -- lookups used by actions ----------------------------------------------------------------
+  function deepQuery(root, selector, out, limit) {
+    for (const el of root.querySelectorAll(selector)) {
+      out.push(el);
+      if (out.length >= limit) return;
+    }
+    for (const host of root.querySelectorAll("*")) {
+      if (host.shadowRoot) deepQuery(host.shadowRoot, selector, out, limit);
+      if (out.length >= limit) return;
+    }
+  }
+
+  function query(selector, limit) {
+    const out = [];
+    deepQuery(document, selector, out, limit || 50);
+    return out.map(idOf);
+  }
+
+  function describe(el) {
+    if (!el) return "nothing";
+    let d = el.tagName.toLowerCase();
+    if (el.id) d += "#" + el.id;
+    if (typeof el.className === "string" && el.className.trim())
+      d += "." + el.className.trim().split(/\s+/).slice(0, 2).join(".");
+    const role = roleOf(el);
+    const name = nameOf(el, role || "clickable");
+    if (name) d += " \"" + name.slice(0, 40) + "\"";
+    return d;
+  }
+
+  function hitTarget(el, x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  function hits(el, hit) {
+    if (!hit) return false;
+    if (hit === el || el.contains(hit)) return true;
+    // a label forwards clicks to its control, and a control's own label is fine to hit
+    if (hit.tagName === "LABEL" && hit.control === el) return true;
+    for (let n = hit; n; n = n.parentNode || n.host) {
+      if (n === el) return true;
+    }
+    return false;
+  }
+
+  // Where a click lands: the centre if it reaches the element, else another uncovered point.
+  function point(id) {
+    const el = get(id);
+    if (!el) return { error: "gone" };
+    if (!el.isConnected) return { error: "gone" };
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return { error: "hidden", what: describe(el) };
+    const cs = getComputedStyle(el);
+    if (cs.visibility === "hidden") return { error: "hidden", what: describe(el) };
+    const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
+    const right = Math.min(r.right, innerWidth), bottom = Math.min(r.bottom, innerHeight);
+    if (right <= left || bottom <= top) return { error: "offscreen", rect: [r.left, r.top, r.width, r.height] };
+    const cx = (left + right) / 2, cy = (top + bottom) / 2;
+    const first = hitTarget(el, cx, cy);
+    if (hits(el, first)) return { x: cx, y: cy, rect: [r.left, r.top, r.width, r.height] };
+    const fx = [0.5, 0.25, 0.75, 0.1, 0.9], fy = [0.5, 0.25, 0.75, 0.1, 0.9];
+    for (const a of fy) for (const b of fx) {
+      const x = left + (right - left) * b, y = top + (bottom - top) * a;
+      if (hits(el, hitTarget(el, x, y))) return { x, y, rect: [r.left, r.top, r.width, r.height] };
+    }
+    return { error: "covered", cover: describe(first), what: describe(el) };
+  }
+
+  function scrollIntoView(id) {
+    const el = get(id);
+    if (!el) return false;
+    const r = el.getBoundingClientRect();
+    if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return true;
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    return true;
+  }
+
+  // Offset of an iframe's content box inside this frame's viewport.
+  function frameOffset(id) {
+    const el = get(id);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return [r.left + el.clientLeft + parseFloat(cs.paddingLeft),
+            r.top + el.clientTop + parseFloat(cs.paddingTop)];
+  }
+
+  function info(id) {
+    const el = get(id);
+    if (!el) return null;
+    const role = roleOf(el);
+    return {
+      role, name: nameOf(el, role), tag: el.tagName.toLowerCase(),
+      type: el.type || null, editable: !!el.isContentEditable,
+      value: valueOf(el, role), checked: el.checked === undefined ? null : el.checked,
+      disabled: !!(el.matches && el.matches(":disabled")), connected: el.isConnected,
+      states: statesOf(el, role),
+    };
+  }
+
+  function pageText() {
+    return document.body ? document.body.innerText : "";
+  }
+
+  function markdown() {
+    const out = [];
+    let line = "";
+    const push = () => { const t = line.replace(/[ \t]+/g, " ").trim(); if (t) out.push(t); line = ""; };
+    function md(node, listDepth) {
+      if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
+      if (node.nodeType !== 1) return;
+      const el = node;
+      if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return;
+      const tag = el.tagName;
+      if (/^H[1-6]$/.test(tag)) { push(); line = "#".repeat(+tag[1]) + " " + clean(el.innerText); push(); return; }
+      if (tag === "A" && el.hasAttribute("href")) {
+        const t = clean(el.innerText);
+        if (t) line += "[" + t + "](" + el.href + ")";
+        return;
+      }
+      if (tag === "IMG") { const alt = clean(el.getAttribute("alt")); if (alt) line += "![" + alt + "]"; return; }
+      if (tag === "BR") { push(); return; }
+      if (tag === "LI") { push(); line = "  ".repeat(Math.max(0, listDepth - 1)) + "- "; }
+      if (tag === "PRE") { push(); out.push("```\n" + el.innerText + "\n```"); return; }
+      const block = isBlock(el);
+      if (block && tag !== "LI") push();
+      const nextDepth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
+      const root = el.shadowRoot || el;
+      for (let c = root.firstChild; c; c = c.nextSibling) md(c, nextDepth);
+      if (tag === "TD" || tag === "TH") line += " | ";
+      if (block) push();
+    }
+    if (document.body) md(document.body, 0);
+    push();
+    return out.join("\n");
+  }
+
+  // Wait helpers: state of an element by id, for `wait`.
+  function state(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { attached: false, visible: false };
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return {
+      attached: true,
+      visible: r.width > 0 && r.height > 0 && cs.visibility !== "hidden" && cs.display !== "none",
+      enabled: !(el.matches && el.matches(":disabled")),
+      checked: el.checked === true || el.getAttribute("aria-checked") === "true",
+    };
+  }
+
+  globalThis.__ts = {
+    idOf, get, snapshot, query, point, scrollIntoView, frameOffset, info, describe, pageText,
+    markdown, state,
+  };
+  return "installed";
+})()

@@ -1,0 +1,267 @@
+"""The browser as the hub holds it: agents' sessions, their tabs, and the CDP link."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shutil
+import tempfile
+from typing import Any
+
+from ..cdp.connection import CDPConnection
+from ..errors import BrowserError, TabError
+from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
+
+
+class AgentSession:
+    """One agent's view: its own tabs (never another agent's) and its current tab."""
+
+    def __init__(self, browser: Browser, agent: str) -> None:
+        self.browser = browser
+        self.agent = agent
+        self.tabs: list[Tab] = []
+        self.current: Tab | None = None
+
+    async def current_tab(self, create: bool = True) -> Tab:
+        """The agent's current tab, opening a background tab when it has none."""
+        tab = self.current
+        if tab is not None and not tab.state.closed:
+            return tab
+        self.tabs = [t for t in self.tabs if not t.state.closed]
+        if self.tabs:
+            self.current = self.tabs[-1]
+            return self.current
+        if not create:
+            raise TabError(f"agent {self.agent!r} has no open tab; open one with `open URL`")
+        return await self.new_tab()
+
+    async def new_tab(self, url: str = "about:blank") -> Tab:
+        tab = await self.browser.create_tab(self.agent, url)
+        self.tabs.append(tab)
+        self.current = tab
+        return tab
+
+    def tab(self, tab_id: str | None) -> Tab:
+        for t in self.tabs:
+            if t.id == tab_id and not t.state.closed:
+                return t
+        raise TabError(f"agent {self.agent!r} has no open tab {tab_id!r}; "
+                       "`tabs` lists the open ones")
+
+    async def close_tab(self, tab: Tab) -> None:
+        await self.browser.close_tab(tab)
+        self.tabs = [t for t in self.tabs if t is not tab]
+        if self.current is tab:
+            self.current = self.tabs[-1] if self.tabs else None
+
+    async def close(self) -> None:
+        """Close every tab this agent owns."""
+        for tab in list(self.tabs):
+            try:
+                await self.close_tab(tab)
+            except BrowserError as exc:
+                log.info("tab %s not closed: %s", tab.id, exc.message)
+
+
+class Browser:
+    """A connected browser: `launch()` a Chromium or `attach(url)` to a running one."""
+
+    def __init__(self, conn: CDPConnection, kind: str) -> None:
+        self.conn = conn
+        self.kind = kind
+        self.allow_eval = False
+        self.version = ""
+        self.sessions: dict[str, AgentSession] = {}
+        self.tabs: dict[str, Tab] = {}  # target id -> tab
+        self._by_session: dict[str, Tab] = {}
+        self._tab_numbers = 0
+        self.downloads: dict[str, dict[str, Any]] = {}
+        self.download_dir = tempfile.mkdtemp(prefix="tabsteward-downloads-")
+        self._download_waiters: list[asyncio.Future[dict[str, Any]]] = []
+        conn.on_event(self._on_event)
+
+    @property
+    def closed(self) -> asyncio.Future[str]:
+        return self.conn.closed
+
+    @classmethod
+    async def launch(cls, *, headless: bool = True, local_only: bool = False,
+                     extra_args: list[str] | None = None) -> Browser:
+        from ..cdp.launch import PipeConnection
+        conn = await PipeConnection.launch(headless=headless, local_only=local_only,
+                                           extra_args=extra_args)
+        return await cls._ready(conn, "launched")
+
+    @classmethod
+    async def attach(cls, cdp_url: str) -> Browser:
+        from ..cdp.websocket import WebSocketConnection
+        conn = await WebSocketConnection.attach(cdp_url)
+        return await cls._ready(conn, "attached")
+
+    @classmethod
+    async def _ready(cls, conn: CDPConnection, kind: str) -> Browser:
+        browser = cls(conn, kind)
+        version = await conn.send("Browser.getVersion")
+        browser.version = str(version.get("product", ""))
+        await asyncio.gather(
+            conn.send("Target.setDiscoverTargets", {"discover": True}),
+            conn.send("Browser.setDownloadBehavior", {
+                "behavior": "allowAndName", "downloadPath": browser.download_dir,
+                "eventsEnabled": True}),
+        )
+        return browser
+
+    def session(self, agent: str) -> AgentSession:
+        found = self.sessions.get(agent)
+        if found is None:
+            found = self.sessions[agent] = AgentSession(self, agent)
+        return found
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": self.kind, "version": self.version,
+                "agents": sorted(self.sessions), "tabs": len(self.tabs)}
+
+    # -- tabs ----------------------------------------------------------------------------------
+    async def create_tab(self, agent: str, url: str = "about:blank",
+                         target_id: str | None = None) -> Tab:
+        """Open a background tab (never activated) and attach to it."""
+        if target_id is None:
+            res = await self.conn.send("Target.createTarget",
+                                       {"url": "about:blank", "background": True,
+                                        "newWindow": False})
+            target_id = str(res["targetId"])
+        attached = await self.conn.send("Target.attachToTarget",
+                                        {"targetId": target_id, "flatten": True})
+        session_id = str(attached["sessionId"])
+        self._tab_numbers += 1
+        tab = Tab(self.conn, target_id, session_id, agent, f"t{self._tab_numbers}")
+        tab.browser = self
+        self.tabs[target_id] = tab
+        self._by_session[session_id] = tab
+        await tab.init_session(session_id)
+        if url != "about:blank":
+            await tab.send("Page.navigate", {"url": url})
+        return tab
+
+    async def close_tab(self, tab: Tab) -> None:
+        if not tab.state.closed:
+            tab.mark_closed("closed by its agent")
+            try:
+                await self.conn.send("Target.closeTarget", {"targetId": tab.target_id})
+            except BrowserError as exc:
+                log.info("closing tab %s: %s", tab.id, exc.message)
+        self._forget(tab)
+
+    def _forget(self, tab: Tab) -> None:
+        self.tabs.pop(tab.target_id, None)
+        self._by_session.pop(tab.session_id, None)
+        for child in tab.child_sessions:
+            self._by_session.pop(child, None)
+
+    # -- events --------------------------------------------------------------------------------
+    def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        if session_id is not None:
+            tab = self._by_session.get(session_id)
+            if tab is None:
+                return
+            if method == "Target.attachedToTarget":
+                child = params.get("sessionId")
+                if isinstance(child, str):
+                    self._by_session[child] = tab
+            elif method == "Target.detachedFromTarget":
+                child = params.get("sessionId")
+                if isinstance(child, str):
+                    self._by_session.pop(child, None)
+            tab.handle_event(method, params, session_id)
+            return
+        if method == "Target.targetCreated":
+            info = params.get("targetInfo", {})
+            opener = info.get("openerId")
+            if info.get("type") == "page" and opener in self.tabs:
+                parent = self.tabs[opener]
+                asyncio.get_running_loop().create_task(self._adopt(parent, str(info["targetId"])))
+        elif method == "Target.targetDestroyed":
+            tab = self.tabs.get(str(params.get("targetId")))
+            if tab is not None:
+                tab.mark_closed("the tab was closed")
+                self._forget(tab)
+        elif method == "Target.detachedFromTarget":
+            tab = self._by_session.get(str(params.get("sessionId")))
+            if tab is not None and tab.session_id == params.get("sessionId"):
+                tab.mark_closed("the browser detached from the tab")
+                self._forget(tab)
+        elif method == "Target.targetInfoChanged":
+            info = params.get("targetInfo", {})
+            tab = self.tabs.get(str(info.get("targetId")))
+            if tab is not None:
+                tab.state.title = str(info.get("title", tab.state.title))
+                tab.state.url = str(info.get("url", tab.state.url))
+        elif method in ("Browser.downloadWillBegin", "Browser.downloadProgress"):
+            self._on_download(method, params)
+        elif method == "Tabsteward.disconnected":
+            for tab in list(self.tabs.values()):
+                tab.mark_closed("the browser connection was lost")
+
+    async def _adopt(self, parent: Tab, target_id: str) -> None:
+        """A tab that an agent's page opened belongs to that agent."""
+        if target_id in self.tabs:
+            return
+        try:
+            tab = await self.create_tab(parent.agent, target_id=target_id)
+        except BrowserError as exc:
+            log.info("new tab %s not adopted: %s", target_id, exc.message)
+            return
+        tab.opener = parent.id
+        self.session(parent.agent).tabs.append(tab)
+        parent.opened.append(tab.id)
+
+    def _on_download(self, method: str, params: dict[str, Any]) -> None:
+        guid = str(params.get("guid", ""))
+        entry = self.downloads.setdefault(guid, {"guid": guid})
+        if method == "Browser.downloadWillBegin":
+            entry.update(url=params.get("url"), filename=params.get("suggestedFilename"),
+                         state="inProgress", frame=params.get("frameId"))
+            for fut in self._download_waiters:
+                if not fut.done():
+                    fut.set_result(entry)
+        else:
+            entry.update(state=params.get("state"), received=params.get("receivedBytes"),
+                         total=params.get("totalBytes"))
+        done = entry.get("done")
+        if entry.get("state") in ("completed", "canceled") and isinstance(done, asyncio.Future) \
+                and not done.done():
+            done.set_result(entry["state"])
+
+    def expect_download(self) -> asyncio.Future[dict[str, Any]]:
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._download_waiters.append(fut)
+        fut.add_done_callback(lambda f: self._download_waiters.remove(f))
+        return fut
+
+    async def finish_download(self, entry: dict[str, Any], dest: str, timeout: float) -> int:
+        """Wait for a download to complete and move it to dest; returns its size."""
+        if entry.get("state") != "completed":
+            done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+            entry["done"] = done
+            try:
+                async with asyncio.timeout(timeout):
+                    state = await done
+            except TimeoutError:
+                raise BrowserError(f"the download of {entry.get('filename')} did not finish "
+                                   f"within {timeout:g} s; nothing was saved") from None
+            if state != "completed":
+                raise BrowserError(f"the download of {entry.get('filename')} was canceled")
+        src = os.path.join(self.download_dir, str(entry["guid"]))
+        os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
+        await asyncio.to_thread(shutil.move, src, dest)
+        return os.path.getsize(dest)
+
+    async def close(self) -> None:
+        for session in list(self.sessions.values()):
+            if self.kind == "attached":
+                await session.close()
+        await self.conn.close()
+        shutil.rmtree(self.download_dir, ignore_errors=True)

@@ -1,0 +1,629 @@
+"""One agent tab: its CDP sessions and frames, the page helper in each frame, refs, waits."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import (
+    ActionTimeout,
+    BrowserError,
+    CDPError,
+    RefNotFound,
+    TabError,
+    TargetCovered,
+    TargetNotInteractable,
+    UsageError,
+)
+from . import snapshot as snap
+from .targets import CssTarget, RefTarget, RoleTarget, Target
+
+if TYPE_CHECKING:
+    from ..cdp.connection import CDPConnection
+
+log = logging.getLogger("tabsteward.engine")
+
+PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
+WORLD = "tabsteward"
+EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
+
+
+@dataclass
+class Frame:
+    id: str
+    session: str
+    parent: str | None
+    world: int | None = None
+    doc: int = 0
+
+
+@dataclass
+class RefEntry:
+    doc: int
+    frame: str
+    local: int
+    role: str
+    name: str
+    nth: int
+
+
+@dataclass
+class Handle:
+    """A resolved element: the frame it lives in and its id there."""
+
+    frame: Frame
+    local: int
+    ref: int
+
+
+@dataclass
+class Snapshot:
+    text: str
+    refs: dict[str, dict[str, Any]]
+    url: str
+    title: str
+
+
+@dataclass
+class _Waiter:
+    predicate: EventPredicate
+    future: asyncio.Future[tuple[str, dict[str, Any]]]
+
+
+@dataclass
+class Dialog:
+    type: str
+    message: str
+    default: str
+    url: str
+
+
+@dataclass
+class TabState:
+    """What the tab reports when asked; kept current by events."""
+
+    url: str = "about:blank"
+    title: str = ""
+    dialog: Dialog | None = None
+    closed: str | None = None
+    loading: bool = False
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+
+class Tab:
+    """A page target owned by one agent, attached with a flat CDP session."""
+
+    def __init__(self, conn: CDPConnection, target_id: str, session_id: str, agent: str,
+                 tab_id: str) -> None:
+        self.conn = conn
+        self.target_id = target_id
+        self.session_id = session_id
+        self.agent = agent
+        self.id = tab_id
+        self.busy = asyncio.Lock()
+        self.state = TabState()
+        self.frames: dict[str, Frame] = {target_id: Frame(target_id, session_id, None)}
+        self.child_sessions: dict[str, str] = {}  # session id -> OOPIF target (= frame) id
+        self.refs: dict[int, RefEntry] = {}
+        self._by_key: dict[tuple[int, int], int] = {}
+        self._next_ref = 1
+        self._next_doc = 1
+        self._owner: dict[str, tuple[str, int]] = {}  # child frame -> (parent frame, local id)
+        self._last_refs: set[int] = set()
+        self._last_doc = 0
+        self._waiters: list[_Waiter] = []
+        self._recording = False
+        self.browser: Any = None  # the engine Browser, set by it (downloads go through it)
+        self.opener: str | None = None  # the tab whose page opened this one
+        self.opened: list[str] = []  # tabs this tab's pages opened
+
+    # -- set-up and events -----------------------------------------------------------------
+    async def init_session(self, session_id: str) -> None:
+        """Enable what the engine needs on a page or OOPIF session."""
+        send = self.conn.send
+        await asyncio.gather(
+            send("Page.enable", session_id=session_id),
+            send("Page.setLifecycleEventsEnabled", {"enabled": True}, session_id=session_id),
+            send("Target.setAutoAttach", {"autoAttach": True, "waitForDebuggerOnStart": False,
+                                          "flatten": True}, session_id=session_id),
+            send("Emulation.setFocusEmulationEnabled", {"enabled": True},
+                 session_id=session_id),
+        )
+
+    def owns_session(self, session_id: str | None) -> bool:
+        return session_id == self.session_id or session_id in self.child_sessions
+
+    def handle_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        """Route one CDP event of this tab's sessions into its state and waiters."""
+        st = self.state
+        if method == "Page.frameNavigated":
+            frame = params.get("frame", {})
+            fid = frame.get("id")
+            if isinstance(fid, str):
+                known = self.frames.get(fid)
+                if known is not None:
+                    known.world = None
+                else:
+                    self.frames[fid] = Frame(fid, session_id or self.session_id,
+                                             frame.get("parentId"))
+                if fid == self.target_id:
+                    st.url = str(frame.get("url", st.url))
+                    # frames of the old document are gone with it
+                    for other in list(self.frames):
+                        if other != fid and self.frames[other].session == self.session_id:
+                            del self.frames[other]
+        elif method == "Page.navigatedWithinDocument":
+            if params.get("frameId") == self.target_id:
+                st.url = str(params.get("url", st.url))
+        elif method == "Page.frameAttached":
+            fid, parent = params.get("frameId"), params.get("parentFrameId")
+            if isinstance(fid, str) and fid not in self.frames:
+                self.frames[fid] = Frame(fid, session_id or self.session_id,
+                                         parent if isinstance(parent, str) else None)
+        elif method == "Page.frameDetached":
+            fid = params.get("frameId")
+            if isinstance(fid, str) and params.get("reason") != "swap":
+                self.frames.pop(fid, None)
+                self._owner.pop(fid, None)
+        elif method == "Page.javascriptDialogOpening":
+            st.dialog = Dialog(str(params.get("type", "alert")), str(params.get("message", "")),
+                               str(params.get("defaultPrompt", "")), str(params.get("url", "")))
+        elif method == "Page.javascriptDialogClosed":
+            st.dialog = None
+        elif method == "Target.attachedToTarget":
+            info = params.get("targetInfo", {})
+            child = params.get("sessionId")
+            if info.get("type") == "iframe" and isinstance(child, str):
+                fid = str(info.get("targetId"))
+                self.child_sessions[child] = fid
+                known = self.frames.get(fid)
+                parent = info.get("parentFrameId") or (known.parent if known else None)
+                self.frames[fid] = Frame(fid, child, parent if isinstance(parent, str) else None)
+                asyncio.get_running_loop().create_task(self._init_child(child))
+        elif method == "Target.detachedFromTarget":
+            child = params.get("sessionId")
+            if isinstance(child, str) and child in self.child_sessions:
+                fid = self.child_sessions.pop(child)
+                frame = self.frames.get(fid)
+                if frame is not None and frame.session == child:
+                    del self.frames[fid]
+        elif method == "Page.frameStartedLoading" and params.get("frameId") == self.target_id:
+            st.loading = True
+        elif method == "Page.frameStoppedLoading" and params.get("frameId") == self.target_id:
+            st.loading = False
+        if self._recording:
+            st.events.append((method, params))
+        for waiter in list(self._waiters):
+            if not waiter.future.done() and waiter.predicate(method, params, session_id):
+                waiter.future.set_result((method, params))
+
+    async def _init_child(self, session_id: str) -> None:
+        try:
+            await self.init_session(session_id)
+        except BrowserError as exc:
+            log.info("child frame session %s not initialised: %s", session_id, exc.message)
+
+    def mark_closed(self, reason: str) -> None:
+        self.state.closed = reason
+        for waiter in self._waiters:
+            if not waiter.future.done():
+                waiter.future.set_exception(TabError(f"tab {self.id} closed ({reason})"))
+
+    # -- plumbing ------------------------------------------------------------------------------
+    def check_open(self) -> None:
+        if self.state.closed:
+            raise TabError(f"tab {self.id} is closed ({self.state.closed}); "
+                           "open a new one with `open URL`")
+
+    def check_no_dialog(self) -> None:
+        d = self.state.dialog
+        if d is not None:
+            raise UsageError(f"a {d.type} dialog is open on tab {self.id} ({d.message!r}); "
+                             "nothing was done: answer it first with `dialog accept` or "
+                             "`dialog dismiss`")
+
+    async def send(self, method: str, params: dict[str, Any] | None = None,
+                   session: str | None = None, timeout: float | None = 30) -> dict[str, Any]:
+        self.check_open()
+        return await self.conn.send(method, params, session or self.session_id, timeout)
+
+    def expect(self, predicate: EventPredicate) -> asyncio.Future[tuple[str, dict[str, Any]]]:
+        """A future for the first event matching predicate from now on."""
+        fut: asyncio.Future[tuple[str, dict[str, Any]]] = (
+            asyncio.get_running_loop().create_future())
+        waiter = _Waiter(predicate, fut)
+        self._waiters.append(waiter)
+        fut.add_done_callback(lambda _f: self._waiters.remove(waiter))
+        return fut
+
+    async def wait_event(self, predicate: EventPredicate, timeout: float,
+                         what: str) -> tuple[str, dict[str, Any]]:
+        fut = self.expect(predicate)
+        try:
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
+            raise ActionTimeout(f"{what} did not happen within {timeout:g} s") from None
+        finally:
+            fut.cancel()
+
+    # -- frames and the page helper ---------------------------------------------------------------
+    async def _world(self, frame: Frame) -> int:
+        if frame.world is not None:
+            return frame.world
+        res = await self.send("Page.createIsolatedWorld",
+                              {"frameId": frame.id, "worldName": WORLD,
+                               "grantUniveralAccess": False}, session=frame.session)
+        ctx = int(res["executionContextId"])
+        await self._evaluate_raw(frame, ctx, PAGE_JS)
+        frame.world = ctx
+        frame.doc = self._next_doc
+        self._next_doc += 1
+        return ctx
+
+    async def _evaluate_raw(self, frame: Frame, ctx: int, expression: str,
+                            timeout: float | None = 30) -> Any:
+        res = await self.send("Runtime.evaluate",
+                              {"expression": expression, "contextId": ctx,
+                               "returnByValue": True, "awaitPromise": False},
+                              session=frame.session, timeout=timeout)
+        if "exceptionDetails" in res:
+            details = res["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text")
+            raise BrowserError(f"the page helper failed: {str(text)[:300]}")
+        return res.get("result", {}).get("value")
+
+    async def evaluate(self, frame: Frame, expression: str, timeout: float | None = 30) -> Any:
+        """Run read-only helper code in our isolated world of `frame`."""
+        self.check_no_dialog()
+        for attempt in (1, 2):
+            ctx = await self._world(frame)
+            try:
+                return await self._evaluate_raw(frame, ctx, expression, timeout)
+            except CDPError as exc:
+                gone = "context" in exc.cdp_message.lower()
+                if not gone or attempt == 2:
+                    raise
+                frame.world = None  # the document changed under us: a new world
+        raise AssertionError("unreachable")
+
+    async def object_id(self, handle: Handle) -> str:
+        """A remote object id for the element (for DOM.* calls)."""
+        frame = handle.frame
+        ctx = await self._world(frame)
+        res = await self.send("Runtime.evaluate",
+                              {"expression": f"__ts.get({handle.local})", "contextId": ctx},
+                              session=frame.session)
+        obj = res.get("result", {})
+        if obj.get("subtype") == "null" or "objectId" not in obj:
+            raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
+        return str(obj["objectId"])
+
+    async def _frame_list(self) -> list[Frame]:
+        """Frames of the current document: main session's tree plus OOPIF sessions."""
+        sessions = [self.session_id, *self.child_sessions]
+        trees = await asyncio.gather(
+            *(self.send("Page.getFrameTree", session=s) for s in sessions),
+            return_exceptions=True)
+        frames: list[Frame] = []
+        for session, tree in zip(sessions, trees, strict=True):
+            if isinstance(tree, BaseException):
+                if session == self.session_id:
+                    raise tree
+                continue
+            stack = [(tree.get("frameTree", {}), None)]
+            while stack:
+                node, parent = stack.pop()
+                info = node.get("frame", {})
+                fid = info.get("id")
+                if not isinstance(fid, str):
+                    continue
+                parent_id = info.get("parentId") or parent
+                if fid in self.child_sessions.values() and session == self.session_id:
+                    oopif = self.frames.get(fid)  # drawn by its own session
+                    if oopif is not None and parent_id:
+                        oopif.parent = parent_id
+                else:
+                    known = self.frames.get(fid)
+                    if known is None or known.session != session:
+                        known = Frame(fid, session, parent_id)
+                        self.frames[fid] = known
+                    elif known.parent is None and parent_id:
+                        known.parent = parent_id
+                    frames.append(known)
+                for child in node.get("childFrames", []) or []:
+                    stack.append((child, fid))
+        return frames
+
+    async def _owner_of(self, frame: Frame) -> tuple[str, int] | None:
+        """(parent frame id, local id of the iframe element) for a child frame."""
+        cached = self._owner.get(frame.id)
+        if cached is not None:
+            parent = self.frames.get(cached[0])
+            if parent is not None and parent.world is not None:
+                return cached
+        parent_frames = [f for f in self.frames.values() if f.id == frame.parent] or \
+            [f for f in self.frames.values() if f.session == self.session_id and f.id ==
+             self.target_id]
+        parent = parent_frames[0] if parent_frames else None
+        if parent is None:
+            return None
+        try:
+            owner = await self.send("DOM.getFrameOwner", {"frameId": frame.id},
+                                    session=parent.session)
+            ctx = await self._world(parent)
+            obj = await self.send("DOM.resolveNode", {"backendNodeId": owner["backendNodeId"],
+                                                      "executionContextId": ctx},
+                                  session=parent.session)
+            res = await self.send("Runtime.callFunctionOn", {
+                "functionDeclaration": "function(){return __ts.idOf(this)}",
+                "objectId": obj["object"]["objectId"], "returnByValue": True},
+                session=parent.session)
+        except (CDPError, KeyError) as exc:
+            log.debug("no owner for frame %s: %s", frame.id, exc)
+            return None
+        found = (parent.id, int(res["result"]["value"]))
+        self._owner[frame.id] = found
+        return found
+
+    # -- snapshots ---------------------------------------------------------------------------------
+    def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
+        key = (frame.doc, local)
+        ref = self._by_key.get(key)
+        if ref is None:
+            ref = self._next_ref
+            self._next_ref += 1
+            self._by_key[key] = ref
+        self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, 0)
+        return ref
+
+    async def collect(self, *, interactive: bool, viewport: bool,
+                      scope: Handle | None) -> tuple[list[snap.Line], dict[str, Any]]:
+        """Rows of every frame (or of one scoped subtree), stitched into one list of lines."""
+        self.check_no_dialog()
+        opts_js = ("{interactive:%s,viewport:%s%s}" % (
+            "true" if interactive else "false", "true" if viewport else "false",
+            f",scope:{scope.local}" if scope else ""))
+        if scope is not None:
+            frames = [scope.frame]
+        else:
+            frames = await self._frame_list()
+        results = await asyncio.gather(
+            *(self._frame_rows(f, opts_js if (scope is None or f is scope.frame) else
+                               opts_js.replace(f",scope:{scope.local}", "")) for f in frames),
+            return_exceptions=True)
+        by_frame: dict[str, dict[str, Any]] = {}
+        for f, res in zip(frames, results, strict=True):
+            if isinstance(res, BaseException):
+                if f.id == self.target_id or scope is not None:
+                    if isinstance(res, Exception):
+                        raise res
+                    raise BrowserError("snapshot interrupted")
+                log.debug("frame %s not snapshotted: %s", f.id, res)
+                continue
+            if res.get("error") == "scope":
+                raise RefNotFound(f"@{scope.ref if scope else '?'} is no longer in the page; "
+                                  "take a new snapshot")
+            by_frame[f.id] = res
+        children: dict[tuple[str, int], Frame] = {}
+        if scope is None:
+            owners = await asyncio.gather(*(self._owner_of(f) for f in frames
+                                            if f.id != self.target_id and f.id in by_frame))
+            for f, owner in zip([f for f in frames if f.id != self.target_id and f.id in by_frame],
+                                owners, strict=True):
+                if owner is not None:
+                    children[owner] = f
+        lines: list[snap.Line] = []
+        root = scope.frame if scope else self.frames[self.target_id]
+        self._stitch(root, by_frame, children, 0, lines, set())
+        page = by_frame.get(root.id, {})
+        return lines, page
+
+    async def _frame_rows(self, frame: Frame, opts_js: str) -> dict[str, Any]:
+        res = await self.evaluate(frame, f"__ts.snapshot({opts_js})")
+        if not isinstance(res, dict):
+            raise BrowserError("the page helper returned no snapshot")
+        res["_doc"] = frame.doc
+        return res
+
+    def _stitch(self, frame: Frame, by_frame: dict[str, dict[str, Any]],
+                children: dict[tuple[str, int], Frame], base: int, out: list[snap.Line],
+                seen: set[str]) -> None:
+        data = by_frame.get(frame.id)
+        if data is None or frame.id in seen:
+            return
+        seen.add(frame.id)
+        for row in data.get("rows", []):
+            depth = int(row[0]) + base
+            kind = int(row[1])
+            if kind == snap.TEXT:
+                out.append(snap.Line(depth, kind, name=str(row[3])))
+                continue
+            role, name = str(row[2]), str(row[3])
+            local = int(row[4]) if len(row) > 4 else 0
+            ref = self._ref_for(frame, local, role, name) if local and kind in (
+                snap.REF, snap.FRAME) else 0
+            if kind == snap.FRAME:
+                out.append(snap.Line(depth, kind, role, name, ref))
+                child = children.get((frame.id, local))
+                if child is not None:
+                    self._stitch(child, by_frame, children, depth + 1, out, seen)
+                continue
+            out.append(snap.Line(depth, kind, role, name, ref,
+                                 str(row[5]) if len(row) > 5 and row[5] else "",
+                                 row[6] if len(row) > 6 else None,
+                                 row[7] if len(row) > 7 else None,
+                                 row[8] if len(row) > 8 else None))
+
+    async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
+                       scope: Target | None = None, max_chars: int | None = None) -> Snapshot:
+        scope_handle = await self.resolve(scope) if scope is not None else None
+        lines, page = await self.collect(interactive=interactive, viewport=viewport,
+                                         scope=scope_handle)
+        main_doc = self.frames[self.target_id].doc
+        current = {ln.ref for ln in lines if ln.ref}
+        new = current - self._last_refs if self._last_doc == main_doc else set()
+        if scope_handle is None and not viewport:
+            self._last_refs, self._last_doc = current, main_doc
+        elif self._last_doc == main_doc:
+            self._last_refs |= current
+        notes = []
+        if self.state.dialog:
+            d = self.state.dialog
+            notes.append(f"dialog: {d.type} {snap.quote(d.message)} is open")
+        if page.get("truncated"):
+            notes.append("note: the page is very large; the walk stopped early")
+        url = str(page.get("url", self.state.url))
+        title = str(page.get("title", ""))
+        self.state.title = title
+        built = snap.build(lines, title=title, url=url, new_refs=new, interactive=interactive,
+                           max_chars=max_chars, notes=notes)
+        return Snapshot(built.text, built.refs, url, title)
+
+    # -- resolving targets ----------------------------------------------------------------------------
+    async def resolve(self, target: Target) -> Handle:
+        """Find the element a target names, taking a snapshot first when none was taken."""
+        self.check_open()
+        if isinstance(target, RefTarget):
+            return await self._resolve_ref(target.ref)
+        if isinstance(target, RoleTarget):
+            return await self._resolve_role(target.role, target.name, target.nth, None)
+        return await self._resolve_css(target)
+
+    async def _resolve_ref(self, ref: int) -> Handle:
+        if not self.refs:
+            await self.collect(interactive=True, viewport=False, scope=None)
+        entry = self.refs.get(ref)
+        if entry is None:
+            raise RefNotFound(f"@{ref} is not a ref of this tab; nothing was done. Take a "
+                              "snapshot and use a ref from it")
+        frame = self.frames.get(entry.frame)
+        if frame is not None and frame.doc == entry.doc and frame.world is not None:
+            alive = await self.evaluate(frame, f"!!__ts.get({entry.local})")
+            if alive:
+                return Handle(frame, entry.local, ref)
+        # stale: the same role and name on the current page
+        return await self._resolve_role(entry.role, entry.name, entry.nth, ref)
+
+    async def _resolve_role(self, role: str, name: str, nth: int, stale: int | None) -> Handle:
+        lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
+        matches = [ln for ln in lines if ln.ref and ln.role == role and ln.name == name]
+        what = f"{role} {snap.quote(name)}"
+        if len(matches) > nth:
+            entry = self.refs[matches[nth].ref]
+            return Handle(self.frames[entry.frame], entry.local, matches[nth].ref)
+        if stale is not None:
+            raise RefNotFound(f"@{stale} ({what}) is gone from the page and no {what} is there "
+                              "now; nothing was done. Take a new snapshot")
+        raise RefNotFound(f"no {what}{f' nth={nth}' if nth else ''} on the page; nothing was "
+                          "done. Take a snapshot to see what is there")
+
+    async def _resolve_css(self, target: CssTarget) -> Handle:
+        sel = target.selector
+        frames = await self._frame_list()
+        frames.sort(key=lambda f: f.id != self.target_id)
+        import json
+        for frame in frames:
+            try:
+                ids = await self.evaluate(frame, f"__ts.query({json.dumps(sel)}, 1)")
+            except BrowserError as exc:
+                if "SyntaxError" in exc.message or "not a valid selector" in exc.message:
+                    raise UsageError(f"{sel!r} is not a valid CSS selector; nothing was done"
+                                     ) from None
+                continue
+            if ids:
+                info = await self.evaluate(frame, f"__ts.info({int(ids[0])})") or {}
+                ref = self._ref_for(frame, int(ids[0]), str(info.get("role") or "generic"),
+                                    str(info.get("name") or ""))
+                return Handle(frame, int(ids[0]), ref)
+        raise RefNotFound(f"no element matches {sel!r}; nothing was done")
+
+    # -- geometry ------------------------------------------------------------------------------------
+    async def _frame_offset(self, frame: Frame) -> tuple[float, float]:
+        x = y = 0.0
+        current = frame
+        for _ in range(20):
+            if current.id == self.target_id:
+                return x, y
+            owner = await self._owner_of(current)
+            if owner is None:
+                raise TargetNotInteractable("cannot place the frame holding the element; "
+                                            "nothing was done")
+            parent = self.frames[owner[0]]
+            off = await self.evaluate(parent, f"__ts.frameOffset({owner[1]})")
+            if not off:
+                raise TargetNotInteractable("the frame holding the element is gone")
+            x += float(off[0])
+            y += float(off[1])
+            current = parent
+        return x, y
+
+    async def point(self, handle: Handle, what: str) -> tuple[float, float]:
+        """Scroll the element into view and return an uncovered point on it (page coords)."""
+        frame = handle.frame
+        await self.evaluate(frame, f"__ts.scrollIntoView({handle.local})")
+        if frame.id != self.target_id:
+            owner = await self._owner_of(frame)
+            if owner is not None:
+                await self.evaluate(self.frames[owner[0]], f"__ts.scrollIntoView({owner[1]})")
+        res = await self.evaluate(frame, f"__ts.point({handle.local})")
+        if not isinstance(res, dict):
+            raise BrowserError("the page helper gave no point")
+        err = res.get("error")
+        if err == "gone":
+            raise RefNotFound(f"{what} is no longer in the page; nothing was done. "
+                              "Take a new snapshot")
+        if err == "hidden":
+            raise TargetNotInteractable(f"{what} is not visible (no size or hidden); "
+                                        "nothing was done")
+        if err == "offscreen":
+            raise TargetNotInteractable(f"{what} is outside the visible area even after "
+                                        "scrolling; nothing was done")
+        if err == "covered":
+            raise TargetCovered(f"{what} is covered by {res.get('cover')}; nothing was done. "
+                                "Close or move what covers it first", cover=res.get("cover"))
+        ox, oy = await self._frame_offset(frame)
+        return float(res["x"]) + ox, float(res["y"]) + oy
+
+    async def info(self, handle: Handle) -> dict[str, Any]:
+        res = await self.evaluate(handle.frame, f"__ts.info({handle.local})")
+        if not isinstance(res, dict):
+            raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
+        return res
+
+    # -- recording what an action changed ------------------------------------------------------------
+    def start_recording(self) -> None:
+        self.state.events = []
+        self._recording = True
+
+    def stop_recording(self) -> list[tuple[str, dict[str, Any]]]:
+        self._recording = False
+        events, self.state.events = self.state.events, []
+        return events
+
+    async def wait_load(self, timeout: float, event: str = "load") -> None:
+        """Wait until the main frame fires the lifecycle event (load, DOMContentLoaded,
+        networkIdle) of its current document."""
+        deadline = time.monotonic() + timeout
+        ready = await self._ready_state()
+        if event == "load" and ready == "complete" and not self.state.loading:
+            return
+        if event == "DOMContentLoaded" and ready in ("interactive", "complete") and \
+                not self.state.loading:
+            return
+        await self.wait_event(
+            lambda m, p, s: m == "Page.lifecycleEvent" and p.get("name") == event and
+            p.get("frameId") == self.target_id, max(0.0, deadline - time.monotonic()),
+            f"the page's {event} event")
+
+    async def _ready_state(self) -> str:
+        try:
+            frame = self.frames[self.target_id]
+            return str(await self.evaluate(frame, "document.readyState", timeout=5))
+        except (BrowserError, UsageError):
+            return "loading"

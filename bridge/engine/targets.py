@@ -1,0 +1,83 @@
+"""Pure parsing of what an action names: `@12`, `loc=button "Save" nth=1`, `loc=#id`, or CSS."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import UsageError
+
+
+@dataclass(frozen=True)
+class RefTarget:
+    ref: int
+
+
+@dataclass(frozen=True)
+class RoleTarget:
+    role: str
+    name: str
+    nth: int = 0
+
+
+@dataclass(frozen=True)
+class CssTarget:
+    selector: str
+
+
+Target = RefTarget | RoleTarget | CssTarget
+
+
+def _unquote(s: str) -> tuple[str, str]:
+    """Read a double-quoted string at the start of s; return (value, rest)."""
+    if not s.startswith('"'):
+        raise UsageError(f"expected a quoted name in {s!r}")
+    out: list[str] = []
+    i = 1
+    while i < len(s):
+        c = s[i]
+        if c == "\\" and i + 1 < len(s):
+            out.append(s[i + 1])
+            i += 2
+            continue
+        if c == '"':
+            return "".join(out), s[i + 1:]
+        out.append(c)
+        i += 1
+    raise UsageError(f"unterminated quoted name in {s!r}")
+
+
+def parse(target: str) -> Target:
+    """Parse a target string; refuse empty or malformed ones with the accepted forms."""
+    t = target.strip()
+    if not t:
+        raise UsageError("empty target: give @N from a snapshot, loc=..., or a CSS selector")
+    if len(t) > 2000:
+        raise UsageError("target is over 2000 characters; nothing was done")
+    if t.startswith("@"):
+        body = t[1:].removeprefix("e")
+        if not body.isdigit() or int(body) <= 0:
+            raise UsageError(f"{target!r} is not a ref: refs look like @12")
+        return RefTarget(int(body))
+    if t.startswith("loc="):
+        return parse_locator(t[4:])
+    if t.startswith("css="):
+        return CssTarget(t[4:])
+    return CssTarget(t)
+
+
+def parse_locator(loc: str) -> Target:
+    loc = loc.strip()
+    head, _, rest = loc.partition(" ")
+    if rest.lstrip().startswith('"') and head.replace("-", "").isalpha() and head.islower():
+        name, tail = _unquote(rest.lstrip())
+        nth = 0
+        tail = tail.strip()
+        if tail:
+            if not tail.startswith("nth=") or not tail[4:].isdigit():
+                raise UsageError(f"unexpected {tail!r} after the name in loc={loc}; "
+                                 'the form is loc=ROLE "NAME" [nth=N]')
+            nth = int(tail[4:])
+        return RoleTarget(head, name, nth)
+    if not loc:
+        raise UsageError("empty loc=; the forms are loc=ROLE \"NAME\" [nth=N] or loc=CSS")
+    return CssTarget(loc)

@@ -1,0 +1,68 @@
+"""Sans-I/O framing: a 32-bit native-order length, then that many bytes of UTF-8 JSON.
+
+Native messaging uses this framing, and so does the hub's local socket, so one codec
+serves the native host, the hub and every client. Bytes go in, messages come out.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+HEADER = 4
+# Chrome refuses host-to-browser messages over 1 MiB; browser-to-host may be larger.
+NATIVE_TO_BROWSER_MAX = 1024 * 1024
+DEFAULT_MAX = 64 * 1024 * 1024
+
+
+class FrameError(ValueError):
+    """The byte stream is not valid framing; the connection must be closed."""
+
+
+def encode(message: Any, max_size: int = DEFAULT_MAX) -> bytes:
+    """One message as a frame; refuses what the reader would refuse."""
+    body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+    if len(body) > max_size:
+        raise FrameError(f"message of {len(body)} bytes is over the {max_size}-byte limit; "
+                         "it was not sent")
+    return len(body).to_bytes(HEADER, sys.byteorder) + body
+
+
+class Decoder:
+    """Feed bytes with `feed`; take whole messages with `messages`."""
+
+    def __init__(self, max_size: int = DEFAULT_MAX) -> None:
+        self.max_size = max_size
+        self._buf = bytearray()
+        self._out: list[Any] = []
+        self.failed: FrameError | None = None
+
+    def feed(self, data: bytes) -> None:
+        if self.failed:
+            raise self.failed
+        self._buf += data
+        while len(self._buf) >= HEADER:
+            size = int.from_bytes(self._buf[:HEADER], sys.byteorder)
+            if size > self.max_size:
+                self.failed = FrameError(f"frame of {size} bytes announced, over the "
+                                         f"{self.max_size}-byte limit")
+                raise self.failed
+            if len(self._buf) < HEADER + size:
+                break
+            body = bytes(self._buf[HEADER:HEADER + size])
+            del self._buf[:HEADER + size]
+            try:
+                self._out.append(json.loads(body))
+            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+                self.failed = FrameError(f"frame is not UTF-8 JSON: {exc}")
+                raise self.failed from exc
+
+    def messages(self) -> list[Any]:
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def pending(self) -> int:
+        """Bytes received that do not yet make a whole frame."""
+        return len(self._buf)

@@ -1,0 +1,320 @@
+"""The CLI's grammar, from the tool table: argv to (tool, args, options), and help text."""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import UsageError
+from ..tools.registry import Param, Tool
+from .protocol import unknown_tool
+
+PROG = "tabsteward"
+
+
+@dataclass(frozen=True)
+class Options:
+    """Global options, accepted anywhere before `--`."""
+
+    json: bool = False
+    agent: str | None = None
+    tab: str | None = None
+    help: bool = False
+
+
+@dataclass(frozen=True)
+class Parsed:
+    tool: str | None
+    args: dict[str, Any] = field(default_factory=dict)
+    options: Options = Options()
+
+
+def wants_json(argv: Sequence[str]) -> bool:
+    """Whether --json is given, known even when the rest of argv does not parse."""
+    for item in argv:
+        if item == "--":
+            return False
+        if item == "--json":
+            return True
+    return False
+
+
+def parse(argv: Sequence[str], table: Mapping[str, Tool]) -> Parsed:
+    """Split argv into the tool, its typed arguments, and the global options."""
+    options, rest, after_dashes = _globals(argv)
+    if not rest:
+        if options.help:
+            return Parsed(None, {}, options)
+        raise UsageError("no tool given; nothing was run; `tabsteward --help` lists the tools")
+    name = rest[0]
+    if name.startswith("-") and after_dashes != 0:
+        raise UsageError(f"unknown option {name}; nothing was run; `tabsteward --help` lists "
+                         "the global options")
+    if name not in table:
+        raise unknown_tool(name, table)
+    tool = table[name]
+    if options.help:
+        return Parsed(name, {}, options)
+    dashes = max(after_dashes - 1, 0) if after_dashes >= 0 else -1
+    raw = _tool_args(tool, rest[1:], dashes)
+    return Parsed(name, _typed(tool, raw), options)
+
+
+def _globals(argv: Sequence[str]) -> tuple[Options, list[str], int]:
+    """Global options taken out of argv; the rest, and where `--` was in it (-1: nowhere)."""
+    json = help_ = False
+    agent = tab = None
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        item = argv[i]
+        i += 1
+        if item == "--":
+            return Options(json, agent, tab, help_), [*rest, *argv[i:]], len(rest)
+        if item == "--json":
+            json = True
+        elif item in ("-h", "--help"):
+            help_ = True
+        elif item in ("--agent", "--tab") or item.startswith(("--agent=", "--tab=")):
+            flag, eq, value = item.partition("=")
+            if not eq:
+                if i >= len(argv):
+                    raise UsageError(f"{flag} needs a value; nothing was run")
+                value = argv[i]
+                i += 1
+            if not value:
+                raise UsageError(f"{flag} needs a non-empty value; nothing was run")
+            if flag == "--agent":
+                agent = value
+            else:
+                tab = value
+        else:
+            rest.append(item)
+    return Options(json, agent, tab, help_), rest, -1
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _tool_args(tool: Tool, items: Sequence[str], dashes: int) -> dict[str, Any]:
+    """Raw (string or bool) values by param name; `dashes` is where `--` was in items."""
+    by_flag: dict[str, Param] = {}
+    for p in tool.params:
+        by_flag[p.flag] = p
+        if p.short:
+            by_flag["-" + p.short.lstrip("-")] = p
+    positionals = [p for p in tool.params if p.positional]
+    raw: dict[str, Any] = {}
+    i = 0
+    while i < len(items):
+        item = items[i]
+        i += 1
+        is_option = (dashes < 0 or i - 1 < dashes) and item.startswith("-") and item != "-" \
+            and not _is_number(item)
+        if not is_option:
+            _positional(tool, positionals, raw, item)
+            continue
+        flag, eq, value = item.partition("=") if item.startswith("--") else (item, "", "")
+        param = by_flag.get(flag)
+        negated = False
+        if param is None and flag.startswith("--no-"):
+            param = by_flag.get("--" + flag[5:])
+            negated = param is not None and param.type == "bool"
+            if not negated:
+                param = None
+        if param is None:
+            raise _unknown_option(tool, flag, by_flag)
+        if param.type == "bool":
+            if eq:
+                raise UsageError(f"{tool.name} {flag} is a switch and takes no value; "
+                                 "nothing was run")
+            _store(tool, raw, param, not negated, flag)
+            continue
+        if not eq:
+            if i >= len(items):
+                raise UsageError(f"{tool.name} {flag} needs a value; nothing was run")
+            value = items[i]
+            i += 1
+        _store(tool, raw, param, value, flag)
+    return raw
+
+
+def _positional(tool: Tool, positionals: list[Param], raw: dict[str, Any],
+                value: str) -> None:
+    for p in positionals:
+        if p.type == "list":
+            raw.setdefault(p.name, []).append(value)
+            return
+        if p.name not in raw:
+            raw[p.name] = value
+            return
+    if not positionals:
+        raise UsageError(f"{tool.name} takes no positional arguments, got {value!r}; "
+                         f"nothing was run; usage: {usage(tool)}")
+    raise UsageError(f"{tool.name} got an extra argument {value!r}; nothing was run; "
+                     f"usage: {usage(tool)}")
+
+
+def _store(tool: Tool, raw: dict[str, Any], param: Param, value: Any, flag: str) -> None:
+    if param.type == "list":
+        raw.setdefault(param.name, []).append(value)
+        return
+    if param.name in raw:
+        raise UsageError(f"{tool.name} got {flag} twice; nothing was run")
+    raw[param.name] = value
+
+
+def _unknown_option(tool: Tool, flag: str, by_flag: Mapping[str, Param]) -> UsageError:
+    close = difflib.get_close_matches(flag, list(by_flag), n=2, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return UsageError(f"{tool.name} has no option {flag}{hint}; nothing was run; "
+                      f"usage: {usage(tool)}")
+
+
+def _typed(tool: Tool, raw: dict[str, Any]) -> dict[str, Any]:
+    """Strings turned into the params' types; choices and required params checked."""
+    out: dict[str, Any] = {}
+    for p in tool.params:
+        if p.name not in raw:
+            if p.required:
+                raise UsageError(f"{tool.name} needs {_metavar(p) if p.positional else p.flag}"
+                                 f"; nothing was run; usage: {usage(tool)}")
+            continue
+        value = raw[p.name]
+        if p.type == "int":
+            out[p.name] = _number(tool, p, value, int)
+        elif p.type == "float":
+            out[p.name] = _number(tool, p, value, float)
+        else:
+            for choice in value if isinstance(value, list) else [value]:
+                if p.choices is not None and choice not in p.choices:
+                    raise UsageError(f"{tool.name} {_label(p)} must be one of "
+                                     f"{', '.join(p.choices)}, not {choice!r}; nothing was run")
+            out[p.name] = value
+    return out
+
+
+def _number(tool: Tool, param: Param, value: str, kind: type[int] | type[float]) -> Any:
+    try:
+        number = kind(value)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise UsageError(f"{tool.name} {_label(param)} must be {what}, not {value!r}; "
+                         "nothing was run") from None
+    if not math.isfinite(number):
+        raise UsageError(f"{tool.name} {_label(param)} must be a finite number, not "
+                         f"{value!r}; nothing was run")
+    return number
+
+
+# -- help ------------------------------------------------------------------------------
+
+def _metavar(p: Param) -> str:
+    name = p.name.upper()
+    if p.choices is not None:
+        name = "{" + ",".join(p.choices) + "}"
+    return name + "..." if p.type == "list" and p.positional else name
+
+
+def _label(p: Param) -> str:
+    return _metavar(p) if p.positional else p.flag
+
+
+def _option_names(p: Param) -> str:
+    names = (["-" + p.short.lstrip("-")] if p.short else []) + [p.flag]
+    text = ", ".join(names)
+    if p.type != "bool":
+        text += " " + _metavar(p)
+    return text
+
+
+def usage(tool: Tool) -> str:
+    parts = [PROG, tool.name]
+    for p in tool.params:
+        if p.positional:
+            parts.append(_metavar(p) if p.required else f"[{_metavar(p)}]")
+    for p in tool.params:
+        if not p.positional:
+            text = "-" + p.short.lstrip("-") if p.short else p.flag
+            if p.type != "bool":
+                text += " " + _metavar(p)
+            parts.append(text if p.required else f"[{text}]")
+    return " ".join(parts)
+
+
+def _rows(rows: list[tuple[str, str]]) -> list[str]:
+    width = min(max((len(a) for a, _ in rows), default=0), 28)
+    out = []
+    for left, right in rows:
+        if len(left) > width:
+            out.append(f"  {left}")
+            if right:
+                out.append(f"  {'':{width}}  {right}")
+        else:
+            out.append(f"  {left:{width}}  {right}".rstrip())
+    return out
+
+
+GLOBAL_HELP = [
+    ("--json", "print the result as JSON"),
+    ("--agent NAME", "act as agent NAME (default: $TABSTEWARD_AGENT, else 'default')"),
+    ("--tab ID", "act on tab ID, for tools that take one"),
+    ("-h, --help", "show this help; `tabsteward TOOL --help` shows a tool's"),
+]
+
+
+def main_help(table: Mapping[str, Tool]) -> str:
+    """`tabsteward --help`: every tool with its summary, by group."""
+    lines = [f"usage: {PROG} [--json] [--agent NAME] [--tab ID] TOOL [ARGS...]", "",
+             "Drive the browser through the Tabsteward hub (started on first use).", ""]
+    groups: dict[str, list[Tool]] = {}
+    for tool in table.values():
+        groups.setdefault(tool.group, []).append(tool)
+    for group, tools in groups.items():
+        lines.append(f"{group} tools:" if len(groups) > 1 else "tools:")
+        lines += _rows([(t.name, t.summary) for t in tools])
+        lines.append("")
+    lines.append("global options (anywhere before --):")
+    lines += _rows(GLOBAL_HELP)
+    lines += ["", "other commands:"]
+    lines += _rows([(f"{PROG} serve [--help]", "run the hub in the foreground"),
+                    (f"{PROG} mcp", "an MCP server on stdio, talking to the hub"),
+                    (f"{PROG} --version", "print the version")])
+    return "\n".join(lines) + "\n"
+
+
+def tool_help(tool: Tool) -> str:
+    """`tabsteward TOOL --help`: usage, summary, and every param."""
+    lines = [f"usage: {usage(tool)}", "", tool.summary]
+    if tool.mutating:
+        lines.append("It changes the page or the browser.")
+    positional = [p for p in tool.params if p.positional]
+    flags = [p for p in tool.params if not p.positional]
+    if positional:
+        lines += ["", "arguments:"]
+        lines += _rows([(_metavar(p), _describe(p)) for p in positional])
+    if flags:
+        lines += ["", "options:"]
+        lines += _rows([(_option_names(p), _describe(p)) for p in flags])
+    lines += ["", "global options: --json, --agent NAME, --tab ID (see `tabsteward --help`)"]
+    return "\n".join(lines) + "\n"
+
+
+def _describe(p: Param) -> str:
+    text = p.help
+    extras = []
+    if p.required:
+        extras.append("required")
+    if p.default is not None and p.type != "bool":
+        extras.append(f"default: {p.default}")
+    if extras:
+        text = f"{text} ({', '.join(extras)})" if text else f"({', '.join(extras)})"
+    return text

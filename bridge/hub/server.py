@@ -1,0 +1,319 @@
+"""The local API server: a user-only Unix socket, a token, framed JSON requests run as tasks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import hmac
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from .. import framing
+from ..errors import AuthError, TabstewardError, UsageError
+from ..paths import ensure_private_dir
+from . import locate, protocol
+
+log = logging.getLogger("tabsteward.hub")
+
+Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+# A frame starts with its length; these would announce frames of 500+ MB, far over the
+# limit, so a connection starting with one of them is an HTTP client, i.e. a browser.
+HTTP_STARTS = (b"GET ", b"POST", b"PUT ", b"HEAD", b"OPTI", b"DELE", b"PATC", b"CONN",
+               b"TRAC", b"PRI ")
+FORBIDDEN = (b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 43\r\n"
+             b"Connection: close\r\n\r\nweb pages may not talk to the Tabsteward hub")
+MAX_INFLIGHT = 64
+CLOSE_GRACE = 5.0
+
+
+class HubRunning(TabstewardError):
+    """Another hub already answers on the socket; this one did not start."""
+
+
+class LocalServer:
+    """Accepts connections on the socket and runs each authenticated request as a task.
+
+    `handler` gets the schema-checked request without its token and returns the reply;
+    the server adds the request's `id` to it.
+    """
+
+    def __init__(self, handler: Handler, *, socket_path: str | None = None,
+                 token_path: str | None = None, max_frame: int = framing.DEFAULT_MAX) -> None:
+        self.handler = handler
+        self.socket_path = socket_path or locate.socket_path()
+        self.token_path = token_path or os.path.join(os.path.dirname(self.socket_path),
+                                                     "hub.token")
+        self.max_frame = max_frame
+        self.token = secrets.token_urlsafe(32)
+        self._server: asyncio.Server | None = None
+        self._lock_fd: int | None = None
+        self._socket_id: tuple[int, int] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._connections: set[asyncio.StreamWriter] = set()
+
+    # -- start and stop ----------------------------------------------------------------
+    @property
+    def folder(self) -> str:
+        return os.path.dirname(self.socket_path)
+
+    def check_free(self) -> None:
+        """Raise HubRunning when another hub holds the socket (cheap; start() checks again)."""
+        ensure_private_dir(Path(self.folder))
+        fd = os.open(os.path.join(self.folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise self._running(fd) from None
+        except BaseException:
+            os.close(fd)
+            raise
+        if self._lock_fd is None:
+            os.close(fd)  # closing drops the lock: start() takes it for good
+        else:
+            os.close(fd)
+
+    def _running(self, fd: int) -> HubRunning:
+        try:
+            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        finally:
+            os.close(fd)
+        who = f"another hub (pid {pid})" if pid.isdigit() else "another hub"
+        return HubRunning(f"{who} already runs on {self.socket_path}; this one did not start "
+                          "(stop it with `kill` or use it)")
+
+    async def start(self) -> None:
+        """Take the hub lock, write the token, then listen; HubRunning if a hub is live."""
+        ensure_private_dir(Path(self.folder))
+        fd = os.open(os.path.join(self.folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise self._running(fd) from None
+        try:
+            if _answers(self.socket_path):
+                raise HubRunning(f"a hub already answers on {self.socket_path}; this one "
+                                 "did not start")
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(self.socket_path)  # stale: no hub holds the lock
+            self._write_token()
+            sock = self._bind()
+            self._server = await asyncio.start_unix_server(self._serve, sock=sock)
+        except BaseException:
+            self._remove_files()
+            os.close(fd)
+            raise
+        self._lock_fd = fd
+        log.info("listening on %s", self.socket_path)
+
+    def _write_token(self) -> None:
+        tmp = f"{self.token_path}.{os.getpid()}.tmp"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, self.token.encode("ascii") + b"\n")
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.token_path)
+
+    def _bind(self) -> socket.socket:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        try:
+            old = os.umask(0o177)
+            try:
+                sock.bind(self.socket_path)
+            finally:
+                os.umask(old)
+            os.chmod(self.socket_path, 0o600)
+            st = os.stat(self.socket_path)
+            self._socket_id = (st.st_dev, st.st_ino)
+            sock.listen(128)
+            sock.setblocking(False)
+        except BaseException:
+            sock.close()
+            raise
+        return sock
+
+    def _remove_files(self) -> None:
+        """Remove the socket and token files, but only while they are still this hub's."""
+        try:
+            st = os.stat(self.socket_path)
+            if self._socket_id == (st.st_dev, st.st_ino):
+                os.unlink(self.socket_path)
+        except FileNotFoundError:
+            pass
+        try:
+            with open(self.token_path, encoding="ascii") as f:
+                ours = f.read().strip() == self.token
+            if ours:
+                os.unlink(self.token_path)
+        except (FileNotFoundError, UnicodeDecodeError):
+            pass
+
+    async def close(self, grace: float = CLOSE_GRACE) -> None:
+        """Stop accepting, let running requests finish (cancel them after `grace` s),
+        close every connection and remove the files."""
+        if self._server is not None:
+            self._server.close()
+        if self._tasks:
+            _, pending = await asyncio.wait(set(self._tasks), timeout=grace)
+            for task in pending:
+                task.cancel()
+            if pending:
+                log.warning("%d request(s) still running at shutdown were cancelled",
+                            len(pending))
+                await asyncio.wait(pending)
+        for writer in list(self._connections):
+            writer.close()
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+        self._remove_files()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+        log.info("stopped listening on %s", self.socket_path)
+
+    # -- connections ---------------------------------------------------------------------
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._connections.add(writer)
+        send_lock = asyncio.Lock()
+        mine: set[asyncio.Task[None]] = set()
+        try:
+            try:
+                head = await reader.readexactly(framing.HEADER)
+            except asyncio.IncompleteReadError:
+                return
+            if head.startswith(HTTP_STARTS):
+                log.warning("refused an HTTP request on the hub socket (a browser or web page)")
+                writer.write(FORBIDDEN)
+                await writer.drain()
+                return
+            decoder = framing.Decoder(self.max_frame)
+            data = head
+            while data:
+                failure: framing.FrameError | None = None
+                try:
+                    decoder.feed(data)
+                except framing.FrameError as exc:
+                    failure = exc
+                for message in decoder.messages():
+                    if not await self._admit(message, writer, send_lock, mine):
+                        return
+                if failure is not None:
+                    log.warning("closed a connection that sent a bad frame: %s", failure)
+                    err = UsageError(f"{failure}; nothing was done and the connection is closed")
+                    await self._send(writer, send_lock, protocol.error_reply(err))
+                    return
+                while len(mine) >= MAX_INFLIGHT:
+                    await asyncio.wait(set(mine), return_when=asyncio.FIRST_COMPLETED)
+                data = await reader.read(65536)
+            if mine:
+                await asyncio.wait(set(mine))
+        except (ConnectionError, asyncio.IncompleteReadError) as exc:
+            log.debug("a connection dropped: %s", exc)
+        finally:
+            self._connections.discard(writer)
+            writer.close()
+
+    async def _admit(self, message: Any, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
+                     mine: set[asyncio.Task[None]]) -> bool:
+        """Check one request and start its task; False when the connection must close."""
+        rid: int | str | None = None
+        try:
+            if not isinstance(message, dict):
+                raise UsageError("a request must be a JSON object; nothing was done and the "
+                                 "connection is closed")
+            with contextlib.suppress(UsageError):
+                rid = protocol.request_id(message)
+            protocol.refuse_browser(message)
+            given = message.get("token")
+            if not isinstance(given, str) or not hmac.compare_digest(
+                    given.encode("utf-8", "surrogatepass"), self.token.encode("ascii")):
+                raise AuthError(f"the request carries no valid token; nothing was done and "
+                                f"the connection is closed (read it from {self.token_path})")
+        except TabstewardError as err:
+            log.warning("refused a request: %s", err.message)
+            await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))
+            return False
+        try:
+            request = protocol.validate_request(message)
+        except UsageError as err:
+            await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))
+            return True
+        task = asyncio.create_task(self._run(request, writer, send_lock))
+        for tasks in (mine, self._tasks):
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        return True
+
+    async def _run(self, request: dict[str, Any], writer: asyncio.StreamWriter,
+                   send_lock: asyncio.Lock) -> None:
+        rid = request.pop("id", None)
+        try:
+            reply = await self.handler(request)
+        except TabstewardError as err:
+            reply = protocol.error_reply(err)
+        except Exception:
+            log.exception("the request handler failed on op %s", request.get("op"))
+            reply = protocol.error_reply(protocol.internal_error(
+                str(request.get("op")), _log_path()))
+        await self._send(writer, send_lock, _with_id(reply, rid))
+
+    async def _send(self, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
+                    reply: dict[str, Any]) -> None:
+        try:
+            frame = framing.encode(reply, self.max_frame)
+        except framing.FrameError as exc:
+            err = TabstewardError(f"the reply is too big to send ({exc}); the request ran but "
+                                  "its result was not sent")
+            frame = framing.encode(_with_id(protocol.error_reply(err), reply.get("id")))
+        except (TypeError, ValueError):
+            log.exception("a reply could not be turned into JSON")
+            err = protocol.internal_error("the reply", _log_path())
+            frame = framing.encode(_with_id(protocol.error_reply(err), reply.get("id")))
+        async with send_lock:
+            if writer.is_closing():
+                log.debug("a reply was dropped: its connection is closed")
+                return
+            try:
+                writer.write(frame)
+                await writer.drain()
+            except ConnectionError as exc:
+                log.debug("a reply was dropped: %s", exc)
+
+
+def _with_id(reply: dict[str, Any], rid: Any) -> dict[str, Any]:
+    if rid is not None:
+        reply["id"] = rid
+    return reply
+
+
+def _log_path() -> str:
+    for handler in logging.getLogger("tabsteward").handlers:
+        if isinstance(handler, logging.FileHandler):
+            return handler.baseFilename
+    return "(no log file)"
+
+
+def _answers(path: str) -> bool:
+    """Whether something accepts connections on the Unix socket at `path`."""
+    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    probe.settimeout(1.0)
+    try:
+        probe.connect(path)
+    except (FileNotFoundError, ConnectionRefusedError):
+        return False
+    except OSError as exc:
+        log.debug("probing %s: %s", path, exc)
+        return False
+    finally:
+        probe.close()
+    return True

@@ -1,0 +1,365 @@
+"""The async Python SDK: one pipelined connection to the hub, and a typed method per tool."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any, Literal, Self
+
+from . import framing
+from .errors import AuthError, HubUnavailable, TabstewardError, UsageError, from_wire
+from .hub import locate
+from .tools.registry import Result
+
+__all__ = ["Result", "Tabsteward", "ToolInfo"]
+
+log = logging.getLogger(__name__)
+
+PROTOCOL = 1
+_READ_CHUNK = 256 * 1024
+
+Button = Literal["left", "right", "middle"]
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """One tool as the hub describes it (op `tools`)."""
+
+    name: str
+    summary: str
+    mutating: bool
+    input_schema: dict[str, Any]
+
+    @classmethod
+    def from_wire(cls, entry: Mapping[str, Any]) -> ToolInfo:
+        schema = entry.get("inputSchema")
+        return cls(name=str(entry["name"]), summary=str(entry.get("summary") or ""),
+                   mutating=bool(entry.get("mutating", True)),
+                   input_schema=dict(schema) if isinstance(schema, dict) else {"type": "object"})
+
+
+class _Connection:
+    """One socket to the hub: frames out, a reader task matching replies to futures by id."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 token: str) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._token = token
+        self._decoder = framing.Decoder()
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
+        self._next_id = 0
+        # An error the hub sent about the connection itself (a reply with no id), if any.
+        self._hub_error: dict[str, Any] | None = None
+        self.lost: str | None = None
+        self._task = asyncio.get_running_loop().create_task(self._read_loop(),
+                                                            name="tabsteward-sdk-reader")
+
+    @property
+    def open(self) -> bool:
+        return self.lost is None
+
+    async def request(self, body: dict[str, Any], label: str) -> dict[str, Any]:
+        """Send one request and wait for the reply with its id; `label` names it in errors."""
+        if self.lost is not None:
+            raise HubUnavailable(f"{label} was not sent: {self.lost}")
+        self._next_id += 1
+        rid = self._next_id
+        try:
+            frame = framing.encode({"v": PROTOCOL, "id": rid, "token": self._token, **body})
+        except framing.FrameError as exc:
+            raise UsageError(f"{label}: {exc}") from exc
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[rid] = (future, label)
+        try:
+            self._writer.write(frame)
+            try:
+                await self._writer.drain()
+            except OSError as exc:
+                self._fail_all(f"the connection to the hub broke ({exc})")
+            return await future
+        finally:
+            self._pending.pop(rid, None)
+
+    async def _read_loop(self) -> None:
+        reason = "the hub closed the connection"
+        try:
+            while True:
+                chunk = await self._reader.read(_READ_CHUNK)
+                if not chunk:
+                    break
+                self._decoder.feed(chunk)
+                for message in self._decoder.messages():
+                    self._dispatch(message)
+        except framing.FrameError as exc:
+            reason = f"the hub sent a malformed frame ({exc}), so the connection was closed"
+        except OSError as exc:
+            reason = f"the connection to the hub broke ({exc})"
+        finally:
+            self._fail_all(reason)
+            self._writer.close()
+
+    def _dispatch(self, message: Any) -> None:
+        if not isinstance(message, dict):
+            log.warning("ignored a hub message that is not a JSON object")
+            return
+        rid = message.get("id")
+        entry = self._pending.get(rid) if isinstance(rid, int) else None
+        if entry is not None:
+            if not entry[0].done():
+                entry[0].set_result(message)
+            return
+        error = message.get("error")
+        if rid is None and isinstance(error, dict):
+            self._hub_error = error
+            log.warning("the hub refused this connection: %s", error.get("message"))
+            return
+        log.debug("ignored a reply to request %r, which nobody awaits any more", rid)
+
+    def _fail_all(self, reason: str) -> None:
+        """Mark the connection lost and fail every call still waiting for a reply."""
+        if self.lost is None:
+            self.lost = reason
+        for future, label in list(self._pending.values()):
+            if future.done():
+                continue
+            if self._hub_error is not None:
+                future.set_exception(from_wire(self._hub_error))
+            else:
+                future.set_exception(HubUnavailable(
+                    f"{label} got no answer: {reason}; it may or may not have run"))
+
+    async def close(self) -> None:
+        self._fail_all("this client closed the connection")
+        self._task.cancel()
+        await asyncio.wait([self._task])
+        self._writer.close()
+        try:
+            await self._writer.wait_closed()
+        except OSError as exc:
+            log.debug("closing the hub connection reported %s", exc)
+
+
+async def _open_socket(path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """Connect to the hub's socket; HubUnavailable when nothing listens there."""
+    try:
+        return await asyncio.open_unix_connection(path)
+    except (FileNotFoundError, ConnectionRefusedError) as exc:
+        raise HubUnavailable(f"no hub answers at {path}", socket=path) from exc
+    except OSError as exc:
+        raise HubUnavailable(f"could not connect to the hub at {path}: {exc}",
+                             socket=path) from exc
+
+
+def _autostart() -> None:
+    """Start a hub and return once it listens (blocking; run it in a thread)."""
+    try:
+        from .hub.autostart import ensure_hub
+    except ImportError as exc:
+        raise HubUnavailable(f"no hub is running and this install cannot start one ({exc})") \
+            from exc
+    try:
+        ensure_hub()
+    except OSError as exc:
+        raise HubUnavailable(f"no hub is running and starting one failed: {exc}") from exc
+
+
+class Tabsteward:
+    """A client of the hub: `async with Tabsteward(agent="me") as ts: await ts.open(url)`.
+
+    Calls may run concurrently; they share one connection and are matched by id. A lost
+    connection fails the calls in flight with HubUnavailable, and the next call opens a
+    new one (starting a hub if `autostart`).
+    """
+
+    def __init__(self, agent: str = "sdk", *, autostart: bool = True,
+                 cwd: str | None = None) -> None:
+        self.agent = agent
+        self.autostart = autostart
+        self.cwd = cwd
+        self.hub: dict[str, Any] = {}
+        self._conn: _Connection | None = None
+        self._opening = asyncio.Lock()
+        self._closed = False
+
+    @classmethod
+    async def connect(cls, agent: str = "sdk", *, autostart: bool = True,
+                      cwd: str | None = None) -> Self:
+        """A connected client; raises HubUnavailable or AuthError when the hub cannot be used."""
+        client = cls(agent, autostart=autostart, cwd=cwd)
+        await client._connection()
+        return client
+
+    async def __aenter__(self) -> Self:
+        await self._connection()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None,
+                        exc: BaseException | None, tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        self._closed = True
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await conn.close()
+
+    async def _connection(self, label: str | None = None) -> _Connection:
+        """The open connection, opened first if need be; `label` names the call not sent."""
+        if self._closed:
+            raise UsageError(f"this Tabsteward client is closed; {label or 'nothing'} was not sent")
+        async with self._opening:
+            if self._conn is None or not self._conn.open:
+                try:
+                    self._conn = await self._open()
+                except (HubUnavailable, AuthError) as exc:
+                    if label is None:
+                        raise
+                    raise type(exc)(f"{label} was not sent: {exc.message}", **exc.details) \
+                        from exc
+            return self._conn
+
+    async def _open(self) -> _Connection:
+        path = locate.socket_path()
+        try:
+            reader, writer = await _open_socket(path)
+        except HubUnavailable:
+            if not self.autostart:
+                raise
+            log.info("no hub answers at %s; starting one", path)
+            await asyncio.to_thread(_autostart)
+            try:
+                reader, writer = await _open_socket(path)
+            except HubUnavailable as exc:
+                raise HubUnavailable(f"a hub was started but does not answer at {path}",
+                                     socket=path) from exc
+        token = locate.read_token()
+        if token is None:
+            writer.close()
+            await writer.wait_closed()
+            raise AuthError(f"no hub token could be read from {locate.token_path()}; "
+                            "nothing was sent to the hub")
+        conn = _Connection(reader, writer, token)
+        try:
+            self.hub = self._checked(await conn.request({"op": "ping"}, "`ping`"))
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    @staticmethod
+    def _checked(reply: dict[str, Any]) -> dict[str, Any]:
+        if reply.get("ok") is True:
+            return reply
+        error = reply.get("error")
+        raise from_wire(error if isinstance(error, dict)
+                        else {"message": "the hub refused the request without saying why"})
+
+    async def ping(self) -> dict[str, Any]:
+        """The hub's `ping` reply (version, pid)."""
+        conn = await self._connection("`ping`")
+        return self._checked(await conn.request({"op": "ping"}, "`ping`"))
+
+    async def list_tools(self) -> list[ToolInfo]:
+        """Every tool the hub offers, with its input schema."""
+        conn = await self._connection()
+        reply = self._checked(await conn.request({"op": "tools"}, "the tool list request"))
+        entries = reply.get("tools")
+        if not isinstance(entries, list):
+            raise TabstewardError("the hub's tool list is not a list; no tools were read")
+        return [ToolInfo.from_wire(e) for e in entries if isinstance(e, dict) and "name" in e]
+
+    async def invoke(self, tool: str, args: Mapping[str, Any], *,
+                     agent: str | None = None) -> Result:
+        """Run `tool` with `args` exactly as given, as `agent` (default: this client's)."""
+        conn = await self._connection(f"`{tool}`")
+        body = {"op": "call", "agent": agent or self.agent, "tool": tool, "args": dict(args),
+                "cwd": self.cwd or os.getcwd()}
+        reply = self._checked(await conn.request(body, f"`{tool}`"))
+        data = reply.get("result")
+        return Result(text=str(reply.get("text") or ""),
+                      data=data if isinstance(data, dict) else {})
+
+    async def call(self, tool: str, /, **args: Any) -> Result:
+        """Run any tool by name: `await ts.call("click", target="@3")`."""
+        return await self.invoke(tool, args)
+
+    async def _run(self, tool: str, **args: Any) -> Result:
+        """Run a tool, leaving out arguments given as None (the hub's default applies)."""
+        return await self.invoke(tool, {k: v for k, v in args.items() if v is not None})
+
+    # The main tools, typed. Arguments left as None are not sent.
+
+    async def open(self, url: str) -> Result:
+        return await self._run("open", url=url)
+
+    async def snapshot(self, interactive: bool = False, viewport: bool = False,
+                       scope: str | None = None, max_chars: int | None = None) -> Result:
+        return await self._run("snapshot", interactive=interactive, viewport=viewport,
+                               scope=scope, max_chars=max_chars)
+
+    async def click(self, target: str, button: Button = "left", count: int = 1,
+                    modifiers: Sequence[str] | None = None) -> Result:
+        return await self._run("click", target=target, button=button, count=count,
+                               modifiers=_listed(modifiers))
+
+    async def fill(self, target: str, text: str) -> Result:
+        return await self._run("fill", target=target, text=text)
+
+    async def type(self, target: str, text: str) -> Result:
+        return await self._run("type", target=target, text=text)
+
+    async def press(self, keys: str, target: str | None = None) -> Result:
+        return await self._run("press", keys=keys, target=target)
+
+    async def select(self, target: str, values: str | Sequence[str]) -> Result:
+        return await self._run("select", target=target,
+                               values=[values] if isinstance(values, str) else list(values))
+
+    async def check(self, target: str) -> Result:
+        return await self._run("check", target=target)
+
+    async def uncheck(self, target: str) -> Result:
+        return await self._run("uncheck", target=target)
+
+    async def hover(self, target: str) -> Result:
+        return await self._run("hover", target=target)
+
+    async def scroll(self, target: str | None = None, dx: int = 0,
+                     dy: int | None = None) -> Result:
+        return await self._run("scroll", target=target, dx=dx, dy=dy)
+
+    async def wait(self, target: str | None = None, *, text: str | None = None,
+                   url: str | None = None, timeout: float | None = None) -> Result:
+        return await self._run("wait", target=target, text=text, url=url, timeout=timeout)
+
+    async def screenshot(self, path: str, *, target: str | None = None,
+                         full: bool | None = None) -> Result:
+        return await self._run("screenshot", path=path, target=target, full=full)
+
+    async def tabs(self) -> Result:
+        return await self._run("tabs")
+
+    async def back(self) -> Result:
+        return await self._run("back")
+
+    async def forward(self) -> Result:
+        return await self._run("forward")
+
+    async def reload(self) -> Result:
+        return await self._run("reload")
+
+    async def text(self, target: str | None = None) -> Result:
+        return await self._run("text", target=target)
+
+    async def eval(self, expression: str) -> Result:
+        return await self._run("eval", expression=expression)
+
+
+def _listed(values: Sequence[str] | None) -> list[str] | None:
+    return None if values is None else list(values)
+

@@ -1,0 +1,128 @@
+"""Tools for tabs, files, waits, dialogs and eval."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import actions
+from ..errors import UsageError
+from .common import TARGET, optional_target, result, tab_of, target
+from .registry import Call, Param, Result, tool
+
+
+@tool("tabs", "List the agent's tabs (the current one is marked *)", mutating=False)
+async def tabs(call: Call, args: dict[str, Any]) -> Result:
+    session = call.session
+    live = [t for t in session.tabs if not t.state.closed]
+    rows = []
+    for t in live:
+        mark = "*" if t is session.current else " "
+        rows.append({"id": t.id, "url": t.state.url, "title": t.state.title,
+                     "current": t is session.current, "opener": t.opener})
+        rows[-1]["line"] = f"{mark} {t.id} {t.state.title or '(untitled)'} — {t.state.url}"
+    text = "\n".join(r.pop("line") for r in rows) if rows else "no tabs (open one with `open URL`)"
+    return Result(text, {"tabs": rows})
+
+
+@tool("tab-new", "Open a new background tab (never activated) and make it current",
+      Param("url", positional=True, help="address to open"), mutating=True)
+async def tab_new(call: Call, args: dict[str, Any]) -> Result:
+    tab = await call.session.new_tab()
+    if args.get("url"):
+        async with tab.busy:
+            out = await actions.navigate(tab, str(args["url"]))
+        return result(out, tab)
+    return Result(f"opened tab {tab.id}", {"tab": tab.id})
+
+
+@tool("tab-select", "Make one of the agent's tabs current (it is not activated in the browser)",
+      Param("id", required=True, positional=True, help="tab id from `tabs`"), mutating=False)
+async def tab_select(call: Call, args: dict[str, Any]) -> Result:
+    tab = call.session.tab(str(args["id"]))
+    call.session.current = tab
+    return Result(f"tab {tab.id} is current ({tab.state.url})", {"tab": tab.id})
+
+
+@tool("tab-close", "Close one of the agent's tabs (default: the current one)",
+      Param("id", positional=True, help="tab id from `tabs`"), mutating=True)
+async def tab_close(call: Call, args: dict[str, Any]) -> Result:
+    session = call.session
+    tab = session.tab(str(args["id"])) if args.get("id") else await session.current_tab(False)
+    await session.close_tab(tab)
+    return Result(f"closed tab {tab.id}", {"closed": tab.id})
+
+
+@tool("wait", "Wait for text, an element state, a URL, a load state, or a time",
+      Param("target", positional=True, help="element to wait for (@N, loc=, CSS)"),
+      Param("state", help="for a target: visible (default), hidden, attached, detached, "
+            "enabled, disabled, checked, unchecked", default="visible",
+            choices=("visible", "hidden", "attached", "detached", "enabled", "disabled",
+                     "checked", "unchecked")),
+      Param("text", help="wait until this text is on the page"),
+      Param("url", help="wait until the URL contains this (or matches this glob)"),
+      Param("load", help="load, domcontentloaded or networkidle",
+            choices=("load", "domcontentloaded", "networkidle")),
+      Param("seconds", "float", help="just wait this long (max 300)"),
+      Param("timeout", "float", help="give up after this many seconds (default 30)",
+            default=30.0), mutating=False)
+async def wait(call: Call, args: dict[str, Any]) -> Result:
+    timeout = float(args.get("timeout") or 30)
+    if not 0 < timeout <= 600:
+        raise UsageError("timeout must be between 0 and 600 s; nothing was waited for")
+    async with tab_of(call, args) as tab:
+        out = await actions.wait(tab, text=args.get("text"), target=optional_target(args),
+                                 state=str(args.get("state") or "visible"), url=args.get("url"),
+                                 load=args.get("load"), seconds=args.get("seconds"),
+                                 timeout=timeout)
+        return result(out, tab)
+
+
+@tool("screenshot", "Save a PNG/JPEG of the viewport, the full page, or one element",
+      Param("path", required=True, positional=True, help="file to write (.png or .jpg)"),
+      Param("full", "bool", help="the whole page, not just the viewport"),
+      Param("target", help="only this element"), mutating=False)
+async def screenshot(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        out = await actions.screenshot(tab, call.path(str(args["path"])), bool(args.get("full")),
+                                       optional_target(args))
+        return result(out, tab)
+
+
+@tool("upload", "Put files into a file input (or the chooser a button opens)", TARGET,
+      Param("files", "list", required=True, positional=True, help="paths of files"),
+      mutating=True)
+async def upload(call: Call, args: dict[str, Any]) -> Result:
+    files = [call.path(str(f)) for f in args["files"]]
+    async with tab_of(call, args) as tab:
+        return result(await actions.upload(tab, target(args), files), tab)
+
+
+@tool("download", "Click an element that starts a download and save the file", TARGET,
+      Param("path", required=True, positional=True, help="file or folder to save into"),
+      mutating=True)
+async def download(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        out = await actions.download(tab, target(args), call.path(str(args["path"])))
+        return result(out, tab)
+
+
+@tool("dialog", "Answer or look at a JavaScript dialog (alert, confirm, prompt)",
+      Param("action", positional=True, help="accept, dismiss or status", default="status",
+            choices=("accept", "dismiss", "status")),
+      Param("text", help="text to enter into a prompt before accepting"), mutating=True)
+async def dialog(call: Call, args: dict[str, Any]) -> Result:
+    tab = await call.session.current_tab(create=False) if not args.get("tab") else \
+        call.session.tab(str(args["tab"]))
+    # no tab lock: a dialog blocks the action that holds it until answered
+    out = await actions.dialog(tab, str(args.get("action") or "status"), args.get("text"))
+    return result(out, tab)
+
+
+@tool("eval", "Run JavaScript in the page and print the JSON result (off unless the hub "
+      "allows eval)", Param("expression", required=True, positional=True, help="script"),
+      mutating=True, group="eval")
+async def eval_(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        out = await actions.evaluate(tab, str(args["expression"]),
+                                     call.session.browser.allow_eval)
+        return result(out, tab)

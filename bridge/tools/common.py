@@ -1,0 +1,40 @@
+"""Helpers the tool modules share: the agent's tab under its lock, targets, outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from ..engine.actions import Outcome
+from ..engine.tab import Tab
+from ..engine.targets import Target, parse
+from .registry import Call, Param, Result
+
+TARGET = Param("target", help="@N from a snapshot, loc=..., or a CSS selector",
+               required=True, positional=True)
+
+
+@asynccontextmanager
+async def tab_of(call: Call, args: dict[str, Any]) -> AsyncIterator[Tab]:
+    """The tab a call acts on (its --tab, else the agent's current one), held exclusively."""
+    tab_id = args.get("tab")
+    session = call.session
+    tab = session.tab(tab_id) if tab_id else await session.current_tab()
+    async with tab.busy:
+        tab.check_open()
+        yield tab
+
+
+def target(args: dict[str, Any], name: str = "target") -> Target:
+    return parse(str(args[name]))
+
+
+def optional_target(args: dict[str, Any], name: str = "target") -> Target | None:
+    value = args.get(name)
+    return parse(str(value)) if value else None
+
+
+def result(out: Outcome, tab: Tab) -> Result:
+    return Result(out.text(), {"done": out.did, "changes": out.changes, "tab": tab.id,
+                               **out.data})

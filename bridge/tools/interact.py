@@ -1,0 +1,112 @@
+"""Tools that act on elements: click, hover, focus, fill, type, press, select, check, scroll, drag."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import actions
+from .common import TARGET, optional_target, result, tab_of, target
+from .registry import Call, Param, Result, tool
+
+
+@tool("click", "Click an element (trusted input, in the background)", TARGET,
+      Param("button", help="left, right or middle", default="left",
+            choices=("left", "right", "middle")),
+      Param("count", "int", help="2 for a double click", default=1),
+      Param("modifiers", "list", help="Control, Shift, Alt, Meta (repeatable)"),
+      mutating=True)
+async def click(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        out = await actions.click(tab, target(args), str(args.get("button") or "left"),
+                                  int(args.get("count") or 1), args.get("modifiers"))
+        return result(out, tab)
+
+
+@tool("dblclick", "Double-click an element", TARGET, mutating=True)
+async def dblclick(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.click(tab, target(args), count=2), tab)
+
+
+@tool("hover", "Move the mouse over an element", TARGET, mutating=True)
+async def hover(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.hover(tab, target(args)), tab)
+
+
+@tool("focus", "Give an element keyboard focus", TARGET, mutating=True)
+async def focus(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.focus(tab, target(args)), tab)
+
+
+TEXT = Param("text", required=True, positional=True, help="the text")
+
+
+@tool("fill", "Replace the text of an input, textarea or editable element", TARGET, TEXT,
+      mutating=True)
+async def fill(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.enter_text(tab, target(args), str(args["text"]), "fill"),
+                      tab)
+
+
+@tool("type", "Type text at the end of an input, textarea or editable element", TARGET, TEXT,
+      mutating=True)
+async def type_(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.enter_text(tab, target(args), str(args["text"]), "type"),
+                      tab)
+
+
+@tool("press", "Press keys or shortcuts, e.g. Enter, Tab, Control+A, 'ArrowDown ArrowDown'",
+      Param("keys", required=True, positional=True, help="space-separated keys or chords"),
+      Param("target", help="focus this element first"), mutating=True)
+async def press(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.press(tab, str(args["keys"]), optional_target(args)), tab)
+
+
+@tool("select", "Choose option(s) of a <select> by value or label", TARGET,
+      Param("values", "list", required=True, positional=True, help="values or labels"),
+      mutating=True)
+async def select(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        values = [str(v) for v in args["values"]]
+        return result(await actions.select(tab, target(args), values), tab)
+
+
+@tool("check", "Check a checkbox, radio button or switch (no-op when checked)", TARGET,
+      mutating=True)
+async def check(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.check(tab, target(args), True), tab)
+
+
+@tool("uncheck", "Uncheck a checkbox or switch (no-op when unchecked)", TARGET, mutating=True)
+async def uncheck(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.check(tab, target(args), False), tab)
+
+
+@tool("scroll", "Scroll the page or an element by dx/dy pixels; with only a target, "
+      "scroll it into view",
+      Param("target", positional=True, help="element to scroll (default: the page)"),
+      Param("dy", "int", help="pixels down (negative: up)"),
+      Param("dx", "int", help="pixels right (negative: left)"), mutating=False)
+async def scroll(call: Call, args: dict[str, Any]) -> Result:
+    dy = args.get("dy")
+    if dy is None and not args.get("target"):
+        dy = 600
+    async with tab_of(call, args) as tab:
+        out = await actions.scroll(tab, optional_target(args), int(args.get("dx") or 0),
+                                   int(dy or 0))
+        return result(out, tab)
+
+
+@tool("drag", "Drag one element onto another", TARGET,
+      Param("to", required=True, positional=True, help="where to drop: @N, loc= or CSS"),
+      mutating=True)
+async def drag(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.drag(tab, target(args), target(args, "to")), tab)

@@ -1,0 +1,70 @@
+"""Tools that move between pages and read them: open, back, forward, reload, snapshot, text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine import actions
+from ..errors import UsageError
+from .common import optional_target, result, tab_of
+from .registry import Call, Param, Result, tool
+
+WAIT = Param("wait", help="load (default), domcontentloaded, networkidle or none",
+             default="load", choices=("load", "domcontentloaded", "networkidle", "none"))
+
+
+@tool("open", "Open URL in the agent's current tab (a background tab if it has none) and "
+      "wait for it to load", Param("url", required=True, positional=True, help="the address"),
+      WAIT, Param("new", "bool", help="open in a new background tab"), mutating=True)
+async def open_(call: Call, args: dict[str, Any]) -> Result:
+    if args.get("new"):
+        await call.session.new_tab()
+    async with tab_of(call, args) as tab:
+        out = await actions.navigate(tab, str(args["url"]), str(args.get("wait") or "load"))
+        return result(out, tab)
+
+
+@tool("back", "Go back one page in the tab's history", mutating=True)
+async def back(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.history(tab, -1), tab)
+
+
+@tool("forward", "Go forward one page in the tab's history", mutating=True)
+async def forward(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.history(tab, 1), tab)
+
+
+@tool("reload", "Reload the tab's page", mutating=True)
+async def reload(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        return result(await actions.reload(tab), tab)
+
+
+@tool("snapshot", "The page as compact text with @N refs on everything an agent can act on",
+      Param("interactive", "bool", short="-i", help="only elements with refs"),
+      Param("viewport", "bool", short="-v", help="only what is in the viewport"),
+      Param("scope", help="only the subtree of this @N or locator"),
+      Param("max_chars", "int", help="cut the text at this many characters (says what was cut)"),
+      mutating=False)
+async def snapshot(call: Call, args: dict[str, Any]) -> Result:
+    max_chars = args.get("max_chars")
+    if max_chars is not None and int(max_chars) < 200:
+        raise UsageError("max_chars must be at least 200; no snapshot taken")
+    async with tab_of(call, args) as tab:
+        shot = await tab.snapshot(interactive=bool(args.get("interactive")),
+                                  viewport=bool(args.get("viewport")),
+                                  scope=optional_target(args, "scope"),
+                                  max_chars=int(max_chars) if max_chars else None)
+        return Result(shot.text, {"text": shot.text, "refs": shot.refs})
+
+
+@tool("text", "The page's visible text (or --markdown)",
+      Param("markdown", "bool", help="headings, links and lists as Markdown"), mutating=False)
+async def text(call: Call, args: dict[str, Any]) -> Result:
+    async with tab_of(call, args) as tab:
+        fmt = "markdown" if args.get("markdown") else "text"
+        body = await actions.read(tab, fmt)
+        out = f"[untrusted page content from {tab.state.url}]\n{body}"
+        return Result(out, {"url": tab.state.url, "format": fmt, "text": body})

@@ -1,0 +1,161 @@
+"""A stand-in hub for SDK and MCP tests: a real Unix socket speaking framing.py, canned replies."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import tempfile
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from tabsteward.bridge import framing
+
+TOKEN = "stand-in-token"
+
+TOOLS: list[dict[str, Any]] = [
+    {"name": "open", "summary": "Open a URL in the agent's tab.", "mutating": True,
+     "inputSchema": {"type": "object", "properties": {"url": {"type": "string"}},
+                     "required": ["url"], "additionalProperties": False}},
+    {"name": "snapshot", "summary": "Read the page with @N refs.", "mutating": False,
+     "inputSchema": {"type": "object",
+                     "properties": {"interactive": {"type": "boolean", "default": False},
+                                    "max_chars": {"type": "integer"}},
+                     "required": [], "additionalProperties": False}},
+    {"name": "click", "summary": "Click an element.", "mutating": True,
+     "inputSchema": {"type": "object", "properties": {"target": {"type": "string"}},
+                     "required": ["target"], "additionalProperties": False}},
+]
+
+Reply = Callable[[dict[str, Any]], Awaitable[None]]
+CallHandler = Callable[[dict[str, Any], Reply], Awaitable[None]]
+
+
+@dataclass
+class Paths:
+    """A short private folder with the hub's socket and token, as `locate` finds them."""
+
+    root: str
+    socket: str
+    token: str
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@contextmanager
+def hub_paths() -> Iterator[Paths]:
+    """A fresh folder under /tmp (socket paths stay far below 107 characters)."""
+    root = tempfile.mkdtemp(prefix="ts", dir="/tmp")
+    try:
+        run = os.path.join(root, "run")
+        home = os.path.join(root, "home")
+        os.mkdir(run, 0o700)
+        os.mkdir(home, 0o700)
+        socket = os.path.join(run, "hub.sock")
+        env = {"XDG_RUNTIME_DIR": run, "HOME": home, "TABSTEWARD_SOCKET": socket,
+               "XDG_STATE_HOME": os.path.join(home, "state"),
+               "XDG_CONFIG_HOME": os.path.join(home, "config")}
+        yield Paths(root=root, socket=socket, token=os.path.join(run, "hub.token"), env=env)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+
+
+async def answer_text(request: dict[str, Any], reply: Reply) -> None:
+    """The default call handler: echo the call back as text and data."""
+    await reply({"ok": True, "text": f"{request['tool']} done",
+                 "result": {"tool": request["tool"], "args": request.get("args", {})}})
+
+
+class StandinHub:
+    """Answers ping and tools itself; hands every call to `on_call`, which replies or not."""
+
+    def __init__(self, paths: Paths, tools: list[dict[str, Any]] | None = None,
+                 on_call: CallHandler = answer_text) -> None:
+        self.paths = paths
+        self.tools = TOOLS if tools is None else tools
+        self.on_call = on_call
+        self.requests: list[dict[str, Any]] = []
+        self.arrived = asyncio.Condition()
+        self._server: asyncio.Server | None = None
+        self._writers: list[asyncio.StreamWriter] = []
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> StandinHub:
+        with open(self.paths.token, "w", encoding="ascii") as f:
+            f.write(TOKEN + "\n")
+        self._server = await asyncio.start_unix_server(self._serve, self.paths.socket)
+        return self
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        await self.drop_connections()
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks)
+        if self._server is not None:
+            await self._server.wait_closed()
+            self._server = None
+
+    async def drop_connections(self) -> None:
+        """Close every client connection, as a hub that dies would."""
+        writers, self._writers = self._writers, []
+        for writer in writers:
+            writer.close()
+        for writer in writers:
+            await writer.wait_closed()
+
+    async def wait_for_calls(self, count: int) -> list[dict[str, Any]]:
+        """Block until `count` call requests have arrived; return them."""
+        async with self.arrived:
+            await self.arrived.wait_for(lambda: len(self.calls) >= count)
+        return self.calls
+
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r.get("op") == "call"]
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self._writers.append(writer)
+        decoder = framing.Decoder()
+
+        async def send(message: dict[str, Any]) -> None:
+            if not writer.is_closing():
+                writer.write(framing.encode(message))
+                await writer.drain()
+
+        try:
+            while chunk := await reader.read(65536):
+                decoder.feed(chunk)
+                for request in decoder.messages():
+                    async with self.arrived:
+                        self.requests.append(request)
+                        self.arrived.notify_all()
+                    task = asyncio.create_task(self._answer(request, send))
+                    self._tasks.add(task)
+                    task.add_done_callback(self._tasks.discard)
+        except ConnectionResetError:
+            return
+        finally:
+            writer.close()
+
+    async def _answer(self, request: dict[str, Any], send: Reply) -> None:
+        rid = request.get("id")
+
+        async def reply(body: dict[str, Any]) -> None:
+            await send({"id": rid, **body})
+
+        if request.get("token") != TOKEN:
+            await reply({"ok": False, "error": {"code": 3, "type": "AuthError",
+                                                "message": "wrong token; nothing was done"}})
+        elif request.get("op") == "ping":
+            await reply({"ok": True, "version": "0-standin", "pid": os.getpid()})
+        elif request.get("op") == "tools":
+            await reply({"ok": True, "tools": self.tools})
+        elif request.get("op") == "call":
+            await self.on_call(request, reply)
+        else:
+            await reply({"ok": False, "error": {"code": 2, "type": "UsageError",
+                                                "message": "unknown op; nothing was done"}})
