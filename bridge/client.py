@@ -7,10 +7,9 @@ framing.py (a 32-bit native-order length, then UTF-8 JSON); keep the two in sync
 
 from __future__ import annotations
 
-import sys
-
 import _json
 import _socket
+import sys
 
 from .hub import locate
 
@@ -69,10 +68,10 @@ class _Context:
     parse_float = float
     parse_int = int
     parse_constant = float  # NaN, Infinity, -Infinity
-    memo: dict[str, str] = {}
 
 
-_scan = _json.make_scanner(_Context())
+# typeshed types the context as a scanner; any object with the attributes above does
+_scan = _json.make_scanner(_Context())  # type: ignore[arg-type]
 _SPACE = " \t\n\r"
 
 

@@ -19,10 +19,12 @@ __all__ = ["Result", "Tabsteward", "ToolInfo"]
 
 log = logging.getLogger(__name__)
 
-PROTOCOL = 1
 _READ_CHUNK = 256 * 1024
 
 Button = Literal["left", "right", "middle"]
+Load = Literal["load", "domcontentloaded", "networkidle"]
+State = Literal["visible", "hidden", "attached", "detached", "enabled", "disabled", "checked",
+                "unchecked"]
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class _Connection:
         self._next_id += 1
         rid = self._next_id
         try:
-            frame = framing.encode({"v": PROTOCOL, "id": rid, "token": self._token, **body})
+            frame = framing.encode({"id": rid, "token": self._token, **body})
         except framing.FrameError as exc:
             raise UsageError(f"{label}: {exc}") from exc
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
@@ -292,10 +294,12 @@ class Tabsteward:
         """Run a tool, leaving out arguments given as None (the hub's default applies)."""
         return await self.invoke(tool, {k: v for k, v in args.items() if v is not None})
 
-    # The main tools, typed. Arguments left as None are not sent.
+    # The main tools, typed; names and parameters are the tool table's (tests hold them to it).
+    # Arguments left as None are not sent, so the hub's defaults apply.
 
-    async def open(self, url: str) -> Result:
-        return await self._run("open", url=url)
+    async def open(self, url: str, wait: Load | Literal["none"] | None = None,
+                   new: bool = False) -> Result:
+        return await self._run("open", url=url, wait=wait, new=new)
 
     async def snapshot(self, interactive: bool = False, viewport: bool = False,
                        scope: str | None = None, max_chars: int | None = None) -> Result:
@@ -333,16 +337,27 @@ class Tabsteward:
                      dy: int | None = None) -> Result:
         return await self._run("scroll", target=target, dx=dx, dy=dy)
 
-    async def wait(self, target: str | None = None, *, text: str | None = None,
-                   url: str | None = None, timeout: float | None = None) -> Result:
-        return await self._run("wait", target=target, text=text, url=url, timeout=timeout)
+    async def wait(self, target: str | None = None, *, state: State | None = None,
+                   text: str | None = None, url: str | None = None, load: Load | None = None,
+                   seconds: float | None = None, timeout: float | None = None) -> Result:
+        return await self._run("wait", target=target, state=state, text=text, url=url,
+                               load=load, seconds=seconds, timeout=timeout)
 
     async def screenshot(self, path: str, *, target: str | None = None,
-                         full: bool | None = None) -> Result:
+                         full: bool = False) -> Result:
         return await self._run("screenshot", path=path, target=target, full=full)
 
     async def tabs(self) -> Result:
         return await self._run("tabs")
+
+    async def tab_new(self, url: str | None = None) -> Result:
+        return await self._run("tab-new", url=url)
+
+    async def tab_select(self, id: str) -> Result:
+        return await self._run("tab-select", id=id)
+
+    async def tab_close(self, id: str | None = None) -> Result:
+        return await self._run("tab-close", id=id)
 
     async def back(self) -> Result:
         return await self._run("back")
@@ -353,8 +368,8 @@ class Tabsteward:
     async def reload(self) -> Result:
         return await self._run("reload")
 
-    async def text(self, target: str | None = None) -> Result:
-        return await self._run("text", target=target)
+    async def text(self, markdown: bool = False) -> Result:
+        return await self._run("text", markdown=markdown)
 
     async def eval(self, expression: str) -> Result:
         return await self._run("eval", expression=expression)

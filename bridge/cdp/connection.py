@@ -99,16 +99,16 @@ class CDPConnection:
                 result = message.get("result")
                 fut.set_result(result if isinstance(result, dict) else {})
             return
-        method = message.get("method")
-        if isinstance(method, str):
+        event = message.get("method")
+        if isinstance(event, str):
             params = message.get("params")
             session = message.get("sessionId")
             for handler in list(self._handlers):
                 try:
-                    handler(method, params if isinstance(params, dict) else {},
+                    handler(event, params if isinstance(params, dict) else {},
                             session if isinstance(session, str) else None)
                 except Exception:  # a broken listener must not stop the others
-                    log.exception("event handler failed on %s", method)
+                    log.exception("event handler failed on %s", event)
 
     def _on_closed(self, reason: str) -> None:
         if self.closed.done():

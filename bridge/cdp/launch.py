@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import logging
 import os
@@ -126,7 +127,8 @@ class PipeConnection(CDPConnection):
         to_child_r, from_child_w = (_above_nine(to_child_r), _above_nine(from_child_w))
 
         # Chromium reads commands on fd 3 and writes replies on fd 4: a shell places them.
-        placed = [shutil.which("bash") or "/bin/bash", "-c", f'exec "$0" "$@" 3<&{to_child_r} 4>&{from_child_w}', *args]
+        script = f'exec "$0" "$@" 3<&{to_child_r} 4>&{from_child_w}'
+        placed = [shutil.which("bash") or "/bin/bash", "-c", script, *args]
         log_path = Path(user_data_dir) / "chromium.log"
         with open(log_path, "ab") as log_file:
             try:
@@ -168,10 +170,8 @@ class PipeConnection(CDPConnection):
                 async with asyncio.timeout(5):
                     await proc.wait()
             except TimeoutError:
-                try:
+                with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
                     os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
                 await proc.wait()
         for transport in (self._writer, self._reader):
             if transport is not None:

@@ -88,7 +88,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome)
         outcome.data["dialog"] = {"type": d.type, "message": d.message}
 
 
-# -- navigation -------------------------------------------------------------------------------
+# -- navigation --
 async def navigate(tab: Tab, url: str, wait: str = "load",
                    timeout: float = NAV_TIMEOUT) -> Outcome:
     if "://" not in url and not url.startswith(("about:", "data:", "file:", "javascript:")):
@@ -141,7 +141,7 @@ async def reload(tab: Tab) -> Outcome:
     return out
 
 
-# -- pointer ---------------------------------------------------------------------------------------
+# -- pointer --
 def modifier_mask(modifiers: list[str] | None) -> int:
     mask = 0
     for m in modifiers or []:
@@ -219,7 +219,7 @@ async def focus(tab: Tab, target: Target) -> Outcome:
     return Outcome(f"focused {describe(handle, info)}")
 
 
-# -- text entry -------------------------------------------------------------------------------------
+# -- text entry --
 _PREPARE = """function(mode) {
   const el = this;
   const tag = el.tagName;
@@ -332,7 +332,7 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     return out
 
 
-# -- forms ----------------------------------------------------------------------------------------
+# -- forms --
 _SELECT = """function(values) {
   if (this.tagName !== 'SELECT') return {error: 'not-select'};
   if (this.disabled) return {error: 'disabled'};
@@ -404,7 +404,7 @@ def _ref(handle: Handle) -> Target:
     return RefTarget(handle.ref)
 
 
-# -- scrolling and drag ---------------------------------------------------------------------------
+# -- scrolling and drag --
 async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
     if target is None:
         frame = tab.frames[tab.target_id]
@@ -450,7 +450,7 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     return out
 
 
-# -- files ----------------------------------------------------------------------------------------
+# -- files --
 async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
     missing = [f for f in files if not os.path.isfile(f)]
     if missing:
@@ -501,7 +501,7 @@ async def screenshot(tab: Tab, path: str, full: bool = False,
         params["captureBeyondViewport"] = True
     elif full:
         metrics = await tab.send("Page.getLayoutMetrics")
-        size = metrics.get("cssContentSize") or metrics.get("contentSize")
+        size = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
         params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
                           "scale": 1}
         params["captureBeyondViewport"] = True
@@ -515,7 +515,9 @@ async def screenshot(tab: Tab, path: str, full: bool = False,
 
 
 async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:
-    browser_expect = tab_browser(tab).expect_download()
+    browser = tab_browser(tab)
+    await browser.catch_downloads(True)
+    browser_expect = browser.expect_download()
     try:
         out = await click(tab, target)
         try:
@@ -524,11 +526,12 @@ async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> 
         except TimeoutError:
             raise ActionTimeout("the click started no download within 10 s; the click was "
                                 "made, nothing was saved") from None
+        if os.path.isdir(dest):
+            dest = os.path.join(dest, str(entry.get("filename") or entry["guid"]))
+        size = await browser.finish_download(entry, dest, timeout)
     finally:
         browser_expect.cancel()
-    if os.path.isdir(dest):
-        dest = os.path.join(dest, str(entry.get("filename") or entry["guid"]))
-    size = await tab_browser(tab).finish_download(entry, dest, timeout)
+        await browser.catch_downloads(False)
     out.changes.append(f"downloaded {entry.get('filename')} to {dest} ({size} bytes)")
     out.data["download"] = {"path": dest, "bytes": size, "url": entry.get("url")}
     return out
@@ -541,7 +544,7 @@ def tab_browser(tab: Tab) -> Any:
     return browser
 
 
-# -- waits -----------------------------------------------------------------------------------------
+# -- waits --
 async def wait(tab: Tab, *, text: str | None = None, target: Target | None = None,
                state: str = "visible", url: str | None = None, load: str | None = None,
                seconds: float | None = None, timeout: float = 30) -> Outcome:
@@ -595,7 +598,7 @@ async def _target_state(tab: Tab, target: Target, state: str) -> bool:
     }.get(state, False)
 
 
-# -- reading, dialogs, eval --------------------------------------------------------------------------
+# -- reading, dialogs, eval --
 async def read(tab: Tab, fmt: str) -> str:
     frame = tab.frames[tab.target_id]
     fn = "__ts.markdown()" if fmt == "markdown" else "__ts.pageText()"

@@ -107,6 +107,7 @@
   }
 
   // -- accessible names -----------------------------------------------------------------
+  const HAS_WORD = /[\p{L}\p{N}]/u;
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
 
   function hiddenForName(el) {
@@ -345,6 +346,14 @@
         } catch (e) { /* not a valid selector: fall through */ }
       }
     }
+    if (typeof el.className === "string" && el.className.trim() && !nameOf(el, role)) {
+      // an unnamed element (an icon): its class is what a person's eye would go by
+      for (const cls of el.className.trim().split(/\s+/).slice(0, 3)) {
+        if (!/^[A-Za-z][\w-]{0,30}$/.test(cls)) continue;
+        const sel = el.tagName.toLowerCase() + "." + cls;
+        if (el.getRootNode().querySelectorAll(sel).length === 1) return sel;
+      }
+    }
     if (role === "link") {
       const href = el.getAttribute("href");
       if (href && href.length <= 60 && !href.startsWith("javascript:") && !href.includes("\"")) {
@@ -355,6 +364,20 @@
       }
     }
     return null;
+  }
+
+  // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
+  function listened(secret) {
+    const found = new Set();
+    if (!secret) return found;
+    const collect = (e) => found.add(e.target);
+    document.addEventListener("ts-mark-" + secret, collect, true);
+    try {
+      document.dispatchEvent(new CustomEvent("ts-ask-" + secret));
+    } finally {
+      document.removeEventListener("ts-mark-" + secret, collect, true);
+    }
+    return found;
   }
 
   // -- the snapshot walk -----------------------------------------------------------------
@@ -373,11 +396,13 @@
     let consumed = 0; // > 0 while inside an element whose text is its name
     let count = 0;
     const limit = opts.maxNodes || 200000;
+    const handlers = listened(opts.hook);
 
     function flush() {
       const t = clean(pending);
       pending = "";
-      if (t && !interactiveOnly) rows.push([pendingDepth, 2, "", t]);
+      // text with no letter or digit (a lone bullet or separator) says nothing
+      if (t && !interactiveOnly && HAS_WORD.test(t)) rows.push([pendingDepth, 2, "", t]);
     }
 
     function addText(t, depth) {
@@ -420,7 +445,7 @@
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
         if ((cs.cursor === "pointer" && parentCursor !== "pointer") ||
-            el.hasAttribute("onclick") ||
+            el.hasAttribute("onclick") || handlers.has(el) ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
              tag !== "BODY" && tag !== "HTML" && role !== "list")) {

@@ -106,13 +106,22 @@ class Browser:
         browser = cls(conn, kind)
         version = await conn.send("Browser.getVersion")
         browser.version = str(version.get("product", ""))
-        await asyncio.gather(
-            conn.send("Target.setDiscoverTargets", {"discover": True}),
-            conn.send("Browser.setDownloadBehavior", {
-                "behavior": "allowAndName", "downloadPath": browser.download_dir,
-                "eventsEnabled": True}),
-        )
+        await conn.send("Target.setDiscoverTargets", {"discover": True})
+        if kind == "launched":  # our own browser: every download lands where we can find it
+            await browser.catch_downloads(True)
         return browser
+
+    async def catch_downloads(self, on: bool) -> None:
+        """Route downloads into our folder (on) or back to the browser's own (off).
+
+        An attached browser may be the person's: only a `download` action catches them.
+        """
+        if on:
+            await self.conn.send("Browser.setDownloadBehavior", {
+                "behavior": "allowAndName", "downloadPath": self.download_dir,
+                "eventsEnabled": True})
+        elif self.kind != "launched":
+            await self.conn.send("Browser.setDownloadBehavior", {"behavior": "default"})
 
     def session(self, agent: str) -> AgentSession:
         found = self.sessions.get(agent)
@@ -124,7 +133,7 @@ class Browser:
         return {"kind": self.kind, "version": self.version,
                 "agents": sorted(self.sessions), "tabs": len(self.tabs)}
 
-    # -- tabs ----------------------------------------------------------------------------------
+    # -- tabs --
     async def create_tab(self, agent: str, url: str = "about:blank",
                          target_id: str | None = None) -> Tab:
         """Open a background tab (never activated) and attach to it."""
@@ -161,7 +170,7 @@ class Browser:
         for child in tab.child_sessions:
             self._by_session.pop(child, None)
 
-    # -- events --------------------------------------------------------------------------------
+    # -- events --
     def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
         if session_id is not None:
             tab = self._by_session.get(session_id)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabsteward.engine")
 
 PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
+# one secret per hub: the hook's event names, so pages cannot guess or forge them
+HOOK_SECRET = "ts" + secrets.token_hex(8)
+HOOK_JS = (Path(__file__).with_name("hook.js")).read_text(encoding="utf-8").replace(
+    "__SECRET__", HOOK_SECRET)
 WORLD = "tabsteward"
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
 
@@ -122,7 +127,7 @@ class Tab:
         self.opener: str | None = None  # the tab whose page opened this one
         self.opened: list[str] = []  # tabs this tab's pages opened
 
-    # -- set-up and events -----------------------------------------------------------------
+    # -- set-up and events --
     async def init_session(self, session_id: str) -> None:
         """Enable what the engine needs on a page or OOPIF session."""
         send = self.conn.send
@@ -133,6 +138,8 @@ class Tab:
                                           "flatten": True}, session_id=session_id),
             send("Emulation.setFocusEmulationEnabled", {"enabled": True},
                  session_id=session_id),
+            send("Page.addScriptToEvaluateOnNewDocument",
+                 {"source": HOOK_JS, "runImmediately": True}, session_id=session_id),
         )
 
     def owns_session(self, session_id: str | None) -> bool:
@@ -214,7 +221,7 @@ class Tab:
             if not waiter.future.done():
                 waiter.future.set_exception(TabError(f"tab {self.id} closed ({reason})"))
 
-    # -- plumbing ------------------------------------------------------------------------------
+    # -- plumbing --
     def check_open(self) -> None:
         if self.state.closed:
             raise TabError(f"tab {self.id} is closed ({self.state.closed}); "
@@ -252,7 +259,7 @@ class Tab:
         finally:
             fut.cancel()
 
-    # -- frames and the page helper ---------------------------------------------------------------
+    # -- frames and the page helper --
     async def _world(self, frame: Frame) -> int:
         if frame.world is not None:
             return frame.world
@@ -316,7 +323,7 @@ class Tab:
                 if session == self.session_id:
                     raise tree
                 continue
-            stack = [(tree.get("frameTree", {}), None)]
+            stack: list[tuple[dict[str, Any], str | None]] = [(tree.get("frameTree", {}), None)]
             while stack:
                 node, parent = stack.pop()
                 info = node.get("frame", {})
@@ -371,7 +378,7 @@ class Tab:
         self._owner[frame.id] = found
         return found
 
-    # -- snapshots ---------------------------------------------------------------------------------
+    # -- snapshots --
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)
         ref = self._by_key.get(key)
@@ -386,30 +393,32 @@ class Tab:
                       scope: Handle | None) -> tuple[list[snap.Line], dict[str, Any]]:
         """Rows of every frame (or of one scoped subtree), stitched into one list of lines."""
         self.check_no_dialog()
-        opts_js = ("{interactive:%s,viewport:%s%s}" % (
-            "true" if interactive else "false", "true" if viewport else "false",
-            f",scope:{scope.local}" if scope else ""))
+        flag = {True: "true", False: "false"}
+        opts_js = (f"{{hook:'{HOOK_SECRET}',interactive:{flag[interactive]},"
+                   f"viewport:{flag[viewport]}" + (f",scope:{scope.local}" if scope else "") + "}")
+        by_frame: dict[str, dict[str, Any]] = {}
         if scope is not None:
             frames = [scope.frame]
-        else:
-            frames = await self._frame_list()
-        results = await asyncio.gather(
-            *(self._frame_rows(f, opts_js if (scope is None or f is scope.frame) else
-                               opts_js.replace(f",scope:{scope.local}", "")) for f in frames),
-            return_exceptions=True)
-        by_frame: dict[str, dict[str, Any]] = {}
-        for f, res in zip(frames, results, strict=True):
-            if isinstance(res, BaseException):
-                if f.id == self.target_id or scope is not None:
-                    if isinstance(res, Exception):
-                        raise res
-                    raise BrowserError("snapshot interrupted")
-                log.debug("frame %s not snapshotted: %s", f.id, res)
-                continue
+            res = await self._frame_rows(scope.frame, opts_js)
             if res.get("error") == "scope":
-                raise RefNotFound(f"@{scope.ref if scope else '?'} is no longer in the page; "
-                                  "take a new snapshot")
-            by_frame[f.id] = res
+                raise RefNotFound(f"@{scope.ref} is no longer in the page; take a new snapshot")
+            by_frame[scope.frame.id] = res
+        else:
+            # the main frame's walk and the frame-tree query travel together
+            main = self.frames[self.target_id]
+            main_rows, frames = await asyncio.gather(self._frame_rows(main, opts_js),
+                                                     self._frame_list())
+            by_frame[main.id] = main_rows
+            others = [f for f in frames if f.id != main.id]
+            results = await asyncio.gather(*(self._frame_rows(f, opts_js) for f in others),
+                                           return_exceptions=True)
+            for f, got in zip(others, results, strict=True):
+                if isinstance(got, BaseException):
+                    if not isinstance(got, Exception):
+                        raise got
+                    log.debug("frame %s not snapshotted: %s", f.id, got)
+                    continue
+                by_frame[f.id] = got
         children: dict[tuple[str, int], Frame] = {}
         if scope is None:
             owners = await asyncio.gather(*(self._owner_of(f) for f in frames
@@ -485,7 +494,7 @@ class Tab:
                            max_chars=max_chars, notes=notes)
         return Snapshot(built.text, built.refs, url, title)
 
-    # -- resolving targets ----------------------------------------------------------------------------
+    # -- resolving targets --
     async def resolve(self, target: Target) -> Handle:
         """Find the element a target names, taking a snapshot first when none was taken."""
         self.check_open()
@@ -543,7 +552,7 @@ class Tab:
                 return Handle(frame, int(ids[0]), ref)
         raise RefNotFound(f"no element matches {sel!r}; nothing was done")
 
-    # -- geometry ------------------------------------------------------------------------------------
+    # -- geometry --
     async def _frame_offset(self, frame: Frame) -> tuple[float, float]:
         x = y = 0.0
         current = frame
@@ -596,7 +605,7 @@ class Tab:
             raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
         return res
 
-    # -- recording what an action changed ------------------------------------------------------------
+    # -- recording what an action changed --
     def start_recording(self) -> None:
         self.state.events = []
         self._recording = True

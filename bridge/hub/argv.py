@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import difflib
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import UsageError
 from ..tools.registry import Param, Tool
-from .protocol import unknown_tool
+from .protocol import TAB, params_of, unknown_tool
 
 PROG = "tabsteward"
+WIDTH = 88
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ def parse(argv: Sequence[str], table: Mapping[str, Tool]) -> Parsed:
         return Parsed(name, {}, options)
     dashes = max(after_dashes - 1, 0) if after_dashes >= 0 else -1
     raw = _tool_args(tool, rest[1:], dashes)
+    if options.tab is not None:
+        _store(tool, raw, tool.param(TAB.name) or TAB, options.tab, "--tab")
     return Parsed(name, _typed(tool, raw), options)
 
 
@@ -182,7 +186,7 @@ def _unknown_option(tool: Tool, flag: str, by_flag: Mapping[str, Param]) -> Usag
 def _typed(tool: Tool, raw: dict[str, Any]) -> dict[str, Any]:
     """Strings turned into the params' types; choices and required params checked."""
     out: dict[str, Any] = {}
-    for p in tool.params:
+    for p in params_of(tool):
         if p.name not in raw:
             if p.required:
                 raise UsageError(f"{tool.name} needs {_metavar(p) if p.positional else p.flag}"
@@ -218,8 +222,8 @@ def _number(tool: Tool, param: Param, value: str, kind: type[int] | type[float])
 # -- help ------------------------------------------------------------------------------
 
 def _metavar(p: Param) -> str:
-    name = p.name.upper()
-    if p.choices is not None:
+    name = p.name.upper().replace("-", "_")
+    if p.choices is not None and len(",".join(p.choices)) <= 24:
         name = "{" + ",".join(p.choices) + "}"
     return name + "..." if p.type == "list" and p.positional else name
 
@@ -251,22 +255,23 @@ def usage(tool: Tool) -> str:
 
 
 def _rows(rows: list[tuple[str, str]]) -> list[str]:
-    width = min(max((len(a) for a, _ in rows), default=0), 28)
+    """Two columns, the right one wrapped to the width of a terminal."""
+    width = min(max((len(a) for a, _ in rows), default=0), 24)
     out = []
     for left, right in rows:
+        lines = textwrap.wrap(right, max(WIDTH - width - 4, 30)) or [""]
         if len(left) > width:
             out.append(f"  {left}")
-            if right:
-                out.append(f"  {'':{width}}  {right}")
         else:
-            out.append(f"  {left:{width}}  {right}".rstrip())
+            out.append(f"  {left:{width}}  {lines.pop(0)}".rstrip())
+        out += [f"  {'':{width}}  {line}" for line in lines]
     return out
 
 
 GLOBAL_HELP = [
     ("--json", "print the result as JSON"),
     ("--agent NAME", "act as agent NAME (default: $TABSTEWARD_AGENT, else 'default')"),
-    ("--tab ID", "act on tab ID, for tools that take one"),
+    ("--tab ID", "act on tab ID (from `tabs`) instead of the agent's current tab"),
     ("-h, --help", "show this help; `tabsteward TOOL --help` shows a tool's"),
 ]
 
@@ -313,7 +318,10 @@ def _describe(p: Param) -> str:
     extras = []
     if p.required:
         extras.append("required")
-    if p.default is not None and p.type != "bool":
+    if p.choices is not None and not _metavar(p).startswith("{") \
+            and not all(c in text for c in p.choices):
+        extras.append(f"one of: {', '.join(p.choices)}")
+    if p.default is not None and p.type != "bool" and "default" not in text:
         extras.append(f"default: {p.default}")
     if extras:
         text = f"{text} ({', '.join(extras)})" if text else f"({', '.join(extras)})"

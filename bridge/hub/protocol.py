@@ -33,7 +33,7 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "cli": (frozenset({"argv", "cwd"}), frozenset({"agent"})),
 }
 
-_AGENT = re.compile(r"[\w][\w.@:+-]{0,63}")
+_AGENT = re.compile(r"[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]{0,62}[^\s\x00-\x1f\x7f])?")
 _TOOL = re.compile(r"[A-Za-z][\w.-]{0,63}")
 _ORIGIN = {"origin", "headers", "sec-fetch-site", "sec-fetch-mode", "referer"}
 
@@ -68,7 +68,7 @@ def validate_request(message: Any) -> dict[str, Any]:
     if "tool" in message:
         out["tool"] = _name(message["tool"], "tool", _TOOL)
     if "agent" in message and message["agent"] is not None:
-        out["agent"] = _name(message["agent"], "agent", _AGENT)
+        out["agent"] = agent_name(message["agent"])
     if "cwd" in message:
         out["cwd"] = _cwd(message["cwd"])
     if "argv" in message:
@@ -90,6 +90,11 @@ def request_id(message: Mapping[str, Any]) -> int | str | None:
     return rid
 
 
+def agent_name(value: Any) -> str:
+    """An agent's name, checked: 1 to 64 printable characters, no space at either end."""
+    return _name(value, "agent", _AGENT)
+
+
 def _show(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -97,8 +102,8 @@ def _show(value: Any) -> str:
 
 def _name(value: Any, what: str, pattern: re.Pattern[str]) -> str:
     if not isinstance(value, str) or not pattern.fullmatch(value):
-        raise UsageError(f"{what} must be a name of at most {MAX_NAME} letters, digits and "
-                         f"punctuation, not {_show(value)}; nothing was done")
+        raise UsageError(f"{what} must be a name of 1 to {MAX_NAME} printable characters, "
+                         f"not {_show(value)}; nothing was done")
     return value
 
 
@@ -165,17 +170,29 @@ def unknown_tool(name: str, names: Iterable[str]) -> UsageError:
                       "lists the tools")
 
 
+# Every tool takes `tab` (the CLI's global --tab): the tab to act on instead of the agent's
+# current one. Tools read it as args["tab"]; one that declares its own `tab` param wins.
+TAB = Param("tab", help="act on this tab (an id from `tabs`) instead of the agent's "
+                        "current one")
+
+
+def params_of(tool: Tool) -> tuple[Param, ...]:
+    """The tool's params, with the implicit `tab` when it does not declare one."""
+    return tool.params if tool.param(TAB.name) else (*tool.params, TAB)
+
+
 def check_args(tool: Tool, args: Mapping[str, Any]) -> dict[str, Any]:
     """Arguments checked against the tool's params (names, types, choices, required),
     with every param not given set to its default."""
-    names = {p.name for p in tool.params}
+    params = params_of(tool)
+    names = {p.name for p in params}
     unknown = sorted(k for k in args if k not in names)
     if unknown:
-        takes = ", ".join(p.name for p in tool.params) or "no arguments"
+        takes = ", ".join(p.name for p in params)
         raise UsageError(f"{tool.name} has no argument {', '.join(unknown)} (it takes: "
                          f"{takes}); nothing was run")
     out: dict[str, Any] = {}
-    for param in tool.params:
+    for param in params:
         value = args.get(param.name)
         if value is None:
             if param.required:
@@ -269,7 +286,7 @@ def tool_schema(tool: Tool) -> dict[str, Any]:
         "group": tool.group,
         "inputSchema": {
             "type": "object",
-            "properties": {p.name: param_schema(p) for p in tool.params},
+            "properties": {p.name: param_schema(p) for p in params_of(tool)},
             "required": [p.name for p in tool.params if p.required],
             "additionalProperties": False,
         },

@@ -45,8 +45,10 @@ class LocalServer:
     """
 
     def __init__(self, handler: Handler, *, socket_path: str | None = None,
-                 token_path: str | None = None, max_frame: int = framing.DEFAULT_MAX) -> None:
+                 token_path: str | None = None, max_frame: int = framing.DEFAULT_MAX,
+                 log_path: str = "the hub log") -> None:
         self.handler = handler
+        self.log_path = log_path
         self.socket_path = socket_path or locate.socket_path()
         self.token_path = token_path or os.path.join(os.path.dirname(self.socket_path),
                                                      "hub.token")
@@ -59,43 +61,9 @@ class LocalServer:
         self._connections: set[asyncio.StreamWriter] = set()
 
     # -- start and stop ----------------------------------------------------------------
-    @property
-    def folder(self) -> str:
-        return os.path.dirname(self.socket_path)
-
-    def check_free(self) -> None:
-        """Raise HubRunning when another hub holds the socket (cheap; start() checks again)."""
-        ensure_private_dir(Path(self.folder))
-        fd = os.open(os.path.join(self.folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise self._running(fd) from None
-        except BaseException:
-            os.close(fd)
-            raise
-        if self._lock_fd is None:
-            os.close(fd)  # closing drops the lock: start() takes it for good
-        else:
-            os.close(fd)
-
-    def _running(self, fd: int) -> HubRunning:
-        try:
-            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-        finally:
-            os.close(fd)
-        who = f"another hub (pid {pid})" if pid.isdigit() else "another hub"
-        return HubRunning(f"{who} already runs on {self.socket_path}; this one did not start "
-                          "(stop it with `kill` or use it)")
-
     async def start(self) -> None:
         """Take the hub lock, write the token, then listen; HubRunning if a hub is live."""
-        ensure_private_dir(Path(self.folder))
-        fd = os.open(os.path.join(self.folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise self._running(fd) from None
+        fd = _take_lock(self.socket_path)
         try:
             if _answers(self.socket_path):
                 raise HubRunning(f"a hub already answers on {self.socket_path}; this one "
@@ -116,6 +84,8 @@ class LocalServer:
 
     def _write_token(self) -> None:
         tmp = f"{self.token_path}.{os.getpid()}.tmp"
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)  # left by a crashed process that had our pid
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
             os.write(fd, self.token.encode("ascii") + b"\n")
@@ -264,7 +234,7 @@ class LocalServer:
         except Exception:
             log.exception("the request handler failed on op %s", request.get("op"))
             reply = protocol.error_reply(protocol.internal_error(
-                str(request.get("op")), _log_path()))
+                str(request.get("op")), self.log_path))
         await self._send(writer, send_lock, _with_id(reply, rid))
 
     async def _send(self, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
@@ -277,7 +247,7 @@ class LocalServer:
             frame = framing.encode(_with_id(protocol.error_reply(err), reply.get("id")))
         except (TypeError, ValueError):
             log.exception("a reply could not be turned into JSON")
-            err = protocol.internal_error("the reply", _log_path())
+            err = protocol.internal_error("the reply", self.log_path)
             frame = framing.encode(_with_id(protocol.error_reply(err), reply.get("id")))
         async with send_lock:
             if writer.is_closing():
@@ -290,17 +260,37 @@ class LocalServer:
                 log.debug("a reply was dropped: %s", exc)
 
 
+def _take_lock(socket_path: str) -> int:
+    """The hub lock beside the socket, held (as an open fd) for the hub's life; a live hub
+    holds it, so a socket file without a lock holder is stale."""
+    folder = os.path.dirname(socket_path)
+    ensure_private_dir(Path(folder))
+    fd = os.open(os.path.join(folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        finally:
+            os.close(fd)
+        who = f"another hub (pid {pid})" if pid.isdigit() else "another hub"
+        raise HubRunning(f"{who} already runs on {socket_path}; this one did not start "
+                         "(use it, or stop it first)") from None
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def check_free(socket_path: str) -> None:
+    """Raise HubRunning when a hub already holds the socket (start() checks again)."""
+    os.close(_take_lock(socket_path))  # closing drops the lock
+
+
 def _with_id(reply: dict[str, Any], rid: Any) -> dict[str, Any]:
     if rid is not None:
         reply["id"] = rid
     return reply
-
-
-def _log_path() -> str:
-    for handler in logging.getLogger("tabsteward").handlers:
-        if isinstance(handler, logging.FileHandler):
-            return handler.baseFilename
-    return "(no log file)"
 
 
 def _answers(path: str) -> bool:

@@ -14,13 +14,14 @@ from .registry import Call, Param, Result, tool
 async def tabs(call: Call, args: dict[str, Any]) -> Result:
     session = call.session
     live = [t for t in session.tabs if not t.state.closed]
-    rows = []
+    rows: list[dict[str, Any]] = []
+    lines: list[str] = []
     for t in live:
         mark = "*" if t is session.current else " "
         rows.append({"id": t.id, "url": t.state.url, "title": t.state.title,
                      "current": t is session.current, "opener": t.opener})
-        rows[-1]["line"] = f"{mark} {t.id} {t.state.title or '(untitled)'} — {t.state.url}"
-    text = "\n".join(r.pop("line") for r in rows) if rows else "no tabs (open one with `open URL`)"
+        lines.append(f"{mark} {t.id} {t.state.title or '(untitled)'} — {t.state.url}")
+    text = "\n".join(lines) if lines else "no tabs (open one with `open URL`)"
     return Result(text, {"tabs": rows})
 
 

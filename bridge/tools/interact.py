@@ -1,4 +1,4 @@
-"""Tools that act on elements: click, hover, focus, fill, type, press, select, check, scroll, drag."""
+"""Tools that act on elements: click, hover, fill, type, press, select, check, scroll, drag."""
 
 from __future__ import annotations
 

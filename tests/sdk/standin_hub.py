@@ -79,6 +79,7 @@ class StandinHub:
         self.arrived = asyncio.Condition()
         self._server: asyncio.Server | None = None
         self._writers: list[asyncio.StreamWriter] = []
+        self._senders: list[Reply] = []
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> StandinHub:
@@ -107,6 +108,11 @@ class StandinHub:
         for writer in writers:
             await writer.wait_closed()
 
+    async def send_all(self, message: dict[str, Any]) -> None:
+        """Send one message on every open connection (a reply to no request, say)."""
+        for send in list(self._senders):
+            await send(message)
+
     async def wait_for_calls(self, count: int) -> list[dict[str, Any]]:
         """Block until `count` call requests have arrived; return them."""
         async with self.arrived:
@@ -126,6 +132,7 @@ class StandinHub:
                 writer.write(framing.encode(message))
                 await writer.drain()
 
+        self._senders.append(send)
         try:
             while chunk := await reader.read(65536):
                 decoder.feed(chunk)
@@ -139,6 +146,7 @@ class StandinHub:
         except ConnectionResetError:
             return
         finally:
+            self._senders.remove(send)
             writer.close()
 
     async def _answer(self, request: dict[str, Any], send: Reply) -> None:

@@ -1,0 +1,147 @@
+"""The `tabsteward` command: argv goes to the hub (started if none runs), its reply is printed.
+
+Kept lean: a tool command imports only this module, client.py and hub/locate.py.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from . import client
+
+# exit status by the wire error code, for errors the hub reports outside a command's run
+EXIT_BY_CODE = {2: 2, 3: 3, 4: 4}
+HUB_UNAVAILABLE = 4
+
+SHORT_HELP = """usage: tabsteward [--json] [--agent NAME] [--tab ID] TOOL [ARGS...]
+       tabsteward serve [--help] | mcp | --version
+
+No hub is running and the tool list could not be loaded here; run any tool command
+(e.g. `tabsteward tabs`) to start a hub, then `tabsteward --help` lists the tools.
+"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else list(argv)
+    first = args[0] if args else ""
+    if first == "--version":
+        return _write(sys.stdout, f"tabsteward {_version()}\n", 0)
+    if first == "serve":
+        from .hub.main import main as serve
+        return serve(args[1:])
+    if first == "mcp":
+        from .mcp_server import main as mcp
+        code = mcp()
+        return code if isinstance(code, int) else 0
+    request: dict[str, object] = {"op": "cli", "argv": args, "cwd": _cwd(), "id": 1}
+    agent = os.environ.get("TABSTEWARD_AGENT")
+    if agent:
+        request["agent"] = agent
+    asks_help = _asks_help(args)
+    try:
+        try:
+            reply = client.request(request)
+        except client.NoHub:
+            if asks_help:
+                return _local_help(args)
+            _start_hub()
+            reply = client.request(request)
+    except client.NoHub as exc:
+        return _fail(f"{exc}, even after starting one; nothing was run", HUB_UNAVAILABLE)
+    except client.HubLost as exc:
+        return _fail(str(exc), HUB_UNAVAILABLE)
+    except _Unavailable as exc:
+        return _fail(str(exc), HUB_UNAVAILABLE)
+    except OSError as exc:
+        return _fail(f"cannot reach the hub: {exc.strerror or exc}; nothing was run",
+                     HUB_UNAVAILABLE)
+    return _show(reply)
+
+
+class _Unavailable(Exception):
+    """No hub could be started."""
+
+
+def _start_hub() -> None:
+    from .errors import HubUnavailable
+    from .hub import autostart
+    try:
+        autostart.ensure_hub()
+    except HubUnavailable as exc:
+        raise _Unavailable(exc.message) from exc
+
+
+def _show(reply: dict[str, object]) -> int:
+    """Print what the hub says the command printed; its exit status."""
+    code = reply.get("exit")
+    if isinstance(code, int):
+        out, err = reply.get("stdout"), reply.get("stderr")
+        if isinstance(out, str) and out:
+            _write(sys.stdout, out, 0)
+        if isinstance(err, str) and err:
+            _write(sys.stderr, err, 0)
+        return code
+    error = reply.get("error")
+    if reply.get("ok") is False and isinstance(error, dict):
+        wire_code = error.get("code")
+        status = EXIT_BY_CODE.get(wire_code, 1) if isinstance(wire_code, int) else 1
+        return _fail(str(error.get("message") or "the hub refused the request"), status)
+    return _fail("the hub's reply has no exit status; the command may or may not have run", 1)
+
+
+def _write(stream: object, text: str, code: int) -> int:
+    try:
+        buffer = getattr(stream, "buffer")  # noqa: B009  (a TextIO's byte side)
+        buffer.write(text.encode("utf-8", "replace"))
+        buffer.flush()
+    except BrokenPipeError:
+        # the reader went away (`| head`): quietly stop writing to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[attr-defined]
+    return code
+
+
+def _fail(message: str, code: int) -> int:
+    return _write(sys.stderr, f"error: {message}\n", code)
+
+
+def _cwd() -> str:
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.path.expanduser("~")
+
+
+def _asks_help(args: list[str]) -> bool:
+    for item in args:
+        if item == "--":
+            return False
+        if item in ("-h", "--help"):
+            return True
+    return not args
+
+
+def _local_help(args: list[str]) -> int:
+    """Help without a hub: from the tool table when it loads, else a short text."""
+    try:
+        from .errors import UsageError
+        from .hub import argv as grammar
+        from .tools.registry import table
+        tools = table()
+    except ImportError:
+        return _write(sys.stdout, SHORT_HELP, 0 if args else 2)
+    try:
+        parsed = grammar.parse(args, tools)
+    except UsageError as exc:
+        return _fail(exc.message, 2)
+    if parsed.tool is None:
+        return _write(sys.stdout, grammar.main_help(tools), 0 if args else 2)
+    return _write(sys.stdout, grammar.tool_help(tools[parsed.tool]), 0)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("tabsteward")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -1,0 +1,202 @@
+"""The hub's brain: one browser, a session per agent, and every request op executed."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BrowserError, TabstewardError
+from ..tools.registry import Call, Result, Tool, table
+from . import argv, protocol
+
+if TYPE_CHECKING:
+    from ..engine.session import AgentSession, Browser
+    from .server import LocalServer
+
+log = logging.getLogger("tabsteward.hub")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as dist_version
+    try:
+        return dist_version("tabsteward")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class Hub:
+    """Executes schema-checked requests against one browser; `run` serves until stopped."""
+
+    def __init__(self, browser: Browser, *, idle_timeout: float = 0.0,
+                 log_path: str = "the hub log", tools: Mapping[str, Tool] | None = None) -> None:
+        self.browser = browser
+        self.idle_timeout = idle_timeout
+        self.log_path = log_path
+        self._tools = tools
+        self._schemas: list[dict[str, Any]] | None = None
+        self._sessions: dict[str, AgentSession] = {}
+        self._loop = asyncio.get_running_loop()
+        self._stop: asyncio.Future[int] = self._loop.create_future()
+        self._inflight = 0
+        self._last = self._loop.time()
+        self.version = version()
+
+    @property
+    def tools(self) -> Mapping[str, Tool]:
+        if self._tools is None:
+            self._tools = table()
+        return self._tools
+
+    # -- requests ------------------------------------------------------------------------
+    async def execute(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The reply to one request (already schema-checked by the server)."""
+        self._inflight += 1
+        self._last = self._loop.time()
+        op = request["op"]
+        what = str(request.get("tool", op))
+        try:
+            if op == "cli":
+                return await self._cli(request)
+            if op == "call":
+                tool = self._tool(request["tool"])
+                result = await self._run(tool, request.get("agent"),
+                                         request.get("cwd") or os.path.expanduser("~"),
+                                         request.get("args", {}))
+                return protocol.ok_reply(result=result.data, text=result.text)
+            if op == "ping":
+                return protocol.ok_reply(version=self.version, pid=os.getpid())
+            if op == "tools":
+                if self._schemas is None:
+                    self._schemas = [protocol.tool_schema(t) for t in self.tools.values()]
+                return protocol.ok_reply(tools=self._schemas)
+            if op == "shutdown":
+                self._loop.call_soon(self.stop, "a client asked the hub to shut down")
+                return protocol.ok_reply()
+            raise TabstewardError(f"op {op} is not served by this hub; nothing was done")
+        except TabstewardError as err:
+            return protocol.error_reply(err)
+        except Exception:
+            log.exception("internal error in %s", what)
+            return protocol.error_reply(protocol.internal_error(what, self.log_path))
+        finally:
+            self._inflight -= 1
+            self._last = self._loop.time()
+
+    def _tool(self, name: str) -> Tool:
+        tool = self.tools.get(name)
+        if tool is None:
+            raise protocol.unknown_tool(name, self.tools)
+        return tool
+
+    def session(self, agent: str) -> AgentSession:
+        """The agent's session, made on first use."""
+        found = self._sessions.get(agent)
+        if found is None:
+            found = self._sessions[agent] = self.browser.session(agent)
+        return found
+
+    async def _run(self, tool: Tool, agent: str | None, cwd: str,
+                   args: Mapping[str, Any]) -> Result:
+        checked = protocol.check_args(tool, args)
+        agent = protocol.agent_name(agent or protocol.DEFAULT_AGENT)
+        started = self._loop.time()
+        try:
+            result = await tool.handler(Call(self.session(agent), cwd), checked)
+        except TabstewardError as err:
+            log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
+                     (self._loop.time() - started) * 1000, err.message)
+            raise
+        if not isinstance(result, Result):
+            raise TypeError(f"tool {tool.name} returned {type(result).__name__}, not a Result")
+        log.info("%s (agent %s) done in %.0f ms", tool.name, agent,
+                 (self._loop.time() - started) * 1000)
+        return result
+
+    async def _cli(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Run a CLI command line: the reply carries its exit code, stdout and stderr."""
+        words: list[str] = request["argv"]
+        as_json = argv.wants_json(words)
+        what = "the command"
+        try:
+            parsed = argv.parse(words, self.tools)
+            if parsed.tool is None:
+                return _cli_reply(0, argv.main_help(self.tools))
+            tool = self.tools[parsed.tool]
+            if parsed.options.help:
+                return _cli_reply(0, argv.tool_help(tool))
+            what = tool.name
+            result = await self._run(tool, parsed.options.agent or request.get("agent"),
+                                     request["cwd"], parsed.args)
+        except TabstewardError as err:
+            return _cli_error(err, as_json)
+        except Exception:
+            log.exception("internal error in %s", what)
+            return _cli_error(protocol.internal_error(what, self.log_path), as_json)
+        if as_json:
+            return _cli_reply(0, json.dumps(result.data, ensure_ascii=False) + "\n")
+        text = result.text
+        return _cli_reply(0, text if not text or text.endswith("\n") else text + "\n")
+
+    # -- life cycle ----------------------------------------------------------------------
+    def stop(self, reason: str, code: int = 0) -> None:
+        """Ask `run` to stop (signals, the shutdown op, idleness)."""
+        if not self._stop.done():
+            log.info("stopping: %s", reason)
+            self._stop.set_result(code)
+
+    async def run(self, server: LocalServer) -> int:
+        """Serve until stopped or the browser is lost; then close the server and the
+        browser. The exit status: 0 when stopped, BrowserError's when the browser is lost."""
+        idle = asyncio.create_task(self._watch_idle()) if self.idle_timeout > 0 else None
+        try:
+            ends: list[asyncio.Future[Any]] = [self._stop, self.browser.closed]
+            await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if idle is not None:
+                idle.cancel()
+        if self._stop.done():
+            code = self._stop.result()
+        else:
+            code = BrowserError.exit_code
+            log.error("lost the browser (%s); the hub stops", _reason(self.browser.closed))
+        await server.close()
+        try:
+            await self.browser.close()
+        except Exception:
+            log.exception("closing the browser failed; the hub exits anyway")
+        return code
+
+    async def _watch_idle(self) -> None:
+        while True:
+            left = self._last + self.idle_timeout - self._loop.time()
+            if left <= 0 and self._inflight == 0:
+                self.stop(f"no request for {self.idle_timeout:g} s")
+                return
+            await asyncio.sleep(left if left > 0 else self.idle_timeout)
+
+
+def _reason(closed: asyncio.Future[str]) -> str:
+    if closed.cancelled():
+        return "cancelled"
+    exc = closed.exception()
+    return str(exc) if exc is not None else str(closed.result())
+
+
+def _cli_reply(code: int, stdout: str, stderr: str = "") -> dict[str, Any]:
+    return {"ok": code == 0, "exit": code, "stdout": stdout, "stderr": stderr}
+
+
+def _cli_error(err: TabstewardError, as_json: bool) -> dict[str, Any]:
+    wire = err.to_wire()
+    if as_json:
+        reply = _cli_reply(err.exit_code, json.dumps({"ok": False, "error": wire},
+                                                     ensure_ascii=False) + "\n")
+    else:
+        reply = _cli_reply(err.exit_code, "", f"error: {err.message}\n")
+    reply["error"] = wire
+    return reply

@@ -1,0 +1,147 @@
+"""`tabsteward serve`: connect a browser, listen on the local socket, serve until stopped."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import logging.handlers
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..errors import TabstewardError
+from . import locate
+from .core import Hub
+from .server import LocalServer, check_free
+
+log = logging.getLogger("tabsteward.hub")
+
+READY = "tabsteward hub ready on {}"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tabsteward serve",
+        description="Run the Tabsteward hub in the foreground: it drives one browser and "
+                    f"serves the CLI, MCP and SDK on {locate.socket_path()}.")
+    p.add_argument("--cdp", metavar="URL",
+                   help="attach to a running Chromium at this DevTools URL "
+                        "(http://127.0.0.1:PORT or ws://...) instead of launching one")
+    p.add_argument("--headed", action="store_true",
+                   help="show the windows of the Chromium the hub launches")
+    p.add_argument("--local-only", action="store_true",
+                   help="launched Chromium resolves no host but 127.0.0.1 (tests, bench)")
+    p.add_argument("--idle-timeout", type=_seconds, default=0.0, metavar="SECONDS",
+                   help="stop after this long without a request (default 0: never)")
+    p.add_argument("--allow-eval", action="store_true",
+                   help="let tools run page script that agents write")
+    p.add_argument("--log", metavar="FILE",
+                   help=f"log file (default {paths.state_dir() / 'hub.log'})")
+    return p
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"seconds must be 0 or more, not {text!r}")
+    return value
+
+
+def setup_logging(path_given: str | None) -> str:
+    """Log to the file (user-only), and to stderr unless stderr already is that file."""
+    if path_given:
+        path = Path(path_given).expanduser().resolve()
+    else:
+        path = paths.ensure_private_dir(paths.state_dir()) / "hub.log"
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
+    root = logging.getLogger("tabsteward")
+    root.setLevel(logging.INFO)
+    fmt = logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=4 * 1024 * 1024,
+                                                   backupCount=1, encoding="utf-8")
+    handler.setFormatter(fmt)
+    root.addHandler(handler)
+    if not _is_file(sys.stderr, path):
+        stream = logging.StreamHandler(sys.stderr)
+        stream.setFormatter(fmt)
+        root.addHandler(stream)
+    return str(path)
+
+
+def _is_file(stream: object, path: Path) -> bool:
+    try:
+        fileno = getattr(stream, "fileno", None)
+        if fileno is None:
+            return False
+        a, b = os.fstat(fileno()), os.stat(path)
+    except (OSError, ValueError):
+        return False
+    return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
+
+
+async def serve(opts: argparse.Namespace, log_path: str) -> int:
+    loop = asyncio.get_running_loop()
+    hub: Hub | None = None
+    early: asyncio.Future[str] = loop.create_future()
+
+    def on_signal(name: str) -> None:
+        if hub is not None:
+            hub.stop(f"got {name}")
+        elif not early.done():
+            early.set_result(name)
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_signal, sig.name)
+
+    socket_path = locate.socket_path()
+    check_free(socket_path)
+    from ..engine.session import Browser
+    if opts.cdp:
+        log.info("attaching to the browser at %s", opts.cdp)
+        connecting = asyncio.ensure_future(Browser.attach(opts.cdp))
+    else:
+        log.info("launching Chromium (%s%s)", "headed" if opts.headed else "headless",
+                 ", local only" if opts.local_only else "")
+        connecting = asyncio.ensure_future(
+            Browser.launch(headless=not opts.headed, local_only=opts.local_only))
+    first: list[asyncio.Future[Any]] = [connecting, early]
+    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
+    if early.done():
+        log.info("got %s while connecting to the browser; the hub did not start",
+                 early.result())
+        connecting.cancel()
+        await asyncio.wait([connecting])
+        if not connecting.cancelled() and connecting.exception() is None:
+            await connecting.result().close()
+        return 0
+    browser = connecting.result()
+    browser.allow_eval = opts.allow_eval
+    hub = Hub(browser, idle_timeout=opts.idle_timeout, log_path=log_path)
+    server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path)
+    try:
+        await server.start()
+    except BaseException:
+        await browser.close()
+        raise
+    print(READY.format(server.socket_path), flush=True)
+    return await hub.run(server)
+
+
+def main(argv: list[str] | None = None) -> int:
+    opts = parser().parse_args(argv)
+    log_path = setup_logging(opts.log)
+    log.info("tabsteward hub starting (pid %d)", os.getpid())
+    try:
+        code = asyncio.run(serve(opts, log_path))
+    except TabstewardError as err:
+        log.error("%s", err.message)
+        return err.exit_code
+    log.info("tabsteward hub exits with status %d", code)
+    return code

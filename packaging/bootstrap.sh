@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Set up Tabsteward on this machine, then run the demo or the test suite.
+#
+#   bash packaging/bootstrap.sh demo    install what is missing, then `tabsteward demo`
+#   bash packaging/bootstrap.sh test    install what is missing, then the whole suite
+#
+# Installs Debian's chromium (as root, with apt-get) when no Chromium is present, makes
+# .venv with the project and its dev tools, and never touches anything outside the
+# checkout but the apt packages.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+job="${1:-demo}"; shift || true
+
+apt_packages=()
+[ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null || apt_packages+=(chromium)
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "== installing ${apt_packages[*]} with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${apt_packages[@]}" >/dev/null
+  else
+    echo "missing: ${apt_packages[*]}; install them (sudo apt-get install ${apt_packages[*]})" \
+         "or set TABSTEWARD_CHROMIUM to a Chromium binary" >&2
+    [ -n "${TABSTEWARD_CHROMIUM:-}" ] || exit 1
+  fi
+fi
+
+python=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  echo "== creating .venv"
+  "$python" -m venv .venv
+fi
+stamp=.venv/.tabsteward-installed
+if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  echo "== installing Tabsteward and its dev tools into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
+  touch "$stamp"
+fi
+
+case "$job" in
+  demo) exec .venv/bin/tabsteward demo "$@" ;;
+  test) exec .venv/bin/python -m pytest "$@" ;;
+  *) echo "usage: bash packaging/bootstrap.sh demo|test [args]" >&2; exit 2 ;;
+esac
