@@ -1,7 +1,7 @@
-"""The `tabsteward` command: argv goes to the hub (started if none runs), its reply is printed.
+"""The `tabsteward` command: argv goes to the hub (started if none runs), its reply printed."""
 
-Kept lean: a tool command imports only this module, client.py and hub/locate.py.
-"""
+# Kept lean: a tool command imports only this module, client.py and hub/locate.py; anything
+# heavier is imported inside the function that needs it.
 
 from __future__ import annotations
 
@@ -10,13 +10,18 @@ import sys
 
 from . import client
 
+TYPE_CHECKING = False  # not typing's: importing typing costs a CLI call milliseconds
+if TYPE_CHECKING:
+    from typing import TextIO
+
 # exit status by the wire error code, for errors the hub reports outside a command's run
 EXIT_BY_CODE = {2: 2, 3: 3, 4: 4}
 HUB_UNAVAILABLE = 4
 
-SHORT_HELP = """usage: tabsteward [--json] [--agent NAME] [--tab ID] TOOL [ARGS...]
-       tabsteward serve [--help] | mcp | --version
-
+USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] TOOL [ARGS...]
+       tabsteward serve [--help] | mcp | demo | skill | --version
+"""
+SHORT_HELP = USAGE + """
 No hub is running and the tool list could not be loaded here; run any tool command
 (e.g. `tabsteward tabs`) to start a hub, then `tabsteward --help` lists the tools.
 """
@@ -26,7 +31,14 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     first = args[0] if args else ""
     if first == "--version":
-        return _write(sys.stdout, f"tabsteward {_version()}\n", 0)
+        from . import version
+        return _write(sys.stdout, f"tabsteward {version()}\n", 0)
+    if first == "demo":
+        from .demo import main as demo
+        return demo()
+    if first == "skill":
+        from importlib.resources import files
+        return _write(sys.stdout, files(__package__).joinpath("SKILL.md").read_text("utf-8"), 0)
     if first == "serve":
         from .hub.main import main as serve
         return serve(args[1:])
@@ -34,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         from .mcp_server import main as mcp
         code = mcp()
         return code if isinstance(code, int) else 0
+    if not args:
+        return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
+                      "the tools\n", 2)
     request: dict[str, object] = {"op": "cli", "argv": args, "cwd": _cwd(), "id": 1}
     agent = os.environ.get("TABSTEWARD_AGENT")
     if agent:
@@ -45,13 +60,16 @@ def main(argv: list[str] | None = None) -> int:
         except client.NoHub:
             if asks_help:
                 return _local_help(args)
-            _start_hub()
+            if os.environ.get("TABSTEWARD_NO_AUTOSTART", "") not in ("", "0"):
+                return _fail("no hub is running and TABSTEWARD_NO_AUTOSTART is set; nothing "
+                             "was run (start one with `tabsteward serve`)", HUB_UNAVAILABLE)
+            problem = _start_hub()
+            if problem:
+                return _fail(problem, HUB_UNAVAILABLE)
             reply = client.request(request)
     except client.NoHub as exc:
         return _fail(f"{exc}, even after starting one; nothing was run", HUB_UNAVAILABLE)
     except client.HubLost as exc:
-        return _fail(str(exc), HUB_UNAVAILABLE)
-    except _Unavailable as exc:
         return _fail(str(exc), HUB_UNAVAILABLE)
     except OSError as exc:
         return _fail(f"cannot reach the hub: {exc.strerror or exc}; nothing was run",
@@ -59,17 +77,15 @@ def main(argv: list[str] | None = None) -> int:
     return _show(reply)
 
 
-class _Unavailable(Exception):
-    """No hub could be started."""
-
-
-def _start_hub() -> None:
+def _start_hub() -> str | None:
+    """Start a hub (the slow path, so imports are fine here); what went wrong, if anything."""
     from .errors import HubUnavailable
     from .hub import autostart
     try:
         autostart.ensure_hub()
     except HubUnavailable as exc:
-        raise _Unavailable(exc.message) from exc
+        return exc.message
+    return None
 
 
 def _show(reply: dict[str, object]) -> int:
@@ -90,14 +106,19 @@ def _show(reply: dict[str, object]) -> int:
     return _fail("the hub's reply has no exit status; the command may or may not have run", 1)
 
 
-def _write(stream: object, text: str, code: int) -> int:
+def _write(stream: TextIO, text: str, code: int) -> int:
+    """Write text as UTF-8 whatever the locale says; the exit status passes through."""
     try:
-        buffer = getattr(stream, "buffer")  # noqa: B009  (a TextIO's byte side)
-        buffer.write(text.encode("utf-8", "replace"))
-        buffer.flush()
+        buffer = getattr(stream, "buffer", None)
+        if buffer is None:
+            stream.write(text)
+            stream.flush()
+        else:
+            buffer.write(text.encode("utf-8", "replace"))
+            buffer.flush()
     except BrokenPipeError:
         # the reader went away (`| head`): quietly stop writing to it
-        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())  # type: ignore[attr-defined]
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stream.fileno())
     return code
 
 
@@ -118,7 +139,7 @@ def _asks_help(args: list[str]) -> bool:
             return False
         if item in ("-h", "--help"):
             return True
-    return not args
+    return False
 
 
 def _local_help(args: list[str]) -> int:
@@ -129,19 +150,11 @@ def _local_help(args: list[str]) -> int:
         from .tools.registry import table
         tools = table()
     except ImportError:
-        return _write(sys.stdout, SHORT_HELP, 0 if args else 2)
+        return _write(sys.stdout, SHORT_HELP, 0)
     try:
         parsed = grammar.parse(args, tools)
     except UsageError as exc:
         return _fail(exc.message, 2)
     if parsed.tool is None:
-        return _write(sys.stdout, grammar.main_help(tools), 0 if args else 2)
+        return _write(sys.stdout, grammar.main_help(tools), 0)
     return _write(sys.stdout, grammar.tool_help(tools[parsed.tool]), 0)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-    try:
-        return version("tabsteward")
-    except PackageNotFoundError:
-        return "0+unknown"

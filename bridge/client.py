@@ -1,9 +1,7 @@
-"""A lean blocking client for the hub's local socket (imports only os, sys, _socket, _json).
+"""A lean blocking client for the hub's local socket (imports only os, sys, _socket, _json)."""
 
-Every CLI command pays for its imports, so this module avoids json, socket, re and
-asyncio: JSON goes through CPython's C accelerators directly. The framing is the one in
-framing.py (a 32-bit native-order length, then UTF-8 JSON); keep the two in sync.
-"""
+# Every CLI command pays for its imports, so this module avoids json, socket, re, typing and
+# asyncio: JSON goes through CPython's C accelerators directly.
 
 from __future__ import annotations
 
@@ -13,6 +11,8 @@ import sys
 
 from .hub import locate
 
+# The framing of framing.py, written again here to stay lean: a 32-bit native-order length,
+# then that many bytes of UTF-8 JSON. Keep the two in sync.
 HEADER = 4
 MAX_FRAME = 64 * 1024 * 1024  # framing.DEFAULT_MAX
 

@@ -141,6 +141,12 @@ def no_engine_warnings(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
+def loop() -> LoopThread:
+    """The loop the browser and the `async def` tests run on (for sync fixtures to use)."""
+    return loop_thread()
+
+
+@pytest.fixture(scope="session")
 def site() -> Iterator[fixture_server.Site]:
     """The fixture pages, served on 127.0.0.1 and 127.0.0.2."""
     served = fixture_server.start()

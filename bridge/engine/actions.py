@@ -77,10 +77,16 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome)
     if tab.state.url != before_url:
         outcome.changes.append(f"navigated to {tab.state.url}")
         outcome.data["url"] = tab.state.url
+    if tab.adopting:  # tabs the page opened are being attached: report them
+        await asyncio.wait(set(tab.adopting), timeout=10)
     if len(tab.opened) > opened_before:
         new = tab.opened[opened_before:]
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
+    _report_dialog(tab, outcome)
+
+
+def _report_dialog(tab: Tab, outcome: Outcome) -> None:
     if tab.state.dialog is not None:
         d = tab.state.dialog
         outcome.changes.append(f"{d.type} dialog open: {d.message!r} (answer with `dialog "
@@ -100,20 +106,23 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     out = Outcome(f"opened {url}")
     loaded = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
                         p.get("frameId") == tab.target_id and p.get("name") == _event(wait))
+    # a dialog the page opens while loading holds the load back: report it, do not wait
+    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     try:
         res = await tab.send("Page.navigate", {"url": url})
         if res.get("errorText"):
             raise BrowserError(f"could not open {url}: {res['errorText']}")
         if res.get("loaderId") and wait != "none":
-            try:
-                async with asyncio.timeout(timeout):
-                    await loaded
-            except TimeoutError:
+            done, _ = await asyncio.wait({loaded, dialog}, timeout=timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if not done:
                 out.changes.append(f"still loading after {timeout:g} s")
     finally:
         loaded.cancel()
+        dialog.cancel()
     tab.state.url = url if tab.state.url == "about:blank" else tab.state.url
     out.data["url"] = tab.state.url
+    _report_dialog(tab, out)
     return out
 
 
@@ -152,8 +161,10 @@ def modifier_mask(modifiers: list[str] | None) -> int:
     return mask
 
 
-async def _mouse(tab: Tab, kind: str, x: float, y: float, **extra: Any) -> None:
-    await tab.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra})
+async def _mouse(tab: Tab, kind: str, x: float, y: float, session: str | None = None,
+                 **extra: Any) -> None:
+    await tab.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra},
+                   session=session)
 
 
 async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
@@ -167,16 +178,18 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     info = await tab.info(handle)
     what = describe(handle, info)
     x, y = await tab.point(handle, what)
+    session, x, y = await tab.route(handle, x, y)
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
     if button == "right":
         verb = "right-clicked"
     out = Outcome(f"{verb} {what}")
 
     async def act() -> None:
-        await _mouse(tab, "mouseMoved", x, y, modifiers=mask)
+        await _mouse(tab, "mouseMoved", x, y, session, modifiers=mask)
         for n in range(1, count + 1):
-            await _mouse(tab, "mousePressed", x, y, button=button, clickCount=n, modifiers=mask)
-            await _mouse(tab, "mouseReleased", x, y, button=button, clickCount=n,
+            await _mouse(tab, "mousePressed", x, y, session, button=button, clickCount=n,
+                         modifiers=mask)
+            await _mouse(tab, "mouseReleased", x, y, session, button=button, clickCount=n,
                          modifiers=mask)
 
     await guarded(tab, act(), "click", out)
@@ -206,8 +219,9 @@ async def hover(tab: Tab, target: Target) -> Outcome:
     info = await tab.info(handle)
     what = describe(handle, info)
     x, y = await tab.point(handle, what)
+    session, x, y = await tab.route(handle, x, y)
     out = Outcome(f"hovered {what}")
-    await guarded(tab, _mouse(tab, "mouseMoved", x, y), "hover", out)
+    await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
     return out
 
 
@@ -555,6 +569,10 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
         return Outcome(f"waited {seconds:g} s")
     if load is not None:
         await tab.wait_load(timeout, _event(load))
+        if tab.state.dialog is not None:
+            out = Outcome(f"a dialog holds the page back from {load}")
+            _report_dialog(tab, out)
+            return out
         return Outcome(f"page reached {load}")
     deadline = time.monotonic() + timeout
     frame = tab.frames[tab.target_id]

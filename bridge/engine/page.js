@@ -242,7 +242,12 @@
   }
 
   function inViewport(el) {
-    const r = el.getBoundingClientRect();
+    let r;
+    if (el.nodeType === 3) {  // a text node: the box of its characters
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      r = range.getBoundingClientRect();
+    } else r = el.getBoundingClientRect();
     return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth &&
       (r.width > 0 || r.height > 0);
   }
@@ -426,6 +431,8 @@
     function walk(node, depth) {
       if (++count > limit) return;
       if (node.nodeType === 3) {
+        if (viewportOnly && !consumed && !interactiveOnly && node.data.trim() &&
+            !inViewport(node)) return;
         addText(node.data, depth);
         return;
       }
@@ -622,7 +629,7 @@
     const r = el.getBoundingClientRect();
     if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return true;
     el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    return true;
+    return "scrolled";
   }
 
   // Offset of an iframe's content box inside this frame's viewport.

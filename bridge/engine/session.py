@@ -191,7 +191,10 @@ class Browser:
             opener = info.get("openerId")
             if info.get("type") == "page" and opener in self.tabs:
                 parent = self.tabs[opener]
-                asyncio.get_running_loop().create_task(self._adopt(parent, str(info["targetId"])))
+                task = asyncio.get_running_loop().create_task(
+                    self._adopt(parent, str(info["targetId"])))
+                parent.adopting.add(task)
+                task.add_done_callback(parent.adopting.discard)
         elif method == "Target.targetDestroyed":
             tab = self.tabs.get(str(params.get("targetId")))
             if tab is not None:

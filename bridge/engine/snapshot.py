@@ -24,6 +24,7 @@ class Line:
     value: str | None = None
     loc: str | None = None
     options: dict[str, Any] | None = None
+    nth: int | None = None  # among same role+name on the whole page, when the lines are a part
 
 
 @dataclass
@@ -69,8 +70,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             parts.append(f"options={quote(opts)}" + (f"+{more}" if more else ""))
         if line.ref:
             key = (line.role, line.name)
-            nth = seen.get(key, 0)
-            seen[key] = nth + 1
+            nth = line.nth if line.nth is not None else seen.get(key, 0)
+            seen[key] = seen.get(key, 0) + 1
             loc = line.loc or role_name_loc(line.role, line.name, nth)
             parts.append(f"loc={loc}")
             if line.ref in new_refs:

@@ -126,6 +126,7 @@ class Tab:
         self.browser: Any = None  # the engine Browser, set by it (downloads go through it)
         self.opener: str | None = None  # the tab whose page opened this one
         self.opened: list[str] = []  # tabs this tab's pages opened
+        self.adopting: set[asyncio.Task[None]] = set()  # such tabs still being attached
 
     # -- set-up and events --
     async def init_session(self, session_id: str) -> None:
@@ -386,7 +387,9 @@ class Tab:
             ref = self._next_ref
             self._next_ref += 1
             self._by_key[key] = ref
-        self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, 0)
+        old = self.refs.get(ref)
+        nth = old.nth if old is not None and (old.role, old.name) == (role, name) else 0
+        self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, nth)
         return ref
 
     async def collect(self, *, interactive: bool, viewport: bool,
@@ -430,6 +433,13 @@ class Tab:
         lines: list[snap.Line] = []
         root = scope.frame if scope else self.frames[self.target_id]
         self._stitch(root, by_frame, children, 0, lines, set())
+        if scope is None and not viewport:  # nth among same role+name, for stale fallback
+            seen: dict[tuple[str, str], int] = {}
+            for ln in lines:
+                if ln.ref:
+                    entry = self.refs[ln.ref]
+                    entry.nth = seen.get((ln.role, ln.name), 0)
+                    seen[(ln.role, ln.name)] = entry.nth + 1
         page = by_frame.get(root.id, {})
         return lines, page
 
@@ -474,6 +484,12 @@ class Tab:
         scope_handle = await self.resolve(scope) if scope is not None else None
         lines, page = await self.collect(interactive=interactive, viewport=viewport,
                                          scope=scope_handle)
+        if scope_handle is not None or viewport:
+            # a locator's nth counts the whole page: number same-named elements on all of it
+            await self.collect(interactive=True, viewport=False, scope=None)
+            for ln in lines:
+                if ln.ref:
+                    ln.nth = self.refs[ln.ref].nth
         main_doc = self.frames[self.target_id].doc
         current = {ln.ref for ln in lines if ln.ref}
         new = current - self._last_refs if self._last_doc == main_doc else set()
@@ -513,7 +529,9 @@ class Tab:
                               "snapshot and use a ref from it")
         frame = self.frames.get(entry.frame)
         if frame is not None and frame.doc == entry.doc and frame.world is not None:
-            alive = await self.evaluate(frame, f"!!__ts.get({entry.local})")
+            # a removed node may not be collected yet: only a connected one is the live element
+            alive = await self.evaluate(
+                frame, f"(e => !!e && e.isConnected)(__ts.get({entry.local}))")
             if alive:
                 return Handle(frame, entry.local, ref)
         # stale: the same role and name on the current page
@@ -572,14 +590,45 @@ class Tab:
             current = parent
         return x, y
 
+    async def route(self, handle: Handle, x: float, y: float) -> tuple[str, float, float]:
+        """Where mouse input at page point (x, y) on the element goes: the CDP session of the
+        element's frame process, and the point in that session's viewport. Input sent to
+        the page's session reaches an out-of-process frame through the browser's hit test
+        of the last drawn frame, which is stale just after a scroll; its own session is not."""
+        session = handle.frame.session
+        root = self.frames.get(self.child_sessions.get(session, ""))
+        if session == self.session_id or root is None:
+            return self.session_id, x, y
+        ox, oy = await self._frame_offset(root)
+        return session, x - ox, y - oy
+
+    async def _next_frame(self) -> None:
+        """Let the page draw once after a scroll: the browser routes input to out-of-process
+        frames by the last drawn frame, so a click sent sooner can land on the old layout.
+        (A tab that draws nothing gives up after 200 ms.)"""
+        frame = self.frames[self.target_id]
+        ctx = await self._world(frame)
+        await self.send("Runtime.evaluate", {
+            "expression": "new Promise(r => { requestAnimationFrame(() => "
+                          "requestAnimationFrame(r)); setTimeout(r, 200); })",
+            "contextId": ctx, "awaitPromise": True}, timeout=10)
+
     async def point(self, handle: Handle, what: str) -> tuple[float, float]:
         """Scroll the element into view and return an uncovered point on it (page coords)."""
         frame = handle.frame
-        await self.evaluate(frame, f"__ts.scrollIntoView({handle.local})")
-        if frame.id != self.target_id:
-            owner = await self._owner_of(frame)
-            if owner is not None:
-                await self.evaluate(self.frames[owner[0]], f"__ts.scrollIntoView({owner[1]})")
+        scrolled = await self.evaluate(frame, f"__ts.scrollIntoView({handle.local})")
+        inner = frame
+        for _ in range(20):  # and each frame holding it, up to the page
+            if inner.id == self.target_id:
+                break
+            owner = await self._owner_of(inner)
+            if owner is None:
+                break
+            inner = self.frames[owner[0]]
+            if await self.evaluate(inner, f"__ts.scrollIntoView({owner[1]})") == "scrolled":
+                scrolled = "scrolled"
+        if scrolled == "scrolled":
+            await self._next_frame()
         res = await self.evaluate(frame, f"__ts.point({handle.local})")
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
@@ -617,18 +666,36 @@ class Tab:
 
     async def wait_load(self, timeout: float, event: str = "load") -> None:
         """Wait until the main frame fires the lifecycle event (load, DOMContentLoaded,
-        networkIdle) of its current document."""
+        networkIdle) of its current document. A JavaScript dialog holds the page back: when
+        one is (or gets) open this returns, and the caller reports the dialog."""
         deadline = time.monotonic() + timeout
-        ready = await self._ready_state()
-        if event == "load" and ready == "complete" and not self.state.loading:
-            return
-        if event == "DOMContentLoaded" and ready in ("interactive", "complete") and \
-                not self.state.loading:
-            return
-        await self.wait_event(
-            lambda m, p, s: m == "Page.lifecycleEvent" and p.get("name") == event and
-            p.get("frameId") == self.target_id, max(0.0, deadline - time.monotonic()),
-            f"the page's {event} event")
+        fut = self.expect(
+            lambda m, p, s: (m == "Page.lifecycleEvent" and p.get("name") == event and
+                             p.get("frameId") == self.target_id) or
+            m == "Page.javascriptDialogOpening")
+        ready_task = asyncio.ensure_future(self._ready_state())
+        try:
+            if self.state.dialog is not None:
+                return
+            # a dialog opening now blocks the page's script, readyState with it: race them
+            await asyncio.wait({ready_task, fut}, return_when=asyncio.FIRST_COMPLETED)
+            if fut.done() or self.state.dialog is not None:
+                return
+            ready = ready_task.result()
+            if event == "load" and ready == "complete" and not self.state.loading:
+                return
+            if event == "DOMContentLoaded" and ready in ("interactive", "complete") and \
+                    not self.state.loading:
+                return
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    await fut
+            except TimeoutError:
+                raise ActionTimeout(f"the page's {event} event did not happen within "
+                                    f"{timeout:g} s") from None
+        finally:
+            fut.cancel()
+            ready_task.cancel()
 
     async def _ready_state(self) -> str:
         try:

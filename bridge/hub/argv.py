@@ -292,6 +292,8 @@ def main_help(table: Mapping[str, Tool]) -> str:
     lines += ["", "other commands:"]
     lines += _rows([(f"{PROG} serve [--help]", "run the hub in the foreground"),
                     (f"{PROG} mcp", "an MCP server on stdio, talking to the hub"),
+                    (f"{PROG} demo", "an agent session on a bundled page, step by step"),
+                    (f"{PROG} skill", "print the guide for coding agents (SKILL.md)"),
                     (f"{PROG} --version", "print the version")])
     return "\n".join(lines) + "\n"
 

@@ -38,12 +38,16 @@ def ensure_hub(wait: float = WAIT) -> None:
         _lock(lock, deadline, log_path)
         if client.ping():
             return
-        with open(log_path, "ab") as log:
-            os.chmod(log_path, 0o600)
-            proc = subprocess.Popen(command(), stdin=subprocess.DEVNULL,
-                                    stdout=subprocess.DEVNULL, stderr=log,
-                                    start_new_session=True, close_fds=True,
-                                    cwd=os.path.expanduser("~"))
+        try:
+            with open(log_path, "ab") as log:
+                os.chmod(log_path, 0o600)
+                # cwd "/": the hub resolves paths against each request's cwd, and must not
+                # keep the caller's folder busy
+                proc = subprocess.Popen(command(), stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=log,
+                                        start_new_session=True, close_fds=True, cwd="/")
+        except OSError as exc:
+            raise HubUnavailable(f"could not start a hub ({exc}); nothing was run") from exc
         while time.monotonic() < deadline:
             if client.ping():
                 return

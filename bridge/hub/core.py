@@ -6,27 +6,19 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from .. import version
 from ..errors import BrowserError, TabstewardError
 from ..tools.registry import Call, Result, Tool, table
 from . import argv, protocol
 
 if TYPE_CHECKING:
-    from ..engine.session import AgentSession, Browser
+    from ..engine.session import Browser
     from .server import LocalServer
 
 log = logging.getLogger("tabsteward.hub")
-
-
-def version() -> str:
-    from importlib.metadata import PackageNotFoundError
-    from importlib.metadata import version as dist_version
-    try:
-        return dist_version("tabsteward")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 class Hub:
@@ -37,20 +29,17 @@ class Hub:
         self.browser = browser
         self.idle_timeout = idle_timeout
         self.log_path = log_path
-        self._tools = tools
-        self._schemas: list[dict[str, Any]] | None = None
-        self._sessions: dict[str, AgentSession] = {}
+        # loaded now, so a broken tool module stops the start and not the first request
+        self.tools = table() if tools is None else tools
+        self.version = version()
+        self._schemas = [protocol.tool_schema(t) for t in self.tools.values()]
+        self._ops: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
+            "cli": self._cli, "call": self._call, "ping": self._ping,
+            "tools": self._list_tools, "shutdown": self._shutdown}
         self._loop = asyncio.get_running_loop()
         self._stop: asyncio.Future[int] = self._loop.create_future()
         self._inflight = 0
         self._last = self._loop.time()
-        self.version = version()
-
-    @property
-    def tools(self) -> Mapping[str, Tool]:
-        if self._tools is None:
-            self._tools = table()
-        return self._tools
 
     # -- requests ------------------------------------------------------------------------
     async def execute(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -58,34 +47,37 @@ class Hub:
         self._inflight += 1
         self._last = self._loop.time()
         op = request["op"]
-        what = str(request.get("tool", op))
         try:
-            if op == "cli":
-                return await self._cli(request)
-            if op == "call":
-                tool = self._tool(request["tool"])
-                result = await self._run(tool, request.get("agent"),
-                                         request.get("cwd") or os.path.expanduser("~"),
-                                         request.get("args", {}))
-                return protocol.ok_reply(result=result.data, text=result.text)
-            if op == "ping":
-                return protocol.ok_reply(version=self.version, pid=os.getpid())
-            if op == "tools":
-                if self._schemas is None:
-                    self._schemas = [protocol.tool_schema(t) for t in self.tools.values()]
-                return protocol.ok_reply(tools=self._schemas)
-            if op == "shutdown":
-                self._loop.call_soon(self.stop, "a client asked the hub to shut down")
-                return protocol.ok_reply()
-            raise TabstewardError(f"op {op} is not served by this hub; nothing was done")
+            run = self._ops.get(op)
+            if run is None:
+                raise TabstewardError(f"op {op} is not served by this hub; nothing was done")
+            return await run(request)
         except TabstewardError as err:
             return protocol.error_reply(err)
         except Exception:
+            what = str(request.get("tool", op))
             log.exception("internal error in %s", what)
             return protocol.error_reply(protocol.internal_error(what, self.log_path))
         finally:
             self._inflight -= 1
             self._last = self._loop.time()
+
+    async def _call(self, request: dict[str, Any]) -> dict[str, Any]:
+        tool = self._tool(request["tool"])
+        result = await self._run(tool, request.get("agent"),
+                                 request.get("cwd") or os.path.expanduser("~"),
+                                 request.get("args", {}))
+        return protocol.ok_reply(result=result.data, text=result.text)
+
+    async def _ping(self, request: dict[str, Any]) -> dict[str, Any]:
+        return protocol.ok_reply(version=self.version, pid=os.getpid())
+
+    async def _list_tools(self, request: dict[str, Any]) -> dict[str, Any]:
+        return protocol.ok_reply(tools=self._schemas)
+
+    async def _shutdown(self, request: dict[str, Any]) -> dict[str, Any]:
+        self._loop.call_soon(self.stop, "a client asked the hub to shut down")
+        return protocol.ok_reply()
 
     def _tool(self, name: str) -> Tool:
         tool = self.tools.get(name)
@@ -93,20 +85,13 @@ class Hub:
             raise protocol.unknown_tool(name, self.tools)
         return tool
 
-    def session(self, agent: str) -> AgentSession:
-        """The agent's session, made on first use."""
-        found = self._sessions.get(agent)
-        if found is None:
-            found = self._sessions[agent] = self.browser.session(agent)
-        return found
-
     async def _run(self, tool: Tool, agent: str | None, cwd: str,
                    args: Mapping[str, Any]) -> Result:
         checked = protocol.check_args(tool, args)
         agent = protocol.agent_name(agent or protocol.DEFAULT_AGENT)
         started = self._loop.time()
         try:
-            result = await tool.handler(Call(self.session(agent), cwd), checked)
+            result = await tool.handler(Call(self.browser.session(agent), cwd), checked)
         except TabstewardError as err:
             log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
                      (self._loop.time() - started) * 1000, err.message)
@@ -132,13 +117,13 @@ class Hub:
             what = tool.name
             result = await self._run(tool, parsed.options.agent or request.get("agent"),
                                      request["cwd"], parsed.args)
+            if as_json:
+                return _cli_reply(0, json.dumps(result.data, ensure_ascii=False) + "\n")
         except TabstewardError as err:
             return _cli_error(err, as_json)
         except Exception:
             log.exception("internal error in %s", what)
             return _cli_error(protocol.internal_error(what, self.log_path), as_json)
-        if as_json:
-            return _cli_reply(0, json.dumps(result.data, ensure_ascii=False) + "\n")
         text = result.text
         return _cli_reply(0, text if not text or text.endswith("\n") else text + "\n")
 

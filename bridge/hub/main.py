@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import paths
+from ..engine.session import Browser
 from ..errors import TabstewardError
 from . import locate
 from .core import Hub
@@ -102,7 +103,6 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
 
     socket_path = locate.socket_path()
     check_free(socket_path)
-    from ..engine.session import Browser
     if opts.cdp:
         log.info("attaching to the browser at %s", opts.cdp)
         connecting = asyncio.ensure_future(Browser.attach(opts.cdp))
@@ -123,9 +123,9 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
         return 0
     browser = connecting.result()
     browser.allow_eval = opts.allow_eval
-    hub = Hub(browser, idle_timeout=opts.idle_timeout, log_path=log_path)
-    server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path)
     try:
+        hub = Hub(browser, idle_timeout=opts.idle_timeout, log_path=log_path)
+        server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path)
         await server.start()
     except BaseException:
         await browser.close()

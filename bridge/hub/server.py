@@ -27,9 +27,11 @@ Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 # limit, so a connection starting with one of them is an HTTP client, i.e. a browser.
 HTTP_STARTS = (b"GET ", b"POST", b"PUT ", b"HEAD", b"OPTI", b"DELE", b"PATC", b"CONN",
                b"TRAC", b"PRI ")
-FORBIDDEN = (b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nContent-Length: 43\r\n"
-             b"Connection: close\r\n\r\nweb pages may not talk to the Tabsteward hub")
+_REFUSAL = b"web pages may not talk to the Tabsteward hub\n"
+FORBIDDEN = (b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n"
+             b"Content-Length: %d\r\n\r\n%s" % (len(_REFUSAL), _REFUSAL))
 MAX_INFLIGHT = 64
+MAX_SOCKET_PATH = 107
 CLOSE_GRACE = 5.0
 
 
@@ -57,12 +59,18 @@ class LocalServer:
         self._server: asyncio.Server | None = None
         self._lock_fd: int | None = None
         self._socket_id: tuple[int, int] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
-        self._connections: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()  # requests
+        self._connections: dict[asyncio.StreamWriter, asyncio.Task[Any]] = {}
 
     # -- start and stop ----------------------------------------------------------------
     async def start(self) -> None:
         """Take the hub lock, write the token, then listen; HubRunning if a hub is live."""
+        size = len(os.fsencode(self.socket_path))
+        if size > MAX_SOCKET_PATH:
+            raise TabstewardError(f"the socket path {self.socket_path} is {size} bytes, over "
+                                  f"the {MAX_SOCKET_PATH} a Unix socket allows; the hub did not "
+                                  "start (point XDG_RUNTIME_DIR or TABSTEWARD_SOCKET at a "
+                                  "shorter folder)")
         fd = _take_lock(self.socket_path)
         try:
             if _answers(self.socket_path):
@@ -113,19 +121,15 @@ class LocalServer:
 
     def _remove_files(self) -> None:
         """Remove the socket and token files, but only while they are still this hub's."""
-        try:
+        with contextlib.suppress(FileNotFoundError):  # already gone: nothing to remove
             st = os.stat(self.socket_path)
             if self._socket_id == (st.st_dev, st.st_ino):
                 os.unlink(self.socket_path)
-        except FileNotFoundError:
-            pass
-        try:
+        with contextlib.suppress(FileNotFoundError, UnicodeDecodeError):
             with open(self.token_path, encoding="ascii") as f:
                 ours = f.read().strip() == self.token
             if ours:
                 os.unlink(self.token_path)
-        except (FileNotFoundError, UnicodeDecodeError):
-            pass
 
     async def close(self, grace: float = CLOSE_GRACE) -> None:
         """Stop accepting, let running requests finish (cancel them after `grace` s),
@@ -141,7 +145,9 @@ class LocalServer:
                             len(pending))
                 await asyncio.wait(pending)
         for writer in list(self._connections):
-            writer.close()
+            writer.close()  # each connection's reader sees EOF and its handler ends
+        if self._connections:
+            await asyncio.wait(set(self._connections.values()), timeout=grace)
         if self._server is not None:
             await self._server.wait_closed()
             self._server = None
@@ -153,7 +159,9 @@ class LocalServer:
 
     # -- connections ---------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self._connections.add(writer)
+        task = asyncio.current_task()
+        if task is not None:
+            self._connections[writer] = task
         send_lock = asyncio.Lock()
         mine: set[asyncio.Task[None]] = set()
         try:
@@ -166,32 +174,37 @@ class LocalServer:
                 writer.write(FORBIDDEN)
                 await writer.drain()
                 return
-            decoder = framing.Decoder(self.max_frame)
-            data = head
-            while data:
-                failure: framing.FrameError | None = None
-                try:
-                    decoder.feed(data)
-                except framing.FrameError as exc:
-                    failure = exc
-                for message in decoder.messages():
-                    if not await self._admit(message, writer, send_lock, mine):
-                        return
-                if failure is not None:
-                    log.warning("closed a connection that sent a bad frame: %s", failure)
-                    err = UsageError(f"{failure}; nothing was done and the connection is closed")
-                    await self._send(writer, send_lock, protocol.error_reply(err))
-                    return
-                while len(mine) >= MAX_INFLIGHT:
-                    await asyncio.wait(set(mine), return_when=asyncio.FIRST_COMPLETED)
-                data = await reader.read(65536)
-            if mine:
-                await asyncio.wait(set(mine))
+            await self._read_requests(reader, writer, head, send_lock, mine)
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             log.debug("a connection dropped: %s", exc)
         finally:
-            self._connections.discard(writer)
+            if mine:  # requests admitted before the end still answer
+                await asyncio.wait(set(mine))
+            self._connections.pop(writer, None)
             writer.close()
+
+    async def _read_requests(self, reader: asyncio.StreamReader,
+                             writer: asyncio.StreamWriter, data: bytes,
+                             send_lock: asyncio.Lock, mine: set[asyncio.Task[None]]) -> None:
+        """Admit requests until EOF, a refused request or a bad frame."""
+        decoder = framing.Decoder(self.max_frame)
+        while data:
+            failure: framing.FrameError | None = None
+            try:
+                decoder.feed(data)
+            except framing.FrameError as exc:
+                failure = exc
+            for message in decoder.messages():
+                if not await self._admit(message, writer, send_lock, mine):
+                    return
+            if failure is not None:
+                log.warning("closed a connection that sent a bad frame: %s", failure)
+                err = UsageError(f"{failure}; nothing was done and the connection is closed")
+                await self._send(writer, send_lock, protocol.error_reply(err))
+                return
+            while len(mine) >= MAX_INFLIGHT:
+                await asyncio.wait(set(mine), return_when=asyncio.FIRST_COMPLETED)
+            data = await reader.read(65536)
 
     async def _admit(self, message: Any, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
                      mine: set[asyncio.Task[None]]) -> bool:
@@ -288,9 +301,7 @@ def check_free(socket_path: str) -> None:
 
 
 def _with_id(reply: dict[str, Any], rid: Any) -> dict[str, Any]:
-    if rid is not None:
-        reply["id"] = rid
-    return reply
+    return reply if rid is None else {**reply, "id": rid}
 
 
 def _answers(path: str) -> bool:

@@ -11,7 +11,7 @@ import pytest
 # One stand-in hub serves the SDK and the MCP tests; it lives beside the SDK tests.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "sdk"))
 
-from standin_hub import Paths, hub_paths  # noqa: E402
+from standin_hub import Paths, hub_paths
 
 
 @pytest.fixture

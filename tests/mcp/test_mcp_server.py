@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -15,6 +16,7 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import Implementation, TextContent
 from standin_hub import TOOLS, Paths, Reply, StandinHub
+from tabsteward.bridge.hub.protocol import DEFAULT_AGENT
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -83,7 +85,7 @@ def test_the_hub_tools_are_listed_with_their_schemas_and_hints(paths: Paths, mod
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_call_returns_the_hub_text_exactly_and_names_the_client_as_agent(
+def test_a_call_returns_the_hub_text_exactly_as_the_clis_default_agent(
         paths: Paths, mode: str) -> None:
     async def snapshot_text(request: dict[str, Any], reply: Reply) -> None:
         await reply({"ok": True, "text": SNAPSHOT, "result": {"refs": {"@3": {}}}})
@@ -99,16 +101,16 @@ def test_a_call_returns_the_hub_text_exactly_and_names_the_client_as_agent(
     [call] = hub.calls
     assert call["tool"] == "snapshot"
     assert call["args"] == {"interactive": True}
-    assert call["agent"] == CLIENT
+    assert call["agent"] == DEFAULT_AGENT
     assert call["cwd"] == os.path.realpath(paths.env["HOME"])
 
 
-def test_tabsteward_agent_overrides_the_client_name(paths: Paths) -> None:
+def test_tabsteward_agent_overrides_the_default_agent(paths: Paths) -> None:
     hub = StandinHub(paths)
 
     async def scenario(client: Client) -> None:
         result = await client.call_tool("click", {"target": "@3"})
-        assert result.content == [TextContent(text="click done")]
+        assert result.content == [TextContent(text="click done\n")]  # as the CLI prints it
 
     run_session(paths, scenario, hub=hub, env={"TABSTEWARD_AGENT": "night-shift"})
     assert [c["agent"] for c in hub.calls] == ["night-shift"]
@@ -158,3 +160,55 @@ def test_the_tools_are_listed_once_the_hub_comes_up(paths: Paths) -> None:
         await hub.stop()
 
     run_session(paths, scenario, hub=None)
+
+
+def test_stdout_carries_only_json_rpc_for_a_plain_2025_06_18_client(paths: Paths) -> None:
+    """What a hand-written client (like the benchmark's) sees: one JSON-RPC message a line."""
+    hub = StandinHub(paths)
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "plain-client", "version": "0.1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+         "params": {"name": "snapshot", "arguments": {"interactive": False}}},
+    ]
+
+    async def main() -> list[dict[str, Any]]:
+        await hub.start()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, *server_command(), cwd=paths.env["HOME"],
+                env={**os.environ, **paths.env, "TABSTEWARD_NO_AUTOSTART": "1"},
+                stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL)
+            assert proc.stdin is not None
+            assert proc.stdout is not None
+            for request in requests:
+                proc.stdin.write(json.dumps(request).encode() + b"\n")
+            await proc.stdin.drain()
+            replies = []
+            while len(replies) < 3:
+                line = await proc.stdout.readline()
+                assert line, "the server closed stdout early"
+                replies.append(json.loads(line))
+            proc.stdin.close()
+            rest = await proc.stdout.read()
+            assert await proc.wait() == 0
+        finally:
+            await hub.stop()
+        assert rest == b""
+        return replies
+
+    replies = asyncio.run(main())
+    assert all(r["jsonrpc"] == "2.0" for r in replies)
+    by_id = {r["id"]: r for r in replies}
+    assert by_id[1]["result"]["protocolVersion"] == "2025-06-18"
+    assert by_id[1]["result"]["serverInfo"]["name"] == "tabsteward"
+    assert [t["name"] for t in by_id[2]["result"]["tools"]] == [t["name"] for t in TOOLS]
+    assert by_id[2]["result"]["tools"][0]["annotations"] == {"readOnlyHint": False,
+                                                             "destructiveHint": True}
+    assert by_id[3]["result"]["content"] == [{"type": "text", "text": "snapshot done\n"}]
+    assert by_id[3]["result"]["isError"] is False
+    assert hub.calls[0]["agent"] == DEFAULT_AGENT

@@ -342,3 +342,34 @@ def _literals(annotation: Any) -> list[str]:
             found.append(item)
         stack.extend(typing.get_args(item))
     return found
+
+
+def test_the_real_local_server_accepts_what_the_sdk_sends(paths: Paths) -> None:
+    server_module = pytest.importorskip("tabsteward.bridge.hub.server")
+    seen: list[dict[str, Any]] = []
+
+    async def handler(request: dict[str, Any]) -> dict[str, Any]:
+        seen.append(request)
+        if request["op"] == "ping":
+            return {"ok": True, "version": "test", "pid": os.getpid()}
+        if request["op"] == "tools":
+            return {"ok": True, "tools": []}
+        if request["args"].get("target") == "@9":
+            raise errors.RefNotFound("no element matches @9; nothing was clicked")
+        return {"ok": True, "text": f"{request['tool']} by {request['agent']}", "result": {}}
+
+    async def scenario() -> None:
+        server = server_module.LocalServer(handler)
+        await server.start()
+        try:
+            async with Tabsteward(agent="real-test", autostart=False) as ts:
+                assert await ts.list_tools() == []
+                results = await asyncio.gather(ts.click("@1"), ts.hover("@2"))
+                with pytest.raises(errors.RefNotFound, match="no element matches @9"):
+                    await ts.click("@9")
+        finally:
+            await server.close()
+        assert [r.text for r in results] == ["click by real-test", "hover by real-test"]
+        assert [r["op"] for r in seen] == ["ping", "tools", "call", "call", "call"]
+
+    asyncio.run(scenario())

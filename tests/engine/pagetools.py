@@ -1,0 +1,67 @@
+"""Helpers for engine tests: open a fixture page, find refs in a snapshot, read the page's
+own truth in its main world (what the page's scripts see, not what the engine reports)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.actions import Outcome
+from tabsteward.bridge.engine.tab import Snapshot, Tab
+from tabsteward.bridge.engine.targets import Target, parse
+
+
+async def goto(tab: Tab, url: str) -> Outcome:
+    out = await actions.navigate(tab, url)
+    assert not any("still loading" in c for c in out.changes), out.text()
+    return out
+
+
+def ref(shot: Snapshot, role: str, name: str, nth: int = 0) -> str:
+    """The `@N` of the nth element with this role and name in a snapshot."""
+    found = [r for r, info in shot.refs.items() if info["role"] == role and info["name"] == name]
+    assert len(found) > nth, f"no {role} {name!r} (nth={nth}) in:\n{shot.text}"
+    return found[nth]
+
+
+def target(shot: Snapshot, role: str, name: str, nth: int = 0) -> Target:
+    return parse(ref(shot, role, name, nth))
+
+
+def line_of(shot: Snapshot, ref_: str) -> str:
+    """The snapshot line that carries a ref."""
+    lines = [ln for ln in shot.text.splitlines() if ref_ in ln.split()]
+    assert len(lines) == 1, f"{ref_} is on {len(lines)} lines of:\n{shot.text}"
+    return lines[0]
+
+
+async def js(tab: Tab, expression: str, session: str | None = None) -> Any:
+    """Evaluate in the page's main world (of the main frame, or of an OOPIF's session)."""
+    res = await tab.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                              "awaitPromise": True}, session=session)
+    assert "exceptionDetails" not in res, res["exceptionDetails"]
+    return res["result"].get("value")
+
+
+async def text_of(tab: Tab, selector: str) -> str:
+    return str(await js(tab, f"document.querySelector({json.dumps(selector)}).textContent"))
+
+
+async def value_of(tab: Tab, selector: str) -> str:
+    return str(await js(tab, f"document.querySelector({json.dumps(selector)}).value"))
+
+
+async def until(tab: Tab, expression: str, timeout: float = 10) -> None:
+    """Wait in the page for a main-world condition (polled by the page, not by a sleep)."""
+    expr = json.dumps(expression)
+    await js(tab, f"""new Promise((resolve, reject) => {{
+        const t0 = performance.now();
+        (function poll() {{
+            if ((0, eval)({expr})) return resolve(true);
+            if (performance.now() - t0 > {timeout * 1000}) {{
+                return reject(new Error("condition never held: " + {expr}));
+            }}
+            setTimeout(poll, 10);
+        }})();
+    }})""")

@@ -1,0 +1,201 @@
+"""Text entry (inputs, textareas, contenteditable, React-like fields), keys, selects, checks."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, ref, target, text_of, value_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable, UsageError
+
+pytestmark = pytest.mark.browser
+
+
+async def react_state(tab: Tab) -> str:
+    return await text_of(tab, "#state")
+
+
+async def test_react_fixture_undoes_a_value_set_without_an_input_event(
+        tab: Tab, site: Site) -> None:
+    """The fixture behaves like React, so the tests below mean something."""
+    await goto(tab, site.url("react.html"))
+    await js(tab, """(() => { const el = document.getElementById('name');
+        el.value = 'sneaky'; el.dispatchEvent(new Event('input', {bubbles: true})); })()""")
+    assert await value_of(tab, "#name") == "sneaky"
+    await js(tab, "document.getElementById('rerender').click()")
+    assert await value_of(tab, "#name") == ""
+    assert '"name":""' in await react_state(tab)
+
+
+async def test_fill_updates_a_react_controlled_input(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("react.html"))
+    shot = await tab.snapshot()
+    out = await actions.enter_text(tab, target(shot, "textbox", "Name"), "Ada Lovelace", "fill")
+    assert out.data["value"] == "Ada Lovelace"
+    assert '"name":"Ada Lovelace"' in await react_state(tab)
+    await actions.click(tab, target(shot, "button", "Re-render"))
+    assert await value_of(tab, "#name") == "Ada Lovelace"
+
+
+async def test_fill_reports_the_value_the_page_kept(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("react.html"))
+    out = await actions.enter_text(tab, parse("#code"), "ab-12", "fill")
+    assert out.data["value"] == "AB-12"
+    assert "value now 'AB-12'" in out.text()
+    assert '"code":"AB-12"' in await react_state(tab)
+
+
+async def test_type_appends_to_a_react_controlled_textarea(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("react.html"))
+    await actions.enter_text(tab, parse("#notes"), ", world", "type")
+    assert await value_of(tab, "#notes") == "Hello, world"
+    assert '"notes":"Hello, world"' in await react_state(tab)
+    await actions.enter_text(tab, parse("#notes"), "Replaced", "fill")
+    assert '"notes":"Replaced"' in await react_state(tab)
+
+
+async def test_fill_replaces_and_type_appends_in_a_plain_input(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await actions.enter_text(tab, parse("#oneline"), " more", "type")
+    assert await value_of(tab, "#oneline") == "single more"
+    await actions.enter_text(tab, parse("#oneline"), "fresh", "fill")
+    assert await value_of(tab, "#oneline") == "fresh"
+    await actions.enter_text(tab, parse("#oneline"), "", "fill")
+    assert await value_of(tab, "#oneline") == ""
+
+
+async def test_fill_an_email_input(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    await actions.enter_text(tab, parse("#email"), "old@example.org", "fill")
+    out = await actions.enter_text(tab, parse("#email"), "ada@example.org", "fill")
+    assert out.data["value"] == "ada@example.org"
+    assert await value_of(tab, "#email") == "ada@example.org"
+
+
+async def test_fill_a_multiline_textarea_keeps_the_newlines(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await actions.enter_text(tab, parse("#many"), "line one\nline two", "fill")
+    assert await value_of(tab, "#many") == "line one\nline two"
+
+
+async def test_fill_a_contenteditable(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    editor = target(shot, "textbox", "Editor")
+    await actions.enter_text(tab, editor, "New draft", "fill")
+    assert await text_of(tab, "#editor") == "New draft"
+    await actions.enter_text(tab, editor, " and more", "type")
+    assert await text_of(tab, "#editor") == "New draft and more"
+
+
+async def test_fill_on_a_checkbox_or_button_is_refused(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    with pytest.raises(TargetNotInteractable, match="does not take text.*nothing was typed"):
+        await actions.enter_text(tab, parse("#news"), "x", "fill")
+    with pytest.raises(TargetNotInteractable, match="nothing was typed"):
+        await actions.enter_text(tab, parse("#out"), "x", "fill")
+    assert await js(tab, "document.getElementById('news').checked") is False
+
+
+async def test_press_enter_submits_the_form(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keys.html"))
+    await actions.press(tab, "Enter", parse("#q"))
+    assert await text_of(tab, "#out") == "submitted hello"
+
+
+async def test_press_sends_named_keys_chords_and_characters(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keys.html"))
+    await actions.press(tab, "a Shift+B Control+a Escape ArrowLeft", parse("#log"))
+    keys = (await text_of(tab, "#keys")).split()
+    assert keys == ["a", "shift+Shift", "shift+B", "ctrl+Control", "ctrl+a", "Escape",
+                    "ArrowLeft"]
+
+
+async def test_select_all_then_backspace_clears_a_field(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keys.html"))
+    await actions.press(tab, "Control+a Backspace", parse("#q"))
+    assert await value_of(tab, "#q") == ""
+
+
+async def test_press_refuses_unknown_keys_before_pressing_anything(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keys.html"))
+    with pytest.raises(UsageError):
+        await actions.press(tab, "a NoSuchKey", parse("#log"))
+    with pytest.raises(UsageError):
+        await actions.press(tab, "   ")
+    assert await text_of(tab, "#keys") == ""
+
+
+async def test_select_by_label_and_by_value(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    size = target(shot, "combobox", "Size")
+    out = await actions.select(tab, size, ["Large"])
+    assert out.data["selected"] == ["Large"]
+    assert await value_of(tab, "#size") == "l"
+    assert await text_of(tab, "#out") == "size changed to l"
+    await actions.select(tab, size, ["m"])
+    assert await value_of(tab, "#size") == "m"
+    after = await tab.snapshot()
+    assert 'value="Medium"' in line_of(after, ref(after, "combobox", "Size"))
+
+
+async def test_select_several_options_of_a_multiple_select(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await actions.select(tab, parse("#toppings"), ["ham", "Sweet corn"])
+    assert await text_of(tab, "#out") == "toppings changed to ham+corn"
+
+
+async def test_select_of_a_missing_option_lists_the_options(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    with pytest.raises(TargetNotInteractable, match="Small, Medium, Large"):
+        await actions.select(tab, parse("#size"), ["Huge"])
+    with pytest.raises(UsageError):
+        await actions.select(tab, parse("#size"), ["s", "m"])
+    with pytest.raises(TargetNotInteractable, match="not a <select>"):
+        await actions.select(tab, parse("#oneline"), ["x"])
+    assert await value_of(tab, "#size") == "s"
+    assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_check_and_uncheck_a_checkbox(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    news = target(shot, "checkbox", "Newsletter")
+    out = await actions.check(tab, news, True)
+    assert out.did.startswith("checked")
+    assert await js(tab, "document.getElementById('news').checked") is True
+    again = await actions.check(tab, news, True)
+    assert "already checked" in again.did
+    assert await js(tab, "document.getElementById('news').checked") is True
+    await actions.check(tab, target(shot, "checkbox", "Terms accepted"), False)
+    assert await js(tab, "document.getElementById('terms').checked") is False
+
+
+async def test_check_a_radio_button(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    await actions.check(tab, target(shot, "radio", "Express"), True)
+    assert await js(tab, "document.querySelector('input[name=ship]:checked').value") == \
+        "express"
+
+
+async def test_check_a_custom_aria_checkbox(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    fancy = target(shot, "checkbox", "Dark mode")
+    await actions.check(tab, fancy, True)
+    assert await js(tab, "document.getElementById('fancy').getAttribute('aria-checked')") == \
+        "true"
+    await actions.check(tab, fancy, False)
+    assert await js(tab, "document.getElementById('fancy').getAttribute('aria-checked')") == \
+        "false"
+
+
+async def test_focus_gives_keyboard_focus(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await actions.focus(tab, parse("#oneline"))
+    assert await js(tab, "document.activeElement.id") == "oneline"

@@ -1,0 +1,296 @@
+"""History, waits, reading, screenshots, downloads, uploads, and refused input."""
+
+from __future__ import annotations
+
+import struct
+from pathlib import Path
+
+import pytest
+from fixture_server import Site, download_body
+from pagetools import goto, js, target, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import (
+    ActionTimeout,
+    BrowserError,
+    PolicyError,
+    RefNotFound,
+    TargetNotInteractable,
+    UsageError,
+)
+
+pytestmark = pytest.mark.browser
+
+
+# -- history ---------------------------------------------------------------------------------
+async def test_open_waits_for_the_load_and_reports_the_url(tab: Tab, site: Site) -> None:
+    out = await actions.navigate(tab, site.url("nav1.html"))
+    assert out.data["url"] == site.url("nav1.html")
+    assert await js(tab, "document.readyState") == "complete"
+    assert tab.state.url == site.url("nav1.html")
+
+
+async def test_open_of_an_unreachable_address_fails_saying_so(tab: Tab) -> None:
+    with pytest.raises(BrowserError, match="could not open.*ERR_NAME_NOT_RESOLVED"):
+        await actions.navigate(tab, "http://no-such-host.invalid/")
+
+
+async def test_javascript_url_is_refused(tab: Tab) -> None:
+    with pytest.raises(PolicyError, match="Nothing was opened"):
+        await actions.navigate(tab, "javascript:alert(1)")
+
+
+async def test_click_on_a_link_reports_the_navigation(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    shot = await tab.snapshot()
+    out = await actions.click(tab, target(shot, "link", "Go to the second page"))
+    assert out.data["url"] == site.url("nav2.html")
+    assert f"navigated to {site.url('nav2.html')}" in out.text()
+
+
+async def test_back_forward_and_reload(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    await goto(tab, site.url("nav2.html"))
+    back = await actions.history(tab, -1)
+    assert back.data["url"] == site.url("nav1.html")
+    assert (await tab.snapshot()).title == "First page"
+    forward = await actions.history(tab, 1)
+    assert forward.data["url"] == site.url("nav2.html")
+    assert (await tab.snapshot()).title == "Second page"
+    with pytest.raises(UsageError, match="no page to go forward to"):
+        await actions.history(tab, 1)
+
+
+async def test_back_with_no_history_is_a_usage_error(tab: Tab) -> None:
+    with pytest.raises(UsageError, match="no page to go back to; nothing was done"):
+        await actions.history(tab, -1)
+
+
+async def test_reload_loads_the_page_again(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("reload.html"))
+    assert await text_of(tab, "#count") == "loaded 1 times"
+    out = await actions.reload(tab)
+    assert out.did == "reloaded"
+    assert await text_of(tab, "#count") == "loaded 2 times"
+
+
+# -- waits -----------------------------------------------------------------------------------
+async def test_wait_for_text_that_appears_later(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mutate.html"))
+    await actions.click(tab, parse("#later"))
+    out = await actions.wait(tab, text="done later")
+    assert "is on the page" in out.did
+    assert await text_of(tab, "#out") == "done later"
+
+
+async def test_wait_for_a_selector_to_become_visible(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mutate.html"))
+    await actions.wait(tab, target=parse("#late"), state="visible")
+    assert await js(tab, "!!document.getElementById('late')") is True
+
+
+async def test_wait_for_a_ref_state(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    news = target(shot, "checkbox", "Newsletter")
+    with pytest.raises(ActionTimeout):
+        await actions.wait(tab, target=news, state="checked", timeout=0.3)
+    await js(tab, "document.getElementById('news').checked = true")
+    out = await actions.wait(tab, target=news, state="checked", timeout=5)
+    assert out.did == "target is checked"
+
+
+async def test_wait_for_an_element_to_go_away(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    save = target(shot, "button", "Save")
+    await actions.click(tab, target(shot, "button", "Remove all"))
+    await actions.wait(tab, target=save, state="detached", timeout=5)
+
+
+async def test_wait_for_the_url(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mutate.html"))
+    await actions.click(tab, parse("#go"))
+    out = await actions.wait(tab, url="#finished")
+    assert out.did.endswith("mutate.html#finished")
+    await actions.wait(tab, url="http://127.0.0.1:*/mutate.html#fin*")
+
+
+async def test_wait_for_a_load_state(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    out = await actions.wait(tab, load="load")
+    assert out.did == "page reached load"
+
+
+async def test_wait_that_never_holds_times_out_saying_so(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    with pytest.raises(ActionTimeout, match="never held"):
+        await actions.wait(tab, text="not on this page", timeout=0.3)
+
+
+async def test_wait_without_a_condition_is_a_usage_error(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    with pytest.raises(UsageError):
+        await actions.wait(tab)
+    with pytest.raises(UsageError):
+        await actions.wait(tab, seconds=-1)
+
+
+# -- reading ---------------------------------------------------------------------------------
+async def test_text_reads_the_visible_text(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("article.html"))
+    text = await actions.read(tab, "text")
+    assert "Release notes" in text
+    assert "Faster snapshots" in text
+    assert "Hidden paragraph" not in text
+
+
+async def test_markdown_keeps_headings_links_lists_and_code(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("article.html"))
+    md = await actions.read(tab, "markdown")
+    lines = md.splitlines()
+    assert "# Release notes" in lines
+    assert "## Highlights" in lines
+    assert "- Faster snapshots" in lines
+    assert "[many changes](https://example.org/changes)" in md
+    assert "```\ntabsteward open URL\n```" in md
+    assert "Hidden paragraph" not in md
+
+
+# -- screenshots ------------------------------------------------------------------------------
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+async def test_screenshot_of_viewport_full_page_and_element(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("long.html"))
+    view = tmp_path / "view.png"
+    full = tmp_path / "sub" / "full.png"
+    elem = tmp_path / "button.png"
+    out = await actions.screenshot(tab, str(view))
+    assert out.data == {"path": str(view), "bytes": view.stat().st_size}
+    await actions.screenshot(tab, str(full), full=True)
+    await actions.screenshot(tab, str(elem), target=parse("#bottom"))
+    vw, vh = png_size(view)
+    fw, fh = png_size(full)
+    ew, eh = png_size(elem)
+    inner = await js(tab, "[innerWidth, innerHeight, document.documentElement.scrollHeight]")
+    assert (vw, vh) == (inner[0], inner[1])
+    assert fh == inner[2] > vh
+    box = await js(tab, "(r => [Math.round(r.width), Math.round(r.height)])"
+                        "(document.getElementById('bottom').getBoundingClientRect())")
+    assert abs(ew - box[0]) <= 1 and abs(eh - box[1]) <= 1
+
+
+async def test_jpeg_screenshot_by_extension(tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("nav1.html"))
+    path = tmp_path / "shot.jpg"
+    await actions.screenshot(tab, str(path))
+    assert path.read_bytes()[:3] == b"\xff\xd8\xff"
+
+
+# -- downloads and uploads --------------------------------------------------------------------
+async def test_download_is_saved_where_asked_and_reported_with_path_and_size(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("download.html"))
+    shot = await tab.snapshot()
+    out = await actions.download(tab, target(shot, "link", "Download the report"),
+                                 str(tmp_path))
+    saved = tmp_path / "report.csv"
+    assert saved.read_bytes() == download_body("report.csv")
+    assert out.data["download"]["path"] == str(saved)
+    assert out.data["download"]["bytes"] == len(download_body("report.csv"))
+    assert f"downloaded report.csv to {saved}" in out.text()
+
+
+async def test_download_to_a_file_name(tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("download.html"))
+    dest = tmp_path / "deep" / "mine.csv"
+    await actions.download(tab, parse("#report"), str(dest))
+    assert dest.read_bytes() == download_body("report.csv")
+
+
+async def test_click_that_starts_no_download_says_so(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("download.html"))
+    with pytest.raises(ActionTimeout, match="started no download"):
+        await actions.download(tab, parse("#page"), str(tmp_path))
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_upload_into_a_file_input(tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("upload.html"))
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("alpha")
+    b.write_text("beta")
+    out = await actions.upload(tab, parse("#file"), [str(a), str(b)])
+    assert out.data["files"] == ["a.txt", "b.txt"]
+    await actions.wait(tab, text="file: a.txt=alpha, b.txt=beta")
+    shot = await tab.snapshot()
+    assert 'value="a.txt, b.txt"' in shot.text
+
+
+async def test_upload_through_a_button_that_opens_a_file_chooser(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("upload.html"))
+    doc = tmp_path / "doc.txt"
+    doc.write_text("chosen")
+    shot = await tab.snapshot()
+    out = await actions.upload(tab, target(shot, "button", "Choose files"), [str(doc)])
+    assert out.did.startswith("chose 1 file(s)")
+    await actions.wait(tab, text="hidden: doc.txt=chosen")
+
+
+async def test_upload_of_a_missing_file_uploads_nothing(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("upload.html"))
+    with pytest.raises(UsageError, match="no such file"):
+        await actions.upload(tab, parse("#file"), [str(tmp_path / "absent.txt")])
+    assert await text_of(tab, "#out") == "no files"
+
+
+# -- refused input ---------------------------------------------------------------------------
+@pytest.mark.parametrize("bad", ["", "   ", "@", "@0", "@-1", "@x", "@1.5",
+                                 'loc=button "unterminated', 'loc=button "Save" nth=x',
+                                 'loc=button "Save" extra', "loc=", "x" * 2001])
+async def test_malformed_targets_give_usage_error(tab: Tab, site: Site, bad: str) -> None:
+    await goto(tab, site.url("form.html"))
+    with pytest.raises(UsageError):
+        await actions.click(tab, parse(bad))
+
+
+@pytest.mark.parametrize("bad", ["###", "button[", "a >>> b", ":nth-child(x)"])
+async def test_invalid_css_selector_gives_usage_error(tab: Tab, site: Site, bad: str) -> None:
+    await goto(tab, site.url("form.html"))
+    with pytest.raises(UsageError, match="not a valid CSS selector; nothing was done"):
+        await actions.click(tab, parse(bad))
+
+
+async def test_target_that_matches_nothing_says_so(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    with pytest.raises(RefNotFound, match="no element matches '#nope'; nothing was done"):
+        await actions.click(tab, parse("#nope"))
+    with pytest.raises(RefNotFound, match='no button "Nope" on the page'):
+        await actions.click(tab, parse('loc=button "Nope"'))
+
+
+async def test_text_entry_refuses_a_read_only_or_disabled_field(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    await js(tab, "document.getElementById('email').readOnly = true")
+    with pytest.raises(TargetNotInteractable, match="readonly; nothing was typed"):
+        await actions.enter_text(tab, parse("#email"), "x", "fill")
+    assert await js(tab, "document.getElementById('email').value") == ""
+
+
+async def test_eval_is_refused_unless_allowed(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    with pytest.raises(PolicyError, match="Nothing was run"):
+        await actions.evaluate(tab, "document.title = 'changed'", allowed=False)
+    assert await js(tab, "document.title") == "Sign up"
+    out = await actions.evaluate(tab, "document.title.length", allowed=True)
+    assert out.data["value"] == len("Sign up")

@@ -1,0 +1,134 @@
+"""Pointer input: hit tests and covers, buttons and modifiers, hover, drag, scrolling."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, ref, target, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetCovered, TargetNotInteractable, UsageError
+
+pytestmark = pytest.mark.browser
+
+
+async def test_click_on_covered_button_is_refused_naming_the_cover(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("overlay.html"))
+    shot = await tab.snapshot()
+    with pytest.raises(TargetCovered) as caught:
+        await actions.click(tab, target(shot, "button", "Buy now"))
+    err = caught.value
+    assert "div#consent.modal" in err.message
+    assert "nothing was done" in err.message
+    assert "consent" in str(err.details["cover"])
+    assert await text_of(tab, "#out") == "nothing yet"
+
+
+async def test_click_goes_through_once_the_cover_is_gone(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("overlay.html"))
+    shot = await tab.snapshot()
+    await actions.click(tab, target(shot, "button", "Accept cookies"))
+    assert await js(tab, "document.getElementById('consent')") is None
+    await actions.click(tab, target(shot, "button", "Buy now"))
+    assert await text_of(tab, "#out") == "bought"
+
+
+async def test_click_lands_on_an_uncovered_part_of_a_partly_covered_button(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("overlay.html"))
+    shot = await tab.snapshot()
+    await actions.click(tab, target(shot, "button", "Wide button"))
+    assert await text_of(tab, "#out") == "wide clicked"
+
+
+async def test_click_on_a_hidden_element_is_refused(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("upload.html"))
+    with pytest.raises(TargetNotInteractable, match="nothing was done"):
+        await actions.click(tab, parse("#hidden"))
+
+
+async def test_clicks_are_trusted_and_carry_button_count_and_modifiers(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mouse.html"))
+    pad = parse("#pad")
+    await actions.click(tab, pad)
+    await actions.click(tab, pad, count=2)
+    await actions.click(tab, pad, button="right")
+    await actions.click(tab, pad, modifiers=["Shift", "Ctrl"])
+    log = (await text_of(tab, "#log")).split()
+    assert log == ["click:0", "click:0", "click:0", "dblclick:0", "contextmenu:2",
+                   "auxclick:2", "click:0:ctrl+shift"]
+
+
+async def test_click_refuses_an_unknown_button_or_modifier(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mouse.html"))
+    with pytest.raises(UsageError):
+        await actions.click(tab, parse("#pad"), button="fourth")
+    with pytest.raises(UsageError):
+        await actions.click(tab, parse("#pad"), modifiers=["Hyper"])
+    with pytest.raises(UsageError):
+        await actions.click(tab, parse("#pad"), count=7)
+    assert await text_of(tab, "#log") == ""
+
+
+async def test_hover_moves_the_mouse_over_the_element(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mouse.html"))
+    assert "Tooltip shown" not in await actions.read(tab, "text")
+    await actions.hover(tab, parse("#hoverme"))
+    assert "mouseover" in await text_of(tab, "#log")
+    assert "Tooltip shown" in await actions.read(tab, "text")
+
+
+async def test_click_far_below_the_fold_scrolls_it_into_view(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    shot = await tab.snapshot()
+    await actions.click(tab, target(shot, "button", "Bottom button"))
+    assert await text_of(tab, "#out") == "bottom clicked"
+    assert await js(tab, "scrollY") > 1000
+
+
+async def test_click_inside_a_scrolled_box_scrolls_the_box(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    shot = await tab.snapshot()
+    await actions.click(tab, target(shot, "button", "Inner bottom"))
+    assert await text_of(tab, "#out") == "inner clicked"
+    assert await js(tab, "document.getElementById('box').scrollTop") > 0
+
+
+async def test_scroll_moves_the_page_and_reports_where(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    out = await actions.scroll(tab, None, 0, 500)
+    assert await js(tab, "scrollY") == 500
+    assert out.data["y"] == 500
+    assert out.data["height"] > 1000
+    await actions.scroll(tab, None, 0, -200)
+    assert await js(tab, "scrollY") == 300
+
+
+async def test_scroll_moves_an_element_and_brings_a_ref_into_view(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    out = await actions.scroll(tab, parse("#box"), 0, 60)
+    assert await js(tab, "document.getElementById('box').scrollTop") == 60
+    assert out.data["y"] == 60
+    shot = await tab.snapshot()
+    await actions.scroll(tab, target(shot, "button", "Bottom button"), 0, 0)
+    view = await tab.snapshot(viewport=True)
+    assert "Bottom button" in view.text
+    assert "Top button" not in view.text
+
+
+async def test_html5_drag_and_drop_moves_the_card(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("drag.html"))
+    await actions.drag(tab, parse("#card"), parse("#done"))
+    assert await text_of(tab, "#out") == "dropped Card A on done"
+    assert await js(tab, "document.getElementById('card').parentElement.id") == "done"
+
+
+async def test_mouse_drag_moves_a_handle_onto_its_target(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("drag.html"))
+    await actions.drag(tab, parse("#handle"), parse("#bin"))
+    assert await text_of(tab, "#mouse") == "handle dropped in the bin"
+

@@ -1,0 +1,321 @@
+"""Snapshots of real pages: refs, locators, states, options, new marks, secrets."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, ref, target, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.snapshot import UNTRUSTED
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import RefNotFound
+
+pytestmark = pytest.mark.browser
+
+REF_WORD = re.compile(r"^@\d+$")
+
+
+def ref_words(text: str) -> list[str]:
+    return [w for w in text.split() if REF_WORD.match(w)]
+
+
+async def test_snapshot_names_the_page_and_labels_its_content_untrusted(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    shot = await tab.snapshot()
+    head = shot.text.splitlines()[:3]
+    assert head[0] == "page: Sign up"
+    assert head[1] == f"url: {site.url('form.html')}"
+    assert UNTRUSTED in shot.text.splitlines()[:4]
+    assert shot.title == "Sign up"
+    assert shot.url == site.url("form.html")
+
+
+async def test_snapshot_shows_roles_names_headings_landmarks_and_text(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    text = (await tab.snapshot()).text
+    assert '- navigation "Main"' in text
+    assert "- main" in text
+    assert '- heading "Create an account" [level=1]' in text
+    assert "> Fill in the form below. All fields are needed." in text
+    assert re.search(r'- textbox "Email" @\d+ \[required\]', text)
+    assert re.search(r'- link "Other page" @\d+', text)
+
+
+async def test_ref_keeps_its_number_across_snapshots(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mutate.html"))
+    first = await tab.snapshot()
+    item = ref(first, "button", "Item 1")
+    add = ref(first, "button", "Add item")
+    await actions.click(tab, parse(add))  # inserts a new element after Item 1
+    await actions.click(tab, parse(add))
+    second = await tab.snapshot()
+    third = await tab.snapshot(interactive=True)
+    assert ref(second, "button", "Item 1") == item
+    assert ref(third, "button", "Item 1") == item
+    assert ref(second, "button", "Add item") == add
+    # new elements get new numbers, never a reused one
+    assert ref(second, "button", "Item 2") not in first.refs
+    assert ref(second, "button", "Item 2") != ref(second, "button", "Item 3")
+
+
+async def test_interactive_snapshot_lists_only_refs(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    full = await tab.snapshot()
+    inter = await tab.snapshot(interactive=True)
+    body = inter.text.split(UNTRUSTED, 1)[1].strip().splitlines()
+    assert body, inter.text
+    for line in body:
+        assert line.startswith("- "), line  # no indentation, no text lines
+        assert len(ref_words(line)) == 1, line
+    assert set(inter.refs) == set(full.refs)
+    assert "heading" not in inter.text
+    assert "Fill in the form below" not in inter.text
+
+
+async def test_every_ref_has_a_locator_that_finds_the_same_element(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    shot = await tab.snapshot()
+    assert len(shot.refs) >= 10
+    for r, info in shot.refs.items():
+        assert f"loc={info['loc']}" in line_of(shot, r)
+        handle = await tab.resolve(parse("loc=" + info["loc"]))
+        assert f"@{handle.ref}" == r, f"loc={info['loc']} found @{handle.ref}, not {r}"
+
+
+async def test_password_value_never_appears_in_snapshot(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    secret = "hunter2-Brand-New"
+    shot = await tab.snapshot()
+    pw = ref(shot, "textbox", "Password")
+    out = await actions.enter_text(tab, parse(pw), secret, "fill")
+    assert await js(tab, "document.getElementById('pw').value") == secret  # it did go in
+    outputs = [out.text(), json.dumps(out.data)]
+    for interactive in (False, True):
+        after = await tab.snapshot(interactive=interactive)
+        outputs += [after.text, json.dumps(after.refs)]
+    scoped = await tab.snapshot(scope=parse(pw))
+    outputs += [scoped.text, json.dumps(scoped.refs)]
+    outputs.append(await actions.read(tab, "text"))
+    outputs.append(await actions.read(tab, "markdown"))
+    for text in outputs:
+        assert secret not in text
+        assert "s3cret-Initial" not in text
+    assert "value=" in line_of(after, pw)  # it says there is a value, without showing it
+
+
+async def test_textarea_is_told_apart_from_a_one_line_input(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    one = line_of(shot, ref(shot, "textbox", "One line"))
+    many = line_of(shot, ref(shot, "textbox", "Many lines"))
+    editor = line_of(shot, ref(shot, "textbox", "Editor"))
+    assert "multiline" not in one
+    assert "[multiline]" in many
+    assert "[multiline]" in editor
+    assert 'value="single"' in one
+
+
+async def test_expanded_tree_item_is_told_apart_from_a_collapsed_one(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    docs = ref(shot, "treeitem", "docs")
+    src = [r for r, i in shot.refs.items() if i["role"] == "treeitem" and
+           i["name"].startswith("src")]
+    assert len(src) == 1, shot.text
+    assert "[expanded]" in line_of(shot, src[0])
+    assert "[collapsed]" in line_of(shot, docs)
+    out = await actions.click(tab, parse(docs))
+    assert "now expanded" in out.text()
+    after = await tab.snapshot()
+    assert "[expanded]" in line_of(after, docs)
+
+
+async def test_states_checked_disabled_required_and_focused_are_shown(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    assert "checked" not in line_of(shot, ref(shot, "checkbox", "Newsletter"))
+    assert "[checked]" in line_of(shot, ref(shot, "checkbox", "Terms accepted"))
+    assert "[checked]" in line_of(shot, ref(shot, "radio", "Standard"))
+    assert "[disabled]" in line_of(shot, ref(shot, "button", "Disabled action"))
+    assert "[required]" in line_of(shot, ref(shot, "textbox", "Required"))
+    assert "checked" not in line_of(shot, ref(shot, "checkbox", "Dark mode"))
+    await actions.focus(tab, parse("#oneline"))
+    after = await tab.snapshot()
+    assert "focused" in line_of(after, ref(after, "textbox", "One line"))
+
+
+async def test_select_shows_its_value_and_options(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    line = line_of(shot, ref(shot, "combobox", "Size"))
+    assert 'value="Small"' in line
+    assert 'options="Small|Medium|Large"' in line
+    assert ref(shot, "listbox", "Toppings")
+
+
+async def test_max_chars_cuts_with_a_note(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    full = await tab.snapshot()
+    cut = await tab.snapshot(max_chars=600)
+    assert len(cut.text) <= 600 + 200  # the note itself may pass the limit
+    note = cut.text.splitlines()[-1]
+    assert note.startswith("[cut: ") and "max_chars=600" in note
+    assert len(cut.text) < len(full.text)
+    # the refs listed are exactly those still in the text
+    assert set(cut.refs) == set(ref_words(cut.text))
+    assert set(cut.refs) < set(full.refs)
+
+
+async def test_viewport_snapshot_leaves_out_what_is_below_the_fold(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    view = await tab.snapshot(viewport=True)
+    assert "Top button" in view.text
+    assert "Paragraph 1:" in view.text
+    assert "Bottom button" not in view.text
+    assert "Paragraph 80" not in view.text
+    full = await tab.snapshot()
+    assert "Bottom button" in full.text
+
+
+async def test_scoped_snapshot_shows_only_the_subtree(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    shot = await tab.snapshot()
+    nav = await tab.snapshot(scope=parse("nav"))
+    assert "Other page" in nav.text
+    assert "Create account" not in nav.text
+    assert ref(nav, "link", "Other page") == ref(shot, "link", "Other page")
+
+
+async def test_new_elements_are_marked_new(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("mutate.html"))
+    await actions.wait(tab, text="Late button")
+    first = await tab.snapshot()
+    assert "[new]" not in first.text  # the first snapshot of a page marks nothing
+    await actions.click(tab, target(first, "button", "Add item"))
+    second = await tab.snapshot()
+    assert line_of(second, ref(second, "button", "Item 2")).endswith("[new]")
+    assert "[new]" not in line_of(second, ref(second, "button", "Item 1"))
+    third = await tab.snapshot()
+    assert "[new]" not in third.text  # new once, then known
+
+
+async def test_click_handler_icons_get_refs(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("social.html"))
+    shot = await tab.snapshot()
+    icons = await js(tab, "document.querySelectorAll('.controls span').length")
+    clickables = [r for r, i in shot.refs.items() if i["role"] == "clickable"]
+    assert len(clickables) == icons, shot.text
+    # the third icon of the second tweet is its like button
+    lines = shot.text.splitlines()
+    start = next(i for i, ln in enumerate(lines) if "Tweet two text" in ln)
+    second = [w for ln in lines[start:] for w in ref_words(ln)]
+    out = await actions.click(tab, parse(second[2]))
+    assert out.did.startswith(f"clicked {second[2]}")
+    assert await text_of(tab, "#out") == "like tweet 2"
+
+
+async def test_nested_clickables_each_get_a_ref(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("social.html"))
+    await js(tab, """(() => {
+        const card = document.querySelector('.media');
+        card.style.cursor = 'pointer';
+        card.addEventListener('click', () => {});
+        const link = document.createElement('a');
+        link.href = '#profile'; link.textContent = 'Profile';
+        card.querySelector('.details').appendChild(link);
+    })()""")
+    shot = await tab.snapshot()
+    assert ref(shot, "link", "Profile")
+    assert len([i for i in shot.refs.values() if i["role"] == "clickable"]) >= 10
+
+
+async def test_using_a_ref_before_any_snapshot_takes_one(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    handle = await tab.resolve(parse("@1"))
+    info = await tab.info(handle)
+    assert info["role"] and info["name"]
+    shot = await tab.snapshot()
+    assert info["name"] in line_of(shot, "@1")
+
+
+async def test_unknown_ref_is_refused_saying_what_to_do(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    await tab.snapshot()
+    with pytest.raises(RefNotFound, match="nothing was done.*snapshot"):
+        await actions.click(tab, parse("@999"))
+
+
+async def test_stale_ref_falls_back_to_role_and_name(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    save = ref(shot, "button", "Save")
+    await actions.click(tab, target(shot, "button", "Redraw"))  # every button in #box is new
+    out = await actions.click(tab, parse(save))
+    assert await text_of(tab, "#out") == "save clicked"
+    assert "Save" in out.did
+
+
+async def test_stale_ref_to_the_second_of_two_same_named_buttons_clicks_the_second(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    second_edit = ref(shot, "button", "Edit", nth=1)
+    assert "nth=1" in line_of(shot, second_edit)
+    await actions.click(tab, target(shot, "button", "Redraw"))
+    await actions.click(tab, parse(second_edit))
+    assert await text_of(tab, "#out") == "edit 2 clicked"
+
+
+async def test_stale_ref_with_nothing_matching_fails_saying_what_to_do(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    save = ref(shot, "button", "Save")
+    await actions.click(tab, target(shot, "button", "Remove all"))
+    with pytest.raises(RefNotFound, match=r'(?s)gone.*button "Save".*nothing was done.*snapshot'):
+        await actions.click(tab, parse(save))
+    assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_ref_of_a_previous_page_is_not_used_on_the_next(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    shot = await tab.snapshot()
+    link = ref(shot, "link", "Go to the second page")
+    await goto(tab, site.url("nav2.html"))
+    with pytest.raises(RefNotFound):
+        await actions.click(tab, parse(link))
+    assert (await tab.snapshot()).title == "Second page"
+
+
+async def test_locator_in_a_scrolled_viewport_snapshot_names_the_element_it_is_printed_on(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("long.html"))
+    await js(tab, """(() => {
+        for (const where of ['afterbegin', 'beforeend']) {
+            document.body.insertAdjacentHTML(where, '<button type="button">Same</button>');
+        }
+    })()""")
+    await actions.scroll(tab, None, 0, 100000)  # the first "Same" is now above the fold
+    view = await tab.snapshot(viewport=True)
+    [same] = [r for r, i in view.refs.items() if i["name"] == "Same"]
+    handle = await tab.resolve(parse("loc=" + view.refs[same]["loc"]))
+    assert f"@{handle.ref}" == same, view.text
+
+
+async def test_locator_in_a_scoped_snapshot_names_the_element_it_is_printed_on(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    scoped = await tab.snapshot(scope=parse(".row:nth-child(3)"))
+    edit = ref(scoped, "button", "Edit")
+    handle = await tab.resolve(parse("loc=" + scoped.refs[edit]["loc"]))
+    assert f"@{handle.ref}" == edit, scoped.text

@@ -1,0 +1,200 @@
+"""The `tabsteward` command end to end: real hub processes, the real engine, real Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import fixture_server
+import pytest
+from hub_env import private_folders
+from tabsteward.bridge import client
+from tabsteward.bridge.cdp.launch import find_chromium
+from tabsteward.bridge.errors import BrowserError
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+BIN = os.path.join(os.path.dirname(sys.executable), "tabsteward")
+
+
+@dataclass
+class Hub:
+    env: dict[str, str]
+    proc: subprocess.Popen[str]
+    socket: str
+
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([BIN, *args], env=self.env, capture_output=True, text=True,
+                              timeout=120, cwd=self.env["HOME"])
+
+
+def private_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("TABSTEWARD_SOCKET", None)
+    env.pop("TABSTEWARD_AGENT", None)
+    env.update(private_folders()[1])
+    return env
+
+
+def start_hub(env: dict[str, str], *options: str) -> Hub:
+    log = open(os.path.join(env["HOME"], "serve.log"), "w")  # noqa: SIM115
+    proc = subprocess.Popen([BIN, "serve", *(options or ["--local-only"])], env=env,
+                            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
+                            text=True)
+    log.close()
+    assert proc.stdout is not None
+    ready = proc.stdout.readline()  # the one line serve prints, once it listens
+    assert ready.startswith("tabsteward hub ready on "), (
+        f"serve printed {ready!r}; its log: {read(env, 'serve.log')}")
+    return Hub(env, proc, ready.removeprefix("tabsteward hub ready on ").strip())
+
+
+def stop_hub(hub: Hub) -> int:
+    if hub.proc.poll() is None:
+        hub.proc.send_signal(signal.SIGTERM)
+    code = hub.proc.wait(60)
+    assert hub.proc.stdout is not None
+    hub.proc.stdout.close()
+    return code
+
+
+def read(env: dict[str, str], name: str) -> str:
+    with open(os.path.join(env["HOME"], name)) as f:
+        return f.read()
+
+
+@pytest.fixture(scope="module")
+def hub() -> Iterator[Hub]:
+    running = start_hub(private_env())
+    yield running
+    stop_hub(running)
+    shutil.rmtree(os.path.dirname(running.env["HOME"]), ignore_errors=True)
+
+
+def test_cli_opens_a_page_and_snapshots_it(hub: Hub, site: fixture_server.Site) -> None:
+    tabs = hub.cli("tabs")
+    assert tabs.returncode == 0, tabs.stderr
+    opened = hub.cli("open", site.url("form.html"))
+    assert opened.returncode == 0, opened.stderr
+    plain = hub.cli("snapshot")
+    assert plain.returncode == 0, plain.stderr
+    assert "@1" in plain.stdout
+    as_json = hub.cli("snapshot", "--json")
+    assert as_json.returncode == 0, as_json.stderr
+    data = json.loads(as_json.stdout)
+    assert data["text"].rstrip() == plain.stdout.rstrip()
+    assert data["refs"]
+    assert all("role" in ref for ref in data["refs"].values())
+    listed = json.loads(hub.cli("tabs", "--json").stdout)
+    assert [t["url"] for t in listed["tabs"]] == [site.url("form.html")]
+
+
+def test_cli_reports_usage_errors_with_exit_2(hub: Hub) -> None:
+    wrong = hub.cli("snapsot")
+    assert wrong.returncode == 2
+    assert "did you mean snapshot" in wrong.stderr
+    assert wrong.stdout == ""
+
+
+def test_cli_reports_a_missing_element_with_its_exit_code(hub: Hub,
+                                                          site: fixture_server.Site) -> None:
+    assert hub.cli("open", site.url("form.html")).returncode == 0
+    missing = hub.cli("click", "#no-such-element", "--json")
+    assert missing.returncode not in (0, 1, 2)
+    assert json.loads(missing.stdout)["ok"] is False
+
+
+def test_cli_help_lists_the_real_tools(hub: Hub) -> None:
+    shown = hub.cli("--help")
+    assert shown.returncode == 0
+    for name in ("open", "snapshot", "click", "tabs"):
+        assert f"\n  {name} " in shown.stdout
+
+
+def test_second_serve_is_refused_while_a_hub_runs(hub: Hub) -> None:
+    second = subprocess.run([BIN, "serve", "--local-only"], env=hub.env, capture_output=True,
+                            text=True, timeout=60)
+    assert second.returncode != 0
+    assert "already runs" in second.stderr
+    assert second.stdout == ""
+    assert hub.cli("tabs").returncode == 0  # the first one still serves
+
+
+def test_sigterm_stops_the_hub_and_removes_its_files() -> None:
+    running = start_hub(private_env())
+    token = os.path.join(os.path.dirname(running.socket), "hub.token")
+    assert os.path.exists(running.socket)
+    assert os.path.exists(token)
+    assert stop_hub(running) == 0
+    assert not os.path.exists(running.socket)
+    assert not os.path.exists(token)
+    shutil.rmtree(os.path.dirname(running.env["HOME"]), ignore_errors=True)
+
+
+def test_two_clis_finding_no_hub_start_exactly_one() -> None:
+    env = private_env()
+    folder = os.path.join(env["XDG_RUNTIME_DIR"], "tabsteward")
+    sock = os.path.join(folder, "hub.sock")
+
+    def ask(op: str) -> dict[str, object]:
+        with open(os.path.join(folder, "hub.token")) as f:
+            return client.request({"op": op}, sock, f.read().strip())
+
+    both = [subprocess.Popen([BIN, "tabs"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outcomes = [p.communicate(timeout=120) for p in both]
+    try:
+        assert [p.returncode for p in both] == [0, 0], outcomes
+        with open(os.path.join(env["XDG_STATE_HOME"], "tabsteward", "hub.log")) as f:
+            assert f.read().count("tabsteward hub starting") == 1
+        pid = ask("ping")["pid"]
+        assert isinstance(pid, int)
+        gone = os.pidfd_open(pid)
+        try:
+            assert ask("shutdown") == {"ok": True}
+            ready, _, _ = select.select([gone], [], [], 60)  # readable once it has exited
+            assert ready, "the auto-started hub did not exit after shutdown"
+        finally:
+            os.close(gone)
+        assert not os.path.exists(sock)
+    finally:
+        if os.path.exists(sock):
+            ask("shutdown")  # never leave a hub behind
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
+
+
+def test_hub_exits_non_zero_when_its_browser_goes_away() -> None:
+    env = private_env()
+    chromium = subprocess.Popen(
+        [find_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--remote-debugging-port=0", f"--user-data-dir={env['HOME']}/chromium",
+         "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True)
+    try:
+        assert chromium.stderr is not None
+        for line in chromium.stderr:  # Chromium names its DevTools URL once it listens
+            if line.startswith("DevTools listening on ws://"):
+                port = line.split("ws://127.0.0.1:", 1)[1].split("/", 1)[0]
+                break
+        else:
+            pytest.fail("Chromium exited without opening its DevTools port")
+        running = start_hub(env, "--cdp", f"http://127.0.0.1:{port}")
+        assert running.cli("tabs").returncode == 0
+        chromium.kill()
+        assert running.proc.wait(60) == BrowserError.exit_code  # on its own, no signal
+        stop_hub(running)
+        assert not os.path.exists(running.socket)
+        assert "lost the browser" in read(env, "serve.log")
+    finally:
+        chromium.kill()
+        chromium.wait(30)
+        assert chromium.stderr is not None
+        chromium.stderr.close()
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)

@@ -1,0 +1,368 @@
+"""The local API server on real Unix sockets, with a stand-in executor instead of the hub."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import socket
+import stat
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
+
+import pytest
+from tabsteward.bridge import framing
+from tabsteward.bridge.errors import TabError
+from tabsteward.bridge.hub import locate
+from tabsteward.bridge.hub.server import HubRunning, LocalServer, check_free
+
+T = TypeVar("T")
+Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    async def bounded() -> T:
+        async with asyncio.timeout(30):
+            return await coro
+    return asyncio.run(bounded())
+
+
+async def echo(request: dict[str, Any]) -> dict[str, Any]:
+    return {"ok": True, "echo": request}
+
+
+@contextlib.asynccontextmanager
+async def serving(handler: Handler = echo, **kwargs: Any) -> AsyncIterator[LocalServer]:
+    server = LocalServer(handler, **kwargs)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+class Peer:
+    """A raw client: frames (or any bytes) out, replies in."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.decoder = framing.Decoder()
+        self.got: list[Any] = []
+
+    @classmethod
+    async def open(cls) -> Peer:
+        return cls(*await asyncio.open_unix_connection(locate.socket_path()))
+
+    def send(self, message: Any) -> None:
+        self.writer.write(framing.encode(message))
+
+    async def replies(self, count: int) -> list[Any]:
+        while len(self.got) < count:
+            data = await self.reader.read(65536)
+            assert data, f"connection closed after {len(self.got)} of {count} replies"
+            self.decoder.feed(data)
+            self.got += self.decoder.messages()
+        out, self.got = self.got[:count], self.got[count:]
+        return out
+
+    async def closed_by_server(self) -> bool:
+        """Read to the end: True once the server has closed the connection."""
+        with contextlib.suppress(ConnectionResetError):
+            while await self.reader.read(65536):
+                pass
+        await self.close()
+        return True
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError):
+            await self.writer.wait_closed()
+
+
+def ping(server: LocalServer, **extra: Any) -> dict[str, Any]:
+    return {"op": "ping", "token": server.token, **extra}
+
+
+def test_authenticated_request_reaches_the_executor_without_its_token() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            peer = await Peer.open()
+            peer.send(ping(server, id="a1"))
+            [reply] = await peer.replies(1)
+            assert reply == {"ok": True, "echo": {"op": "ping"}, "id": "a1"}
+            await peer.close()
+    run(scenario())
+
+
+def test_socket_token_and_folder_are_private_to_the_user() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            folder = os.path.dirname(server.socket_path)
+            assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+            assert stat.S_IMODE(os.stat(server.socket_path).st_mode) == 0o600
+            assert stat.S_IMODE(os.stat(server.token_path).st_mode) == 0o600
+            assert locate.read_token() == server.token
+    run(scenario())
+
+
+@pytest.mark.parametrize("token", ["wrong", None, 42, "é"])
+def test_request_with_wrong_or_missing_token_is_refused_and_connection_closed(
+        token: Any) -> None:
+    calls: list[dict[str, Any]] = []
+
+    async def record(request: dict[str, Any]) -> dict[str, Any]:
+        calls.append(request)
+        return {"ok": True}
+
+    async def scenario() -> None:
+        async with serving(record):
+            peer = await Peer.open()
+            message: dict[str, Any] = {"op": "ping", "id": 3}
+            if token is not None:
+                message["token"] = token
+            peer.send(message)
+            peer.send({"op": "ping", "id": 4})
+            [reply] = await peer.replies(1)
+            assert reply["ok"] is False
+            assert reply["id"] == 3
+            assert reply["error"]["type"] == "AuthError"
+            assert reply["error"]["code"] == 3
+            assert "nothing was done" in reply["error"]["message"]
+            assert await peer.closed_by_server()
+    run(scenario())
+    assert calls == []
+
+
+@pytest.mark.parametrize("origin_key", ["origin", "Origin"])
+def test_request_with_browser_origin_is_refused(origin_key: str) -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            peer = await Peer.open()
+            peer.send(ping(server, **{origin_key: "https://evil.example"}))
+            [reply] = await peer.replies(1)
+            assert reply["error"]["type"] == "AuthError"
+            assert "web page" in reply["error"]["message"]
+            assert await peer.closed_by_server()
+    run(scenario())
+
+
+@pytest.mark.parametrize("start", [b"GET / HTTP/1.1\r\nHost: x\r\n\r\n",
+                                   b"POST /api HTTP/1.1\r\nOrigin: https://evil\r\n\r\n{}",
+                                   b"OPTIONS * HTTP/1.1\r\n\r\n"])
+def test_http_request_from_a_browser_gets_403_and_is_closed(start: bytes) -> None:
+    async def scenario() -> None:
+        async with serving():
+            peer = await Peer.open()
+            peer.writer.write(start)
+            answer = await peer.reader.read()
+            assert answer.startswith(b"HTTP/1.1 403 Forbidden\r\n")
+            await peer.close()
+    run(scenario())
+
+
+def test_oversized_frame_is_refused_and_connection_closed() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            peer = await Peer.open()
+            peer.send(ping(server, id=1))
+            peer.writer.write((framing.DEFAULT_MAX + 1).to_bytes(4, "little"))
+            replies = await peer.replies(2)
+            answered = next(r for r in replies if "id" in r)
+            refused = next(r for r in replies if "id" not in r)
+            assert answered == {"ok": True, "echo": {"op": "ping"}, "id": 1}
+            assert refused["error"]["type"] == "UsageError"
+            assert "limit" in refused["error"]["message"]
+            assert await peer.closed_by_server()
+    run(scenario())
+
+
+def test_bad_json_gets_an_error_reply_and_connection_closed() -> None:
+    async def scenario() -> None:
+        async with serving():
+            peer = await Peer.open()
+            body = b"{not json"
+            peer.writer.write(len(body).to_bytes(4, "little") + body)
+            [reply] = await peer.replies(1)
+            assert reply["error"]["type"] == "UsageError"
+            assert "not UTF-8 JSON" in reply["error"]["message"]
+            assert await peer.closed_by_server()
+    run(scenario())
+
+
+def test_frame_that_is_not_an_object_closes_the_connection() -> None:
+    async def scenario() -> None:
+        async with serving():
+            peer = await Peer.open()
+            peer.send(["ping"])
+            [reply] = await peer.replies(1)
+            assert "JSON object" in reply["error"]["message"]
+            assert await peer.closed_by_server()
+    run(scenario())
+
+
+def test_schema_error_is_answered_and_the_connection_stays_open() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            peer = await Peer.open()
+            peer.send({"op": "cli", "argv": "tabs", "cwd": "/", "id": 1, "token": server.token})
+            peer.send(ping(server, id=2))
+            bad, good = await peer.replies(2)
+            assert bad["id"] == 1
+            assert bad["error"]["type"] == "UsageError"
+            assert good == {"ok": True, "echo": {"op": "ping"}, "id": 2}
+            await peer.close()
+    run(scenario())
+
+
+def test_pipelined_requests_run_concurrently_and_replies_carry_their_ids() -> None:
+    release = asyncio.Event()
+
+    async def gated(request: dict[str, Any]) -> dict[str, Any]:
+        if request["tool"] == "slow":
+            await release.wait()  # only the second request releases it
+        else:
+            release.set()
+        return {"ok": True, "tool": request["tool"]}
+
+    async def scenario() -> None:
+        async with serving(gated) as server:
+            peer = await Peer.open()
+            for rid, tool in ((1, "slow"), (2, "fast")):
+                peer.send({"op": "call", "tool": tool, "id": rid, "token": server.token})
+            first, second = await peer.replies(2)
+            assert (first["id"], first["tool"]) == (2, "fast")
+            assert (second["id"], second["tool"]) == (1, "slow")
+            await peer.close()
+    run(scenario())
+
+
+def test_executor_errors_are_replies_and_crashes_hide_their_details() -> None:
+    async def failing(request: dict[str, Any]) -> dict[str, Any]:
+        if request.get("tool") == "gone":
+            raise TabError("tab t9 is closed; nothing was done")
+        if request.get("tool") == "crash":
+            raise RuntimeError("secret internals")
+        return {"ok": True}
+
+    async def scenario() -> None:
+        async with serving(failing, log_path="/x/hub.log") as server:
+            peer = await Peer.open()
+            for rid, tool in ((1, "gone"), (2, "crash")):
+                peer.send({"op": "call", "tool": tool, "id": rid, "token": server.token})
+            replies = {r["id"]: r for r in await peer.replies(2)}
+            assert replies[1]["error"]["type"] == "TabError"
+            crash = replies[2]["error"]
+            assert crash["code"] == 1
+            assert "secret" not in crash["message"]
+            assert "internal error" in crash["message"]
+            assert "/x/hub.log" in crash["message"]
+            peer.send(ping(server, id=3))
+            assert (await peer.replies(1))[0]["ok"] is True
+            await peer.close()
+    run(scenario())
+
+
+def test_reply_over_the_frame_limit_is_replaced_by_an_error() -> None:
+    async def big(request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "data": "x" * 2000}
+
+    async def scenario() -> None:
+        async with serving(big, max_frame=1000) as server:
+            peer = await Peer.open()
+            peer.send(ping(server, id=9))
+            [reply] = await peer.replies(1)
+            assert reply["id"] == 9
+            assert reply["ok"] is False
+            assert "too big" in reply["error"]["message"]
+            await peer.close()
+    run(scenario())
+
+
+def test_server_keeps_serving_after_a_broken_connection() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            rude = await Peer.open()
+            rude.writer.write(b"\x05\x00")  # half a header, then gone
+            await rude.close()
+            peer = await Peer.open()
+            peer.send(ping(server, id=1))
+            assert (await peer.replies(1))[0]["ok"] is True
+            await peer.close()
+    run(scenario())
+
+
+def test_second_hub_on_the_same_socket_is_refused() -> None:
+    async def scenario() -> None:
+        async with serving() as first:
+            with pytest.raises(HubRunning, match=r"already runs on .*did not start"):
+                check_free(first.socket_path)
+            second = LocalServer(echo)
+            with pytest.raises(HubRunning, match=str(os.getpid())):
+                await second.start()
+            # the refused hub left the running one's files alone
+            assert os.path.exists(first.socket_path)
+            assert locate.read_token() == first.token
+    run(scenario())
+
+
+def test_stale_socket_file_is_replaced() -> None:
+    path = locate.socket_path()
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    stale = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    stale.bind(path)
+    stale.close()  # the file stays, nobody listens: what a crashed hub leaves
+
+    async def scenario() -> None:
+        async with serving() as server:
+            peer = await Peer.open()
+            peer.send(ping(server, id=1))
+            assert (await peer.replies(1))[0]["ok"] is True
+            await peer.close()
+    run(scenario())
+
+
+def test_close_removes_socket_and_token() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            paths = server.socket_path, server.token_path
+        assert not any(os.path.exists(p) for p in paths)
+    run(scenario())
+
+
+def test_close_leaves_files_that_are_no_longer_its_own() -> None:
+    async def scenario() -> None:
+        async with serving() as server:
+            with open(server.token_path, "w") as f:
+                f.write("someone-else\n")
+            os.unlink(server.socket_path)
+            other = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            other.bind(server.socket_path)
+        assert os.path.exists(server.socket_path)
+        with open(server.token_path) as f:
+            assert f.read() == "someone-else\n"
+        other.close()
+    run(scenario())
+
+
+def test_close_lets_running_requests_answer() -> None:
+    started = asyncio.Event()
+    finish = asyncio.Event()
+
+    async def slow(request: dict[str, Any]) -> dict[str, Any]:
+        started.set()
+        await finish.wait()
+        return {"ok": True, "done": True}
+
+    async def scenario() -> None:
+        server = LocalServer(slow)
+        await server.start()
+        peer = await Peer.open()
+        peer.send(ping(server, id=1))
+        await started.wait()
+        closing = asyncio.create_task(server.close())
+        finish.set()
+        [reply] = await peer.replies(1)
+        assert reply == {"ok": True, "done": True, "id": 1}
+        await closing
+        await peer.close()
+    run(scenario())
