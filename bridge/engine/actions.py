@@ -19,6 +19,7 @@ from ..errors import (
     ActionTimeout,
     BrowserError,
     PolicyError,
+    TargetError,
     TargetNotInteractable,
     UsageError,
 )
@@ -67,7 +68,9 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome)
         dialog.cancel()
         events = tab.stop_recording()
     nav_started = any(
-        m in ("Page.frameRequestedNavigation", "Page.frameStartedLoading", "Page.frameNavigated")
+        # frameScheduledNavigation is the one that reliably arrives before the input's reply
+        m in ("Page.frameScheduledNavigation", "Page.frameRequestedNavigation",
+              "Page.frameStartedLoading", "Page.frameNavigated")
         and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
     if tab.state.dialog is None and nav_started:
         try:
@@ -203,7 +206,7 @@ async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: O
         return
     try:
         after = await tab.info(handle)
-    except (BrowserError, UsageError):
+    except (BrowserError, UsageError, TargetError):  # gone with the page: nothing to say
         return
     gone = set(before.get("states", [])) - set(after.get("states", []))
     new = set(after.get("states", [])) - set(before.get("states", []))

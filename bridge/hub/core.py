@@ -137,7 +137,8 @@ class Hub:
     async def run(self, server: LocalServer) -> int:
         """Serve until stopped or the browser is lost; then close the server and the
         browser. The exit status: 0 when stopped, BrowserError's when the browser is lost."""
-        idle = asyncio.create_task(self._watch_idle()) if self.idle_timeout > 0 else None
+        idle = (asyncio.create_task(self._watch_idle(server)) if self.idle_timeout > 0
+                else None)
         try:
             ends: list[asyncio.Future[Any]] = [self._stop, self.browser.closed]
             await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
@@ -156,10 +157,12 @@ class Hub:
             log.exception("closing the browser failed; the hub exits anyway")
         return code
 
-    async def _watch_idle(self) -> None:
+    async def _watch_idle(self, server: LocalServer) -> None:
+        """Stop once no request came for idle_timeout and no client (an MCP server, an SDK
+        session) keeps a connection open."""
         while True:
             left = self._last + self.idle_timeout - self._loop.time()
-            if left <= 0 and self._inflight == 0:
+            if left <= 0 and self._inflight == 0 and not server.open_connections:
                 self.stop(f"no request for {self.idle_timeout:g} s")
                 return
             await asyncio.sleep(left if left > 0 else self.idle_timeout)

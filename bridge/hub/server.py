@@ -157,6 +157,10 @@ class LocalServer:
             self._lock_fd = None
         log.info("stopped listening on %s", self.socket_path)
 
+    @property
+    def open_connections(self) -> int:
+        return len(self._connections)
+
     # -- connections ---------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()

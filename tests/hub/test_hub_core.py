@@ -221,6 +221,25 @@ def test_idle_hub_stops_itself() -> None:
     assert browser.close_calls == 1
 
 
+def test_idle_hub_stays_up_while_a_client_keeps_its_connection_open() -> None:
+    async def go() -> tuple[bool, int]:
+        hub, _ = make_hub(idle_timeout=0.05)
+        server = LocalServer(hub.execute)
+        await server.start()
+        running = asyncio.create_task(hub.run(server))
+        _reader, writer = await asyncio.open_unix_connection(server.socket_path)
+        # several idle timeouts pass while the connection stays open
+        done, _ = await asyncio.wait({running}, timeout=0.4)
+        still_up = not done
+        writer.close()
+        await writer.wait_closed()
+        return still_up, await asyncio.wait_for(running, 10)
+
+    still_up, code = run(go())
+    assert still_up
+    assert code == 0
+
+
 def test_hub_that_loses_its_browser_exits_non_zero() -> None:
     async def go() -> tuple[int, LocalServer]:
         hub, browser = make_hub()

@@ -6,69 +6,17 @@ import json
 import os
 import select
 import shutil
-import signal
 import subprocess
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import fixture_server
 import pytest
-from hub_env import private_folders
+from hub_env import BIN, Hub, private_env, read, start_hub, stop_hub
 from tabsteward.bridge import client
 from tabsteward.bridge.cdp.launch import find_chromium
 from tabsteward.bridge.errors import BrowserError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
-
-BIN = os.path.join(os.path.dirname(sys.executable), "tabsteward")
-
-
-@dataclass
-class Hub:
-    env: dict[str, str]
-    proc: subprocess.Popen[str]
-    socket: str
-
-    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([BIN, *args], env=self.env, capture_output=True, text=True,
-                              timeout=120, cwd=self.env["HOME"])
-
-
-def private_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env.pop("TABSTEWARD_SOCKET", None)
-    env.pop("TABSTEWARD_AGENT", None)
-    env.update(private_folders()[1])
-    return env
-
-
-def start_hub(env: dict[str, str], *options: str) -> Hub:
-    log = open(os.path.join(env["HOME"], "serve.log"), "w")  # noqa: SIM115
-    proc = subprocess.Popen([BIN, "serve", *(options or ["--local-only"])], env=env,
-                            stdout=subprocess.PIPE, stderr=log, stdin=subprocess.DEVNULL,
-                            text=True)
-    log.close()
-    assert proc.stdout is not None
-    ready = proc.stdout.readline()  # the one line serve prints, once it listens
-    assert ready.startswith("tabsteward hub ready on "), (
-        f"serve printed {ready!r}; its log: {read(env, 'serve.log')}")
-    return Hub(env, proc, ready.removeprefix("tabsteward hub ready on ").strip())
-
-
-def stop_hub(hub: Hub) -> int:
-    if hub.proc.poll() is None:
-        hub.proc.send_signal(signal.SIGTERM)
-    code = hub.proc.wait(60)
-    assert hub.proc.stdout is not None
-    hub.proc.stdout.close()
-    return code
-
-
-def read(env: dict[str, str], name: str) -> str:
-    with open(os.path.join(env["HOME"], name)) as f:
-        return f.read()
-
 
 @pytest.fixture(scope="module")
 def hub() -> Iterator[Hub]:

@@ -1,0 +1,93 @@
+"""A real MCP client session against `tabsteward mcp`, a real hub and a real Chromium."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+import sys
+from collections.abc import Iterator
+
+import fixture_server
+import pytest
+from hub_env import Hub, private_env, start_hub, stop_hub
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_types import Implementation, TextContent
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
+
+
+@pytest.fixture(scope="module")
+def hub() -> Iterator[Hub]:
+    running = start_hub(private_env())
+    yield running
+    stop_hub(running)
+    shutil.rmtree(running.env["HOME"].rsplit("/", 1)[0], ignore_errors=True)
+
+
+def mcp_session(hub: Hub, scenario: object) -> None:
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "tabsteward.bridge", "mcp"], cwd=hub.env["HOME"],
+        env={**hub.env, "TABSTEWARD_NO_AUTOSTART": "1"})
+
+    async def main() -> None:
+        async with Client(stdio_client(params),
+                          client_info=Implementation(name="pytest-agent", version="1")) as c:
+            await scenario(c)  # type: ignore[operator]
+
+    asyncio.run(asyncio.wait_for(main(), 120))
+
+
+def text_of(result: object) -> str:
+    content = result.content  # type: ignore[attr-defined]
+    assert len(content) == 1
+    assert isinstance(content[0], TextContent)
+    return str(content[0].text)
+
+
+def test_mcp_tools_carry_the_cli_verbs_and_read_only_hints(hub: Hub) -> None:
+    async def scenario(client: Client) -> None:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert {"open", "snapshot", "click", "fill", "tabs"} <= set(tools)
+        assert tools["snapshot"].annotations.read_only_hint is True
+        assert tools["click"].annotations.destructive_hint is True
+        assert "interactive" in tools["snapshot"].input_schema["properties"]
+        assert tools["open"].input_schema["required"] == ["url"]
+
+    mcp_session(hub, scenario)
+
+
+def test_mcp_snapshot_is_the_cli_snapshot_and_a_ref_from_it_clicks(
+        hub: Hub, site: fixture_server.Site) -> None:
+    opened = hub.cli("open", site.url("form.html"))
+    assert opened.returncode == 0, opened.stderr
+    cli_text = hub.cli("snapshot", "-i").stdout
+    refs = json.loads(hub.cli("snapshot", "-i", "--json").stdout)["refs"]
+    submit = next(r for r, info in refs.items() if info["name"] == "Create account")
+
+    async def scenario(client: Client) -> None:
+        shot = await client.call_tool("snapshot", {"interactive": True})
+        assert not shot.is_error
+        assert text_of(shot) == cli_text
+        filled = await client.call_tool("fill", {"target": "#email", "text": "mcp@example.org"})
+        assert "value now 'mcp@example.org'" in text_of(filled)
+        clicked = await client.call_tool("click", {"target": submit})
+        assert not clicked.is_error, text_of(clicked)
+        waited = await client.call_tool("wait", {"text": "submitted mcp@example.org"})
+        assert not waited.is_error, text_of(waited)
+
+    mcp_session(hub, scenario)
+
+
+def test_mcp_reports_a_bad_ref_as_a_tool_error(hub: Hub, site: fixture_server.Site) -> None:
+    hub.cli("open", site.url("form.html"))
+
+    async def scenario(client: Client) -> None:
+        result = await client.call_tool("click", {"target": "@9999"})
+        assert result.is_error
+        assert "nothing was done" in text_of(result)
+        malformed = await client.call_tool("click", {"target": 12})
+        assert malformed.is_error
+
+    mcp_session(hub, scenario)
