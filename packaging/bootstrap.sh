@@ -31,12 +31,17 @@ if [ ! -x .venv/bin/python ]; then
   echo "== creating .venv"
   "$python" -m venv .venv
 fi
-stamp=.venv/.tabsteward-installed
+stamp=.venv/.tabsteward-deps
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  echo "== installing Tabsteward and its dev tools into .venv"
+  echo "== installing Tabsteward's dependencies and dev tools into .venv"
+  .venv/bin/python -m pip install -q --disable-pip-version-check --upgrade pip setuptools wheel
   .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[dev]'
   touch "$stamp"
 fi
+# A regular (not editable) install of this checkout, every time: an editable install's
+# import hook costs each `tabsteward` call more than all of the CLI's own work.
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-deps --no-build-isolation \
+  --force-reinstall . >/dev/null
 
 case "$job" in
   demo) exec .venv/bin/tabsteward demo "$@" ;;

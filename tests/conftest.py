@@ -8,84 +8,25 @@ marker. A test fails when the engine logs a warning or an asyncio task dies unob
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
-import threading
-from collections.abc import Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import Iterator
 
 import fixture_server
 import pytest
+from looprunner import DEFAULT_TIMEOUT, LoopThread, close_loop_thread, loop_thread
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.errors import BrowserError
-
-T = TypeVar("T")
 
 # local_only keeps Chromium off the network; the second fixture site must stay reachable
 HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
               "EXCLUDE 127.0.0.2")
 SETUP_HINT = ("run the README's setup (`bash packaging/bootstrap.sh test`), which installs "
               "Debian's chromium, or set TABSTEWARD_CHROMIUM to a Chromium binary")
-DEFAULT_TIMEOUT = 120.0
-
-
-class LoopThread:
-    """An asyncio loop running in a daemon thread; `run` executes a coroutine on it."""
-
-    def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.problems: list[str] = []
-        self.loop.set_exception_handler(self._on_exception)
-        self._thread = threading.Thread(target=self._main, name="test-loop", daemon=True)
-        self._thread.start()
-
-    def _main(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def _on_exception(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        exc = context.get("exception")
-        self.problems.append(f"{context.get('message')}: {exc!r}")
-        loop.default_exception_handler(context)
-
-    def run(self, coro: Coroutine[Any, Any, T], timeout: float = DEFAULT_TIMEOUT) -> T:
-        """Run coro on the loop; after `timeout` s it is cancelled (its traceback shows where
-        it hung)."""
-        async def bounded() -> T:
-            async with asyncio.timeout(timeout):
-                return await coro
-
-        fut = asyncio.run_coroutine_threadsafe(bounded(), self.loop)
-        try:
-            return fut.result()
-        finally:  # interrupted (pytest-timeout, ^C): do not leave the coroutine running
-            if not fut.done():
-                fut.cancel()
-                concurrent.futures.wait([fut], timeout=5)
-
-    def close(self) -> None:
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(10)
-        if not self._thread.is_alive():
-            self.loop.close()
-
-
-_LOOP: LoopThread | None = None
-
-
-def loop_thread() -> LoopThread:
-    global _LOOP
-    if _LOOP is None:
-        _LOOP = LoopThread()
-    return _LOOP
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    global _LOOP
-    if _LOOP is not None:
-        _LOOP.close()
-        _LOOP = None
+    close_loop_thread()
 
 
 def _timeout_of(item: pytest.Function) -> float:
@@ -158,11 +99,14 @@ def site() -> Iterator[fixture_server.Site]:
 def browser() -> Iterator[Browser]:
     """One headless Chromium per test module. A missing browser fails, never skips."""
     loop = loop_thread()
+    problem = ""
     try:
         launched = loop.run(Browser.launch(local_only=True, extra_args=[HOST_RULES]),
                             timeout=60)
     except BrowserError as exc:
-        pytest.fail(f"Chromium could not be started: {exc.message}. To fix: {SETUP_HINT}",
+        problem = exc.message
+    if problem:
+        pytest.fail(f"Chromium could not be started: {problem}. To fix: {SETUP_HINT}",
                     pytrace=False)
     yield launched
     loop.run(launched.close(), timeout=30)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import logging
 import os
 import time
 from collections.abc import Awaitable
@@ -19,6 +20,7 @@ from ..errors import (
     ActionTimeout,
     BrowserError,
     PolicyError,
+    TabError,
     TargetError,
     TargetNotInteractable,
     UsageError,
@@ -26,6 +28,8 @@ from ..errors import (
 from . import keys
 from .tab import Handle, Tab
 from .targets import Target
+
+log = logging.getLogger("tabsteward.engine")
 
 BUTTONS = ("left", "right", "middle")
 NAV_TIMEOUT = 30.0
@@ -57,7 +61,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome)
     opened_before = len(tab.opened)
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    task = asyncio.ensure_future(action)
+    task: asyncio.Future[Any] = asyncio.ensure_future(_then_barrier(tab, action))
     try:
         done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
@@ -87,6 +91,17 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome)
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
+
+
+async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
+    """The action, then a round trip to the page's renderer: input is acknowledged on
+    another channel than DevTools events, so without it a navigation the input scheduled
+    may be reported only after the action looks finished."""
+    await action
+    try:
+        await tab.send("Page.enable")
+    except (BrowserError, TabError) as exc:  # the action closed the tab: it is done anyway
+        log.debug("no barrier after the action: %s", exc.message)
 
 
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:
@@ -206,7 +221,7 @@ async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: O
         return
     try:
         after = await tab.info(handle)
-    except (BrowserError, UsageError, TargetError):  # gone with the page: nothing to say
+    except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
         return
     gone = set(before.get("states", [])) - set(after.get("states", []))
     new = set(after.get("states", [])) - set(before.get("states", []))
@@ -507,9 +522,9 @@ async def screenshot(tab: Tab, path: str, full: bool = False,
                               else "png"}
     if target is not None:
         handle = await tab.resolve(target)
-        await tab.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
-        rect = (await tab.evaluate(handle.frame, f"__ts.point({handle.local})") or {}).get("rect")
-        if not rect:
+        await tab.scroll_into_view(handle)
+        rect = await tab.page_rect(handle)  # in the page, wherever its frame sits
+        if not rect or rect[2] <= 0 or rect[3] <= 0:
             raise TargetNotInteractable(f"@{handle.ref} is not visible; no screenshot taken")
         metrics = await tab.send("Page.getLayoutMetrics")
         vp = metrics.get("cssVisualViewport", {})
@@ -578,11 +593,10 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
             return out
         return Outcome(f"page reached {load}")
     deadline = time.monotonic() + timeout
-    frame = tab.frames[tab.target_id]
     while True:
         if text is not None:
-            found = await tab.evaluate(frame, f"__ts.pageText().includes({json.dumps(text)})")
-            if found:
+            said = await tab.in_every_frame(f"__ts.pageText().includes({json.dumps(text)})")
+            if any(found is True for _, found in said):
                 return Outcome(f"text {text!r} is on the page")
         elif url is not None:
             current = tab.state.url
@@ -621,9 +635,16 @@ async def _target_state(tab: Tab, target: Target, state: str) -> bool:
 
 # -- reading, dialogs, eval --
 async def read(tab: Tab, fmt: str) -> str:
-    frame = tab.frames[tab.target_id]
+    """The page's text, then each frame's text under a `[frame URL]` line."""
+    tab.check_no_dialog()
     fn = "__ts.markdown()" if fmt == "markdown" else "__ts.pageText()"
-    return str(await tab.evaluate(frame, fn) or "")
+    parts: list[str] = []
+    for frame, body in await tab.in_every_frame(f"[location.href, {fn}]"):
+        if frame.id == tab.target_id:
+            parts.insert(0, str(body[1] or ""))
+        elif body[1]:
+            parts.append(f"[frame {body[0]}]\n{body[1]}")
+    return "\n\n".join(parts)
 
 
 async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:

@@ -106,6 +106,17 @@
     return TAG_ROLES[tag] || "";
   }
 
+  // A label whose control is not rendered (a styled toggle hides its input and draws the
+  // label) is what a person clicks: it stands in for the control.
+  function standIn(el) {
+    if (el.tagName !== "LABEL") return null;
+    const c = el.control;
+    if (!c || c.tagName !== "INPUT") return null;
+    const r = c.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && getComputedStyle(c).visibility === "visible") return null;
+    return c;
+  }
+
   // -- accessible names -----------------------------------------------------------------
   const HAS_WORD = /[\p{L}\p{N}]/u;
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
@@ -447,6 +458,8 @@
       const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
       let role = roleOf(el);
       const block = !(cs.display.startsWith("inline") || cs.display === "contents");
+      const proxy = visible ? standIn(el) : null;
+      if (proxy) role = roleOf(proxy);
       let clickable = false;
       if (!ACTIONABLE.has(role) && visible) {
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
@@ -475,11 +488,12 @@
       }
       if (actionable && inView) {
         flush();
-        const states = statesOf(el, role);
-        if (el === focused) states.push("focused");
-        const value = valueOf(el, role);
+        const src = proxy || el;
+        const states = statesOf(src, role);
+        if (src === focused) states.push("focused");
+        const value = valueOf(src, role);
         const extra = optionsOf(el);
-        rows.push([depth, 0, role, nameOf(el, role), idOf(el), states.join(" "),
+        rows.push([depth, 0, role, nameOf(src, role), idOf(el), states.join(" "),
                    value === null || value === undefined || value === "" ? null
                      : String(value).slice(0, 300),
                    locOf(el, role), extra]);
@@ -645,13 +659,14 @@
   function info(id) {
     const el = get(id);
     if (!el) return null;
-    const role = roleOf(el);
+    const src = standIn(el) || el;
+    const role = roleOf(src);
     return {
-      role, name: nameOf(el, role), tag: el.tagName.toLowerCase(),
-      type: el.type || null, editable: !!el.isContentEditable,
-      value: valueOf(el, role), checked: el.checked === undefined ? null : el.checked,
-      disabled: !!(el.matches && el.matches(":disabled")), connected: el.isConnected,
-      states: statesOf(el, role),
+      role, name: nameOf(src, role), tag: el.tagName.toLowerCase(),
+      type: src.type || null, editable: !!el.isContentEditable,
+      value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
+      disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
+      states: statesOf(src, role),
     };
   }
 
@@ -702,13 +717,30 @@
       attached: true,
       visible: r.width > 0 && r.height > 0 && cs.visibility !== "hidden" && cs.display !== "none",
       enabled: !(el.matches && el.matches(":disabled")),
-      checked: el.checked === true || el.getAttribute("aria-checked") === "true",
+      checked: (standIn(el) || el).checked === true ||
+        el.getAttribute("aria-checked") === "true",
     };
+  }
+
+  // What covers the element at (x, y) of this frame's viewport, or null when it is on top.
+  function coverOf(id, x, y) {
+    const el = get(id);
+    if (!el) return "nothing (it is gone)";
+    const hit = hitTarget(el, x, y);
+    return hits(el, hit) ? null : describe(hit);
+  }
+
+  // The border box in this frame's viewport, covered or not.
+  function rect(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
   }
 
   globalThis.__ts = {
     idOf, get, snapshot, query, point, scrollIntoView, frameOffset, info, describe, pageText,
-    markdown, state,
+    markdown, state, rect, coverOf,
   };
   return "installed";
 })()

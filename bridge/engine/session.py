@@ -74,6 +74,7 @@ class Browser:
         self.kind = kind
         self.allow_eval = False
         self.version = ""
+        self.headless = False
         self.sessions: dict[str, AgentSession] = {}
         self.tabs: dict[str, Tab] = {}  # target id -> tab
         self._by_session: dict[str, Tab] = {}
@@ -82,6 +83,14 @@ class Browser:
         self.download_dir = tempfile.mkdtemp(prefix="tabsteward-downloads-")
         self._download_waiters: list[asyncio.Future[dict[str, Any]]] = []
         conn.on_event(self._on_event)
+
+    @property
+    def own_windows(self) -> bool:
+        """Whether each agent tab gets a window of its own: in a headless browser (ours or
+        one we attached to) a window is invisible, and a tab alone in its window is never a
+        hidden, throttled background tab. In a headed browser it stays a background tab of
+        the person's window: a new window would take their focus."""
+        return self.kind == "launched" or self.headless
 
     @property
     def closed(self) -> asyncio.Future[str]:
@@ -106,6 +115,7 @@ class Browser:
         browser = cls(conn, kind)
         version = await conn.send("Browser.getVersion")
         browser.version = str(version.get("product", ""))
+        browser.headless = "HeadlessChrome/" in str(version.get("userAgent", ""))
         await conn.send("Target.setDiscoverTargets", {"discover": True})
         if kind == "launched":  # our own browser: every download lands where we can find it
             await browser.catch_downloads(True)
@@ -138,9 +148,13 @@ class Browser:
                          target_id: str | None = None) -> Tab:
         """Open a background tab (never activated) and attach to it."""
         if target_id is None:
+            # In a Chromium of our own each agent tab gets its own (inactive) window, where
+            # it is the front tab: a background tab of a shared window draws no frames, so
+            # screenshots hang, and tabs its page opens would come to the window's front.
+            # In a browser we attached to, the person's windows stay as they are.
             res = await self.conn.send("Target.createTarget",
                                        {"url": "about:blank", "background": True,
-                                        "newWindow": False})
+                                        "newWindow": self.own_windows})
             target_id = str(res["targetId"])
         attached = await self.conn.send("Target.attachToTarget",
                                         {"targetId": target_id, "flatten": True})

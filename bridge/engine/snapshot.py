@@ -35,7 +35,10 @@ class Built:
 
 
 def quote(s: str) -> str:
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    """Double-quote s, escaping backslashes and quotes; line breaks in a value (a textarea's)
+    are written \\n so that every element stays on one line."""
+    s = s.replace("\\", "\\\\").replace('"', '\\"')
+    return '"' + s.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n") + '"'
 
 
 def role_name_loc(role: str, name: str, nth: int) -> str:

@@ -312,6 +312,23 @@ class Tab:
             raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
         return str(obj["objectId"])
 
+    async def in_every_frame(self, expression: str) -> list[tuple[Frame, Any]]:
+        """Evaluate helper code in each frame of the page, the main frame first; frames that
+        cannot answer (gone, still loading) are left out."""
+        self.check_no_dialog()
+        frames = await self._frame_list()
+        frames.sort(key=lambda f: f.id != self.target_id)
+        results = await asyncio.gather(*(self.evaluate(f, expression) for f in frames),
+                                       return_exceptions=True)
+        out: list[tuple[Frame, Any]] = []
+        for frame, res in zip(frames, results, strict=True):
+            if isinstance(res, BaseException):
+                if not isinstance(res, BrowserError | UsageError):
+                    raise res
+                continue
+            out.append((frame, res))
+        return out
+
     async def _frame_list(self) -> list[Frame]:
         """Frames of the current document: main session's tree plus OOPIF sessions."""
         sessions = [self.session_id, *self.child_sessions]
@@ -613,12 +630,11 @@ class Tab:
                           "requestAnimationFrame(r)); setTimeout(r, 200); })",
             "contextId": ctx, "awaitPromise": True}, timeout=10)
 
-    async def point(self, handle: Handle, what: str) -> tuple[float, float]:
-        """Scroll the element into view and return an uncovered point on it (page coords)."""
-        frame = handle.frame
-        scrolled = await self.evaluate(frame, f"__ts.scrollIntoView({handle.local})")
-        inner = frame
-        for _ in range(20):  # and each frame holding it, up to the page
+    async def scroll_into_view(self, handle: Handle) -> None:
+        """Scroll the element into view in its frame, and each frame holding it in its own."""
+        inner = handle.frame
+        scrolled = await self.evaluate(inner, f"__ts.scrollIntoView({handle.local})")
+        for _ in range(20):
             if inner.id == self.target_id:
                 break
             owner = await self._owner_of(inner)
@@ -629,6 +645,19 @@ class Tab:
                 scrolled = "scrolled"
         if scrolled == "scrolled":
             await self._next_frame()
+
+    async def page_rect(self, handle: Handle) -> tuple[float, float, float, float] | None:
+        """The element's border box in the page's viewport (x, y, width, height), or None."""
+        rect = await self.evaluate(handle.frame, f"__ts.rect({handle.local})")
+        if not rect:
+            return None
+        ox, oy = await self._frame_offset(handle.frame)
+        return float(rect[0]) + ox, float(rect[1]) + oy, float(rect[2]), float(rect[3])
+
+    async def point(self, handle: Handle, what: str) -> tuple[float, float]:
+        """Scroll the element into view and return an uncovered point on it (page coords)."""
+        frame = handle.frame
+        await self.scroll_into_view(handle)
         res = await self.evaluate(frame, f"__ts.point({handle.local})")
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
@@ -645,8 +674,28 @@ class Tab:
         if err == "covered":
             raise TargetCovered(f"{what} is covered by {res.get('cover')}; nothing was done. "
                                 "Close or move what covers it first", cover=res.get("cover"))
-        ox, oy = await self._frame_offset(frame)
-        return float(res["x"]) + ox, float(res["y"]) + oy
+        # up through the frames holding it: each iframe must be what its page shows there
+        x, y = float(res["x"]), float(res["y"])
+        current = frame
+        for _ in range(20):
+            if current.id == self.target_id:
+                return x, y
+            owner = await self._owner_of(current)
+            if owner is None:
+                raise TargetNotInteractable("cannot place the frame holding the element; "
+                                            "nothing was done")
+            parent = self.frames[owner[0]]
+            off = await self.evaluate(parent, f"__ts.frameOffset({owner[1]})")
+            if not off:
+                raise TargetNotInteractable("the frame holding the element is gone; "
+                                            "nothing was done")
+            x, y = x + float(off[0]), y + float(off[1])
+            cover = await self.evaluate(parent, f"__ts.coverOf({owner[1]}, {x}, {y})")
+            if cover:
+                raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
+                                    "move what covers it first", cover=cover)
+            current = parent
+        return x, y
 
     async def info(self, handle: Handle) -> dict[str, Any]:
         res = await self.evaluate(handle.frame, f"__ts.info({handle.local})")
@@ -673,7 +722,7 @@ class Tab:
             lambda m, p, s: (m == "Page.lifecycleEvent" and p.get("name") == event and
                              p.get("frameId") == self.target_id) or
             m == "Page.javascriptDialogOpening")
-        ready_task = asyncio.ensure_future(self._ready_state())
+        ready_task: asyncio.Future[Any] = asyncio.ensure_future(self._ready_state())
         try:
             if self.state.dialog is not None:
                 return

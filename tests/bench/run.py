@@ -148,9 +148,11 @@ def fresh_bytecode() -> None:
     PYTHONDONTWRITEBYTECODE=1 (set on this machine, and by the shared runner) each CLI
     call would compile its modules again: about 7 ms of a 60 ms command."""
     os.environ["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    # our own tabsteward processes refresh it if the code changes during the run; the
+    # shared runner sets PYTHONDONTWRITEBYTECODE again and reads what is compiled here
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([str(PYTHON), "-c", "import tabsteward.bridge.cli, tabsteward.bridge.hub.main, "
-                    "tabsteward.bridge.mcp_server"], check=True, env=env)
+                    "tabsteward.bridge.mcp_server"], check=True)
 
 
 def run_shared(pages: str, stamp: str) -> Path:
@@ -421,10 +423,10 @@ def pick_click_target(ts: Cli, ab: Cli | None, url: str) -> dict[str, str] | Non
     theirs = ab_targets(ab) if ab else {k: "" for k in mine}
     shared = [k for k in mine if k in theirs]
     inputs = [k for k in shared if k[0] in INPUT_ROLES]
-    links = [k for k in shared if k[0] == "link"][:40] if ab else []
     candidates = inputs[:3]
+    links = [k for k in shared if k[0] == "link"][:40] if ab and not inputs else []
     for k in links:  # same-page anchors; the href comes from agent-browser
-        if len(candidates) >= 6:
+        if len(candidates) >= 3:
             break
         if ab and ab.run("get", "attr", theirs[k], "href")[1].strip().startswith("#"):
             candidates.append(k)

@@ -51,17 +51,3 @@ async def text_of(tab: Tab, selector: str) -> str:
 async def value_of(tab: Tab, selector: str) -> str:
     return str(await js(tab, f"document.querySelector({json.dumps(selector)}).value"))
 
-
-async def until(tab: Tab, expression: str, timeout: float = 10) -> None:
-    """Wait in the page for a main-world condition (polled by the page, not by a sleep)."""
-    expr = json.dumps(expression)
-    await js(tab, f"""new Promise((resolve, reject) => {{
-        const t0 = performance.now();
-        (function poll() {{
-            if ((0, eval)({expr})) return resolve(true);
-            if (performance.now() - t0 > {timeout * 1000}) {{
-                return reject(new Error("condition never held: " + {expr}));
-            }}
-            setTimeout(poll, 10);
-        }})();
-    }})""")

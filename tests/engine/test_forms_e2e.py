@@ -92,7 +92,7 @@ async def test_fill_a_contenteditable(tab: Tab, site: Site) -> None:
 
 async def test_fill_on_a_checkbox_or_button_is_refused(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("controls.html"))
-    with pytest.raises(TargetNotInteractable, match="does not take text.*nothing was typed"):
+    with pytest.raises(TargetNotInteractable, match=r"does not take text.*nothing was typed"):
         await actions.enter_text(tab, parse("#news"), "x", "fill")
     with pytest.raises(TargetNotInteractable, match="nothing was typed"):
         await actions.enter_text(tab, parse("#out"), "x", "fill")
@@ -199,3 +199,36 @@ async def test_focus_gives_keyboard_focus(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("controls.html"))
     await actions.focus(tab, parse("#oneline"))
     assert await js(tab, "document.activeElement.id") == "oneline"
+
+
+async def test_fill_a_number_and_a_date_input(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await actions.enter_text(tab, parse("#amount"), "42", "fill")
+    assert await value_of(tab, "#amount") == "42"
+    assert await text_of(tab, "#out") == "amount changed to 42"
+    await actions.enter_text(tab, parse("#day"), "2024-05-17", "fill")
+    assert await value_of(tab, "#day") == "2024-05-17"
+    assert await text_of(tab, "#out") == "day changed to 2024-05-17"
+
+
+async def test_checkbox_hidden_behind_its_label_can_be_checked(tab: Tab, site: Site) -> None:
+    """A styled toggle: the input is display:none and a person clicks its label."""
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    remember = [r for r, i in shot.refs.items() if i["name"] == "Remember me"]
+    assert remember, shot.text
+    await actions.click(tab, parse(remember[0]))
+    assert await js(tab, "document.getElementById('remember').checked") is True
+
+
+async def test_check_a_checkbox_hidden_behind_its_label(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    remember = target(shot, "checkbox", "Remember me")
+    out = await actions.check(tab, remember, True)
+    assert out.did.startswith("checked")
+    assert await js(tab, "document.getElementById('remember').checked") is True
+    after = await tab.snapshot()
+    assert "[checked]" in line_of(after, ref(after, "checkbox", "Remember me"))
+    await actions.check(tab, remember, False)
+    assert await js(tab, "document.getElementById('remember').checked") is False

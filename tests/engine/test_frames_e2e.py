@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import struct
+import zlib
+from pathlib import Path
+
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, line_of, ref, target, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Snapshot, Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetCovered
 
 pytestmark = pytest.mark.browser
 
@@ -16,7 +21,8 @@ async def frames_page(tab: Tab, site: Site) -> Snapshot:
     """Open the frames page: the main frame's load waits for both frames' load."""
     await goto(tab, site.url("frames.html"))
     shot = await tab.snapshot()
-    assert "Press cross" in shot.text and "Press same" in shot.text, shot.text
+    assert "Press cross" in shot.text, shot.text
+    assert "Press same" in shot.text, shot.text
     return shot
 
 
@@ -119,3 +125,107 @@ async def test_css_selector_reaches_into_open_shadow_roots(tab: Tab, site: Site)
     await actions.enter_text(tab, parse("#sf"), "by css", "fill")
     await actions.click(tab, parse("#sb"))
     assert await text_of(tab, "#out") == "shadow clicked with by css"
+
+
+async def test_dialog_opened_by_a_cross_origin_frame_is_reported_and_answered(
+        tab: Tab, site: Site) -> None:
+    shot = await frames_page(tab, site)
+    asks = [r for r, i in shot.refs.items() if i["role"] == "button" and i["name"] == "Ask"]
+    out = await actions.click(tab, parse(asks[1]))  # the cross-origin frame's
+    assert out.data["dialog"] == {"type": "confirm", "message": "Sure in the frame?"}
+    await actions.dialog(tab, "accept")
+    assert await frame_text(tab, "cross", "#out") == "answer true"
+    assert (await actions.dialog(tab, "status")).data["dialog"] is None
+    await tab.snapshot()  # the engine is not wedged
+
+
+async def test_wait_for_text_that_appears_inside_a_frame(tab: Tab, site: Site) -> None:
+    shot = await frames_page(tab, site)
+    await actions.click(tab, target(shot, "button", "Press cross"), count=2)
+    await actions.wait(tab, text="frame text arrived", timeout=10)
+
+
+async def test_keys_pressed_on_a_field_in_a_cross_origin_frame_reach_it(
+        tab: Tab, site: Site) -> None:
+    shot = await frames_page(tab, site)
+    await actions.press(tab, "x", target(shot, "textbox", "Field cross"))
+    assert await frame_text(tab, "cross", "#out") == "key x"
+
+
+async def test_hover_inside_a_cross_origin_frame(tab: Tab, site: Site) -> None:
+    shot = await frames_page(tab, site)
+    [session] = list(tab.child_sessions)
+    await js(tab, """document.getElementById('press').addEventListener('mouseover',
+        () => { document.getElementById('out').textContent = 'hovered'; })""", session=session)
+    await actions.hover(tab, target(shot, "button", "Press cross"))
+    assert await frame_text(tab, "cross", "#out") == "hovered"
+
+
+async def test_text_of_the_page_includes_its_frames(tab: Tab, site: Site) -> None:
+    await frames_page(tab, site)
+    text = await actions.read(tab, "text")
+    assert "Main page text" in text
+    assert "Frame cross" in text
+    assert "Frame same" in text
+
+
+def png_pixels(path: Path) -> list[tuple[int, int, int]]:
+    """The RGB pixels of an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes)."""
+    data = path.read_bytes()
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color = struct.unpack(">IIBB", body[:10])
+            assert depth == 8
+            assert color in (2, 6)
+            channels = 3 if color == 2 else 4
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    prev = bytearray(stride)
+    pixels: list[tuple[int, int, int]] = []
+    for y in range(height):
+        start = y * (stride + 1)
+        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b, c = prev[i], prev[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        pixels += [tuple(line[x:x + 3]) for x in range(0, stride, channels)]  # type: ignore[misc]
+        prev = line
+    return pixels
+
+
+@pytest.mark.parametrize("who", ["main", "same", "cross"])
+async def test_screenshot_of_an_element_inside_a_frame_shows_that_element(
+        tab: Tab, site: Site, tmp_path: Path, who: str) -> None:
+    shot = await frames_page(tab, site)
+    path = tmp_path / "swatch.png"
+    await actions.screenshot(tab, str(path), target=target(shot, "button", f"Swatch {who}"))
+    pixels = png_pixels(path)
+    red = [p for p in pixels if p[0] > 230 and p[1] < 30 and p[2] < 30]
+    assert len(red) >= 0.9 * len(pixels), f"{len(red)} of {len(pixels)} pixels are red"
+
+
+@pytest.mark.parametrize("who", ["same", "cross"])
+async def test_click_into_a_frame_under_a_page_overlay_is_refused_naming_it(
+        tab: Tab, site: Site, who: str) -> None:
+    shot = await frames_page(tab, site)
+    await js(tab, """document.body.insertAdjacentHTML('beforeend',
+        '<div id="veil" style="position:fixed;inset:0;background:rgba(0,0,0,.3)"></div>')""")
+    with pytest.raises(TargetCovered, match="div#veil"):
+        await actions.click(tab, target(shot, "button", f"Press {who}"))
+    assert await frame_text(tab, who, "#out") == "not clicked"

@@ -32,7 +32,7 @@ async def test_open_waits_for_the_load_and_reports_the_url(tab: Tab, site: Site)
 
 
 async def test_open_of_an_unreachable_address_fails_saying_so(tab: Tab) -> None:
-    with pytest.raises(BrowserError, match="could not open.*ERR_NAME_NOT_RESOLVED"):
+    with pytest.raises(BrowserError, match=r"could not open.*ERR_NAME_NOT_RESOLVED"):
         await actions.navigate(tab, "http://no-such-host.invalid/")
 
 
@@ -177,14 +177,15 @@ async def test_screenshot_of_viewport_full_page_and_element(
     await actions.screenshot(tab, str(full), full=True)
     await actions.screenshot(tab, str(elem), target=parse("#bottom"))
     vw, vh = png_size(view)
-    fw, fh = png_size(full)
+    _, fh = png_size(full)
     ew, eh = png_size(elem)
     inner = await js(tab, "[innerWidth, innerHeight, document.documentElement.scrollHeight]")
     assert (vw, vh) == (inner[0], inner[1])
     assert fh == inner[2] > vh
     box = await js(tab, "(r => [Math.round(r.width), Math.round(r.height)])"
                         "(document.getElementById('bottom').getBoundingClientRect())")
-    assert abs(ew - box[0]) <= 1 and abs(eh - box[1]) <= 1
+    assert abs(ew - box[0]) <= 1
+    assert abs(eh - box[1]) <= 1
 
 
 async def test_jpeg_screenshot_by_extension(tab: Tab, site: Site, tmp_path: Path) -> None:

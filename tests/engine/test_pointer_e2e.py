@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, ref, target, text_of
+from pagetools import goto, js, target, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse

@@ -120,6 +120,7 @@ async def test_textarea_is_told_apart_from_a_one_line_input(tab: Tab, site: Site
     assert "[multiline]" in many
     assert "[multiline]" in editor
     assert 'value="single"' in one
+    assert 'value="first\\nsecond"' in many  # a value's line break keeps one element a line
 
 
 async def test_expanded_tree_item_is_told_apart_from_a_collapsed_one(
@@ -168,7 +169,8 @@ async def test_max_chars_cuts_with_a_note(tab: Tab, site: Site) -> None:
     cut = await tab.snapshot(max_chars=600)
     assert len(cut.text) <= 600 + 200  # the note itself may pass the limit
     note = cut.text.splitlines()[-1]
-    assert note.startswith("[cut: ") and "max_chars=600" in note
+    assert note.startswith("[cut: ")
+    assert "max_chars=600" in note
     assert len(cut.text) < len(full.text)
     # the refs listed are exactly those still in the text
     assert set(cut.refs) == set(ref_words(cut.text))
@@ -243,7 +245,8 @@ async def test_using_a_ref_before_any_snapshot_takes_one(tab: Tab, site: Site) -
     await goto(tab, site.url("form.html"))
     handle = await tab.resolve(parse("@1"))
     info = await tab.info(handle)
-    assert info["role"] and info["name"]
+    assert info["role"]
+    assert info["name"]
     shot = await tab.snapshot()
     assert info["name"] in line_of(shot, "@1")
 
@@ -251,7 +254,7 @@ async def test_using_a_ref_before_any_snapshot_takes_one(tab: Tab, site: Site) -
 async def test_unknown_ref_is_refused_saying_what_to_do(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     await tab.snapshot()
-    with pytest.raises(RefNotFound, match="nothing was done.*snapshot"):
+    with pytest.raises(RefNotFound, match=r"nothing was done.*snapshot"):
         await actions.click(tab, parse("@999"))
 
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 
 import pytest
-from conftest import LoopThread
 from fixture_server import Site
-from pagetools import goto, target, text_of
+from looprunner import LoopThread
+from pagetools import goto, target, value_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -26,7 +27,7 @@ async def test_dialog_is_reported_and_does_not_wedge_the_engine(tab: Tab, site: 
     assert "alert dialog open: 'Hello there'" in out.text()
     status = await actions.dialog(tab, "status")
     assert status.data["dialog"]["message"] == "Hello there"
-    with pytest.raises(UsageError, match="dialog is open.*nothing was done"):
+    with pytest.raises(UsageError, match=r"dialog is open.*nothing was done"):
         await tab.snapshot()
     with pytest.raises(UsageError, match="dialog is open"):
         await actions.click(tab, target(shot, "button", "Confirm"))
@@ -113,8 +114,9 @@ async def test_link_to_blank_opens_a_background_tab_owned_by_the_agent(
     new = session.tab(new_id)
     assert new.opener == tab.id
     assert session.current is tab  # the agent keeps working where it was
-    await new.wait_load(30)
-    assert new.state.url == site.url("form.html")
+    await actions.wait(new, url=site.url("form.html"))
+    await actions.wait(new, load="load")
+    assert (await new.snapshot()).title == "Sign up"
     assert all(t.agent == tab.agent for t in session.tabs)
     other = browser.session("someone-else")
     assert other.tabs == []
@@ -134,9 +136,6 @@ async def test_agent_tab_never_becomes_active(
     assert await visibility(browser, person_tab) == "visible"
 
 
-@pytest.mark.xfail(strict=True, reason="Chromium opens a page's target=_blank and "
-                   "window.open tabs in the foreground; the engine does not yet put the "
-                   "person's tab back (design question, see the engine test report)")
 async def test_tab_a_page_opens_does_not_take_the_front(
         tab: Tab, site: Site, browser: Browser, person_tab: str) -> None:
     await goto(tab, site.url("newtab.html"))
@@ -154,3 +153,54 @@ async def test_closed_tab_refuses_actions_saying_so(tab: Tab, site: Site,
         await tab.snapshot()
     fresh = await session.current_tab()
     assert fresh is not tab
+
+
+async def test_two_agents_type_and_click_in_their_own_tabs_at_the_same_time(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    peer = browser.session(f"{tab.agent}-peer")
+    other = await peer.current_tab()
+    try:
+        await asyncio.gather(goto(tab, site.url("react.html")),
+                             goto(other, site.url("react.html")))
+
+        async def work(on: Tab, field: str, who: str) -> None:  # one agent, one at a time
+            for word in ("one", "two", "three"):
+                await actions.enter_text(on, parse(field), f" {who}-{word}", "type")
+                await actions.click(on, parse("#rerender"))
+
+        await asyncio.gather(work(tab, "#name", "first"), work(other, "#notes", "second"))
+        assert await value_of(tab, "#name") == " first-one first-two first-three"
+        assert await value_of(tab, "#notes") == "Hello"
+        assert await value_of(other, "#notes") == "Hello second-one second-two second-three"
+        assert await value_of(other, "#name") == ""
+    finally:
+        await peer.close()
+        browser.sessions.pop(peer.agent, None)
+
+
+async def test_an_agent_cannot_reach_another_agents_tab(tab: Tab, browser: Browser) -> None:
+    stranger = browser.session(f"{tab.agent}-stranger")
+    try:
+        with pytest.raises(TabError, match="has no open tab"):
+            stranger.tab(tab.id)
+        assert tab not in stranger.tabs
+    finally:
+        browser.sessions.pop(stranger.agent, None)
+
+
+async def test_click_that_closes_its_own_tab_is_reported_as_done(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    await goto(tab, site.url("newtab.html"))
+    opened = await actions.click(tab, parse("#closer"))
+    [closable] = [browser.session(tab.agent).tab(t) for t in opened.data["new_tabs"]]
+    await actions.wait(closable, url="closer.html")
+    await actions.wait(closable, load="load")
+    gone = closable.expect(lambda m, p, s: False)  # fails with TabError when the tab closes
+    out = await actions.click(closable, parse("#close"))
+    assert out.did.startswith("clicked")
+    with pytest.raises(TabError):
+        await gone
+    with pytest.raises(TabError, match="closed"):
+        await closable.snapshot()
+    with pytest.raises(TabError, match="has no open tab"):
+        browser.session(tab.agent).tab(closable.id)

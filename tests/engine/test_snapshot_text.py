@@ -1,0 +1,119 @@
+"""The pure snapshot builder: lines become text and a ref table, locators, cuts, new marks."""
+
+from __future__ import annotations
+
+from tabsteward.bridge.engine.snapshot import (
+    FRAME,
+    REF,
+    STRUCTURE,
+    TEXT,
+    UNTRUSTED,
+    Built,
+    Line,
+    build,
+    quote,
+)
+
+
+def make(lines: list[Line], *, interactive: bool = False, max_chars: int | None = None,
+         new: set[int] | None = None, notes: list[str] | None = None) -> Built:
+    return build(lines, title="T", url="http://x/", new_refs=new or set(),
+                 interactive=interactive, max_chars=max_chars, notes=notes or [])
+
+
+PAGE = [
+    Line(0, STRUCTURE, "main"),
+    Line(1, STRUCTURE, "heading", "Hello", states="level=1"),
+    Line(1, TEXT, name="Some text"),
+    Line(1, REF, "button", "Save", 1, loc="#save"),
+    Line(1, REF, "button", "Edit", 2),
+    Line(1, REF, "button", "Edit", 3),
+    Line(1, REF, "textbox", "Email", 4, states="required", value="a@b.org"),
+    Line(1, REF, "combobox", "Size", 5, value="Small",
+         options={"list": ["Small", "Large"], "more": 3}),
+    Line(1, FRAME, "iframe", "Ads", 6),
+    Line(2, REF, "link", 'Say "hi"', 7),
+]
+
+
+def test_header_names_page_and_url_then_marks_the_content_untrusted() -> None:
+    text = make(PAGE, notes=["dialog: alert \"x\" is open"]).text.splitlines()
+    assert text[:4] == ["page: T", "url: http://x/", 'dialog: alert "x" is open', UNTRUSTED]
+
+
+def test_lines_show_role_name_ref_states_value_options_and_locator() -> None:
+    text = make(PAGE).text
+    assert "  - heading \"Hello\" [level=1]" in text
+    assert "  > Some text" in text
+    assert '  - button "Save" @1 loc=#save' in text
+    assert '  - textbox "Email" @4 [required] value="a@b.org" loc=textbox "Email"' in text
+    assert '  - combobox "Size" @5 value="Small" options="Small|Large"+3 loc=combobox "Size"' \
+        in text
+    assert '    - link "Say \\"hi\\"" @7 loc=link "Say \\"hi\\""' in text
+
+
+def test_same_role_and_name_get_nth_in_page_order() -> None:
+    built = make(PAGE)
+    assert built.refs["@2"]["loc"] == 'button "Edit"'
+    assert built.refs["@3"]["loc"] == 'button "Edit" nth=1'
+
+
+def test_a_line_that_knows_its_page_wide_nth_keeps_it() -> None:
+    part = [Line(0, REF, "button", "Edit", 3, nth=1)]
+    assert make(part).refs["@3"]["loc"] == 'button "Edit" nth=1'
+
+
+def test_ref_table_carries_role_name_loc_states_and_value() -> None:
+    refs = make(PAGE).refs
+    assert refs["@4"] == {"role": "textbox", "name": "Email", "loc": 'textbox "Email"',
+                          "states": ["required"], "value": "a@b.org"}
+    assert refs["@6"]["role"] == "iframe"
+    assert set(refs) == {f"@{n}" for n in range(1, 8)}
+
+
+def test_interactive_text_is_flat() -> None:
+    text = make([ln for ln in PAGE if ln.ref], interactive=True).text
+    body = text.split(UNTRUSTED)[1].strip().splitlines()
+    assert all(line.startswith("- ") for line in body)
+
+
+def test_new_refs_are_marked_new() -> None:
+    text = make(PAGE, new={4}).text
+    email = next(ln for ln in text.splitlines() if "@4" in ln)
+    assert email.endswith("[new]")
+    assert text.count("[new]") == 1
+
+
+def test_max_chars_cuts_whole_lines_and_says_what_was_cut() -> None:
+    full = make(PAGE)
+    cut = make(PAGE, max_chars=200)
+    lines = cut.text.splitlines()
+    assert lines[-1].startswith("[cut: ")
+    assert "max_chars=200" in lines[-1]
+    assert len("\n".join(lines[:-1])) <= 200
+    assert cut.cut_lines == len(full.text.splitlines()) - (len(lines) - 1)
+    kept = {w for ln in lines[:-1] for w in ln.split() if w.startswith("@")}
+    assert set(cut.refs) == kept
+    assert set(cut.refs) < set(full.refs)
+
+
+def test_no_cut_when_the_text_fits() -> None:
+    built = make(PAGE, max_chars=100_000)
+    assert built.cut_lines == 0
+    assert "[cut:" not in built.text
+
+
+def test_quote_escapes_backslashes_and_quotes() -> None:
+    assert quote('a "b" \\c') == '"a \\"b\\" \\\\c"'
+
+
+def test_line_breaks_in_a_value_keep_the_element_on_one_line() -> None:
+    text = make([Line(0, REF, "textbox", "Notes", 1, value="one\ntwo\r\nthree")]).text
+    [line] = [ln for ln in text.splitlines() if "@1" in ln]
+    assert 'value="one\\ntwo\\nthree"' in line
+
+
+def test_untitled_page() -> None:
+    built = build([], title="", url="about:blank", new_refs=set(), interactive=False,
+                  max_chars=None, notes=[])
+    assert built.text.splitlines()[0] == "page: (untitled)"

@@ -1,0 +1,52 @@
+"""Parsing what an action names: refs, role+name locators, CSS; malformed ones refused."""
+
+from __future__ import annotations
+
+import pytest
+from tabsteward.bridge.engine.snapshot import role_name_loc
+from tabsteward.bridge.engine.targets import CssTarget, RefTarget, RoleTarget, parse
+from tabsteward.bridge.errors import UsageError
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("@12", RefTarget(12)),
+    ("  @3  ", RefTarget(3)),
+    ("@e7", RefTarget(7)),
+    ('loc=button "Save"', RoleTarget("button", "Save")),
+    ('loc=button "Save" nth=2', RoleTarget("button", "Save", 2)),
+    ('loc=menuitem-radio "A \\"quoted\\" name"', RoleTarget("menuitem-radio", 'A "quoted" name')),
+    ('loc=link "back\\\\slash"', RoleTarget("link", "back\\slash")),
+    ('loc=clickable ""', RoleTarget("clickable", "")),
+    ("loc=#email", CssTarget("#email")),
+    ('loc=input[name="q"]', CssTarget('input[name="q"]')),
+    ("css=button.primary", CssTarget("button.primary")),
+    ("#signup > button", CssTarget("#signup > button")),
+])
+def test_target_forms_parse_to_what_they_name(text: str, expected: object) -> None:
+    assert parse(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "", "   ", "@", "@0", "@-1", "@x", "@1.5", "@ 3", "@e", "x" * 2001,
+    'loc=button "unterminated', 'loc=button "Save" nth=x', 'loc=button "Save" extra',
+    'loc=button "Save" nth=', "loc=", "loc=   ",
+])
+def test_malformed_targets_are_refused_with_a_usage_error(text: str) -> None:
+    with pytest.raises(UsageError):
+        parse(text)
+
+
+def test_empty_target_error_lists_the_accepted_forms() -> None:
+    with pytest.raises(UsageError, match=r"@N from a snapshot, loc=\.\.\., or a CSS selector"):
+        parse("")
+
+
+def test_a_role_locator_round_trips_the_snapshot_quoting() -> None:
+    for name in ['plain', 'with "quotes"', "back\\slash", 'both \\ "', ""]:
+        for nth in (0, 3):
+            assert parse("loc=" + role_name_loc("button", name, nth)) == \
+                RoleTarget("button", name, nth)
+
+
+def test_uppercase_head_is_css_not_a_role() -> None:
+    assert parse('loc=Button "x"') == CssTarget('Button "x"')
