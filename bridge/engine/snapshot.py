@@ -25,6 +25,7 @@ class Line:
     loc: str | None = None
     options: dict[str, Any] | None = None
     nth: int | None = None  # among same role+name on the whole page, when the lines are a part
+    dupes: int | None = None  # how many share this role+name on the whole page, likewise
 
 
 @dataclass
@@ -46,10 +47,28 @@ def role_name_loc(role: str, name: str, nth: int) -> str:
     return f"{loc} nth={nth}" if nth else loc
 
 
+def locator(line: Line, nth: int, dupes: int) -> tuple[str, bool]:
+    """The line's stable locator, and whether the text must print it.
+
+    A named element alone with its role and name on the page is located by exactly what its
+    line already says (`loc=ROLE "NAME"`), so printing it again would only cost bytes; any
+    other element prints its CSS locator (#id, name=, href, class) or ROLE "NAME" nth=N.
+    """
+    if line.name and dupes == 1:
+        return role_name_loc(line.role, line.name, 0), False
+    if line.loc:
+        return line.loc, True
+    return role_name_loc(line.role, line.name, nth), True
+
+
 def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
           interactive: bool, max_chars: int | None, notes: list[str]) -> Built:
     """Format lines as the snapshot text; locators get nth among same role+name."""
     seen: dict[tuple[str, str], int] = {}
+    counts: dict[tuple[str, str], int] = {}
+    for line in lines:
+        if line.ref:
+            counts[(line.role, line.name)] = counts.get((line.role, line.name), 0) + 1
     out: list[str] = []
     refs: dict[str, dict[str, Any]] = {}
     header = [f"page: {title}" if title else "page: (untitled)", f"url: {url}", *notes, UNTRUSTED]
@@ -75,8 +94,10 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             key = (line.role, line.name)
             nth = line.nth if line.nth is not None else seen.get(key, 0)
             seen[key] = seen.get(key, 0) + 1
-            loc = line.loc or role_name_loc(line.role, line.name, nth)
-            parts.append(f"loc={loc}")
+            dupes = line.dupes if line.dupes is not None else counts[key]
+            loc, printed = locator(line, nth, dupes)
+            if printed:
+                parts.append(f"loc={loc}")
             if line.ref in new_refs:
                 parts.append("[new]")
             info: dict[str, Any] = {"role": line.role, "name": line.name, "loc": loc}

@@ -6,6 +6,7 @@ import asyncio
 import logging
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -503,10 +504,12 @@ class Tab:
                                          scope=scope_handle)
         if scope_handle is not None or viewport:
             # a locator's nth counts the whole page: number same-named elements on all of it
-            await self.collect(interactive=True, viewport=False, scope=None)
+            whole, _ = await self.collect(interactive=True, viewport=False, scope=None)
+            counts = Counter((w.role, w.name) for w in whole if w.ref)
             for ln in lines:
                 if ln.ref:
                     ln.nth = self.refs[ln.ref].nth
+                    ln.dupes = counts[(ln.role, ln.name)]
         main_doc = self.frames[self.target_id].doc
         current = {ln.ref for ln in lines if ln.ref}
         new = current - self._last_refs if self._last_doc == main_doc else set()

@@ -41,15 +41,32 @@ def test_header_names_page_and_url_then_marks_the_content_untrusted() -> None:
     assert text[:4] == ["page: T", "url: http://x/", 'dialog: alert "x" is open', UNTRUSTED]
 
 
-def test_lines_show_role_name_ref_states_value_options_and_locator() -> None:
+def test_lines_show_role_name_ref_states_value_and_options() -> None:
     text = make(PAGE).text
     assert "  - heading \"Hello\" [level=1]" in text
     assert "  > Some text" in text
-    assert '  - button "Save" @1 loc=#save' in text
-    assert '  - textbox "Email" @4 [required] value="a@b.org" loc=textbox "Email"' in text
-    assert '  - combobox "Size" @5 value="Small" options="Small|Large"+3 loc=combobox "Size"' \
-        in text
-    assert '    - link "Say \\"hi\\"" @7 loc=link "Say \\"hi\\""' in text
+    assert '  - textbox "Email" @4 [required] value="a@b.org"\n' in text
+    assert '  - combobox "Size" @5 value="Small" options="Small|Large"+3\n' in text
+    assert '    - link "Say \\"hi\\"" @7' in text
+
+
+def test_a_unique_role_and_name_is_the_locator_and_is_not_printed_again() -> None:
+    built = make(PAGE)
+    assert '  - button "Save" @1\n' in built.text
+    assert built.refs["@1"]["loc"] == 'button "Save"'
+
+
+def test_elements_sharing_role_and_name_print_a_locator() -> None:
+    text = make(PAGE).text
+    assert '- button "Edit" @2 loc=button "Edit"' in text
+    assert '- button "Edit" @3 loc=button "Edit" nth=1' in text
+
+
+def test_an_unnamed_element_prints_its_css_locator() -> None:
+    part = [Line(0, REF, "clickable", "", 9, loc="span.like")]
+    built = make(part)
+    assert "- clickable @9 loc=span.like" in built.text
+    assert built.refs["@9"]["loc"] == "span.like"
 
 
 def test_same_role_and_name_get_nth_in_page_order() -> None:
@@ -59,7 +76,7 @@ def test_same_role_and_name_get_nth_in_page_order() -> None:
 
 
 def test_a_line_that_knows_its_page_wide_nth_keeps_it() -> None:
-    part = [Line(0, REF, "button", "Edit", 3, nth=1)]
+    part = [Line(0, REF, "button", "Edit", 3, nth=1, dupes=2)]
     assert make(part).refs["@3"]["loc"] == 'button "Edit" nth=1'
 
 
