@@ -195,6 +195,8 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     handle = await tab.resolve(target)
     info = await tab.info(handle)
     what = describe(handle, info)
+    if info.get("disabled"):
+        raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
     x, y = await tab.point(handle, what)
     session, x, y = await tab.route(handle, x, y)
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
@@ -314,6 +316,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     info = await tab.info(handle)
     what = describe(handle, info)
     tab.check_no_dialog()
+    # a person types only into a field they can see and reach: scroll to it, hit-test it
+    await tab.point(handle, what)
     verb = "filled" if mode == "fill" else "typed into"
     out = Outcome(f"{verb} {what}")
     if info.get("tag") == "input" and (info.get("type") or "") in _DATE_TYPES and mode == "fill":

@@ -505,8 +505,9 @@
         if (fromContent) consumed--;
         return;
       }
-      if (tag === "LABEL" && el.control) {
-        // a label's text is its control's name: do not repeat it as text
+      if ((tag === "LABEL" && el.control) ||
+          (tag === "LEGEND" && el.parentElement && el.parentElement.tagName === "FIELDSET")) {
+        // a label's text is its control's name, a legend's its fieldset's: not repeated as text
         consumed++;
         walkChildren(el, depth);
         consumed--;

@@ -35,6 +35,22 @@ async def test_click_goes_through_once_the_cover_is_gone(tab: Tab, site: Site) -
     assert await text_of(tab, "#out") == "bought"
 
 
+async def test_fill_into_a_covered_field_is_refused_naming_the_cover(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("overlay.html"))
+    shot = await tab.snapshot()
+    with pytest.raises(TargetCovered, match="div#consent.modal"):
+        await actions.enter_text(tab, target(shot, "textbox", "Coupon"), "SAVE10", "fill")
+    assert await js(tab, "document.getElementById('under').value") == ""
+
+
+async def test_click_on_a_disabled_button_is_refused(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("overlay.html"))
+    shot = await tab.snapshot()
+    with pytest.raises(TargetNotInteractable, match="disabled; nothing was clicked"):
+        await actions.click(tab, target(shot, "button", "Closed"))
+
+
 async def test_click_lands_on_an_uncovered_part_of_a_partly_covered_button(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("overlay.html"))

@@ -326,3 +326,11 @@ async def test_locator_in_a_scoped_snapshot_names_the_element_it_is_printed_on(
     edit = ref(scoped, "button", "Edit")
     handle = await tab.resolve(parse("loc=" + scoped.refs[edit]["loc"]))
     assert f"@{handle.ref}" == edit, scoped.text
+
+
+async def test_a_fieldset_is_a_named_group_and_its_legend_is_not_repeated(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    assert '- group "Shipping"' in shot.text
+    assert "> Shipping" not in shot.text
