@@ -39,7 +39,7 @@ async def test_fill_into_a_covered_field_is_refused_naming_the_cover(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("overlay.html"))
     shot = await tab.snapshot()
-    with pytest.raises(TargetCovered, match="div#consent.modal"):
+    with pytest.raises(TargetCovered, match=r"div#consent\.modal"):
         await actions.enter_text(tab, target(shot, "textbox", "Coupon"), "SAVE10", "fill")
     assert await js(tab, "document.getElementById('under').value") == ""
 
