@@ -591,23 +591,28 @@ class Tab:
         raise RefNotFound(f"no element matches {sel!r}; nothing was done")
 
     # -- geometry --
+    async def _step_out(self, frame: Frame) -> tuple[Frame, int, float, float]:
+        """One frame up: the parent frame, the iframe element's id there, and where the
+        child's viewport starts inside the parent's."""
+        owner = await self._owner_of(frame)
+        if owner is None:
+            raise TargetNotInteractable("cannot place the frame holding the element; "
+                                        "nothing was done")
+        parent = self.frames[owner[0]]
+        off = await self.evaluate(parent, f"__ts.frameOffset({owner[1]})")
+        if not off:
+            raise TargetNotInteractable("the frame holding the element is gone; "
+                                        "nothing was done")
+        return parent, owner[1], float(off[0]), float(off[1])
+
     async def _frame_offset(self, frame: Frame) -> tuple[float, float]:
         x = y = 0.0
         current = frame
         for _ in range(20):
             if current.id == self.target_id:
                 return x, y
-            owner = await self._owner_of(current)
-            if owner is None:
-                raise TargetNotInteractable("cannot place the frame holding the element; "
-                                            "nothing was done")
-            parent = self.frames[owner[0]]
-            off = await self.evaluate(parent, f"__ts.frameOffset({owner[1]})")
-            if not off:
-                raise TargetNotInteractable("the frame holding the element is gone")
-            x += float(off[0])
-            y += float(off[1])
-            current = parent
+            current, _, dx, dy = await self._step_out(current)
+            x, y = x + dx, y + dy
         return x, y
 
     async def route(self, handle: Handle, x: float, y: float) -> tuple[str, float, float]:
@@ -683,17 +688,9 @@ class Tab:
         for _ in range(20):
             if current.id == self.target_id:
                 return x, y
-            owner = await self._owner_of(current)
-            if owner is None:
-                raise TargetNotInteractable("cannot place the frame holding the element; "
-                                            "nothing was done")
-            parent = self.frames[owner[0]]
-            off = await self.evaluate(parent, f"__ts.frameOffset({owner[1]})")
-            if not off:
-                raise TargetNotInteractable("the frame holding the element is gone; "
-                                            "nothing was done")
-            x, y = x + float(off[0]), y + float(off[1])
-            cover = await self.evaluate(parent, f"__ts.coverOf({owner[1]}, {x}, {y})")
+            parent, owner_local, dx, dy = await self._step_out(current)
+            x, y = x + dx, y + dy
+            cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
             if cover:
                 raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
                                     "move what covers it first", cover=cover)
