@@ -113,10 +113,20 @@ def _report_dialog(tab: Tab, outcome: Outcome) -> None:
 
 
 # -- navigation --
+def with_scheme(url: str) -> str:
+    """A typed address as a browser's address bar takes it: local hosts over http, the rest
+    over https; URLs with a scheme (and about:, data:, file:) as they are."""
+    url = url.strip()
+    if "://" in url or url.startswith(("about:", "data:", "file:", "javascript:", "blob:")):
+        return url
+    host = url.split("/", 1)[0].rsplit("@", 1)[-1].split(":", 1)[0].lower()
+    local = host in ("localhost", "[::1]") or host.startswith("127.") or host.endswith(".local")
+    return ("http://" if local else "https://") + url
+
+
 async def navigate(tab: Tab, url: str, wait: str = "load",
                    timeout: float = NAV_TIMEOUT) -> Outcome:
-    if "://" not in url and not url.startswith(("about:", "data:", "file:", "javascript:")):
-        url = "https://" + url if "." in url.split("/")[0] else url
+    url = with_scheme(url)
     if url.startswith("javascript:"):
         raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
                           "Nothing was opened")

@@ -50,3 +50,13 @@ def test_a_role_locator_round_trips_the_snapshot_quoting() -> None:
 
 def test_uppercase_head_is_css_not_a_role() -> None:
     assert parse('loc=Button "x"') == CssTarget('Button "x"')
+
+
+def test_typed_addresses_get_the_scheme_an_address_bar_would_give() -> None:
+    from tabsteward.bridge.engine.actions import with_scheme
+    assert with_scheme("example.org/a") == "https://example.org/a"
+    assert with_scheme("localhost:8000/x") == "http://localhost:8000/x"
+    assert with_scheme("127.0.0.1:9/") == "http://127.0.0.1:9/"
+    assert with_scheme("http://example.org") == "http://example.org"
+    assert with_scheme("about:blank") == "about:blank"
+    assert with_scheme("file:///tmp/a.html") == "file:///tmp/a.html"
