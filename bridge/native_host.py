@@ -1,0 +1,182 @@
+"""The native-messaging host Chrome starts: a logic-free framed relay between stdio and the hub.
+
+Chrome runs `native_host chrome-extension://ID/ [--parent-window=N]`. The host checks the
+origin against the pinned extension ids, connects to the hub's Unix socket, sends
+`{"op": "extension", "token": TOKEN}` as its first frame, then copies frames both ways:
+browser to hub as they come (up to 64 MiB each), hub to browser split into chunk messages
+when over Chrome's 1 MiB limit (see nm_chunks). Nothing but frames reaches stdout; the log is
+`state_dir()/native-host.log`. Exit codes: 0 on stdin EOF, hub socket loss or SIGTERM;
+1 on a refused origin or no hub; 2 on malformed frames from either side.
+
+Not done yet (issue 3): the hub does not accept the `extension` op so far (it answers it
+with an error, which is relayed like any other frame); starting the hub when none answers
+(autostart) comes later, so today the host exits 1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import os
+import signal
+import sys
+from typing import BinaryIO
+
+from . import framing, paths
+from .hub import locate
+from .nm_chunks import split_for_browser
+
+# Placeholder until the extension's manifest key pins the real id (SHA-256 of the key).
+EXTENSION_ID = "pmdkjioamememlcdenlknhgmjpdfpajb"  # pinned by the key in extension/manifest.json
+ALLOWED_ORIGINS: frozenset[str] = frozenset({f"chrome-extension://{EXTENSION_ID}/"})
+EXTRA_IDS_ENV = "TABSTEWARD_EXTRA_EXTENSION_IDS"
+BROWSER_MAX = framing.DEFAULT_MAX
+READ_SIZE = 256 * 1024
+
+log = logging.getLogger("tabsteward.native_host")
+
+
+def allowed_origins() -> frozenset[str]:
+    """The pinned origins plus ids from TABSTEWARD_EXTRA_EXTENSION_IDS (comma-separated)."""
+    extra = os.environ.get(EXTRA_IDS_ENV, "")
+    ids = {i.strip() for i in extra.split(",") if i.strip()}
+    return ALLOWED_ORIGINS | {f"chrome-extension://{i}/" for i in ids}
+
+
+def _setup_logging() -> None:
+    try:
+        folder = paths.ensure_private_dir(paths.state_dir())
+        handler: logging.Handler = logging.FileHandler(folder / "native-host.log",
+                                                       encoding="utf-8")
+    except OSError:
+        handler = logging.StreamHandler(sys.stderr)  # Chrome keeps stderr in its own log
+    handler.setFormatter(logging.Formatter(
+        f"%(asctime)s native-host[{os.getpid()}] %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+
+def _claim_stdout() -> BinaryIO:
+    """The frame channel: fd 1 moved aside, with stray writes to fd 1 sent to stderr."""
+    out_fd = os.dup(1)
+    try:
+        os.dup2(2, 1)
+    except OSError:  # no stderr: stray writes go nowhere rather than into the channel
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    sys.stdout = sys.stderr
+    return os.fdopen(out_fd, "wb", buffering=0)
+
+
+async def _browser_to_hub(stdin: asyncio.StreamReader, hub: asyncio.StreamWriter) -> int:
+    decoder = framing.Decoder(BROWSER_MAX)
+    while True:
+        data = await stdin.read(READ_SIZE)
+        if not data:
+            log.info("stdin closed by the browser; exiting")
+            return 0
+        try:
+            decoder.feed(data)
+        except framing.FrameError as exc:
+            log.error("malformed frame from the browser (%s); closing, nothing more relayed",
+                      exc)
+            return 2
+        for message in decoder.messages():
+            hub.write(framing.encode(message, BROWSER_MAX))
+        await hub.drain()
+
+
+async def _hub_to_browser(hub: asyncio.StreamReader, stdout: asyncio.StreamWriter) -> int:
+    decoder = framing.Decoder(framing.DEFAULT_MAX)
+    ids = itertools.count(1)
+    while True:
+        data = await hub.read(READ_SIZE)
+        if not data:
+            log.info("the hub closed the socket; exiting")
+            return 0
+        try:
+            decoder.feed(data)
+        except framing.FrameError as exc:
+            log.error("malformed frame from the hub (%s); closing, nothing more relayed", exc)
+            return 2
+        for message in decoder.messages():
+            body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+            for frame in split_for_browser(body, next(ids)):
+                stdout.write(frame)
+        await stdout.drain()
+
+
+async def _relay(stdout_file: BinaryIO) -> int:
+    loop = asyncio.get_running_loop()
+    stopped = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stopped.set)
+    token = locate.read_token()
+    if token is None:
+        log.error("no hub token at %s; not connected (is the hub running?)",
+                  locate.token_path())
+        return 1
+    try:
+        hub_reader, hub_writer = await asyncio.open_unix_connection(
+            locate.socket_path(), limit=READ_SIZE)
+    except OSError as exc:
+        log.error("no hub answers at %s (%s); not connected", locate.socket_path(), exc)
+        return 1
+    stdin = asyncio.StreamReader(limit=READ_SIZE)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,
+                                                        stdout_file)
+    stdout = asyncio.StreamWriter(transport, protocol, None, loop)
+    hub_writer.write(framing.encode({"op": "extension", "token": token}))
+    log.info("connected to the hub at %s", locate.socket_path())
+    tasks = {
+        asyncio.create_task(_browser_to_hub(stdin, hub_writer)),
+        asyncio.create_task(_hub_to_browser(hub_reader, stdout)),
+        asyncio.create_task(stopped.wait()),
+    }
+    code = 0
+    try:
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            result = task.result()
+            code = result if isinstance(result, int) else 0
+        if stopped.is_set():
+            log.info("SIGTERM received; exiting")
+            code = 0
+    except (ConnectionError, BrokenPipeError) as exc:
+        log.info("a peer went away (%s); exiting", exc)
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        hub_writer.close()
+        transport.close()
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Check the caller origin, then relay until EOF, hub loss or SIGTERM; the exit code."""
+    args = sys.argv if argv is None else argv
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # until the loop takes over
+    stdout_file = _claim_stdout()
+    _setup_logging()
+    origin = args[1] if len(args) > 1 else ""
+    if origin not in allowed_origins():
+        log.error("caller origin %r is not an allowed extension; nothing was relayed", origin)
+        return 1
+    try:
+        return asyncio.run(_relay(stdout_file))
+    except Exception:
+        log.exception("the relay failed; exiting")
+        return 1
+    finally:
+        with contextlib.suppress(OSError):
+            stdout_file.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,214 @@
+"""The real native host process, started as Chrome starts it, against a stand-in hub socket."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from nm_standin import IO_TIMEOUT, TOKEN, StandInHub, hub_env
+from tabsteward.bridge import framing
+from tabsteward.bridge.nm_chunks import Joiner
+
+MiB = 1024 * 1024
+EXT_ID = "b" * 32
+ORIGIN = f"chrome-extension://{EXT_ID}/"
+
+
+class Host:
+    """The host subprocess with Chrome's view of it: frames on its stdin and stdout."""
+
+    def __init__(self, env: dict[str, str], origin: str = ORIGIN) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tabsteward.bridge.native_host", origin,
+             "--parent-window=0"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        self.decoder = framing.Decoder()
+        self.inbox: list[Any] = []
+
+    def send(self, message: Any) -> None:
+        self.write(framing.encode(message))
+
+    def write(self, data: bytes) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(data)
+        self.proc.stdin.flush()
+
+    def read_frame_bytes(self) -> bytes:
+        assert self.proc.stdout is not None
+        header = self.proc.stdout.read(4)
+        assert len(header) == 4, "the host closed stdout"
+        size = int.from_bytes(header, sys.byteorder)
+        return header + self.proc.stdout.read(size)
+
+    def recv(self) -> Any:
+        self.decoder.feed(self.read_frame_bytes())
+        return self.decoder.messages()[0]
+
+    def wait(self) -> int:
+        return self.proc.wait(timeout=IO_TIMEOUT)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                with contextlib.suppress(BrokenPipeError):
+                    stream.close()
+
+
+def in_thread(fn: Callable[[], None]) -> threading.Thread:
+    thread = threading.Thread(target=fn, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    with hub_env(tmp_path, extra_ids=f"{'c' * 32}, {EXT_ID}") as environ:
+        yield environ
+
+
+@pytest.fixture
+def hub(env: dict[str, str]) -> Iterator[StandInHub]:
+    stand_in = StandInHub(os.path.join(env["XDG_RUNTIME_DIR"], "tabsteward", "hub.sock"))
+    yield stand_in
+    stand_in.close()
+
+
+@pytest.fixture
+def host(env: dict[str, str], hub: StandInHub) -> Iterator[Host]:
+    """A connected host: the stand-in hub has accepted it and read its first frame."""
+    started = Host(env)
+    hub.accept()
+    assert hub.recv() == {"op": "extension", "token": TOKEN}
+    yield started
+    started.stop()
+
+
+def log_text(env: dict[str, str]) -> str:
+    return (Path(env["XDG_STATE_HOME"]) / "tabsteward" / "native-host.log").read_text()
+
+
+@pytest.mark.timeout(60)
+def test_the_host_relays_frames_both_ways(host: Host, hub: StandInHub) -> None:
+    host.send({"id": 1, "hello": {"protocol": 1}})
+    assert hub.recv() == {"id": 1, "hello": {"protocol": 1}}
+    hub.send({"id": 2, "cmd": "tabs.query", "args": {"active": False}})
+    assert host.recv() == {"id": 2, "cmd": "tabs.query", "args": {"active": False}}
+
+
+@pytest.mark.timeout(60)
+def test_a_3_mb_hub_message_reaches_the_browser_in_chunks_under_1_mib(
+        host: Host, hub: StandInHub) -> None:
+    big = {"id": 3, "result": {"tree": ["node-é😀" * 20] * 22_000}}
+    assert len(json.dumps(big, ensure_ascii=False).encode()) > 3 * MiB
+    sender = in_thread(lambda: hub.send(big))
+    joiner, whole, frames = Joiner(), None, 0
+    while whole is None:
+        frame = host.read_frame_bytes()
+        frames += 1
+        assert len(frame) < MiB
+        decoder = framing.Decoder()
+        decoder.feed(frame)
+        whole = joiner.feed(decoder.messages()[0])
+    sender.join()
+    assert frames >= 3
+    assert whole == big
+
+
+@pytest.mark.timeout(60)
+def test_a_5_mb_browser_message_reaches_the_hub_whole(host: Host, hub: StandInHub) -> None:
+    big = {"id": 4, "result": "x" * (5 * MiB)}
+    writer = in_thread(lambda: host.send(big))
+    assert hub.recv() == big
+    writer.join()
+
+
+@pytest.mark.timeout(60)
+def test_a_forged_origin_is_refused_without_reading_stdin_or_calling_the_hub(
+        env: dict[str, str], hub: StandInHub) -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, framing.encode({"id": 1}))
+    keep = os.dup(read_end)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tabsteward.bridge.native_host",
+         f"chrome-extension://{'d' * 32}/"], stdin=read_end, stdout=subprocess.PIPE, env=env)
+    os.close(read_end)
+    out, _ = proc.communicate(timeout=IO_TIMEOUT)
+    os.close(write_end)
+    assert proc.returncode == 1
+    assert out == b""
+    assert os.read(keep, 100) == framing.encode({"id": 1})  # still in the pipe: unread
+    os.close(keep)
+    assert "not an allowed extension" in log_text(env)
+    hub.listener.setblocking(False)
+    with pytest.raises(BlockingIOError):
+        hub.listener.accept()
+
+
+@pytest.mark.timeout(60)
+def test_the_host_exits_0_on_stdin_eof_and_closes_the_hub_connection(
+        host: Host, hub: StandInHub) -> None:
+    assert host.proc.stdin is not None
+    host.proc.stdin.close()
+    assert host.wait() == 0
+    assert hub.at_eof()
+
+
+@pytest.mark.timeout(60)
+def test_the_host_exits_0_when_the_hub_socket_is_lost(
+        env: dict[str, str], host: Host, hub: StandInHub) -> None:
+    hub.drop()
+    assert host.wait() == 0
+    assert "the hub closed the socket" in log_text(env)
+
+
+@pytest.mark.timeout(60)
+def test_the_host_exits_0_on_sigterm(host: Host, hub: StandInHub) -> None:
+    host.proc.send_signal(signal.SIGTERM)
+    assert host.wait() == 0
+    assert hub.at_eof()
+
+
+@pytest.mark.timeout(60)
+def test_bad_json_from_the_browser_ends_the_host_but_not_the_hub(
+        env: dict[str, str], host: Host, hub: StandInHub) -> None:
+    body = b"{not json"
+    host.write(len(body).to_bytes(4, sys.byteorder) + body)
+    assert host.wait() != 0
+    assert hub.at_eof()
+    second = Host(env)
+    try:
+        hub.accept()
+        assert hub.recv() == {"op": "extension", "token": TOKEN}
+    finally:
+        second.stop()
+
+
+@pytest.mark.timeout(60)
+def test_a_huge_announced_length_from_the_browser_ends_the_host_at_once(
+        env: dict[str, str], host: Host, hub: StandInHub) -> None:
+    host.write((1 << 31).to_bytes(4, sys.byteorder) + b"xx")
+    assert host.wait() != 0
+    assert hub.at_eof()
+    assert "malformed frame from the browser" in log_text(env)
+
+
+@pytest.mark.timeout(60)
+def test_the_host_exits_1_when_no_hub_answers(env: dict[str, str]) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tabsteward.bridge.native_host", ORIGIN],
+        input=b"", capture_output=True, env=env, timeout=IO_TIMEOUT, check=False)
+    assert proc.returncode == 1
+    assert proc.stdout == b""
+    assert "no hub answers" in log_text(env)
