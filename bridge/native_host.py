@@ -23,7 +23,8 @@ import logging
 import os
 import signal
 import sys
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from . import framing, paths
 from .hub import locate
@@ -73,42 +74,39 @@ def _claim_stdout() -> BinaryIO:
     return os.fdopen(out_fd, "wb", buffering=0)
 
 
-async def _browser_to_hub(stdin: asyncio.StreamReader, hub: asyncio.StreamWriter) -> int:
-    decoder = framing.Decoder(BROWSER_MAX)
+async def _pump(source: asyncio.StreamReader, side: str, max_size: int,
+                sink: asyncio.StreamWriter, encode: Callable[[Any], list[bytes]]) -> int:
+    """Copy whole messages from source to sink (re-framed by `encode`) until EOF (0) or a
+    malformed frame (2); the host never looks inside a message."""
+    decoder = framing.Decoder(max_size)
     while True:
-        data = await stdin.read(READ_SIZE)
+        data = await source.read(READ_SIZE)
         if not data:
-            log.info("stdin closed by the browser; exiting")
+            log.info("%s closed its end; exiting", side)
             return 0
         try:
             decoder.feed(data)
         except framing.FrameError as exc:
-            log.error("malformed frame from the browser (%s); closing, nothing more relayed",
-                      exc)
+            log.error("malformed frame from %s (%s); closing, nothing more relayed", side, exc)
             return 2
         for message in decoder.messages():
-            hub.write(framing.encode(message, BROWSER_MAX))
-        await hub.drain()
+            for frame in encode(message):
+                sink.write(frame)
+        await sink.drain()
 
 
-async def _hub_to_browser(hub: asyncio.StreamReader, stdout: asyncio.StreamWriter) -> int:
-    decoder = framing.Decoder(framing.DEFAULT_MAX)
+def _to_hub(message: Any) -> list[bytes]:
+    return [framing.encode(message, BROWSER_MAX)]
+
+
+def _to_browser_encoder() -> Callable[[Any], list[bytes]]:
+    """Frames for Chrome: messages over 1 MiB split into numbered chunks."""
     ids = itertools.count(1)
-    while True:
-        data = await hub.read(READ_SIZE)
-        if not data:
-            log.info("the hub closed the socket; exiting")
-            return 0
-        try:
-            decoder.feed(data)
-        except framing.FrameError as exc:
-            log.error("malformed frame from the hub (%s); closing, nothing more relayed", exc)
-            return 2
-        for message in decoder.messages():
-            body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
-            for frame in split_for_browser(body, next(ids)):
-                stdout.write(frame)
-        await stdout.drain()
+
+    def encode(message: Any) -> list[bytes]:
+        body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+        return split_for_browser(body, next(ids))
+    return encode
 
 
 async def _relay(stdout_file: BinaryIO) -> int:
@@ -134,8 +132,9 @@ async def _relay(stdout_file: BinaryIO) -> int:
     hub_writer.write(framing.encode({"op": "extension", "token": token}))
     log.info("connected to the hub at %s", locate.socket_path())
     tasks = {
-        asyncio.create_task(_browser_to_hub(stdin, hub_writer)),
-        asyncio.create_task(_hub_to_browser(hub_reader, stdout)),
+        asyncio.create_task(_pump(stdin, "the browser", BROWSER_MAX, hub_writer, _to_hub)),
+        asyncio.create_task(_pump(hub_reader, "the hub", framing.DEFAULT_MAX, stdout,
+                                  _to_browser_encoder())),
         asyncio.create_task(stopped.wait()),
     }
     code = 0

@@ -1,12 +1,14 @@
-"""Every hub test runs with its own HOME and XDG folders under a short /tmp path."""
+"""Every hub test runs with its own HOME and XDG folders under a short /tmp path; `hub` is a
+real hub process (module-scoped) for the end-to-end tests."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Iterator
 
 import pytest
-from hub_env import private_folders
+from hub_env import Hub, private_env, private_folders, start_hub, stop_hub
 
 
 @pytest.fixture(autouse=True)
@@ -18,3 +20,11 @@ def isolated(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
         monkeypatch.delenv(var, raising=False)
     yield root
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def hub() -> Iterator[Hub]:
+    running = start_hub(private_env())
+    yield running
+    stop_hub(running)
+    shutil.rmtree(os.path.dirname(running.env["HOME"]), ignore_errors=True)

@@ -7,7 +7,6 @@ import os
 import select
 import shutil
 import subprocess
-from collections.abc import Iterator
 
 import fixture_server
 import pytest
@@ -17,14 +16,6 @@ from tabsteward.bridge.cdp.launch import find_chromium
 from tabsteward.bridge.errors import BrowserError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
-
-@pytest.fixture(scope="module")
-def hub() -> Iterator[Hub]:
-    running = start_hub(private_env())
-    yield running
-    stop_hub(running)
-    shutil.rmtree(os.path.dirname(running.env["HOME"]), ignore_errors=True)
-
 
 def test_cli_opens_a_page_and_snapshots_it(hub: Hub, site: fixture_server.Site) -> None:
     tabs = hub.cli("tabs")

@@ -4,26 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 import sys
-from collections.abc import Iterator
 
 import fixture_server
 import pytest
-from hub_env import Hub, private_env, start_hub, stop_hub
+from hub_env import Hub
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import Implementation, TextContent
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
-
-
-@pytest.fixture(scope="module")
-def hub() -> Iterator[Hub]:
-    running = start_hub(private_env())
-    yield running
-    stop_hub(running)
-    shutil.rmtree(running.env["HOME"].rsplit("/", 1)[0], ignore_errors=True)
 
 
 def mcp_session(hub: Hub, scenario: object) -> None:

@@ -170,7 +170,7 @@ def test_the_host_exits_0_when_the_hub_socket_is_lost(
         env: dict[str, str], host: Host, hub: StandInHub) -> None:
     hub.drop()
     assert host.wait() == 0
-    assert "the hub closed the socket" in log_text(env)
+    assert "the hub closed its end" in log_text(env)
 
 
 @pytest.mark.timeout(60)
