@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import actions
+from ..engine import actions, files
 from ..errors import UsageError
 from .common import TARGET, optional_target, result, tab_of, target
 from .registry import Call, Param, Result, tool
@@ -84,7 +84,7 @@ async def wait(call: Call, args: dict[str, Any]) -> Result:
       Param("target", help="only this element"), mutating=False)
 async def screenshot(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        out = await actions.screenshot(tab, call.path(str(args["path"])), bool(args.get("full")),
+        out = await files.screenshot(tab, call.path(str(args["path"])), bool(args.get("full")),
                                        optional_target(args))
         return result(out, tab)
 
@@ -93,9 +93,9 @@ async def screenshot(call: Call, args: dict[str, Any]) -> Result:
       Param("files", "list", required=True, positional=True, help="paths of files"),
       mutating=True)
 async def upload(call: Call, args: dict[str, Any]) -> Result:
-    files = [call.path(str(f)) for f in args["files"]]
+    paths = [call.path(str(f)) for f in args["files"]]
     async with tab_of(call, args) as tab:
-        return result(await actions.upload(tab, target(args), files), tab)
+        return result(await files.upload(tab, target(args), paths), tab)
 
 
 @tool("download", "Click an element that starts a download and save the file", TARGET,
@@ -103,7 +103,7 @@ async def upload(call: Call, args: dict[str, Any]) -> Result:
       mutating=True)
 async def download(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        out = await actions.download(tab, target(args), call.path(str(args["path"])))
+        out = await files.download(tab, target(args), call.path(str(args["path"])))
         return result(out, tab)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fixture_server import Site, download_body
 from pagetools import goto, js, target, text_of
-from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine import actions, files
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import (
@@ -172,10 +172,10 @@ async def test_screenshot_of_viewport_full_page_and_element(
     view = tmp_path / "view.png"
     full = tmp_path / "sub" / "full.png"
     elem = tmp_path / "button.png"
-    out = await actions.screenshot(tab, str(view))
+    out = await files.screenshot(tab, str(view))
     assert out.data == {"path": str(view), "bytes": view.stat().st_size}
-    await actions.screenshot(tab, str(full), full=True)
-    await actions.screenshot(tab, str(elem), target=parse("#bottom"))
+    await files.screenshot(tab, str(full), full=True)
+    await files.screenshot(tab, str(elem), target=parse("#bottom"))
     vw, vh = png_size(view)
     _, fh = png_size(full)
     ew, eh = png_size(elem)
@@ -191,7 +191,7 @@ async def test_screenshot_of_viewport_full_page_and_element(
 async def test_jpeg_screenshot_by_extension(tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("nav1.html"))
     path = tmp_path / "shot.jpg"
-    await actions.screenshot(tab, str(path))
+    await files.screenshot(tab, str(path))
     assert path.read_bytes()[:3] == b"\xff\xd8\xff"
 
 
@@ -200,7 +200,7 @@ async def test_download_is_saved_where_asked_and_reported_with_path_and_size(
         tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("download.html"))
     shot = await tab.snapshot()
-    out = await actions.download(tab, target(shot, "link", "Download the report"),
+    out = await files.download(tab, target(shot, "link", "Download the report"),
                                  str(tmp_path))
     saved = tmp_path / "report.csv"
     assert saved.read_bytes() == download_body("report.csv")
@@ -212,7 +212,7 @@ async def test_download_is_saved_where_asked_and_reported_with_path_and_size(
 async def test_download_to_a_file_name(tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("download.html"))
     dest = tmp_path / "deep" / "mine.csv"
-    await actions.download(tab, parse("#report"), str(dest))
+    await files.download(tab, parse("#report"), str(dest))
     assert dest.read_bytes() == download_body("report.csv")
 
 
@@ -220,7 +220,7 @@ async def test_click_that_starts_no_download_says_so(
         tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("download.html"))
     with pytest.raises(ActionTimeout, match="started no download"):
-        await actions.download(tab, parse("#page"), str(tmp_path))
+        await files.download(tab, parse("#page"), str(tmp_path))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -229,7 +229,7 @@ async def test_upload_into_a_file_input(tab: Tab, site: Site, tmp_path: Path) ->
     a, b = tmp_path / "a.txt", tmp_path / "b.txt"
     a.write_text("alpha")
     b.write_text("beta")
-    out = await actions.upload(tab, parse("#file"), [str(a), str(b)])
+    out = await files.upload(tab, parse("#file"), [str(a), str(b)])
     assert out.data["files"] == ["a.txt", "b.txt"]
     await actions.wait(tab, text="file: a.txt=alpha, b.txt=beta")
     shot = await tab.snapshot()
@@ -242,7 +242,7 @@ async def test_upload_through_a_button_that_opens_a_file_chooser(
     doc = tmp_path / "doc.txt"
     doc.write_text("chosen")
     shot = await tab.snapshot()
-    out = await actions.upload(tab, target(shot, "button", "Choose files"), [str(doc)])
+    out = await files.upload(tab, target(shot, "button", "Choose files"), [str(doc)])
     assert out.did.startswith("chose 1 file(s)")
     await actions.wait(tab, text="hidden: doc.txt=chosen")
 
@@ -251,7 +251,7 @@ async def test_upload_of_a_missing_file_uploads_nothing(
         tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("upload.html"))
     with pytest.raises(UsageError, match="no such file"):
-        await actions.upload(tab, parse("#file"), [str(tmp_path / "absent.txt")])
+        await files.upload(tab, parse("#file"), [str(tmp_path / "absent.txt")])
     assert await text_of(tab, "#out") == "no files"
 
 

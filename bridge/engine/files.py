@@ -1,0 +1,101 @@
+"""File actions: upload into inputs or choosers, screenshots, and downloads."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+from typing import Any
+
+from ..errors import ActionTimeout, TargetNotInteractable, UsageError
+from .actions import Outcome, click, describe
+from .tab import Tab
+from .targets import RefTarget, Target
+
+
+async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
+    missing = [f for f in files if not os.path.isfile(f)]
+    if missing:
+        raise UsageError(f"no such file: {', '.join(missing)}; nothing was uploaded")
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    what = describe(handle, info)
+    if info.get("tag") == "input" and info.get("type") == "file":
+        obj = await tab.object_id(handle)
+        await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
+                       session=handle.frame.session)
+        return Outcome(f"set {len(files)} file(s) on {what}",
+                       data={"files": [os.path.basename(f) for f in files]})
+    # a button that opens the file chooser: catch the chooser and fill it
+    await tab.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+    try:
+        chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
+        await click(tab, RefTarget(handle.ref))
+        try:
+            async with asyncio.timeout(5):
+                _, params = await chooser
+        except TimeoutError:
+            raise TargetNotInteractable(f"clicking {what} opened no file chooser; nothing "
+                                        "was uploaded") from None
+        await tab.send("DOM.setFileInputFiles",
+                       {"files": files, "backendNodeId": params["backendNodeId"]})
+    finally:
+        await tab.send("Page.setInterceptFileChooserDialog", {"enabled": False})
+    return Outcome(f"chose {len(files)} file(s) through {what}",
+                   data={"files": [os.path.basename(f) for f in files]})
+
+
+async def screenshot(tab: Tab, path: str, full: bool = False,
+                     target: Target | None = None) -> Outcome:
+    tab.check_no_dialog()
+    params: dict[str, Any] = {"format": "jpeg" if path.lower().endswith((".jpg", ".jpeg"))
+                              else "png"}
+    if target is not None:
+        handle = await tab.resolve(target)
+        await tab.scroll_into_view(handle)
+        rect = await tab.page_rect(handle)  # in the page, wherever its frame sits
+        if not rect or rect[2] <= 0 or rect[3] <= 0:
+            raise TargetNotInteractable(f"@{handle.ref} is not visible; no screenshot taken")
+        metrics = await tab.send("Page.getLayoutMetrics")
+        vp = metrics.get("cssVisualViewport", {})
+        params["clip"] = {"x": rect[0] + vp.get("pageX", 0), "y": rect[1] + vp.get("pageY", 0),
+                          "width": max(1, rect[2]), "height": max(1, rect[3]), "scale": 1}
+        params["captureBeyondViewport"] = True
+    elif full:
+        metrics = await tab.send("Page.getLayoutMetrics")
+        size = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
+        params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
+                          "scale": 1}
+        params["captureBeyondViewport"] = True
+    res = await tab.send("Page.captureScreenshot", params, timeout=60)
+    data = base64.b64decode(res["data"])
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+    return Outcome(f"saved screenshot {path} ({len(data)} bytes)",
+                   data={"path": path, "bytes": len(data)})
+
+
+async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:
+    browser = tab.browser
+    await browser.catch_downloads(True)
+    browser_expect = browser.expect_download()
+    try:
+        out = await click(tab, target)
+        try:
+            async with asyncio.timeout(10):
+                entry = await browser_expect
+        except TimeoutError:
+            raise ActionTimeout("the click started no download within 10 s; the click was "
+                                "made, nothing was saved") from None
+        if os.path.isdir(dest):
+            dest = os.path.join(dest, str(entry.get("filename") or entry["guid"]))
+        size = await browser.finish_download(entry, dest, timeout)
+    finally:
+        browser_expect.cancel()
+        await browser.catch_downloads(False)
+    out.changes.append(f"downloaded {entry.get('filename')} to {dest} ({size} bytes)")
+    out.data["download"] = {"path": dest, "bytes": size, "url": entry.get("url")}
+    return out
+
+
