@@ -18,8 +18,9 @@ if TYPE_CHECKING:
 EXIT_BY_CODE = {2: 2, 3: 3, 4: 4}
 HUB_UNAVAILABLE = 4
 
-USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] TOOL [ARGS...]
+USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
        tabsteward serve [--help] | mcp | demo | skill | --version
+       tabsteward install | uninstall | doctor [--browser NAME]... [--user-data-dir DIR] [--json]
 """
 SHORT_HELP = USAGE + """
 No hub is running and the tool list could not be loaded here; run any tool command
@@ -42,6 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     if first == "serve":
         from .hub.main import main as serve
         return serve(args[1:])
+    if first in ("install", "uninstall"):
+        from .install_cli import main as setup
+        return setup(first, args[1:])
+    if first == "doctor":
+        from .doctor import main as doctor
+        return doctor(args[1:])
     if first == "mcp":
         from .mcp_server import main as mcp
         code = mcp()
@@ -53,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     agent = os.environ.get("TABSTEWARD_AGENT")
     if agent:
         request["agent"] = agent
+    browser = os.environ.get("TABSTEWARD_BROWSER")
+    if browser:
+        request["browser"] = browser
     asks_help = _asks_help(args)
     try:
         try:

@@ -5,12 +5,10 @@ origin against the pinned extension ids, connects to the hub's Unix socket, send
 `{"op": "extension", "token": TOKEN}` as its first frame, then copies frames both ways:
 browser to hub as they come (up to 64 MiB each), hub to browser split into chunk messages
 when over Chrome's 1 MiB limit (see nm_chunks). Nothing but frames reaches stdout; the log is
-`state_dir()/native-host.log`. Exit codes: 0 on stdin EOF, hub socket loss or SIGTERM;
-1 on a refused origin or no hub; 2 on malformed frames from either side.
-
-Not done yet (issue 3): the hub does not accept the `extension` op so far (it answers it
-with an error, which is relayed like any other frame); starting the hub when none answers
-(autostart) comes later, so today the host exits 1.
+`state_dir()/native-host.log`. When no hub answers, the host starts one (the headless hub,
+as the CLI does; the desktop app takes this over once it exists) and connects to it.
+Exit codes: 0 on stdin EOF, hub socket loss or SIGTERM; 1 on a refused origin or when no
+hub could be started; 2 on malformed frames from either side.
 """
 
 from __future__ import annotations
@@ -109,21 +107,40 @@ def _to_browser_encoder() -> Callable[[Any], list[bytes]]:
     return encode
 
 
+async def _connect() -> tuple[str, asyncio.StreamReader, asyncio.StreamWriter] | None:
+    """The hub's token and a connection to it, or None when no hub answers."""
+    token = locate.read_token()
+    if token is None:
+        return None
+    try:
+        reader, writer = await asyncio.open_unix_connection(locate.socket_path(),
+                                                            limit=READ_SIZE)
+    except OSError as exc:
+        log.info("no hub answers at %s (%s)", locate.socket_path(), exc)
+        return None
+    return token, reader, writer
+
+
 async def _relay(stdout_file: BinaryIO) -> int:
     loop = asyncio.get_running_loop()
     stopped = asyncio.Event()
     loop.add_signal_handler(signal.SIGTERM, stopped.set)
-    token = locate.read_token()
-    if token is None:
-        log.error("no hub token at %s; not connected (is the hub running?)",
-                  locate.token_path())
-        return 1
-    try:
-        hub_reader, hub_writer = await asyncio.open_unix_connection(
-            locate.socket_path(), limit=READ_SIZE)
-    except OSError as exc:
-        log.error("no hub answers at %s (%s); not connected", locate.socket_path(), exc)
-        return 1
+    connected = await _connect()
+    if connected is None:
+        from .errors import HubUnavailable
+        from .hub import autostart
+        log.info("no hub answers at %s; starting one", locate.socket_path())
+        try:
+            await asyncio.to_thread(autostart.ensure_hub)
+        except HubUnavailable as exc:
+            log.error("%s", exc.message)
+            return 1
+        connected = await _connect()
+        if connected is None:
+            log.error("the hub started but does not take connections at %s; not connected",
+                      locate.socket_path())
+            return 1
+    token, hub_reader, hub_writer = connected
     stdin = asyncio.StreamReader(limit=READ_SIZE)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,

@@ -38,6 +38,15 @@ def cache_dir() -> Path:
     return _xdg("XDG_CACHE_HOME", ".cache") / APP
 
 
+def data_dir() -> Path:
+    """Files installed for the person to use, such as the unpacked extension."""
+    if sys.platform == "darwin":
+        return config_dir()
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA", Path.home())) / APP
+    return _xdg("XDG_DATA_HOME", ".local/share") / APP
+
+
 def ensure_private_dir(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True, mode=0o700)
     if hasattr(os, "getuid"):

@@ -179,8 +179,9 @@ class Tabsteward:
     """
 
     def __init__(self, agent: str = "sdk", *, autostart: bool = True,
-                 cwd: str | None = None) -> None:
+                 cwd: str | None = None, browser: str | None = None) -> None:
         self.agent = agent
+        self.browser = browser or os.environ.get("TABSTEWARD_BROWSER") or None
         self.autostart = autostart
         self.cwd = cwd
         self.hub: dict[str, Any] = {}
@@ -190,9 +191,10 @@ class Tabsteward:
 
     @classmethod
     async def connect(cls, agent: str = "sdk", *, autostart: bool = True,
-                      cwd: str | None = None) -> Self:
-        """A connected client; raises HubUnavailable or AuthError when the hub cannot be used."""
-        client = cls(agent, autostart=autostart, cwd=cwd)
+                      cwd: str | None = None, browser: str | None = None) -> Self:
+        """A connected client; raises HubUnavailable or AuthError when the hub cannot be used.
+        `browser` names a connected browser (`browsers` lists them; default: the only one)."""
+        client = cls(agent, autostart=autostart, cwd=cwd, browser=browser)
         await client._connection()
         return client
 
@@ -281,6 +283,8 @@ class Tabsteward:
         conn = await self._connection(f"`{tool}`")
         body = {"op": "call", "agent": agent or self.agent, "tool": tool, "args": dict(args),
                 "cwd": self.cwd or os.getcwd()}
+        if self.browser:
+            body["browser"] = self.browser
         reply = self._checked(await conn.request(body, f"`{tool}`"))
         data = reply.get("result")
         return Result(text=str(reply.get("text") or ""),

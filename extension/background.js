@@ -1,21 +1,138 @@
 // Tabsteward's service worker: one native port to the hub, a hello, and an allow-listed
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
+import { cleanLabel, defaultName } from "./names.js";
+
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
 // numeric error codes shared with Python (bridge/errors.py)
-const ERR = { usage: 2, browser: 10, tab: 30 };
+const ERR = { usage: 2, browser: 10, tab: 30, policy: 50 };
+const STOPPED = "the person stopped all agents in this browser (Tabsteward popup); nothing was done";
+const WHILE_STOPPED = new Set(["tabs.query", "tabs.get", "tabGroups.query"]);
+const MAX_IDLE = 86400; // seconds; setTimeout cannot wait much beyond 24 days anyway
+const MAX_CHUNKS = 1024;
+
+class CallError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+const settings = { idleDetachSeconds: 300 };
+let stopped = false;
+let port = null;
+let openedAt = 0;
+let heard = false; // the hub has spoken on this port
+let backoff = 500;
+const chunks = new Map(); // chunk id -> {count, parts}
+// debuggers this worker attached: key -> {debuggee, last (ms), timer}
+const attached = new Map();
+
+// ---- debuggers this worker attached, and their idle clocks ----
+
+// The debuggee a call names, without a sessionId (child sessions share their tab's debugger).
+function debuggee(target) {
+  const t = target || {};
+  if (t.tabId !== undefined) return { tabId: t.tabId };
+  if (t.targetId !== undefined) return { targetId: t.targetId };
+  if (t.extensionId !== undefined) return { extensionId: t.extensionId };
+  return null;
+}
+
+const keyOf = (target) => JSON.stringify(debuggee(target));
+
+function arm(entry) {
+  clearTimeout(entry.timer);
+  entry.timer = null;
+  if (!settings.idleDetachSeconds) return;
+  const due = entry.last + settings.idleDetachSeconds * 1000 - Date.now();
+  entry.timer = setTimeout(() => release(entry.debuggee, "idle"), Math.max(0, due));
+}
+
+function remember(target) {
+  const entry = { debuggee: debuggee(target), last: Date.now(), timer: null };
+  attached.set(keyOf(target), entry);
+  arm(entry);
+}
+
+function touch(target) {
+  const entry = attached.get(keyOf(target));
+  if (!entry) return;
+  entry.last = Date.now();
+  arm(entry);
+}
+
+function forget(target) {
+  const entry = attached.get(keyOf(target));
+  if (entry) clearTimeout(entry.timer);
+  attached.delete(keyOf(target));
+}
+
+// Detach one of ours; tell the hub why when a reason is given (Chrome's onDetach does not
+// fire for the extension's own detach).
+async function release(target, reason) {
+  forget(target);
+  await chrome.debugger.detach(target).catch(() => {});
+  if (reason) send({ event: "debugger.detached", args: [target, reason] });
+}
+
+function releaseAll(reason) {
+  return Promise.all([...attached.values()].map((e) => release(e.debuggee, reason)));
+}
+
+// ---- the calls the hub may make ----
+
+function updateSettings(changes) {
+  if (!changes || typeof changes !== "object" || Array.isArray(changes)) {
+    throw new CallError(ERR.usage,
+      "settings.update wants one object like {idleDetachSeconds: 300}; nothing was changed");
+  }
+  for (const [name, value] of Object.entries(changes)) {
+    if (name !== "idleDetachSeconds") {
+      throw new CallError(ERR.usage,
+        `settings.update knows no setting ${JSON.stringify(name)}; nothing was changed`);
+    }
+    if (typeof value !== "number" || !(value >= 0 && value <= MAX_IDLE)) {
+      throw new CallError(ERR.usage, `idleDetachSeconds must be a number of seconds from 0 ` +
+        `(never detach) to ${MAX_IDLE}, not ${JSON.stringify(value)}; nothing was changed`);
+    }
+  }
+  Object.assign(settings, changes);
+  attached.forEach(arm);
+  return { ...settings };
+}
 
 // Every call the hub may make, and how its arguments are shaped before Chrome sees them.
 // Nothing here activates a tab or focuses a window.
 const CALLS = {
-  "debugger.attach": (target) => chrome.debugger.attach(target, "1.3"),
-  "debugger.detach": (target) => chrome.debugger.detach(target),
-  "debugger.sendCommand": (target, method, params) =>
-    chrome.debugger.sendCommand(target, String(method), params || {}),
+  "debugger.attach": async (target) => {
+    await chrome.debugger.attach(target, "1.3");
+    if (stopped) { // the person stopped agents while Chrome was attaching
+      await chrome.debugger.detach(target).catch(() => {});
+      throw new CallError(ERR.policy, STOPPED);
+    }
+    remember(target);
+  },
+  "debugger.detach": async (target) => {
+    forget(target);
+    await chrome.debugger.detach(target);
+  },
+  "debugger.sendCommand": async (target, method, params) => {
+    touch(target);
+    try {
+      return await chrome.debugger.sendCommand(target, String(method), params || {});
+    } finally {
+      touch(target); // a long command counts as use until it answers
+    }
+  },
   "debugger.getTargets": () => chrome.debugger.getTargets(),
-  "tabs.create": (props) => chrome.tabs.create({
-    url: props && props.url, windowId: props && props.windowId, active: false }),
+  "tabs.create": async (props) => {
+    const tab = await chrome.tabs.create({
+      url: props && props.url, windowId: props && props.windowId, active: false });
+    agentTabs.add(tab.id);
+    return tab;
+  },
   "tabs.query": (query) => chrome.tabs.query(query || {}),
   "tabs.get": (tabId) => chrome.tabs.get(Number(tabId)),
   "tabs.remove": (tabId) => chrome.tabs.remove(Number(tabId)),
@@ -24,13 +141,87 @@ const CALLS = {
     return chrome.tabs.update(Number(tabId), safe);
   },
   "tabs.group": (options) => chrome.tabs.group(options),
+  "tabs.ungroup": (tabIds) => chrome.tabs.ungroup(tabIds),
   "tabGroups.update": (groupId, props) => chrome.tabGroups.update(Number(groupId), props || {}),
   "tabGroups.query": (query) => chrome.tabGroups.query(query || {}),
+  "settings.update": updateSettings,
 };
 
-let port = null;
-let backoff = 500;
-const chunks = new Map();
+// ---- messages from the hub ----
+
+function send(message) {
+  try {
+    if (port) port.postMessage(message);
+  } catch {
+    // the port is going away; its onDisconnect follows
+  }
+}
+
+// Messages over 1 MiB arrive from the host in chunks (bridge/nm_chunks.py); a malformed
+// chunk drops its whole message.
+function unchunk(message) {
+  if (!Object.hasOwn(message, "chunk")) return message;
+  const c = message.chunk;
+  const ok = c && typeof c === "object" && Number.isInteger(c.count) && c.count > 0 &&
+    c.count <= MAX_CHUNKS && Number.isInteger(c.index) && c.index >= 0 &&
+    c.index < c.count && typeof c.data === "string";
+  const key = JSON.stringify(c && c.id);
+  let got = chunks.get(key);
+  if (!ok || (got && got.count !== c.count)) {
+    chunks.delete(key);
+    return null;
+  }
+  if (!got) chunks.set(key, (got = { count: c.count, parts: [] }));
+  got.parts[c.index] = c.data;
+  if (got.parts.filter((p) => p !== undefined).length < got.count) return null;
+  chunks.delete(key);
+  try {
+    return JSON.parse(got.parts.join(""));
+  } catch {
+    return null;
+  }
+}
+
+// What the popup shows of the hub's notifications (chrome.storage.session).
+const NOTIFY = {
+  agents: (m) => ({ agents: (Array.isArray(m.agents) ? m.agents : [])
+    .filter((a) => a && typeof a.name === "string")
+    .map((a) => ({ name: a.name, tabs: Number(a.tabs) || 0 })) }),
+  hub: (m) => ({ hub: { version: String(m.version ?? "") } }),
+};
+
+async function handle(raw) {
+  const message = raw && typeof raw === "object" ? unchunk(raw) : null;
+  if (!message || typeof message !== "object") return;
+  if (message.id === undefined) {
+    if (Object.hasOwn(NOTIFY, message.notify)) {
+      chrome.storage.session.set(NOTIFY[message.notify](message)).catch(() => {});
+    }
+    return;
+  }
+  const reply = (code, text) => send({ id: message.id, error: { code, message: text } });
+  if (!Object.hasOwn(CALLS, message.call)) {
+    reply(ERR.usage, `${message.call} is not on the extension's allow-list; nothing was done`);
+    return;
+  }
+  if (!Array.isArray(message.args)) {
+    reply(ERR.usage, `${message.call} wants its arguments as a list; nothing was done`);
+    return;
+  }
+  if (stopped && !WHILE_STOPPED.has(message.call)) {
+    reply(ERR.policy, STOPPED);
+    return;
+  }
+  try {
+    const result = await CALLS[message.call](...message.args);
+    send({ id: message.id, result: result === undefined ? null : result });
+  } catch (e) {
+    const text = String((e && e.message) || e);
+    reply(e instanceof CallError ? e.code : /tab/i.test(text) ? ERR.tab : ERR.browser, text);
+  }
+}
+
+// ---- the port, its hello, and the state the popup shows ----
 
 async function installId() {
   const got = await chrome.storage.local.get("installId");
@@ -40,72 +231,123 @@ async function installId() {
   return id;
 }
 
-function send(message) {
-  if (port) port.postMessage(message);
+async function hello() {
+  const got = await chrome.storage.local.get(["name", "profile"]);
+  return { type: "hello", protocol: PROTOCOL, install: await installId(),
+           browser: navigator.userAgent, extension: chrome.runtime.id,
+           name: cleanLabel(got.name) || defaultName(), profile: cleanLabel(got.profile),
+           stopped };
 }
 
-// Messages over 1 MiB arrive from the host in chunks (bridge/nm_chunks.py).
-function unchunk(message) {
-  const c = message && message.chunk;
-  if (!c) return message;
-  let parts = chunks.get(c.id);
-  if (!parts) chunks.set(c.id, (parts = []));
-  parts[c.index] = c.data;
-  if (parts.filter((p) => p !== undefined).length < c.count) return null;
-  chunks.delete(c.id);
-  return JSON.parse(parts.join(""));
+function showConnection(state, since, error = "", retryIn = 0) {
+  chrome.storage.session.set({ connection: { state, since, error, retryIn } }).catch(() => {});
 }
 
-async function handle(raw) {
-  const message = unchunk(raw);
-  if (!message || message.id === undefined) return;
-  const call = CALLS[message.call];
-  if (!call) {
-    send({ id: message.id, error: { code: ERR.usage,
-      message: `${message.call} is not on the extension's allow-list; nothing was done` } });
-    return;
-  }
-  try {
-    const result = await call(...(Array.isArray(message.args) ? message.args : []));
-    send({ id: message.id, result: result === undefined ? null : result });
-  } catch (e) {
-    const text = String((e && e.message) || e);
-    const code = /tab/i.test(text) ? ERR.tab : ERR.browser;
-    send({ id: message.id, error: { code, message: text } });
-  }
+// The hub spoke, so the host reached it: show the link as up and reset the backoff (a host
+// that exits at once, with no hub, must not make the worker retry every 500 ms).
+function heardFromHub(opened) {
+  if (port !== opened || heard) return;
+  heard = true;
+  backoff = 500;
+  showConnection("connected", openedAt);
 }
 
 async function connect() {
+  let greeting, opened;
   try {
-    port = chrome.runtime.connectNative(HOST);
+    greeting = await hello();
+    opened = chrome.runtime.connectNative(HOST);
   } catch (e) {
-    port = null;
-    retry();
+    lost(String((e && e.message) || e));
     return;
   }
-  port.onMessage.addListener((m) => { handle(m); });
-  port.onDisconnect.addListener(() => {
-    port = null;
-    chunks.clear();
-    retry();
+  port = opened;
+  openedAt = Date.now();
+  heard = false;
+  showConnection("connecting", openedAt);
+  opened.onMessage.addListener((m) => {
+    heardFromHub(opened);
+    handle(m).catch(() => {});
   });
-  send({ type: "hello", protocol: PROTOCOL, install: await installId(),
-         browser: navigator.userAgent, extension: chrome.runtime.id });
-  backoff = 500;
+  opened.onDisconnect.addListener(() => {
+    const error = chrome.runtime.lastError;
+    if (port === opened) lost(error ? error.message : "the native host closed the connection");
+  });
+  send(greeting);
 }
 
-function retry() {
+// The port dropped: let go of every debugger (no "is debugging" bar without a hub), retry.
+function lost(error) {
+  port = null;
+  chunks.clear();
+  releaseAll(null);
+  chrome.storage.session.remove(["agents", "hub"]).catch(() => {});
+  showConnection("disconnected", Date.now(), error, backoff / 1000);
   setTimeout(connect, backoff);
   backoff = Math.min(backoff * 2, 30000);
 }
 
-chrome.debugger.onDetach.addListener((source, reason) =>
-  send({ event: "debugger.detached", args: [source, reason] }));
+// ---- "stop all agents", set by the person in the popup ----
+
+async function setStopped(on) {
+  if (on === stopped) return;
+  stopped = on;
+  if (on) await releaseAll("stopped_by_user");
+  send({ event: "agents.stopped", args: [on] });
+}
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area !== "local") return;
+  if (changes.stopped) setStopped(changes.stopped.newValue === true);
+  if ((changes.name || changes.profile) && port) hello().then(send); // a repeat hello updates
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  forget(source);
+  send({ event: "debugger.detached", args: [source, reason] });
+});
 chrome.debugger.onEvent.addListener((source, method, params) =>
   send({ event: "debugger.event", args: [source, method, params] }));
-chrome.tabs.onRemoved.addListener((tabId, info) =>
-  send({ event: "tabs.removed", args: [tabId, info] }));
+chrome.tabs.onCreated.addListener((tab) => send({ event: "tabs.created", args: [tab] }));
+
+// ---- the person's focus: a tab an agent's page opens never stays in front ----
+// Chrome opens a page's new tab in the foreground and names the wrong opener in
+// tabs.onCreated; webNavigation names the real one. When an agent tab opened it, the tab
+// the person had in front comes back at once, and the hub is told whose tab it is.
+const agentTabs = new Set(); // tabs the hub created, and tabs their pages opened
+const fronts = new Map(); // windowId -> the last tabs activated there, newest last
+const isAgentTab = (tabId) => agentTabs.has(tabId) || attached.has(keyOf({ tabId }));
+
+chrome.tabs.query({ active: true }).then((tabs) => {
+  for (const t of tabs) if (!fronts.has(t.windowId)) fronts.set(t.windowId, [t.id]);
+});
+chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
+  const seen = (fronts.get(windowId) || []).filter((t) => t !== tabId);
+  seen.push(tabId);
+  fronts.set(windowId, seen.slice(-8));
+});
+chrome.webNavigation.onCreatedNavigationTarget.addListener(async (details) => {
+  if (!isAgentTab(details.sourceTabId)) return;
+  agentTabs.add(details.tabId);
+  send({ event: "tabs.opened", args: [{ tabId: details.tabId, sourceTabId: details.sourceTabId }] });
+  const tab = await chrome.tabs.get(details.tabId).catch(() => null);
+  if (!tab || !tab.active) return;
+  const back = (fronts.get(tab.windowId) || []).filter((t) => t !== tab.id && !isAgentTab(t)).pop();
+  if (back !== undefined) await chrome.tabs.update(back, { active: true }).catch(() => {});
+});
+chrome.tabs.onRemoved.addListener((tabId, info) => {
+  agentTabs.delete(tabId);
+  send({ event: "tabs.removed", args: [tabId, info] });
+});
 chrome.tabs.onUpdated.addListener((tabId, change) =>
   send({ event: "tabs.updated", args: [tabId, change] }));
+chrome.downloads.onCreated.addListener((item) =>
+  send({ event: "downloads.created", args: [item] }));
+chrome.downloads.onChanged.addListener((delta) =>
+  send({ event: "downloads.changed", args: [delta] }));
 
-connect();
+// A restarted worker reads the stop flag before it takes any call.
+chrome.storage.local.get("stopped").then((got) => {
+  stopped = got.stopped === true;
+  connect();
+});

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from collections.abc import Iterator
 
 import fixture_server
 import pytest
+from extension_env import PERSON_TABS, ExtensionHub, chrome_call
 from looprunner import DEFAULT_TIMEOUT, LoopThread, close_loop_thread, loop_thread
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -21,6 +23,8 @@ from tabsteward.bridge.errors import BrowserError
 # local_only keeps Chromium off the network; the second fixture site must stay reachable
 HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
               "EXCLUDE 127.0.0.2")
+# the engine suite runs over each transport; TABSTEWARD_TEST_TRANSPORTS=launched narrows it
+TRANSPORTS = os.environ.get("TABSTEWARD_TEST_TRANSPORTS", "launched,extension").split(",")
 SETUP_HINT = ("run the README's setup (`bash packaging/bootstrap.sh test`), which installs "
               "Debian's chromium, or set TABSTEWARD_CHROMIUM to a Chromium binary")
 
@@ -95,10 +99,15 @@ def site() -> Iterator[fixture_server.Site]:
     served.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium per test module. A missing browser fails, never skips."""
+@pytest.fixture(scope="module", params=TRANSPORTS)
+def browser(request: pytest.FixtureRequest) -> Iterator[Browser]:
+    """One headless Chromium per test module and transport: launched (CDP over a pipe), and
+    through the real extension and native host to a hub in this process. A missing browser
+    fails, never skips."""
     loop = loop_thread()
+    if request.param == "extension":
+        yield from _over_extension(loop)
+        return
     problem = ""
     try:
         launched = loop.run(Browser.launch(local_only=True, extra_args=[HOST_RULES]),
@@ -110,6 +119,18 @@ def browser() -> Iterator[Browser]:
                     pytrace=False)
     yield launched
     loop.run(launched.close(), timeout=30)
+
+
+def _over_extension(loop: LoopThread) -> Iterator[Browser]:
+    hub = ExtensionHub([HOST_RULES])
+    try:
+        loop.run(hub.start(), timeout=30)
+        connected = loop.run(hub.connect(), timeout=60)
+        active = loop.run(chrome_call(connected, "tabs.query", {"active": True}), timeout=30)
+        PERSON_TABS[connected] = sorted(t["id"] for t in active)
+        yield connected
+    finally:
+        loop.run(hub.close(), timeout=60)
 
 
 _agents = 0
@@ -125,5 +146,9 @@ def tab(browser: Browser) -> Iterator[Tab]:
     loop = loop_thread()
     opened = loop.run(session.current_tab(), timeout=30)
     yield opened
+    if browser.kind == "extension":  # the person's tab stayed active all along
+        active = loop.run(chrome_call(browser, "tabs.query", {"active": True}), timeout=30)
+        assert sorted(t["id"] for t in active) == PERSON_TABS[browser], \
+            "an agent tab became active in the person's browser"
     loop.run(session.close(), timeout=30)
     browser.sessions.pop(agent, None)

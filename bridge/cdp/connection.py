@@ -71,6 +71,13 @@ class CDPConnection:
     async def close(self) -> None:
         self._on_closed("closed by Tabsteward")
 
+    async def label_tab(self, target_id: str, agent: str) -> None:
+        """Show the person which agent owns a new tab, where the transport can (a tab group
+        through the extension); nothing here."""
+
+    def show_agents(self, agents: list[dict[str, Any]]) -> None:
+        """Show the person which agents use the browser, where the transport can."""
+
     # -- for subclasses --------------------------------------------------------------
     async def _send_raw(self, text: str) -> None:
         raise NotImplementedError

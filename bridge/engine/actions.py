@@ -82,8 +82,12 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome)
     if tab.state.url != before_url:
         outcome.changes.append(f"navigated to {tab.state.url}")
         outcome.data["url"] = tab.state.url
-    if tab.adopting:  # tabs the page opened are being attached: report them
-        await asyncio.wait(set(tab.adopting), timeout=10)
+    deadline = asyncio.get_running_loop().time() + 10
+    while tab.adopting:  # tabs the page opened are being attached: report them
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            break
+        await asyncio.wait(set(tab.adopting), timeout=left)
     if len(tab.opened) > opened_before:
         new = tab.opened[opened_before:]
         outcome.changes.append("opened new tab " + ", ".join(new))

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import os
 from typing import Any
 
-from ..errors import ActionTimeout, TargetNotInteractable, UsageError
+from ..errors import ActionTimeout, BrowserError, TargetNotInteractable, UsageError
 from .actions import Outcome, click, describe
 from .tab import Tab
 from .targets import RefTarget, Target
+
+HIDDEN_TRIES = 4
+HIDDEN_WAIT = 4.0
 
 
 async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
@@ -67,13 +71,32 @@ async def screenshot(tab: Tab, path: str, full: bool = False,
         params["clip"] = {"x": 0, "y": 0, "width": size["width"], "height": size["height"],
                           "scale": 1}
         params["captureBeyondViewport"] = True
-    res = await tab.send("Page.captureScreenshot", params, timeout=60)
+    res = await _capture(tab, params)
     data = base64.b64decode(res["data"])
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "wb") as f:
         f.write(data)
     return Outcome(f"saved screenshot {path} ({len(data)} bytes)",
                    data={"path": path, "bytes": len(data)})
+
+
+async def _capture(tab: Tab, params: dict[str, Any]) -> dict[str, Any]:
+    """Page.captureScreenshot; in a hidden background tab (the person's browser) a capture
+    now and then waits for a frame that never comes until asked again, so ask again."""
+    if tab.browser is None or tab.browser.own_windows:
+        return await tab.send("Page.captureScreenshot", params, timeout=60)
+    # the first capture of a hidden tab may return the last frame it drew before it was
+    # hidden; it also makes the tab draw again, so the second one is current
+    with contextlib.suppress(BrowserError):
+        await tab.send("Page.captureScreenshot", {**params, "quality": 1, "format": "jpeg"},
+                       timeout=HIDDEN_WAIT)
+    for _ in range(HIDDEN_TRIES - 1):
+        try:
+            return await tab.send("Page.captureScreenshot", params, timeout=HIDDEN_WAIT)
+        except BrowserError as exc:
+            if "did not answer" not in exc.message and "no answer" not in exc.message:
+                raise
+    return await tab.send("Page.captureScreenshot", params, timeout=30)
 
 
 async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:

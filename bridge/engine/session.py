@@ -10,6 +10,7 @@ import tempfile
 from typing import Any
 
 from ..cdp.connection import CDPConnection
+from ..cdp.extension import ExtensionConnection
 from ..errors import BrowserError, TabError
 from .tab import Tab
 
@@ -89,8 +90,9 @@ class Browser:
         """Whether each agent tab gets a window of its own: in a headless browser (ours or
         one we attached to) a window is invisible, and a tab alone in its window is never a
         hidden, throttled background tab. In a headed browser it stays a background tab of
-        the person's window: a new window would take their focus."""
-        return self.kind == "launched" or self.headless
+        the person's window: a new window would take their focus. Through the extension agent
+        tabs are always background tabs, in the agent's tab group."""
+        return self.kind == "launched" or (self.headless and self.kind == "attached")
 
     @property
     def closed(self) -> asyncio.Future[str]:
@@ -109,6 +111,12 @@ class Browser:
         from ..cdp.websocket import WebSocketConnection
         conn = await WebSocketConnection.attach(cdp_url)
         return await cls._ready(conn, "attached")
+
+    @classmethod
+    async def over_extension(cls, conn: ExtensionConnection) -> Browser:
+        browser = await cls._ready(conn, "extension")
+        conn.reattached = browser._reattached
+        return browser
 
     @classmethod
     async def _ready(cls, conn: CDPConnection, kind: str) -> Browser:
@@ -139,6 +147,12 @@ class Browser:
             found = self.sessions[agent] = AgentSession(self, agent)
         return found
 
+    def show_agents(self) -> None:
+        """Let the person see which agents use this browser (the extension's popup)."""
+        self.conn.show_agents([
+            {"name": s.agent, "tabs": sum(1 for t in s.tabs if not t.state.closed)}
+            for s in self.sessions.values()])
+
     def describe(self) -> dict[str, Any]:
         return {"kind": self.kind, "version": self.version,
                 "agents": sorted(self.sessions), "tabs": len(self.tabs)}
@@ -147,6 +161,7 @@ class Browser:
     async def create_tab(self, agent: str, url: str = "about:blank",
                          target_id: str | None = None) -> Tab:
         """Open a background tab (never activated) and attach to it."""
+        adopted = target_id is not None
         if target_id is None:
             # In a Chromium of our own each agent tab gets its own (inactive) window, where
             # it is the front tab: a background tab of a shared window draws no frames, so
@@ -165,6 +180,11 @@ class Browser:
         self.tabs[target_id] = tab
         self._by_session[session_id] = tab
         await tab.init_session(session_id)
+        await self.conn.label_tab(target_id, agent)
+        if adopted:  # its page may have loaded before we attached: no event told us where
+            tree = await tab.send("Page.getFrameTree")
+            tab.state.url = str(tree.get("frameTree", {}).get("frame", {}).get("url",
+                                                                               tab.state.url))
         if url != "about:blank":
             await tab.send("Page.navigate", {"url": url})
         return tab
@@ -177,6 +197,13 @@ class Browser:
             except BrowserError as exc:
                 log.info("closing tab %s: %s", tab.id, exc.message)
         self._forget(tab)
+
+    async def _reattached(self, session_id: str) -> None:
+        """A new debugger session on a tab we had: enable what the engine needs again."""
+        tab = self._by_session.get(session_id)
+        if tab is not None:
+            tab.forget_worlds()
+            await tab.init_session(session_id)
 
     def _forget(self, tab: Tab) -> None:
         self.tabs.pop(tab.target_id, None)
@@ -209,6 +236,11 @@ class Browser:
                     self._adopt(parent, str(info["targetId"])))
                 parent.adopting.add(task)
                 task.add_done_callback(parent.adopting.discard)
+        elif method == "Tabsteward.targetOpening":  # the extension attaches to it first
+            parent = self.tabs.get(str(params.get("openerId")))
+            if parent is not None:
+                parent.adopting.add(params["task"])
+                params["task"].add_done_callback(parent.adopting.discard)
         elif method == "Target.targetDestroyed":
             tab = self.tabs.get(str(params.get("targetId")))
             if tab is not None:
@@ -247,13 +279,16 @@ class Browser:
     def _on_download(self, method: str, params: dict[str, Any]) -> None:
         guid = str(params.get("guid", ""))
         entry = self.downloads.setdefault(guid, {"guid": guid})
+        if params.get("path"):  # through the extension: where the browser put it
+            entry["path"] = params["path"]
+            entry["filename"] = entry.get("filename") or os.path.basename(params["path"])
         if method == "Browser.downloadWillBegin":
-            entry.update(url=params.get("url"), filename=params.get("suggestedFilename"),
-                         state="inProgress", frame=params.get("frameId"))
+            entry.update(url=params.get("url"), state="inProgress", frame=params.get("frameId"),
+                         filename=params.get("suggestedFilename") or entry.get("filename"))
             for fut in self._download_waiters:
                 if not fut.done():
                     fut.set_result(entry)
-        else:
+        elif params.get("state"):
             entry.update(state=params.get("state"), received=params.get("receivedBytes"),
                          total=params.get("totalBytes"))
         done = entry.get("done")
@@ -280,14 +315,14 @@ class Browser:
                                    f"within {timeout:g} s; nothing was saved") from None
             if state != "completed":
                 raise BrowserError(f"the download of {entry.get('filename')} was canceled")
-        src = os.path.join(self.download_dir, str(entry["guid"]))
+        src = entry.get("path") or os.path.join(self.download_dir, str(entry["guid"]))
         os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
         await asyncio.to_thread(shutil.move, src, dest)
         return os.path.getsize(dest)
 
     async def close(self) -> None:
         for session in list(self.sessions.values()):
-            if self.kind == "attached":
+            if self.kind != "launched":
                 await session.close()
         await self.conn.close()
         shutil.rmtree(self.download_dir, ignore_errors=True)

@@ -144,6 +144,11 @@ class Tab:
                  {"source": HOOK_JS, "runImmediately": True}, session_id=session_id),
         )
 
+    def forget_worlds(self) -> None:
+        """After a new debugger session on the tab, our helper worlds must be made again."""
+        for frame in self.frames.values():
+            frame.world = None
+
     def owns_session(self, session_id: str | None) -> bool:
         return session_id == self.session_id or session_id in self.child_sessions
 

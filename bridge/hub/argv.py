@@ -25,6 +25,7 @@ class Options:
     agent: str | None = None
     tab: str | None = None
     help: bool = False
+    browser: str | None = None
 
 
 @dataclass(frozen=True)
@@ -70,19 +71,20 @@ def parse(argv: Sequence[str], table: Mapping[str, Tool]) -> Parsed:
 def _globals(argv: Sequence[str]) -> tuple[Options, list[str], int]:
     """Global options taken out of argv; the rest, and where `--` was in it (-1: nowhere)."""
     json = help_ = False
-    agent = tab = None
+    agent = tab = browser = None
     rest: list[str] = []
     i = 0
     while i < len(argv):
         item = argv[i]
         i += 1
         if item == "--":
-            return Options(json, agent, tab, help_), [*rest, *argv[i:]], len(rest)
+            return Options(json, agent, tab, help_, browser), [*rest, *argv[i:]], len(rest)
         if item == "--json":
             json = True
         elif item in ("-h", "--help"):
             help_ = True
-        elif item in ("--agent", "--tab") or item.startswith(("--agent=", "--tab=")):
+        elif item in ("--agent", "--tab", "--browser") or item.startswith(
+                ("--agent=", "--tab=", "--browser=")):
             flag, eq, value = item.partition("=")
             if not eq:
                 if i >= len(argv):
@@ -93,11 +95,13 @@ def _globals(argv: Sequence[str]) -> tuple[Options, list[str], int]:
                 raise UsageError(f"{flag} needs a non-empty value; nothing was run")
             if flag == "--agent":
                 agent = value
+            elif flag == "--browser":
+                browser = value
             else:
                 tab = value
         else:
             rest.append(item)
-    return Options(json, agent, tab, help_), rest, -1
+    return Options(json, agent, tab, help_, browser), rest, -1
 
 
 def _is_number(text: str) -> bool:
@@ -272,13 +276,16 @@ GLOBAL_HELP = [
     ("--json", "print the result as JSON"),
     ("--agent NAME", "act as agent NAME (default: $TABSTEWARD_AGENT, else 'default')"),
     ("--tab ID", "act on tab ID (from `tabs`) instead of the agent's current tab"),
+    ("--browser NAME", "use this connected browser (from `browsers`; default: "
+                       "$TABSTEWARD_BROWSER, else the only one)"),
     ("-h, --help", "show this help; `tabsteward TOOL --help` shows a tool's"),
 ]
 
 
 def main_help(table: Mapping[str, Tool]) -> str:
     """`tabsteward --help`: every tool with its summary, by group."""
-    lines = [f"usage: {PROG} [--json] [--agent NAME] [--tab ID] TOOL [ARGS...]", "",
+    lines = [f"usage: {PROG} [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL "
+             "[ARGS...]", "",
              "Drive the browser through the Tabsteward hub (started on first use).", ""]
     groups: dict[str, list[Tool]] = {}
     for tool in table.values():
@@ -311,7 +318,8 @@ def tool_help(tool: Tool) -> str:
     if flags:
         lines += ["", "options:"]
         lines += _rows([(_option_names(p), _describe(p)) for p in flags])
-    lines += ["", "global options: --json, --agent NAME, --tab ID (see `tabsteward --help`)"]
+    lines += ["", "global options: --json, --agent NAME, --tab ID, --browser NAME (see "
+              "`tabsteward --help`)"]
     return "\n".join(lines) + "\n"
 
 

@@ -1,4 +1,4 @@
-"""The hub's brain: one browser, a session per agent, and every request op executed."""
+"""The hub's brain: its browsers, a session per agent in each, and every request op executed."""
 
 from __future__ import annotations
 
@@ -16,17 +16,18 @@ from . import argv, protocol
 
 if TYPE_CHECKING:
     from ..engine.session import Browser
+    from .pool import BrowserPool
     from .server import LocalServer
 
 log = logging.getLogger("tabsteward.hub")
 
 
 class Hub:
-    """Executes schema-checked requests against one browser; `run` serves until stopped."""
+    """Executes schema-checked requests against its browsers; `run` serves until stopped."""
 
-    def __init__(self, browser: Browser, *, idle_timeout: float = 0.0,
+    def __init__(self, pool: BrowserPool, *, idle_timeout: float = 0.0,
                  log_path: str = "the hub log", tools: Mapping[str, Tool] | None = None) -> None:
-        self.browser = browser
+        self.pool = pool
         self.idle_timeout = idle_timeout
         self.log_path = log_path
         # loaded now, so a broken tool module stops the start and not the first request
@@ -66,7 +67,7 @@ class Hub:
         tool = self._tool(request["tool"])
         result = await self._run(tool, request.get("agent"),
                                  request.get("cwd") or os.path.expanduser("~"),
-                                 request.get("args", {}))
+                                 request.get("args", {}), request.get("browser"))
         return protocol.ok_reply(result=result.data, text=result.text)
 
     async def _ping(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -86,16 +87,23 @@ class Hub:
         return tool
 
     async def _run(self, tool: Tool, agent: str | None, cwd: str,
-                   args: Mapping[str, Any]) -> Result:
+                   args: Mapping[str, Any], browser_name: str | None = None) -> Result:
         checked = protocol.check_args(tool, args)
         agent = protocol.agent_name(agent or protocol.DEFAULT_AGENT)
         started = self._loop.time()
+        browser: Browser | None = None
         try:
-            result = await tool.handler(Call(self.browser.session(agent), cwd), checked)
+            if tool.browser:
+                browser = await self.pool.pick(agent, browser_name)
+            session = browser.session(agent) if browser is not None else None
+            result = await tool.handler(Call(session, cwd, self), checked)
         except TabstewardError as err:
             log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
                      (self._loop.time() - started) * 1000, err.message)
             raise
+        finally:
+            if browser is not None:
+                browser.show_agents()
         if not isinstance(result, Result):
             raise TypeError(f"tool {tool.name} returned {type(result).__name__}, not a Result")
         log.info("%s (agent %s) done in %.0f ms", tool.name, agent,
@@ -116,7 +124,8 @@ class Hub:
                 return _cli_reply(0, argv.tool_help(tool))
             what = tool.name
             result = await self._run(tool, parsed.options.agent or request.get("agent"),
-                                     request["cwd"], parsed.args)
+                                     request["cwd"], parsed.args,
+                                     parsed.options.browser or request.get("browser"))
             if as_json:
                 return _cli_reply(0, json.dumps(result.data, ensure_ascii=False) + "\n")
         except TabstewardError as err:
@@ -127,6 +136,28 @@ class Hub:
         text = result.text
         return _cli_reply(0, text if not text or text.endswith("\n") else text + "\n")
 
+    async def serve_extension(self, reader: asyncio.StreamReader,
+                              writer: asyncio.StreamWriter, decoder: Any,
+                              early: list[Any]) -> None:
+        """Serve one extension connection (the native host's socket) until it closes."""
+        from ..cdp.extension_link import ExtensionLink
+        link = ExtensionLink(reader, writer, decoder, early)
+        try:
+            await link.start()
+        except (TabstewardError, TimeoutError) as exc:
+            log.warning("an extension connection was refused: %s",
+                        getattr(exc, "message", None) or "no hello in time")
+            link.close()
+            return
+        reading = asyncio.ensure_future(link.run())
+        try:
+            await self.pool.add_extension(link)
+            link.notify("hub", version=self.version)
+        except TabstewardError as exc:
+            log.warning("an extension connected but could not be used: %s", exc.message)
+            link.close()
+        await reading
+
     # -- life cycle ----------------------------------------------------------------------
     def stop(self, reason: str, code: int = 0) -> None:
         """Ask `run` to stop (signals, the shutdown op, idleness)."""
@@ -135,12 +166,12 @@ class Hub:
             self._stop.set_result(code)
 
     async def run(self, server: LocalServer) -> int:
-        """Serve until stopped or the browser is lost; then close the server and the
-        browser. The exit status: 0 when stopped, BrowserError's when the browser is lost."""
+        """Serve until stopped or the browser given at start is lost; then close the server
+        and the browsers. The exit status: 0 when stopped, BrowserError's when it is lost."""
         idle = (asyncio.create_task(self._watch_idle(server)) if self.idle_timeout > 0
                 else None)
         try:
-            ends: list[asyncio.Future[Any]] = [self._stop, self.browser.closed]
+            ends: list[asyncio.Future[Any]] = [self._stop, self.pool.lost]
             await asyncio.wait(ends, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if idle is not None:
@@ -149,13 +180,15 @@ class Hub:
             code = self._stop.result()
         else:
             code = BrowserError.exit_code
-            log.error("lost the browser (%s); the hub stops", _reason(self.browser.closed))
-        await server.close()
-        try:
-            await self.browser.close()
-        except Exception:
-            log.exception("closing the browser failed; the hub exits anyway")
+            log.error("lost the browser (%s); the hub stops", _reason(self.pool.lost))
+        await server.close(then=self._close_browsers)
         return code
+
+    async def _close_browsers(self) -> None:
+        try:
+            await self.pool.close()
+        except Exception:
+            log.exception("closing the browsers failed; the hub exits anyway")
 
     async def _watch_idle(self, server: LocalServer) -> None:
         """Stop once no request came for idle_timeout and no client (an MCP server, an SDK

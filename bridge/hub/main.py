@@ -1,4 +1,6 @@
-"""`tabsteward serve`: connect a browser, listen on the local socket, serve until stopped."""
+"""`tabsteward serve`: listen on the local socket for agents and browser extensions, serve
+until stopped; a Chromium is launched only when an agent needs one and no extension is
+connected (or `--cdp` attaches to one at start)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from ..engine.session import Browser
 from ..errors import TabstewardError
 from . import locate
 from .core import Hub
+from .pool import DEFAULT_IDLE_DETACH, BrowserPool
 from .server import LocalServer, check_free
 
 log = logging.getLogger("tabsteward.hub")
@@ -27,8 +30,9 @@ READY = "tabsteward hub ready on {}"
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="tabsteward serve",
-        description="Run the Tabsteward hub in the foreground: it drives one browser and "
-                    f"serves the CLI, MCP and SDK on {locate.socket_path()}.")
+        description="Run the Tabsteward hub in the foreground: it serves the CLI, MCP and SDK "
+                    f"on {locate.socket_path()} and drives the browsers whose extension "
+                    "connects, or else a Chromium it launches on first need.")
     p.add_argument("--cdp", metavar="URL",
                    help="attach to a running Chromium at this DevTools URL "
                         "(http://127.0.0.1:PORT or ws://...) instead of launching one")
@@ -38,6 +42,10 @@ def parser() -> argparse.ArgumentParser:
                    help="launched Chromium resolves no host but 127.0.0.1 (tests, bench)")
     p.add_argument("--idle-timeout", type=_seconds, default=0.0, metavar="SECONDS",
                    help="stop after this long without a request (default 0: never)")
+    p.add_argument("--idle-detach", type=_seconds, default=DEFAULT_IDLE_DETACH,
+                   metavar="SECONDS",
+                   help="extensions detach the debugger from a tab idle this long, so the "
+                        "browser's debugging bar goes away (default %(default)g; 0: never)")
     p.add_argument("--allow-eval", action="store_true",
                    help="let tools run page script that agents write")
     p.add_argument("--log", metavar="FILE",
@@ -103,32 +111,36 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
 
     socket_path = locate.socket_path()
     check_free(socket_path)
+    primary: Browser | None = None
     if opts.cdp:
         log.info("attaching to the browser at %s", opts.cdp)
         connecting = asyncio.ensure_future(Browser.attach(opts.cdp))
-    else:
+        first: list[asyncio.Future[Any]] = [connecting, early]
+        await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
+        if early.done():
+            log.info("got %s while connecting to the browser; the hub did not start",
+                     early.result())
+            connecting.cancel()
+            await asyncio.wait([connecting])
+            if not connecting.cancelled() and connecting.exception() is None:
+                await connecting.result().close()
+            return 0
+        primary = connecting.result()
+
+    async def launch() -> Browser:
         log.info("launching Chromium (%s%s)", "headed" if opts.headed else "headless",
                  ", local only" if opts.local_only else "")
-        connecting = asyncio.ensure_future(
-            Browser.launch(headless=not opts.headed, local_only=opts.local_only))
-    first: list[asyncio.Future[Any]] = [connecting, early]
-    await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
-    if early.done():
-        log.info("got %s while connecting to the browser; the hub did not start",
-                 early.result())
-        connecting.cancel()
-        await asyncio.wait([connecting])
-        if not connecting.cancelled() and connecting.exception() is None:
-            await connecting.result().close()
-        return 0
-    browser = connecting.result()
-    browser.allow_eval = opts.allow_eval
+        return await Browser.launch(headless=not opts.headed, local_only=opts.local_only)
+
+    pool = BrowserPool(primary=primary, launch=launch, allow_eval=opts.allow_eval,
+                       idle_detach=opts.idle_detach)
     try:
-        hub = Hub(browser, idle_timeout=opts.idle_timeout, log_path=log_path)
-        server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path)
+        hub = Hub(pool, idle_timeout=opts.idle_timeout, log_path=log_path)
+        server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path,
+                             extension_handler=hub.serve_extension)
         await server.start()
     except BaseException:
-        await browser.close()
+        await pool.close()
         raise
     print(READY.format(server.socket_path), flush=True)
     return await hub.run(server)

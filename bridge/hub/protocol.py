@@ -29,8 +29,8 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "ping": (frozenset(), frozenset()),
     "tools": (frozenset(), frozenset()),
     "shutdown": (frozenset(), frozenset()),
-    "call": (frozenset({"tool"}), frozenset({"args", "agent", "cwd"})),
-    "cli": (frozenset({"argv", "cwd"}), frozenset({"agent"})),
+    "call": (frozenset({"tool"}), frozenset({"args", "agent", "cwd", "browser"})),
+    "cli": (frozenset({"argv", "cwd"}), frozenset({"agent", "browser"})),
 }
 
 _AGENT = re.compile(r"[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]{0,62}[^\s\x00-\x1f\x7f])?")
@@ -69,6 +69,8 @@ def validate_request(message: Any) -> dict[str, Any]:
         out["tool"] = _name(message["tool"], "tool", _TOOL)
     if "agent" in message and message["agent"] is not None:
         out["agent"] = agent_name(message["agent"])
+    if "browser" in message and message["browser"] is not None:
+        out["browser"] = _name(message["browser"], "browser", _AGENT)
     if "cwd" in message:
         out["cwd"] = _cwd(message["cwd"])
     if "argv" in message:

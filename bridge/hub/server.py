@@ -22,6 +22,9 @@ from . import locate, protocol
 log = logging.getLogger("tabsteward.hub")
 
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+# serves a browser extension's connection: reader, writer, decoder, messages already decoded
+ExtensionHandler = Callable[[asyncio.StreamReader, asyncio.StreamWriter, framing.Decoder,
+                             list[Any]], Awaitable[None]]
 
 # A frame starts with its length; these would announce frames of 500+ MB, far over the
 # limit, so a connection starting with one of them is an HTTP client, i.e. a browser.
@@ -48,8 +51,10 @@ class LocalServer:
 
     def __init__(self, handler: Handler, *, socket_path: str | None = None,
                  token_path: str | None = None, max_frame: int = framing.DEFAULT_MAX,
-                 log_path: str = "the hub log") -> None:
+                 log_path: str = "the hub log",
+                 extension_handler: ExtensionHandler | None = None) -> None:
         self.handler = handler
+        self.extension_handler = extension_handler
         self.log_path = log_path
         self.socket_path = socket_path or locate.socket_path()
         self.token_path = token_path or os.path.join(os.path.dirname(self.socket_path),
@@ -131,9 +136,10 @@ class LocalServer:
             if ours:
                 os.unlink(self.token_path)
 
-    async def close(self, grace: float = CLOSE_GRACE) -> None:
-        """Stop accepting, let running requests finish (cancel them after `grace` s),
-        close every connection and remove the files."""
+    async def close(self, grace: float = CLOSE_GRACE,
+                    then: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Stop accepting, let running requests finish (cancel them after `grace` s), run
+        `then` (connections are still open), close every connection and remove the files."""
         if self._server is not None:
             self._server.close()
         if self._tasks:
@@ -144,6 +150,8 @@ class LocalServer:
                 log.warning("%d request(s) still running at shutdown were cancelled",
                             len(pending))
                 await asyncio.wait(pending)
+        if then is not None:
+            await then()
         for writer in list(self._connections):
             writer.close()  # each connection's reader sees EOF and its handler ends
         if self._connections:
@@ -192,13 +200,20 @@ class LocalServer:
                              send_lock: asyncio.Lock, mine: set[asyncio.Task[None]]) -> None:
         """Admit requests until EOF, a refused request or a bad frame."""
         decoder = framing.Decoder(self.max_frame)
+        first = True
         while data:
             failure: framing.FrameError | None = None
             try:
                 decoder.feed(data)
             except framing.FrameError as exc:
                 failure = exc
-            for message in decoder.messages():
+            batch = decoder.messages()
+            for i, message in enumerate(batch):
+                if isinstance(message, dict) and message.get("op") == "extension":
+                    await self._hand_over(message, reader, writer, decoder, batch[i + 1:],
+                                          send_lock, not mine and first)
+                    return
+                first = False
                 if not await self._admit(message, writer, send_lock, mine):
                     return
             if failure is not None:
@@ -210,6 +225,33 @@ class LocalServer:
                 await asyncio.wait(set(mine), return_when=asyncio.FIRST_COMPLETED)
             data = await reader.read(65536)
 
+    async def _hand_over(self, message: dict[str, Any], reader: asyncio.StreamReader,
+                         writer: asyncio.StreamWriter, decoder: framing.Decoder,
+                         rest: list[Any], send_lock: asyncio.Lock, first: bool) -> None:
+        """The native host's connection: once authenticated, it carries the extension
+        protocol, not requests."""
+        try:
+            self._authenticate(message)
+            if not first:
+                raise UsageError("op extension must be a connection's first message; nothing "
+                                 "was done and the connection is closed")
+            if self.extension_handler is None:
+                raise UsageError("this hub serves no browser extension; nothing was done")
+        except TabstewardError as err:
+            log.warning("refused an extension connection: %s", err.message)
+            await self._send(writer, send_lock, protocol.error_reply(err))
+            return
+        log.info("a browser extension connected")
+        await self.extension_handler(reader, writer, decoder, rest)
+
+    def _authenticate(self, message: dict[str, Any]) -> None:
+        protocol.refuse_browser(message)
+        given = message.get("token")
+        if not isinstance(given, str) or not hmac.compare_digest(
+                given.encode("utf-8", "surrogatepass"), self.token.encode("ascii")):
+            raise AuthError(f"the request carries no valid token; nothing was done and "
+                            f"the connection is closed (read it from {self.token_path})")
+
     async def _admit(self, message: Any, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
                      mine: set[asyncio.Task[None]]) -> bool:
         """Check one request and start its task; False when the connection must close."""
@@ -220,12 +262,7 @@ class LocalServer:
                                  "connection is closed")
             with contextlib.suppress(UsageError):
                 rid = protocol.request_id(message)
-            protocol.refuse_browser(message)
-            given = message.get("token")
-            if not isinstance(given, str) or not hmac.compare_digest(
-                    given.encode("utf-8", "surrogatepass"), self.token.encode("ascii")):
-                raise AuthError(f"the request carries no valid token; nothing was done and "
-                                f"the connection is closed (read it from {self.token_path})")
+            self._authenticate(message)
         except TabstewardError as err:
             log.warning("refused a request: %s", err.message)
             await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))

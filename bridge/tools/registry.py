@@ -44,10 +44,18 @@ class Result:
 
 @dataclass
 class Call:
-    """One tool call as a handler sees it: the agent's session and the caller's folder."""
+    """One tool call as a handler sees it: the agent's session in the browser it picked,
+    the caller's folder, and the hub (for the few tools about the hub itself)."""
 
-    session: AgentSession
+    picked: AgentSession | None
     cwd: str
+    hub: Any = None
+
+    @property
+    def session(self) -> AgentSession:
+        if self.picked is None:
+            raise TypeError("this tool was registered with browser=False; it has no session")
+        return self.picked
 
     def path(self, value: str) -> str:
         """A path argument, made absolute against the caller's working folder."""
@@ -67,6 +75,7 @@ class Tool:
     mutating: bool
     handler: Handler
     group: str = "core"
+    browser: bool = True  # False: the tool is about the hub, and picks no browser
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -79,13 +88,13 @@ _TABLE: dict[str, Tool] = {}
 
 
 def tool(name: str, summary: str, *params: Param, mutating: bool,
-         group: str = "core") -> Callable[[Handler], Handler]:
+         group: str = "core", browser: bool = True) -> Callable[[Handler], Handler]:
     """Register the decorated handler as tool `name`."""
 
     def register(handler: Handler) -> Handler:
         if name in _TABLE:
             raise ValueError(f"tool {name} is registered twice")
-        _TABLE[name] = Tool(name, summary, tuple(params), mutating, handler, group)
+        _TABLE[name] = Tool(name, summary, tuple(params), mutating, handler, group, browser)
         return handler
     return register
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
+from extension_env import PERSON_TABS, chrome_call
 from fixture_server import Site
 from looprunner import LoopThread
 from pagetools import goto, target, value_of
@@ -82,10 +83,20 @@ async def test_click_that_opens_a_page_with_a_dialog_reports_it(tab: Tab, site: 
 
 
 # -- tabs --------------------------------------------------------------------------------------
+InFront = Callable[[], Awaitable[bool]]
+
+
 @pytest.fixture
-def person_tab(browser: Browser, loop: LoopThread) -> Iterator[str]:
-    """A session on the tab Chromium started with: the person's tab in these tests, brought
-    to the front first (an earlier test may have let a page's tab take it)."""
+def person_tab(browser: Browser, loop: LoopThread) -> Iterator[InFront]:
+    """Whether the tab the browser started with (the person's tab in these tests) is still
+    the one in front; for a launched browser it is brought to the front first (an earlier
+    test may have let a page's tab take it)."""
+    if browser.kind == "extension":
+        async def via_extension() -> bool:
+            active = await chrome_call(browser, "tabs.query", {"active": True})
+            return sorted(t["id"] for t in active) == PERSON_TABS[browser]
+        yield via_extension
+        return
     targets = loop.run(browser.conn.send("Target.getTargets"))
     pages = [t for t in targets["targetInfos"] if t["type"] == "page" and
              t["targetId"] not in browser.tabs]
@@ -93,15 +104,14 @@ def person_tab(browser: Browser, loop: LoopThread) -> Iterator[str]:
     loop.run(browser.conn.send("Target.activateTarget", {"targetId": pages[0]["targetId"]}))
     attached = loop.run(browser.conn.send("Target.attachToTarget",
                                           {"targetId": pages[0]["targetId"], "flatten": True}))
-    yield str(attached["sessionId"])
-    loop.run(browser.conn.send("Target.detachFromTarget",
-                               {"sessionId": attached["sessionId"]}))
+    session = str(attached["sessionId"])
 
-
-async def visibility(browser: Browser, session: str) -> str:
-    res = await browser.conn.send("Runtime.evaluate", {
-        "expression": "document.visibilityState", "returnByValue": True}, session)
-    return str(res["result"]["value"])
+    async def via_cdp() -> bool:
+        res = await browser.conn.send("Runtime.evaluate", {
+            "expression": "document.visibilityState", "returnByValue": True}, session)
+        return bool(res["result"]["value"] == "visible")
+    yield via_cdp
+    loop.run(browser.conn.send("Target.detachFromTarget", {"sessionId": session}))
 
 
 async def test_link_to_blank_opens_a_background_tab_owned_by_the_agent(
@@ -123,9 +133,9 @@ async def test_link_to_blank_opens_a_background_tab_owned_by_the_agent(
 
 
 async def test_agent_tab_never_becomes_active(
-        tab: Tab, site: Site, browser: Browser, person_tab: str) -> None:
+        tab: Tab, site: Site, browser: Browser, person_tab: InFront) -> None:
     """Opening pages, clicking and typing in agent tabs leaves the person's tab in front."""
-    assert await visibility(browser, person_tab) == "visible"
+    assert await person_tab()
     await goto(tab, site.url("form.html"))
     shot = await tab.snapshot()
     await actions.enter_text(tab, target(shot, "textbox", "Email"), "a@b.org", "fill")
@@ -133,15 +143,15 @@ async def test_agent_tab_never_becomes_active(
     second = await browser.session(tab.agent).new_tab()
     await goto(second, site.url("nav1.html"))
     await actions.click(second, parse("#next"))
-    assert await visibility(browser, person_tab) == "visible"
+    assert await person_tab()
 
 
 async def test_tab_a_page_opens_does_not_take_the_front(
-        tab: Tab, site: Site, browser: Browser, person_tab: str) -> None:
+        tab: Tab, site: Site, browser: Browser, person_tab: InFront) -> None:
     await goto(tab, site.url("newtab.html"))
     await actions.click(tab, parse("#popup"))
     await actions.click(tab, parse("#blank"))
-    assert await visibility(browser, person_tab) == "visible"
+    assert await person_tab()
 
 
 async def test_closed_tab_refuses_actions_saying_so(tab: Tab, site: Site,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from tabsteward.bridge import cli
+from tabsteward.bridge import cli, client
 from tabsteward.bridge.hub import locate
 from tabsteward.bridge.hub.server import LocalServer
 
@@ -97,14 +98,36 @@ def test_version_is_printed_without_a_hub(capsys: pytest.CaptureFixture[str]) ->
 
 @pytest.mark.timeout(90)
 def test_hub_that_cannot_start_exits_4_naming_the_log() -> None:
-    env = dict(os.environ, TABSTEWARD_CHROMIUM="/nonexistent/chromium")
-    done = subprocess.run([sys.executable, "-m", "tabsteward.bridge", "tabs"], env=env,
-                          capture_output=True, text=True, timeout=80)
+    folder = os.path.dirname(locate.socket_path())
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    wedged = os.open(os.path.join(folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(wedged, fcntl.LOCK_EX)  # a hub that holds the lock but never answers
+        done = subprocess.run([sys.executable, "-m", "tabsteward.bridge", "tabs"],
+                              capture_output=True, text=True, timeout=80)
+    finally:
+        os.close(wedged)
     assert done.returncode == 4
     assert "before answering" in done.stderr
     assert "hub.log" in done.stderr
     with open(os.path.join(os.environ["XDG_STATE_HOME"], "tabsteward", "hub.log")) as f:
-        assert "TABSTEWARD_CHROMIUM=/nonexistent/chromium" in f.read()
+        assert "already runs" in f.read()
+
+
+@pytest.mark.timeout(90)
+def test_a_browser_that_cannot_be_launched_fails_the_command_not_the_hub() -> None:
+    env = dict(os.environ, TABSTEWARD_CHROMIUM="/nonexistent/chromium")
+    try:
+        done = subprocess.run([sys.executable, "-m", "tabsteward.bridge", "tabs"], env=env,
+                              capture_output=True, text=True, timeout=80)
+        assert done.returncode == 5
+        assert "TABSTEWARD_CHROMIUM=/nonexistent/chromium" in done.stderr
+        listed = subprocess.run([sys.executable, "-m", "tabsteward.bridge", "browsers"],
+                                env=env, capture_output=True, text=True, timeout=80)
+        assert listed.returncode == 0  # the hub still serves
+        assert "launched" in listed.stdout
+    finally:
+        client.request({"op": "shutdown", "id": 1})
 
 
 def test_no_autostart_setting_keeps_the_cli_from_starting_a_hub(

@@ -15,6 +15,7 @@ import pytest
 from hub_tables import SECRET, make_table
 from tabsteward.bridge import client
 from tabsteward.bridge.hub.core import Hub
+from tabsteward.bridge.hub.pool import BrowserPool
 from tabsteward.bridge.hub.server import LocalServer
 
 T = TypeVar("T")
@@ -40,6 +41,9 @@ class StandInBrowser:
     async def close(self) -> None:
         self.close_calls += 1
 
+    def show_agents(self) -> None:
+        pass
+
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     async def bounded() -> T:
@@ -50,7 +54,8 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 def make_hub(**kwargs: Any) -> tuple[Hub, StandInBrowser]:
     browser = StandInBrowser()
-    hub = Hub(browser, tools=make_table(), log_path="/logs/hub.log", **kwargs)  # type: ignore[arg-type]
+    pool = BrowserPool(primary=browser)  # type: ignore[arg-type]
+    hub = Hub(pool, tools=make_table(), log_path="/logs/hub.log", **kwargs)
     return hub, browser
 
 

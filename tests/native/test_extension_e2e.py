@@ -5,19 +5,15 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
-import signal
-import subprocess
-import tempfile
-from collections.abc import Iterator
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
-from nm_standin import TOKEN, StandInHub, hub_env
-from tabsteward.bridge import install
-from tabsteward.bridge.cdp.launch import find_chromium
 from tabsteward.bridge.native_host import EXTENSION_ID
+
+if TYPE_CHECKING:
+    from conftest import Extension
 
 EXTENSION = Path(__file__).resolve().parents[2] / "extension"
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
@@ -29,54 +25,120 @@ def test_the_pinned_extension_id_is_the_one_the_manifest_key_gives() -> None:
     assert "".join("abcdefghijklmnop"[int(c, 16)] for c in digest) == EXTENSION_ID
 
 
-@pytest.fixture
-def connected(tmp_path: Path) -> Iterator[StandInHub]:
-    """Chromium with the extension loaded; the hub has accepted the host it started."""
-    with hub_env(tmp_path) as env:
-        hub = StandInHub(os.path.join(env["XDG_RUNTIME_DIR"], "tabsteward", "hub.sock"))
-        profile = tempfile.mkdtemp(prefix="tsx", dir="/tmp")
-        install.write_manifest("chromium", profile)
-        args = [find_chromium(), "--headless=new", "--disable-gpu", "--no-first-run",
-                f"--user-data-dir={profile}", f"--load-extension={EXTENSION}",
-                "--disable-background-networking", "about:blank"]
-        if os.geteuid() == 0:
-            args.insert(1, "--no-sandbox")
-        browser = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)
-        try:
-            hub.accept()
-            yield hub
-        finally:
-            os.killpg(browser.pid, signal.SIGKILL)
-            browser.wait()
-            hub.close()
-
-
-def call(hub: StandInHub, msg_id: int, name: str, *args: Any) -> dict[str, Any]:
-    hub.send({"id": msg_id, "call": name, "args": list(args)})
-    while True:
-        reply = hub.recv()
-        if reply.get("id") == msg_id:
-            return dict(reply)
-
-
-def test_the_extension_says_hello_through_the_host(connected: StandInHub) -> None:
-    assert connected.recv() == {"op": "extension", "token": TOKEN}
-    hello = connected.recv()
+def test_the_extension_says_hello_with_default_name_profile_and_stop_state(
+        extension: Extension) -> None:
+    hello = extension.hello
     assert hello["type"] == "hello"
     assert hello["protocol"] == 1
     assert hello["extension"] == EXTENSION_ID
     assert len(hello["install"]) >= 32
+    assert "Chrome/" in hello["browser"]
+    assert hello["name"] == "chromium"  # headless Chromium has no brand of its own
+    assert hello["profile"] == ""
+    assert hello["stopped"] is False
 
 
-def test_allow_listed_calls_are_relayed_and_others_refused(connected: StandInHub) -> None:
-    connected.recv()
-    connected.recv()  # the host's first frame, then the hello
-    tabs = call(connected, 1, "tabs.query", {})
-    assert isinstance(tabs["result"], list)
-    assert tabs["result"]
-    created = call(connected, 2, "tabs.create", {"url": "about:blank"})
-    assert created["result"]["active"] is False  # agent tabs never take focus
-    refused = call(connected, 3, "management.uninstallSelf")
+def test_allow_listed_calls_are_relayed_and_others_refused(extension: Extension) -> None:
+    assert extension.result("tabs.query", {})
+    created = extension.result("tabs.create", {"url": "about:blank"})
+    assert created["active"] is False  # agent tabs never take focus
+    group = extension.result("tabs.group", {"tabIds": [created["id"]]})
+    assert extension.result("tabs.get", created["id"])["groupId"] == group
+    assert extension.result("tabs.ungroup", [created["id"]]) is None
+    assert extension.result("tabs.get", created["id"])["groupId"] == -1
+    refused = extension.call("management.uninstallSelf")
     assert refused["error"]["code"] == 2
     assert "allow-list" in refused["error"]["message"]
+
+
+def test_settings_update_refuses_bad_values_and_answers_the_settings_in_force(
+        extension: Extension) -> None:
+    for bad in ({"idleDetachSeconds": -1}, {"idleDetachSeconds": "5"},
+                {"idleDetachSeconds": None}, {"idleDetachSeconds": 10**9},
+                {"idleDetach": 5}, [5], 5):
+        refused = extension.call("settings.update", bad)
+        assert refused["error"]["code"] == 2, bad
+        assert "nothing was changed" in refused["error"]["message"]
+    assert extension.result("settings.update", {}) == {"idleDetachSeconds": 300}
+    assert extension.result("settings.update", {"idleDetachSeconds": 0}) == {
+        "idleDetachSeconds": 0}
+
+
+def test_a_debugger_idle_for_idle_detach_seconds_is_detached_and_reported(
+        extension: Extension) -> None:
+    extension.result("settings.update", {"idleDetachSeconds": 1})
+    tab = extension.attached_tab()
+    time.sleep(0.6)  # then a command restarts the tab's idle clock
+    extension.result("debugger.sendCommand", {"tabId": tab}, "Runtime.evaluate",
+                     {"expression": "1+1"})
+    used = time.monotonic()
+    args = extension.event("debugger.detached", lambda a: a[0] == {"tabId": tab})
+    assert args == [{"tabId": tab}, "idle"]
+    assert 0.8 < time.monotonic() - used < 3
+    assert not extension.is_attached(tab)
+
+
+def test_a_debugger_chrome_detaches_is_reported_once_and_forgotten(
+        extension: Extension) -> None:
+    extension.result("settings.update", {"idleDetachSeconds": 0.5})
+    tab = extension.attached_tab()
+    extension.result("tabs.remove", tab)
+    assert extension.event("debugger.detached") == [{"tabId": tab}, "target_closed"]
+    with pytest.raises(AssertionError, match="no such message"):  # no "idle" detach later
+        extension.event("debugger.detached", timeout=1.5)
+
+
+def test_a_page_opening_a_window_pushes_tabs_created_with_its_opener(
+        extension: Extension) -> None:
+    tab = extension.attached_tab()
+    opened = "window.open('about:blank', '_blank', 'popup'); 1"
+    extension.result("debugger.sendCommand", {"tabId": tab}, "Runtime.evaluate",
+                     {"expression": opened, "userGesture": True})
+    [created] = extension.event("tabs.created", lambda a: "openerTabId" in a[0])
+    assert created["openerTabId"] == tab
+    assert created["id"] != tab
+
+
+def test_dropping_the_hub_connection_detaches_the_debuggers(extension: Extension) -> None:
+    tabs = [extension.attached_tab(), extension.attached_tab()]
+    assert all(extension.is_attached(tab) for tab in tabs)
+    extension.hub.drop()
+    extension.reconnect()  # the worker retries and its new host connects
+    assert extension.hello["type"] == "hello"
+    assert not any(extension.is_attached(tab) for tab in tabs)
+
+
+def test_malformed_hub_messages_leave_the_worker_working(extension: Extension) -> None:
+    hub = extension.hub
+    hub.send({"id": "a", "call": "tabs.query", "args": {"active": True}})
+    reply = extension.next(lambda m: m.get("id") == "a")
+    assert reply["error"]["code"] == 2
+    assert "list" in reply["error"]["message"]
+    for name in ("no.such", "constructor", "__proto__", "toString", None):
+        refused = extension.call(name)  # type: ignore[arg-type]
+        assert refused["error"]["code"] == 2, name
+    for junk in (42, "text", None, [], {"notify": "nothing"}, {"notify": "agents"},
+                 {"chunk": None}, {"chunk": {"id": 1, "index": 5, "count": 2, "data": "x"}},
+                 {"chunk": {"id": 2, "index": -1, "count": 1, "data": "x"}},
+                 {"chunk": {"id": 3, "index": 0, "count": 1, "data": "{not json"}},
+                 {"chunk": {"id": 4, "index": 0, "count": 2, "data": 7}}):
+        hub.send(junk)
+    text = json.dumps({"id": "joined", "call": "tabs.query", "args": [{}]})
+    for index, part in enumerate((text[:10], text[10:])):
+        hub.send({"chunk": {"id": 9, "index": index, "count": 2, "data": part}})
+    assert extension.next(lambda m: m.get("id") == "joined")["result"]
+    assert extension.result("tabs.query", {})
+
+
+def test_a_download_pushes_downloads_created_and_changed(extension: Extension) -> None:
+    tab = extension.attached_tab()
+    script = ("const a = document.createElement('a'); a.href = 'data:text/plain,hello';"
+              "a.download = 'hello.txt'; document.body.append(a); a.click(); 1")
+    extension.result("debugger.sendCommand", {"tabId": tab}, "Runtime.evaluate",
+                     {"expression": script, "userGesture": True})
+    [item] = extension.event("downloads.created")
+    assert item["url"] == "data:text/plain,hello"
+    [done] = extension.event("downloads.changed",
+                             lambda a: a[0].get("state", {}).get("current") == "complete")
+    assert done["id"] == item["id"]
+    assert (Path(extension.profile) / "Downloads" / "hello.txt").read_text() == "hello"

@@ -204,11 +204,33 @@ def test_a_huge_announced_length_from_the_browser_ends_the_host_at_once(
     assert "malformed frame from the browser" in log_text(env)
 
 
+SHUTDOWN = ("from tabsteward.bridge import client; "
+            "client.request({'op': 'shutdown', 'id': 1})")
+
+
+@pytest.mark.timeout(90)
+def test_the_host_starts_a_hub_when_none_answers_and_connects_to_it(
+        env: dict[str, str]) -> None:
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tabsteward.bridge.native_host", ORIGIN],
+            input=b"", capture_output=True, env=env, timeout=60, check=False)
+        assert proc.returncode == 0  # stdin was empty: EOF, after connecting
+        assert proc.stdout == b""
+        text = log_text(env)
+        assert "starting one" in text
+        assert "connected to the hub" in text
+    finally:
+        subprocess.run([sys.executable, "-c", SHUTDOWN], env=env, timeout=30, check=False,
+                       capture_output=True)
+
+
 @pytest.mark.timeout(60)
-def test_the_host_exits_1_when_no_hub_answers(env: dict[str, str]) -> None:
+def test_the_host_exits_1_when_no_hub_can_be_started(env: dict[str, str]) -> None:
+    unusable = {**env, "TABSTEWARD_SOCKET": "/" + "x" * 120 + "/hub.sock"}
     proc = subprocess.run(
         [sys.executable, "-m", "tabsteward.bridge.native_host", ORIGIN],
-        input=b"", capture_output=True, env=env, timeout=IO_TIMEOUT, check=False)
+        input=b"", capture_output=True, env=unusable, timeout=IO_TIMEOUT * 2, check=False)
     assert proc.returncode == 1
     assert proc.stdout == b""
-    assert "no hub answers" in log_text(env)
+    assert "starting one" in log_text(env)

@@ -1,0 +1,401 @@
+"""The CDP interface over the browser extension: chrome.debugger per tab, Target.* emulated.
+
+The page engine speaks plain CDP with session ids. Here a tab's session id is `tab-N`
+(chrome.debugger's {tabId: N}); its child sessions (out-of-process iframes) keep the ids
+Chrome gives them and go out as {tabId: N, sessionId}. The few browser-level methods the
+engine uses (Browser.getVersion, Target.createTarget/attachToTarget/closeTarget, ...) are
+done with chrome.tabs calls, and tab events become Target.* events. A tab's target id is
+its main frame's id, as over plain CDP.
+
+A debugger the extension detached because the tab sat idle is re-attached on the next
+command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
+"stop all agents") fails the next command with a clear error and is re-attached only
+when the agent asks again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import zlib
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BrowserError, CDPError, TabstewardError
+from .connection import DEFAULT_TIMEOUT, CDPConnection
+from .extension_link import ExtensionCallError, ExtensionLink
+
+log = logging.getLogger("tabsteward.cdp")
+
+PREFIX = "tab-"
+RELINK_GRACE = 15.0  # how long a lost link may take to come back (a restarted worker)
+GROUP_COLORS = ("blue", "cyan", "green", "orange", "pink", "purple", "red", "yellow", "grey")
+# why chrome.debugger let go of a tab, as the agent is told
+WHY = {
+    "canceled_by_user": "the person cancelled Chrome's \"is debugging this browser\" bar",
+    "stopped_by_user": "the person switched on \"stop all agents\" in the Tabsteward popup",
+    "replaced_with_devtools": "the person opened DevTools on it",
+}
+
+
+@dataclass
+class _Tab:
+    tab_id: int
+    target_id: str = ""
+    attached: bool = False
+    problem: str | None = None  # the person took the tab back; told on the next command
+    children: set[str] = field(default_factory=set)
+    attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+def session_of(tab_id: int) -> str:
+    return f"{PREFIX}{tab_id}"
+
+
+class ExtensionConnection(CDPConnection):
+    """CDP commands and events for the tabs Tabsteward opened through one extension."""
+
+    def __init__(self, link: ExtensionLink, grace: float = RELINK_GRACE) -> None:
+        super().__init__()
+        self.link = link
+        self.grace = grace
+        self.stopped = bool(link.hello and link.hello.stopped)
+        self._linked = asyncio.Event()
+        self._linked.set()
+        self._expire: asyncio.TimerHandle | None = None
+        self._tabs: dict[int, _Tab] = {}
+        self._by_target: dict[str, int] = {}
+        self._children: dict[str, int] = {}
+        self._groups: dict[str, int] = {}  # agent -> tab group id
+        self._shown: list[dict[str, Any]] | None = None  # agents the popup was last told of
+        self._tasks: set[asyncio.Task[None]] = set()
+        # set by the engine: re-enable what a fresh debugger session needs on a tab
+        self.reattached: Callable[[str], Awaitable[None]] | None = None
+        self._watch(link)
+
+    def _watch(self, link: ExtensionLink) -> None:
+        link.on_event(self._on_link_event)
+        link.closed.add_done_callback(lambda f: self._link_lost(link, f.result()))
+
+    def relink(self, link: ExtensionLink) -> None:
+        """The same browser profile connected again (its service worker restarted, or its
+        native host did): carry on over the new link."""
+        old, self.link = self.link, link
+        if not old.closed.done():
+            old.close()
+        if self._expire is not None:
+            self._expire.cancel()
+            self._expire = None
+        self.stopped = bool(link.hello and link.hello.stopped)
+        self._shown = None
+        self._watch(link)
+        self._linked.set()
+        log.info("the extension link is back")
+
+    def _link_lost(self, link: ExtensionLink, reason: str) -> None:
+        """Tabs lose their debugger with the link; wait a while for the extension to come
+        back before calling the browser gone."""
+        if link is not self.link or self.closed.done():
+            return
+        self._linked.clear()
+        for tab in self._tabs.values():
+            self._on_detached(tab.tab_id, "idle")
+        if self.grace <= 0:
+            self._on_closed(reason)
+            return
+        self._expire = asyncio.get_running_loop().call_later(self.grace, self._on_closed,
+                                                             reason)
+
+    @property
+    def waiting_for_link(self) -> bool:
+        return not self._linked.is_set() and not self.closed.done()
+
+    # -- the CDP interface ---------------------------------------------------------------
+    async def send(self, method: str, params: dict[str, Any] | None = None,
+                   session_id: str | None = None,
+                   timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
+        if self.closed.done():
+            raise BrowserError(f"the browser connection is closed ({self.closed.result()}); "
+                               f"{method} was not sent")
+        params = params or {}
+        if not self._linked.is_set():
+            try:
+                async with asyncio.timeout(self.grace):
+                    await self._linked.wait()
+            except TimeoutError:
+                raise BrowserError(f"the browser extension did not come back within "
+                                   f"{self.grace:g} s; {method} was not sent") from None
+        if session_id is None:
+            return await self._browser_level(method, params, timeout)
+        tab = self._tab_of_session(session_id)
+        if tab is None:
+            raise CDPError(method, "Session with given id not found.")
+        debuggee: dict[str, Any] = {"tabId": tab.tab_id}
+        if session_id != session_of(tab.tab_id):
+            debuggee["sessionId"] = session_id
+        elif not tab.attached:
+            await self._reattach(tab, method)
+        try:
+            result = await self.link.call("debugger.sendCommand", debuggee, method, params,
+                                          timeout=timeout)
+        except ExtensionCallError as exc:
+            raise self._error(method, exc, tab) from None
+        return result if isinstance(result, dict) else {}
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._expire is not None:
+            self._expire.cancel()
+        self.link.close()
+        await super().close()
+
+    def show_agents(self, agents: list[dict[str, Any]]) -> None:
+        if agents != self._shown:
+            self._shown = agents
+            self.link.notify("agents", agents=agents)
+
+    async def label_tab(self, target_id: str, agent: str) -> None:
+        """Put the tab into the agent's tab group (made on first use, titled with its name)."""
+        tab_id = self._by_target.get(target_id)
+        if tab_id is None:
+            return
+        group = self._groups.get(agent)
+        if group is not None:
+            try:
+                await self.link.call("tabs.group", {"groupId": group, "tabIds": [tab_id]})
+                return
+            except ExtensionCallError:
+                pass  # the person ungrouped or closed it: make a new one
+        try:
+            group = int(await self.link.call("tabs.group", {"tabIds": [tab_id]}))
+            color = GROUP_COLORS[zlib.crc32(agent.encode()) % len(GROUP_COLORS)]
+            await self.link.call("tabGroups.update", group,
+                                 {"title": agent, "color": color, "collapsed": False})
+        except (ExtensionCallError, TypeError, ValueError) as exc:
+            log.info("tab %s not grouped for agent %s: %s", tab_id, agent, exc)
+            return
+        self._groups[agent] = group
+
+    # -- browser-level methods, done with chrome.tabs ----------------------------------
+    async def _browser_level(self, method: str, params: dict[str, Any],
+                             timeout: float | None) -> dict[str, Any]:
+        hello = self.link.hello
+        if method == "Browser.getVersion":
+            agent = hello.user_agent if hello else ""
+            product = next((w for w in agent.split() if w.startswith(
+                ("Chrome/", "HeadlessChrome/", "Edg/"))), "Chrome")
+            return {"product": product, "userAgent": agent, "protocolVersion": "1.3"}
+        if method in ("Target.setDiscoverTargets", "Browser.setDownloadBehavior"):
+            return {}  # tab events always come; downloads come as chrome.downloads events
+        if method == "Target.createTarget":
+            created = await self._call("Target.createTarget", "tabs.create",
+                                       {"url": str(params.get("url") or "about:blank")})
+            tab_id = created.get("id") if isinstance(created, dict) else None
+            if not isinstance(tab_id, int):
+                raise BrowserError("the browser opened no tab; nothing was done")
+            tab = await self._attach(tab_id)
+            return {"targetId": tab.target_id}
+        tab_id = self._by_target.get(str(params.get("targetId")))
+        if tab_id is None:
+            raise CDPError(method, "No target with given id found")
+        tab = self._tabs[tab_id]
+        if method == "Target.attachToTarget":
+            if not tab.attached:
+                await self._attach(tab_id)
+            return {"sessionId": session_of(tab_id)}
+        if method == "Target.closeTarget":
+            await self._call(method, "tabs.remove", tab_id)
+            return {"success": True}
+        if method == "Target.detachFromTarget":
+            await self._call(method, "debugger.detach", {"tabId": tab_id})
+            tab.attached = False
+            return {}
+        raise CDPError(method, "is not available through the browser extension")
+
+    async def _call(self, method: str, name: str, *args: Any) -> Any:
+        try:
+            return await self.link.call(name, *args)
+        except ExtensionCallError as exc:
+            raise exc.as_error(f"{method} was not done") from None
+
+    async def _attach(self, tab_id: int) -> _Tab:
+        """Attach the debugger to a tab and learn its main frame (its target id)."""
+        tab = self._tabs.get(tab_id) or _Tab(tab_id)
+        self._tabs[tab_id] = tab
+        try:
+            await self.link.call("debugger.attach", {"tabId": tab_id})
+        except ExtensionCallError as exc:
+            if "already attached" not in exc.message:
+                self._forget(tab_id)
+                raise exc.as_error("the tab could not be attached") from None
+            # ours from before (say, an earlier hub): use it; else DevTools or another
+            # extension holds it and the next command says so
+        tab.attached = True
+        tab.problem = None
+        try:
+            tree = await self.link.call("debugger.sendCommand", {"tabId": tab_id},
+                                        "Page.getFrameTree", {})
+            target_id = str(tree["frameTree"]["frame"]["id"])
+        except (ExtensionCallError, KeyError, TypeError) as exc:
+            self._forget(tab_id)
+            raise BrowserError(f"tab {tab_id} could not be read after attaching: {exc}; "
+                               "nothing was done") from None
+        tab.target_id = target_id
+        self._by_target[target_id] = tab_id
+        return tab
+
+    async def _reattach(self, tab: _Tab, method: str) -> None:
+        """Attach again to a tab the debugger left; the engine re-enables its session."""
+        if tab.problem is not None:
+            problem, tab.problem = tab.problem, None
+            raise BrowserError(f"{problem}; {method} was not sent. The tab is still the "
+                               "agent's: the next command re-attaches to it")
+        async with tab.attaching:
+            if tab.attached:
+                return
+            await self._attach(tab.tab_id)
+            if self.reattached is not None:
+                await self.reattached(session_of(tab.tab_id))
+
+    def _tab_of_session(self, session_id: str) -> _Tab | None:
+        if session_id.startswith(PREFIX):
+            try:
+                return self._tabs.get(int(session_id[len(PREFIX):]))
+            except ValueError:
+                return None
+        tab_id = self._children.get(session_id)
+        return None if tab_id is None else self._tabs.get(tab_id)
+
+    def _error(self, method: str, exc: ExtensionCallError, tab: _Tab) -> TabstewardError:
+        text = exc.message
+        if text.startswith("{"):
+            try:
+                body = json.loads(text)
+                return CDPError(method, str(body.get("message", text)), body.get("code"))
+            except (ValueError, AttributeError):
+                pass
+        if "not attached" in text or "etached" in text:
+            tab.attached = False
+            why = tab.problem or "the debugger was detached from the tab"
+            return BrowserError(f"{why}; {method} did not complete")
+        return exc.as_error(f"{method} was not done")
+
+    def _forget(self, tab_id: int) -> None:
+        tab = self._tabs.pop(tab_id, None)
+        if tab is None:
+            return
+        self._by_target.pop(tab.target_id, None)
+        for child in tab.children:
+            self._children.pop(child, None)
+
+    # -- events ------------------------------------------------------------------------
+    def _emit(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
+        for handler in list(self._handlers):
+            try:
+                handler(method, params, session_id)
+            except Exception:  # a broken listener must not stop the others
+                log.exception("event handler failed on %s", method)
+
+    def _on_link_event(self, name: str, args: list[Any]) -> None:
+        first = args[0] if args else None
+        if name == "debugger.event" and len(args) == 3 and isinstance(first, dict):
+            self._on_cdp_event(first, args[1], args[2])
+        elif name == "debugger.detached" and isinstance(first, dict):
+            self._on_detached(first.get("tabId"), str(args[1]) if len(args) > 1 else "")
+        elif name == "tabs.removed" and isinstance(first, int):
+            tab = self._tabs.get(first)
+            if tab is not None:
+                self._forget(first)
+                self._emit("Target.targetDestroyed", {"targetId": tab.target_id}, None)
+        elif name == "tabs.updated" and isinstance(first, int) and len(args) > 1:
+            tab = self._tabs.get(first)
+            change = args[1]
+            if tab is not None and isinstance(change, dict) and (
+                    "title" in change or "url" in change):
+                info = {k: change[k] for k in ("title", "url") if isinstance(change.get(k), str)}
+                self._emit("Target.targetInfoChanged",
+                           {"targetInfo": {"targetId": tab.target_id, **info}}, None)
+        elif name == "tabs.opened" and isinstance(first, dict):
+            # webNavigation's source tab (tabs.created names the wrong opener)
+            opener = first.get("sourceTabId")
+            new = first.get("tabId")
+            if isinstance(opener, int) and opener in self._tabs and isinstance(new, int):
+                task = self._spawn(self._opened(self._tabs[opener], new))
+                # the action that opened it waits for it, as for a CDP targetCreated
+                self._emit("Tabsteward.targetOpening",
+                           {"openerId": self._tabs[opener].target_id, "task": task}, None)
+        elif name in ("downloads.created", "downloads.changed") and isinstance(first, dict):
+            self._on_download(name, first)
+        elif name == "agents.stopped" and args:
+            self.stopped = args[0] is True
+
+    def _on_cdp_event(self, source: dict[str, Any], method: Any, params: Any) -> None:
+        tab = self._tabs.get(source.get("tabId"))  # type: ignore[arg-type]
+        if tab is None or not isinstance(method, str) or not isinstance(params, dict):
+            return
+        child = source.get("sessionId")
+        session = child if isinstance(child, str) else session_of(tab.tab_id)
+        if method == "Target.attachedToTarget" and isinstance(params.get("sessionId"), str):
+            tab.children.add(params["sessionId"])
+            self._children[params["sessionId"]] = tab.tab_id
+        elif method == "Target.detachedFromTarget" and isinstance(params.get("sessionId"), str):
+            tab.children.discard(params["sessionId"])
+            self._children.pop(params["sessionId"], None)
+        self._emit(method, params, session)
+
+    def _on_detached(self, tab_id: Any, reason: str) -> None:
+        tab = self._tabs.get(tab_id) if isinstance(tab_id, int) else None
+        if tab is None:
+            return
+        tab.attached = False
+        for child in list(tab.children):
+            self._children.pop(child, None)
+            self._emit("Target.detachedFromTarget", {"sessionId": child},
+                       session_of(tab.tab_id))
+        tab.children.clear()
+        if reason == "target_closed":
+            self._forget(tab.tab_id)
+            self._emit("Target.targetDestroyed", {"targetId": tab.target_id}, None)
+        elif reason != "idle":
+            tab.problem = (f"{WHY.get(reason, f'the debugger was detached ({reason})')}, so "
+                           "Tabsteward let go of the tab")
+            log.info("tab %s detached: %s", tab.tab_id, reason)
+
+    async def _opened(self, opener: _Tab, tab_id: int) -> None:
+        """A tab an agent's page opened: attach, then report it as CDP would."""
+        try:
+            tab = await self._attach(tab_id)
+        except TabstewardError as exc:
+            log.info("tab %s opened by tab %s not attached: %s", tab_id, opener.tab_id,
+                     exc.message)
+            return
+        self._emit("Target.targetCreated", {"targetInfo": {
+            "targetId": tab.target_id, "type": "page", "openerId": opener.target_id,
+            "url": "", "title": ""}}, None)
+
+    def _on_download(self, name: str, item: dict[str, Any]) -> None:
+        guid = str(item.get("id"))
+        if name == "downloads.created":
+            path = str(item.get("filename") or "")
+            self._emit("Browser.downloadWillBegin", {
+                "guid": guid, "url": item.get("finalUrl") or item.get("url"),
+                "suggestedFilename": path.rsplit("/", 1)[-1], "path": path or None}, None)
+            return
+        params: dict[str, Any] = {"guid": guid}
+        filename = item.get("filename")
+        if isinstance(filename, dict) and isinstance(filename.get("current"), str):
+            params["path"] = filename["current"]
+        state = item.get("state")
+        if isinstance(state, dict):
+            params["state"] = {"complete": "completed", "interrupted": "canceled"}.get(
+                str(state.get("current")), "inProgress")
+        self._emit("Browser.downloadProgress", params, None)
+
+    def _spawn(self, coro: Awaitable[None]) -> asyncio.Future[None]:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task

@@ -1,0 +1,181 @@
+"""The browsers one hub drives: each connected extension by name, and a fallback browser.
+
+The fallback is the Chromium the hub launches (on first need, when no extension is
+connected) or the one `serve --cdp` attached to (at start; losing it stops the hub). An
+agent names a browser, or keeps the one it used last, or gets the only one connected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BrowserError, UsageError
+
+if TYPE_CHECKING:
+    from ..cdp.extension_link import ExtensionLink
+    from ..engine.session import Browser
+
+log = logging.getLogger("tabsteward.hub")
+
+DEFAULT_IDLE_DETACH = 120.0
+
+
+class BrowserPool:
+    """Browsers by name; `pick` chooses one for an agent's request."""
+
+    def __init__(self, *, primary: Browser | None = None,
+                 launch: Callable[[], Awaitable[Browser]] | None = None,
+                 allow_eval: bool = False, idle_detach: float = DEFAULT_IDLE_DETACH) -> None:
+        self.primary = primary  # given at start: the hub stops when it is lost
+        self._launch = launch
+        self._launched: Browser | None = None
+        self._launching: asyncio.Task[Browser] | None = None
+        self.allow_eval = allow_eval
+        self.idle_detach = idle_detach
+        self.extensions: dict[str, Browser] = {}
+        self._installs: dict[str, str] = {}  # extension name -> install id
+        self._last: dict[str, Browser] = {}  # agent -> the browser it used last
+        self.changed: Callable[[Browser], None] | None = None
+        if primary is not None:
+            primary.allow_eval = allow_eval
+        self.lost: asyncio.Future[str] = (
+            primary.closed if primary is not None
+            else asyncio.get_running_loop().create_future())
+
+    @property
+    def fallback_name(self) -> str:
+        return "attached" if self.primary is not None else "launched"
+
+    # -- choosing ------------------------------------------------------------------------
+    async def pick(self, agent: str, name: str | None = None) -> Browser:
+        """The browser for this request: by name, else the agent's last, else the only one."""
+        live = {n: b for n, b in self.extensions.items() if not b.closed.done()}
+        if name:
+            found = live.get(name) or next(
+                (live[n] for n, i in self._installs.items() if n in live and i == name), None)
+            if found is None and name in (self.fallback_name, "launched"):
+                found = await self._fallback()
+            if found is None:
+                raise UsageError(f"no browser named {name!r} is connected; nothing was run "
+                                 f"(connected: {', '.join(self.names()) or 'none'}; "
+                                 "`tabsteward browsers` lists them)")
+        else:
+            last = self._last.get(agent)
+            if last is not None and not last.closed.done():
+                found = last
+            elif len(live) == 1:
+                found = next(iter(live.values()))
+            elif live:
+                raise UsageError(f"several browsers are connected ({', '.join(sorted(live))});"
+                                 " nothing was run: pick one with --browser NAME (or "
+                                 "TABSTEWARD_BROWSER)")
+            else:
+                found = await self._fallback()
+        self._last[agent] = found
+        return found
+
+    async def _fallback(self) -> Browser:
+        if self.primary is not None:
+            return self.primary
+        if self._launched is not None and not self._launched.closed.done():
+            return self._launched
+        if self._launch is None:
+            raise BrowserError("no browser is connected and this hub launches none; nothing "
+                               "was run (install the extension: `tabsteward install`)")
+        if self._launching is None or self._launching.done():
+            self._launching = asyncio.ensure_future(self._launch())
+        browser = await asyncio.shield(self._launching)
+        browser.allow_eval = self.allow_eval
+        self._launched = browser
+        return browser
+
+    def names(self) -> list[str]:
+        names = sorted(n for n, b in self.extensions.items() if not b.closed.done())
+        return [*names, self.fallback_name]
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Every browser, for `tabsteward browsers`."""
+        rows: list[dict[str, Any]] = []
+        for name, browser in sorted(self.extensions.items()):
+            if browser.closed.done():
+                continue
+            conn = browser.conn
+            hello = getattr(conn, "link", None) and conn.link.hello  # type: ignore[attr-defined]
+            rows.append({**browser.describe(), "name": name,
+                         "install": self._installs.get(name),
+                         "profile": hello.profile if hello else "",
+                         "stopped": bool(getattr(conn, "stopped", False)),
+                         "connected": True})
+        fallback = self.primary or self._launched
+        running = fallback is not None and not fallback.closed.done()
+        row: dict[str, Any] = (fallback.describe() if running and fallback is not None
+                               else {"kind": self.fallback_name, "version": "", "agents": [],
+                                     "tabs": 0})
+        rows.append({**row, "name": self.fallback_name, "install": None, "profile": "",
+                     "stopped": False, "connected": running})
+        return rows
+
+    # -- extensions ----------------------------------------------------------------------
+    async def add_extension(self, link: ExtensionLink) -> Browser:
+        """A browser whose extension just said hello: named, configured, and served."""
+        from ..cdp.extension import ExtensionConnection
+        from ..engine.session import Browser
+        assert link.hello is not None
+        for name, known in self.extensions.items():
+            conn = known.conn
+            if self._installs.get(name) == link.hello.install and \
+                    isinstance(conn, ExtensionConnection) and not conn.closed.done():
+                conn.relink(link)  # the same profile, back: its agents keep their tabs
+                await self._configure(name, link)
+                return known
+        conn = ExtensionConnection(link)
+        browser = await Browser.over_extension(conn)
+        browser.allow_eval = self.allow_eval
+        name = self._unique(link.hello.name)
+        self.extensions[name] = browser
+        self._installs[name] = link.hello.install
+        log.info("browser %r connected through the extension (%s, install %s)", name,
+                 browser.version, link.hello.install)
+        await self._configure(name, link)
+        browser.closed.add_done_callback(lambda _f: self._gone(name, browser))
+        return browser
+
+    async def _configure(self, name: str, link: ExtensionLink) -> None:
+        from ..cdp.extension_link import ExtensionCallError
+        try:
+            await link.call("settings.update", {"idleDetachSeconds": self.idle_detach})
+        except (ExtensionCallError, BrowserError) as exc:  # it keeps its own default
+            log.info("browser %r kept its idle-detach setting: %s", name, exc)
+
+    def _unique(self, wanted: str) -> str:
+        name, n = wanted, 2
+        while name in self.extensions or name in ("launched", "attached"):
+            name, n = f"{wanted}-{n}", n + 1
+        return name
+
+    def _gone(self, name: str, browser: Browser) -> None:
+        if self.extensions.get(name) is browser:
+            del self.extensions[name]
+            log.info("browser %r disconnected (%s)", name, _reason(browser.closed))
+
+    async def close(self) -> None:
+        browsers = [*self.extensions.values()]
+        if self._launching is not None and not self._launching.done():
+            self._launching.cancel()
+            await asyncio.gather(self._launching, return_exceptions=True)
+        browsers += [b for b in (self.primary, self._launched) if b is not None]
+        for browser in browsers:
+            try:
+                await browser.close()
+            except Exception:  # closing one must not keep the others open
+                log.exception("closing a browser failed")
+
+
+def _reason(closed: asyncio.Future[str]) -> str:
+    if closed.cancelled():
+        return "cancelled"
+    exc = closed.exception()
+    return str(exc) if exc is not None else str(closed.result())

@@ -1,0 +1,117 @@
+"""A Chromium that loads the real extension, whose real native host connects to a real hub
+serving in this process (on the tests' loop): the engine then runs over the extension."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tabsteward.bridge import install
+from tabsteward.bridge.cdp.extension import ExtensionConnection
+from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
+from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.hub.core import Hub
+from tabsteward.bridge.hub.pool import BrowserPool
+from tabsteward.bridge.hub.server import LocalServer
+
+EXTENSION = Path(__file__).resolve().parents[1] / "extension"
+CONNECT_WAIT = 30.0
+# the tabs the person had active when an extension browser connected: they stay active
+PERSON_TABS: dict[Browser, list[int]] = {}
+
+
+def chromium_command(profile: str, *extra: str, headless: bool = True) -> list[str]:
+    """Chromium with the extension and the quiet flags; its first tab is the person's."""
+    args = [find_chromium(), f"--user-data-dir={profile}", f"--load-extension={EXTENSION}",
+            *QUIET_FLAGS, *extra]
+    if headless:
+        args.append("--headless=new")
+    if os.geteuid() == 0:
+        args.append("--no-sandbox")
+    return [*args, "about:blank"]
+
+
+@dataclass
+class Profile:
+    """One browser profile (its own user-data-dir) with the host manifest installed."""
+
+    env: dict[str, str]
+    extra: list[str]
+    headless: bool = True
+    path: str = field(default_factory=lambda: tempfile.mkdtemp(prefix="tsp", dir="/tmp"))
+    proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        install.write_manifest("chromium", self.path)
+        self.proc = subprocess.Popen(
+            chromium_command(self.path, *self.extra, headless=self.headless), env=self.env,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            start_new_session=True)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(30)
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+class ExtensionHub:
+    """A hub on a private socket; profiles whose extensions connect to it."""
+
+    def __init__(self, extra_args: list[str] | None = None, idle_detach: float = 120) -> None:
+        self.root = tempfile.mkdtemp(prefix="tse", dir="/tmp")
+        self.env = {k: v for k, v in os.environ.items()
+                    if k not in ("TABSTEWARD_SOCKET", "TABSTEWARD_AGENT")}
+        self.env.update(XDG_RUNTIME_DIR=f"{self.root}/run", XDG_STATE_HOME=f"{self.root}/state")
+        for key in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME"):
+            os.makedirs(self.env[key], mode=0o700)
+        self.socket = f"{self.root}/run/tabsteward/hub.sock"
+        self.extra = extra_args or []
+        self.pool: BrowserPool | None = None
+        self.hub: Hub | None = None
+        self.server: LocalServer | None = None
+        self.profiles: list[Profile] = []
+        self.idle_detach = idle_detach
+
+    async def start(self) -> None:
+        self.pool = BrowserPool(idle_detach=self.idle_detach)
+        self.hub = Hub(self.pool, log_path=f"{self.root}/hub.log")
+        self.server = LocalServer(self.hub.execute, socket_path=self.socket,
+                                  extension_handler=self.hub.serve_extension)
+        await self.server.start()
+
+    async def connect(self, headless: bool = True) -> Browser:
+        """Start one more profile and return its browser once its extension said hello."""
+        assert self.pool is not None
+        before = set(self.pool.extensions.values())
+        profile = Profile(self.env, self.extra, headless)
+        self.profiles.append(profile)
+        await asyncio.to_thread(profile.start)
+        async with asyncio.timeout(CONNECT_WAIT):
+            while True:
+                new = [b for b in self.pool.extensions.values() if b not in before]
+                if new:
+                    return new[0]
+                await asyncio.sleep(0.05)
+
+    async def close(self) -> None:
+        if self.server is not None:
+            assert self.pool is not None
+            await self.server.close(then=self.pool.close)
+        for profile in self.profiles:
+            await asyncio.to_thread(profile.stop)
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+async def chrome_call(browser: Browser, name: str, *args: Any) -> Any:
+    """A chrome.* call through the browser's extension (tests look at tabs this way)."""
+    conn = browser.conn
+    assert isinstance(conn, ExtensionConnection)
+    return await conn.link.call(name, *args)
