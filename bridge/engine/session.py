@@ -237,10 +237,10 @@ class Browser:
                 parent.adopting.add(task)
                 task.add_done_callback(parent.adopting.discard)
         elif method == "Tabsteward.targetOpening":  # the extension attaches to it first
-            parent = self.tabs.get(str(params.get("openerId")))
-            if parent is not None:
-                parent.adopting.add(params["task"])
-                params["task"].add_done_callback(parent.adopting.discard)
+            opening = self.tabs.get(str(params.get("openerId")))
+            if opening is not None:
+                opening.adopting.add(params["task"])
+                params["task"].add_done_callback(opening.adopting.discard)
         elif method == "Target.targetDestroyed":
             tab = self.tabs.get(str(params.get("targetId")))
             if tab is not None:
