@@ -8,7 +8,7 @@ const PROTOCOL = 1;
 // numeric error codes shared with Python (bridge/errors.py)
 const ERR = { usage: 2, browser: 10, tab: 30, policy: 50 };
 const STOPPED = "the person stopped all agents in this browser (Tabsteward popup); nothing was done";
-const WHILE_STOPPED = new Set(["tabs.query", "tabs.get", "tabGroups.query"]);
+const WHILE_STOPPED = new Set(["tabs.query", "tabs.get", "tabGroups.query", "settings.update"]);
 const MAX_IDLE = 86400; // seconds; setTimeout cannot wait much beyond 24 days anyway
 const MAX_CHUNKS = 1024;
 

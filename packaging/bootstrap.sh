@@ -4,7 +4,7 @@
 #   bash packaging/bootstrap.sh demo    install what is missing, then `tabsteward demo`
 #   bash packaging/bootstrap.sh test    install what is missing, then the whole suite
 #
-# Installs Debian's chromium (as root, with apt-get) when no Chromium is present, makes
+# Installs Debian's chromium (and, for the tests, xvfb) as root with apt-get when missing, makes
 # .venv with the project and its dev tools, and never touches anything outside the
 # checkout but the apt packages.
 set -euo pipefail
@@ -13,6 +13,8 @@ job="${1:-demo}"; shift || true
 
 apt_packages=()
 [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null || apt_packages+=(chromium)
+# the suite runs one headed browser on a virtual display
+[ "$job" != test ] || command -v Xvfb >/dev/null || apt_packages+=(xvfb)
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "== installing ${apt_packages[*]} with apt-get"

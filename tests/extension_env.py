@@ -16,10 +16,12 @@ from typing import Any
 from tabsteward.bridge import install
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
+from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.hub.core import Hub
 from tabsteward.bridge.hub.pool import BrowserPool
 from tabsteward.bridge.hub.server import LocalServer
+from tabsteward.bridge.native_host import EXTENSION_ID
 
 EXTENSION = Path(__file__).resolve().parents[1] / "extension"
 CONNECT_WAIT = 30.0
@@ -87,11 +89,11 @@ class ExtensionHub:
                                   extension_handler=self.hub.serve_extension)
         await self.server.start()
 
-    async def connect(self, headless: bool = True) -> Browser:
+    async def connect(self, headless: bool = True, extra: tuple[str, ...] = ()) -> Browser:
         """Start one more profile and return its browser once its extension said hello."""
         assert self.pool is not None
         before = set(self.pool.extensions.values())
-        profile = Profile(self.env, self.extra, headless)
+        profile = Profile(self.env, [*self.extra, *extra], headless)
         self.profiles.append(profile)
         await asyncio.to_thread(profile.start)
         async with asyncio.timeout(CONNECT_WAIT):
@@ -108,6 +110,40 @@ class ExtensionHub:
         for profile in self.profiles:
             await asyncio.to_thread(profile.stop)
         shutil.rmtree(self.root, ignore_errors=True)
+
+
+async def devtools(profile: Profile) -> WebSocketConnection:
+    """The browser-level DevTools link of a profile started with --remote-debugging-port=0
+    (tests play the person with it: the service worker, other tabs)."""
+    port_file = Path(profile.path) / "DevToolsActivePort"
+    async with asyncio.timeout(CONNECT_WAIT):
+        while not port_file.exists() or not port_file.read_text().strip():
+            await asyncio.sleep(0.05)
+    port = port_file.read_text().split()[0]
+    return await WebSocketConnection.attach(f"http://127.0.0.1:{port}")
+
+
+async def worker_target(dt: WebSocketConnection) -> str:
+    targets = await dt.send("Target.getTargets")
+    for info in targets["targetInfos"]:
+        if info["type"] == "service_worker" and EXTENSION_ID in info["url"]:
+            return str(info["targetId"])
+    raise AssertionError(f"no service worker of the extension among {targets}")
+
+
+async def in_worker(dt: WebSocketConnection, expression: str) -> Any:
+    """Run script in the extension's service worker (as its popup would change storage)."""
+    attached = await dt.send("Target.attachToTarget",
+                             {"targetId": await worker_target(dt), "flatten": True})
+    session = str(attached["sessionId"])
+    try:
+        res = await dt.send("Runtime.evaluate", {"expression": expression,
+                                                 "awaitPromise": True, "returnByValue": True},
+                            session)
+    finally:
+        await dt.send("Target.detachFromTarget", {"sessionId": session})
+    assert "exceptionDetails" not in res, res
+    return res.get("result", {}).get("value")
 
 
 async def chrome_call(browser: Browser, name: str, *args: Any) -> Any:

@@ -223,13 +223,15 @@ class ExtensionConnection(CDPConnection):
 
     async def _attach(self, tab_id: int) -> _Tab:
         """Attach the debugger to a tab and learn its main frame (its target id)."""
-        tab = self._tabs.get(tab_id) or _Tab(tab_id)
+        known = self._tabs.get(tab_id)
+        tab = known or _Tab(tab_id)
         self._tabs[tab_id] = tab
         try:
             await self.link.call("debugger.attach", {"tabId": tab_id})
         except ExtensionCallError as exc:
             if "already attached" not in exc.message:
-                self._forget(tab_id)
+                if known is None:
+                    self._forget(tab_id)
                 raise exc.as_error("the tab could not be attached") from None
             # ours from before (say, an earlier hub): use it; else DevTools or another
             # extension holds it and the next command says so
@@ -240,7 +242,9 @@ class ExtensionConnection(CDPConnection):
                                         "Page.getFrameTree", {})
             target_id = str(tree["frameTree"]["frame"]["id"])
         except (ExtensionCallError, KeyError, TypeError) as exc:
-            self._forget(tab_id)
+            tab.attached = False
+            if known is None:
+                self._forget(tab_id)
             raise BrowserError(f"tab {tab_id} could not be read after attaching: {exc}; "
                                "nothing was done") from None
         tab.target_id = target_id

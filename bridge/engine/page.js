@@ -348,6 +348,34 @@
     return document.querySelectorAll("#" + CSS.escape(id)).length === 1 ? "#" + id : null;
   }
 
+  // Match counts for locators, kept for one snapshot: a selector is counted once per root,
+  // and links by href in one pass, so a page of thousands of links stays linear.
+  let counts = null;
+
+  function countOf(root, sel) {
+    if (!counts) return root.querySelectorAll(sel).length;
+    let mine = counts.get(root);
+    if (!mine) counts.set(root, (mine = new Map()));
+    if (!mine.has(sel)) mine.set(sel, root.querySelectorAll(sel).length);
+    return mine.get(sel);
+  }
+
+  function linksTo(root, href) {
+    if (!counts) return root.querySelectorAll("a[href=\"" + CSS.escape(href) + "\"]").length;
+    let mine = counts.get(root);
+    if (!mine) counts.set(root, (mine = new Map()));
+    let byHref = mine.get(null);
+    if (!byHref) {
+      byHref = new Map();
+      for (const a of root.querySelectorAll("a[href]")) {
+        const h = a.getAttribute("href");
+        byHref.set(h, (byHref.get(h) || 0) + 1);
+      }
+      mine.set(null, byHref);
+    }
+    return byHref.get(href) || 0;
+  }
+
   function locOf(el, role) {
     const id = stableId(el);
     if (id) return id;
@@ -358,7 +386,7 @@
           (el.tagName === "INPUT" && (el.type === "radio" || el.type === "checkbox")
             ? "[value=\"" + CSS.escape(el.value).slice(0, 30) + "\"]" : "");
         try {
-          if (el.getRootNode().querySelectorAll(sel).length === 1) return sel;
+          if (countOf(el.getRootNode(), sel) === 1) return sel;
         } catch (e) { /* not a valid selector: fall through */ }
       }
     }
@@ -367,16 +395,14 @@
       for (const cls of el.className.trim().split(/\s+/).slice(0, 3)) {
         if (!/^[A-Za-z][\w-]{0,30}$/.test(cls)) continue;
         const sel = el.tagName.toLowerCase() + "." + cls;
-        if (el.getRootNode().querySelectorAll(sel).length === 1) return sel;
+        if (countOf(el.getRootNode(), sel) === 1) return sel;
       }
     }
     if (role === "link") {
       const href = el.getAttribute("href");
-      if (href && href.length <= 60 && !href.startsWith("javascript:") && !href.includes("\"")) {
-        const sel = "a[href=\"" + href + "\"]";
-        try {
-          if (el.getRootNode().querySelectorAll(sel).length === 1) return sel;
-        } catch (e) { /* fall through */ }
+      if (href && href.length <= 60 && !href.startsWith("javascript:") && !/["\\]/.test(href)) {
+        if (el.tagName === "A" && linksTo(el.getRootNode(), href) === 1)
+          return "a[href=\"" + href + "\"]";
       }
     }
     return null;
@@ -400,6 +426,15 @@
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
   //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder
   function snapshot(opts) {
+    counts = new Map();
+    try {
+      return walk(opts);
+    } finally {
+      counts = null;
+    }
+  }
+
+  function walk(opts) {
     const rows = [];
     const interactiveOnly = !!opts.interactive;
     const viewportOnly = !!opts.viewport;

@@ -129,7 +129,9 @@ class BrowserPool:
             if self._installs.get(name) == link.hello.install and \
                     isinstance(conn, ExtensionConnection) and not conn.closed.done():
                 conn.relink(link)  # the same profile, back: its agents keep their tabs
+                link.on_hello = lambda hello, b=known: self._renamed(b, hello.name)
                 await self._configure(name, link)
+                self._renamed(known, link.hello.name)
                 return known
         conn = ExtensionConnection(link)
         browser = await Browser.over_extension(conn)
@@ -139,9 +141,25 @@ class BrowserPool:
         self._installs[name] = link.hello.install
         log.info("browser %r connected through the extension (%s, install %s)", name,
                  browser.version, link.hello.install)
+        link.on_hello = lambda hello: self._renamed(browser, hello.name)
         await self._configure(name, link)
-        browser.closed.add_done_callback(lambda _f: self._gone(name, browser))
+        browser.closed.add_done_callback(lambda _f: self._gone(browser))
         return browser
+
+    def _renamed(self, browser: Browser, wanted: str) -> None:
+        """The person renamed the browser in the popup (its hello came again)."""
+        old = self._name_of(browser)
+        if old is None or old == wanted or old.rsplit("-", 1)[0] == wanted:
+            return
+        install = self._installs.pop(old)
+        del self.extensions[old]
+        name = self._unique(wanted)
+        self.extensions[name] = browser
+        self._installs[name] = install
+        log.info("browser %r is now called %r", old, name)
+
+    def _name_of(self, browser: Browser) -> str | None:
+        return next((n for n, b in self.extensions.items() if b is browser), None)
 
     async def _configure(self, name: str, link: ExtensionLink) -> None:
         from ..cdp.extension_link import ExtensionCallError
@@ -156,9 +174,11 @@ class BrowserPool:
             name, n = f"{wanted}-{n}", n + 1
         return name
 
-    def _gone(self, name: str, browser: Browser) -> None:
-        if self.extensions.get(name) is browser:
+    def _gone(self, browser: Browser) -> None:
+        name = self._name_of(browser)
+        if name is not None:
             del self.extensions[name]
+            self._installs.pop(name, None)
             log.info("browser %r disconnected (%s)", name, _reason(browser.closed))
 
     async def close(self) -> None:

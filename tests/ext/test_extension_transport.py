@@ -8,16 +8,21 @@ import json
 import os
 import signal
 import subprocess
-from collections.abc import Iterator
+import sys
+import time
+from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
-from extension_env import ExtensionHub, Profile, chrome_call
+from extension_env import ExtensionHub, Profile, chrome_call, devtools, in_worker, worker_target
 from fixture_server import Site
 from hub_env import BIN, private_env, start_hub, stop_hub
 from looprunner import LoopThread
+from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from tabsteward.bridge.errors import TabError, UsageError
+from tabsteward.bridge.errors import BrowserError, PolicyError, TabError, UsageError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
@@ -71,10 +76,7 @@ async def test_a_killed_native_host_is_replaced_and_the_agent_keeps_its_tab(
     browser = await ext_hub.connect()
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("form.html"))
-    hosts = subprocess.run(["pgrep", "-f", "tabsteward.bridge.native_host"],
-                           capture_output=True, text=True, check=False).stdout.split()
-    profile_env = ext_hub.env["XDG_RUNTIME_DIR"]
-    ours = [p for p in hosts if profile_env in _environ_of(p)]
+    ours = _hosts(ext_hub)
     assert ours, "no native host runs for this profile"
     for pid in ours:
         os.kill(int(pid), signal.SIGKILL)
@@ -83,6 +85,7 @@ async def test_a_killed_native_host_is_replaced_and_the_agent_keeps_its_tab(
     assert snap.title == "Sign up"
     assert ext_hub.pool is not None
     assert list(ext_hub.pool.extensions.values()) == [browser]
+    await _one_host(ext_hub)
 
 
 async def test_a_tab_the_person_closes_mid_action_fails_the_action_saying_so(
@@ -114,6 +117,19 @@ async def test_a_five_megabyte_snapshot_comes_through_the_extension(
     assert "para 2599 lorem" in snap.text
     out = await actions.click(tab, parse('loc=button "The end"'))
     assert out.did.startswith("clicked")
+
+
+def _hosts(hub: ExtensionHub) -> list[str]:
+    """The native hosts running for this hub's browsers."""
+    found = subprocess.run(["pgrep", "-f", "tabsteward.bridge.native_host"],
+                           capture_output=True, text=True, check=False).stdout.split()
+    return [p for p in found if hub.env["XDG_RUNTIME_DIR"] in _environ_of(p)]
+
+
+async def _one_host(hub: ExtensionHub) -> None:
+    async def single() -> bool:
+        return len(_hosts(hub)) == 1
+    await _until(single, 15, f"native hosts left behind: {_hosts(hub)}")
 
 
 def _environ_of(pid: str) -> str:
@@ -169,3 +185,149 @@ def test_browsers_lists_the_connected_extension_and_the_fallback(
                           timeout=30, check=True).stdout
     assert "chromium" in text
     assert "default, 1 tab(s)" in text
+
+
+async def _until(check: Callable[[], Awaitable[bool]], seconds: float, what: str) -> None:
+    async with asyncio.timeout(seconds):
+        while not await check():
+            await asyncio.sleep(0.1)
+    assert await check(), what
+
+
+async def _attached(browser: Browser, tab: Tab) -> bool:
+    tab_id = int(tab.session_id.removeprefix("tab-"))
+    targets = await chrome_call(browser, "debugger.getTargets")
+    return any(t.get("tabId") == tab_id and t["attached"] for t in targets)
+
+
+@pytest.fixture
+def quick_detach(loop: LoopThread) -> Iterator[ExtensionHub]:
+    hub = ExtensionHub([HOST_RULES], idle_detach=1)
+    loop.run(hub.start(), timeout=30)
+    yield hub
+    loop.run(hub.close(), timeout=60)
+
+
+async def test_an_idle_tab_is_let_go_and_the_next_command_takes_it_back_silently(
+        quick_detach: ExtensionHub, site: Site) -> None:
+    browser = await quick_detach.connect()
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("form.html"))
+    assert await _attached(browser, tab)
+
+    async def let_go() -> bool:
+        return not await _attached(browser, tab)
+    await _until(let_go, 15, "the idle tab kept its debugger")
+    snap = await tab.snapshot(interactive=True)  # re-attached without a word
+    assert snap.title == "Sign up"
+    await actions.enter_text(tab, parse('loc=textbox "Email"'), "a@b.org", "fill")
+    assert await _attached(browser, tab)
+
+
+async def test_stop_all_agents_fails_the_next_command_clearly_until_switched_off(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
+    dt = await devtools(ext_hub.profiles[-1])
+    conn = browser.conn
+    assert isinstance(conn, ExtensionConnection)
+    try:
+        tab = await browser.session("agent").current_tab()
+        await actions.navigate(tab, site.url("form.html"))
+        await in_worker(dt, "chrome.storage.local.set({stopped: true})")
+
+        async def stopped() -> bool:
+            return conn.stopped
+        await _until(stopped, 10, "the hub never heard that agents were stopped")
+        with pytest.raises(BrowserError, match="stop all agents"):
+            await tab.snapshot()
+        with pytest.raises(PolicyError, match="stopped all agents"):
+            await tab.snapshot()  # asked again: refused while the switch is on
+        await in_worker(dt, "chrome.storage.local.set({stopped: false})")
+
+        async def resumed() -> bool:
+            return not conn.stopped
+        await _until(resumed, 10, "the hub never heard that agents may go on")
+        assert (await tab.snapshot()).title == "Sign up"
+    finally:
+        await dt.close()
+
+
+async def test_a_restarted_service_worker_reconnects_and_the_agent_keeps_its_tab(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
+    dt = await devtools(ext_hub.profiles[-1])
+    try:
+        tab = await browser.session("agent").current_tab()
+        await actions.navigate(tab, site.url("form.html"))
+        old = browser.conn.link  # type: ignore[attr-defined]
+        await dt.send("Target.closeTarget", {"targetId": await worker_target(dt)})
+        await _until(lambda: _done(old.closed), 20, "the old link stayed up")
+        await dt.send("Target.createTarget", {"url": "about:blank"})  # wakes the worker
+        snap = await _retry(lambda: tab.snapshot(), seconds=30)
+        assert snap.title == "Sign up"  # type: ignore[attr-defined]
+        assert browser.conn.link is not old  # type: ignore[attr-defined]
+        assert ext_hub.pool is not None
+        assert list(ext_hub.pool.extensions.values()) == [browser]
+        await _one_host(ext_hub)  # the old worker's host went with its port
+    finally:
+        await dt.close()
+
+
+async def _done(fut: asyncio.Future[str]) -> bool:
+    return fut.done()
+
+
+def test_a_restarted_hub_is_started_again_by_the_host_and_the_browser_reconnects(
+        cli_hub: tuple[dict[str, str], Profile]) -> None:
+    env, _ = cli_hub
+    assert _wait_for_extension(env)
+    hub_pid = subprocess.run([BIN, "--json", "browsers"], env=env, capture_output=True,
+                             text=True, timeout=30, check=True)
+    assert hub_pid.returncode == 0
+    first = _ping(env)
+    os.kill(first, signal.SIGKILL)  # the hub dies; the host exits; the extension retries
+    try:
+        assert _wait_for_extension(env, seconds=60), "the browser did not come back"
+        assert _ping(env) != first  # a new hub, started by the native host
+    finally:
+        subprocess.run([sys.executable, "-c", "from tabsteward.bridge import client; "
+                        "client.request({'op': 'shutdown', 'id': 1})"], env=env,
+                       timeout=30, check=False, capture_output=True)
+
+
+def _ping(env: dict[str, str]) -> int:
+    out = subprocess.run([sys.executable, "-c", "import json; from tabsteward.bridge import "
+                          "client; print(json.dumps(client.request({'op': 'ping', 'id': 1})))"],
+                         env=env, capture_output=True, text=True, timeout=30, check=True)
+    return int(json.loads(out.stdout)["pid"])
+
+
+def _wait_for_extension(env: dict[str, str], seconds: float = 30) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        done = subprocess.run([BIN, "browsers", "--json"], env={
+            **env, "TABSTEWARD_NO_AUTOSTART": "1"}, capture_output=True, text=True,
+            timeout=30, check=False)
+        if done.returncode == 0 and any(
+                r["kind"] == "extension" for r in json.loads(done.stdout)["browsers"]):
+            return True
+        time.sleep(0.2)
+    return False
+
+
+async def test_renaming_the_browser_in_the_popup_renames_it_for_agents(
+        ext_hub: ExtensionHub) -> None:
+    browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
+    dt = await devtools(ext_hub.profiles[-1])
+    pool = ext_hub.pool
+    assert pool is not None
+    try:
+        await in_worker(dt, "chrome.storage.local.set({name: 'work'})")
+
+        async def renamed() -> bool:
+            return "work" in pool.names()
+        await _until(renamed, 10, "the hub kept the old name")
+        assert await pool.pick("agent", "work") is browser
+        assert "chromium" not in pool.names()
+    finally:
+        await dt.close()
