@@ -24,7 +24,8 @@ from ..errors import (
     UsageError,
 )
 from . import keys
-from .tab import Handle, Tab
+from .model import Handle
+from .tab import Tab
 from .targets import Target
 
 log = logging.getLogger("tabsteward.engine")

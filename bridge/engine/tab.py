@@ -5,11 +5,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 import time
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +22,8 @@ from ..errors import (
     UsageError,
 )
 from . import snapshot as snap
+from .collect import HOOK_SECRET, SnapshotTaking
+from .model import Dialog, Frame, Handle, RefEntry, TabState
 from .targets import CssTarget, RefTarget, RoleTarget, Target
 
 if TYPE_CHECKING:
@@ -32,48 +32,10 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabsteward.engine")
 
 PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
-# one secret per hub: the hook's event names, so pages cannot guess or forge them
-HOOK_SECRET = "ts" + secrets.token_hex(8)
 HOOK_JS = (Path(__file__).with_name("hook.js")).read_text(encoding="utf-8").replace(
     "__SECRET__", HOOK_SECRET)
 WORLD = "tabsteward"
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
-
-
-@dataclass
-class Frame:
-    id: str
-    session: str
-    parent: str | None
-    world: int | None = None
-    doc: int = 0
-
-
-@dataclass
-class RefEntry:
-    doc: int
-    frame: str
-    local: int
-    role: str
-    name: str
-    nth: int
-
-
-@dataclass
-class Handle:
-    """A resolved element: the frame it lives in and its id there."""
-
-    frame: Frame
-    local: int
-    ref: int
-
-
-@dataclass
-class Snapshot:
-    text: str
-    refs: dict[str, dict[str, Any]]
-    url: str
-    title: str
 
 
 @dataclass
@@ -82,27 +44,7 @@ class _Waiter:
     future: asyncio.Future[tuple[str, dict[str, Any]]]
 
 
-@dataclass
-class Dialog:
-    type: str
-    message: str
-    default: str
-    url: str
-
-
-@dataclass
-class TabState:
-    """What the tab reports when asked; kept current by events."""
-
-    url: str = "about:blank"
-    title: str = ""
-    dialog: Dialog | None = None
-    closed: str | None = None
-    loading: bool = False
-    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-
-
-class Tab:
+class Tab(SnapshotTaking):
     """A page target owned by one agent, attached with a flat CDP session."""
 
     def __init__(self, conn: CDPConnection, target_id: str, session_id: str, agent: str,
@@ -403,145 +345,6 @@ class Tab:
         self._owner[frame.id] = found
         return found
 
-    # -- snapshots --
-    def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
-        key = (frame.doc, local)
-        ref = self._by_key.get(key)
-        if ref is None:
-            ref = self._next_ref
-            self._next_ref += 1
-            self._by_key[key] = ref
-        old = self.refs.get(ref)
-        nth = old.nth if old is not None and (old.role, old.name) == (role, name) else 0
-        self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, nth)
-        return ref
-
-    async def collect(self, *, interactive: bool, viewport: bool,
-                      scope: Handle | None) -> tuple[list[snap.Line], dict[str, Any]]:
-        """Rows of every frame (or of one scoped subtree), stitched into one list of lines."""
-        self.check_no_dialog()
-        flag = {True: "true", False: "false"}
-        opts_js = (f"{{hook:'{HOOK_SECRET}',interactive:{flag[interactive]},"
-                   f"viewport:{flag[viewport]}" + (f",scope:{scope.local}" if scope else "") + "}")
-        by_frame: dict[str, dict[str, Any]] = {}
-        if scope is not None:
-            frames = [scope.frame]
-            res = await self._frame_rows(scope.frame, opts_js)
-            if res.get("error") == "scope":
-                raise RefNotFound(f"@{scope.ref} is no longer in the page; take a new snapshot")
-            by_frame[scope.frame.id] = res
-        else:
-            # the main frame's walk and the frame-tree query travel together
-            main = self.frames[self.target_id]
-            main_rows, frames = await asyncio.gather(self._frame_rows(main, opts_js),
-                                                     self._frame_list())
-            by_frame[main.id] = main_rows
-            others = [f for f in frames if f.id != main.id]
-            results = await asyncio.gather(*(self._frame_rows(f, opts_js) for f in others),
-                                           return_exceptions=True)
-            for f, got in zip(others, results, strict=True):
-                if isinstance(got, BaseException):
-                    if not isinstance(got, Exception):
-                        raise got
-                    log.debug("frame %s not snapshotted: %s", f.id, got)
-                    continue
-                by_frame[f.id] = got
-        children: dict[tuple[str, int], Frame] = {}
-        if scope is None:
-            owners = await asyncio.gather(*(self._owner_of(f) for f in frames
-                                            if f.id != self.target_id and f.id in by_frame))
-            for f, owner in zip([f for f in frames if f.id != self.target_id and f.id in by_frame],
-                                owners, strict=True):
-                if owner is not None:
-                    children[owner] = f
-        lines: list[snap.Line] = []
-        root = scope.frame if scope else self.frames[self.target_id]
-        self._stitch(root, by_frame, children, 0, lines, set())
-        if scope is None and not viewport:  # nth among same role+name, for stale fallback
-            seen: dict[tuple[str, str], int] = {}
-            for ln in lines:
-                if ln.ref:
-                    entry = self.refs[ln.ref]
-                    entry.nth = seen.get((ln.role, ln.name), 0)
-                    seen[(ln.role, ln.name)] = entry.nth + 1
-        page = by_frame.get(root.id, {})
-        return lines, page
-
-    async def _frame_rows(self, frame: Frame, opts_js: str) -> dict[str, Any]:
-        # one JSON string rather than a tree of values: much cheaper to carry over every
-        # hop (the extension's worker, the native host), and no slower over plain CDP
-        text = await self.evaluate(frame, f"JSON.stringify(__ts.snapshot({opts_js}))")
-        try:
-            res = json.loads(text) if isinstance(text, str) else None
-        except ValueError:
-            res = None
-        if not isinstance(res, dict):
-            raise BrowserError("the page helper returned no snapshot")
-        res["_doc"] = frame.doc
-        return res
-
-    def _stitch(self, frame: Frame, by_frame: dict[str, dict[str, Any]],
-                children: dict[tuple[str, int], Frame], base: int, out: list[snap.Line],
-                seen: set[str]) -> None:
-        data = by_frame.get(frame.id)
-        if data is None or frame.id in seen:
-            return
-        seen.add(frame.id)
-        for row in data.get("rows", []):
-            depth = int(row[0]) + base
-            kind = int(row[1])
-            if kind == snap.TEXT:
-                out.append(snap.Line(depth, kind, name=str(row[3])))
-                continue
-            role, name = str(row[2]), str(row[3])
-            local = int(row[4]) if len(row) > 4 else 0
-            ref = self._ref_for(frame, local, role, name) if local and kind in (
-                snap.REF, snap.FRAME) else 0
-            if kind == snap.FRAME:
-                out.append(snap.Line(depth, kind, role, name, ref))
-                child = children.get((frame.id, local))
-                if child is not None:
-                    self._stitch(child, by_frame, children, depth + 1, out, seen)
-                continue
-            out.append(snap.Line(depth, kind, role, name, ref,
-                                 str(row[5]) if len(row) > 5 and row[5] else "",
-                                 row[6] if len(row) > 6 else None,
-                                 row[7] if len(row) > 7 else None,
-                                 row[8] if len(row) > 8 else None))
-
-    async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
-                       scope: Target | None = None, max_chars: int | None = None) -> Snapshot:
-        scope_handle = await self.resolve(scope) if scope is not None else None
-        lines, page = await self.collect(interactive=interactive, viewport=viewport,
-                                         scope=scope_handle)
-        if scope_handle is not None or viewport:
-            # a locator's nth counts the whole page: number same-named elements on all of it
-            whole, _ = await self.collect(interactive=True, viewport=False, scope=None)
-            counts = Counter((w.role, w.name) for w in whole if w.ref)
-            for ln in lines:
-                if ln.ref:
-                    ln.nth = self.refs[ln.ref].nth
-                    ln.dupes = counts[(ln.role, ln.name)]
-        main_doc = self.frames[self.target_id].doc
-        current = {ln.ref for ln in lines if ln.ref}
-        new = current - self._last_refs if self._last_doc == main_doc else set()
-        if scope_handle is None and not viewport:
-            self._last_refs, self._last_doc = current, main_doc
-        elif self._last_doc == main_doc:
-            self._last_refs |= current
-        notes = []
-        if self.state.dialog:
-            d = self.state.dialog
-            notes.append(f"dialog: {d.type} {snap.quote(d.message)} is open")
-        if page.get("truncated"):
-            notes.append("note: the page is very large; the walk stopped early")
-        url = str(page.get("url", self.state.url))
-        title = str(page.get("title", ""))
-        self.state.title = title
-        built = snap.build(lines, title=title, url=url, new_refs=new, interactive=interactive,
-                           max_chars=max_chars, notes=notes)
-        return Snapshot(built.text, built.refs, url, title)
-
     # -- resolving targets --
     async def resolve(self, target: Target) -> Handle:
         """Find the element a target names, taking a snapshot first when none was taken."""
@@ -586,7 +389,6 @@ class Tab:
         sel = target.selector
         frames = await self._frame_list()
         frames.sort(key=lambda f: f.id != self.target_id)
-        import json
         for frame in frames:
             try:
                 ids = await self.evaluate(frame, f"__ts.query({json.dumps(sel)}, 1)")

@@ -8,7 +8,8 @@ from typing import Any
 
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.actions import Outcome
-from tabsteward.bridge.engine.tab import Snapshot, Tab
+from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import Target, parse
 
 

@@ -10,7 +10,8 @@ import pytest
 from fixture_server import Site
 from pagetools import goto, js, line_of, ref, target, text_of
 from tabsteward.bridge.engine import actions, files
-from tabsteward.bridge.engine.tab import Snapshot, Tab
+from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import TargetCovered
 

@@ -315,13 +315,20 @@ def _wait_for_extension(env: dict[str, str], seconds: float = 30) -> bool:
     return False
 
 
-async def test_renaming_the_browser_in_the_popup_renames_it_for_agents(
+async def test_the_popup_learns_the_agents_and_a_rename_reaches_the_hub(
         ext_hub: ExtensionHub) -> None:
     browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
     dt = await devtools(ext_hub.profiles[-1])
     pool = ext_hub.pool
     assert pool is not None
     try:
+        await browser.session("writer").current_tab()
+        browser.show_agents()  # the hub does this after every tool call
+
+        async def told() -> bool:
+            got = await in_worker(dt, "chrome.storage.session.get('agents')")
+            return bool(got.get("agents") == [{"name": "writer", "tabs": 1}])
+        await _until(told, 10, "the popup's storage never got the agents")
         await in_worker(dt, "chrome.storage.local.set({name: 'work'})")
 
         async def renamed() -> bool:

@@ -1,0 +1,62 @@
+"""The plain records a tab keeps: frames, refs, resolved elements, snapshots, its state."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Frame:
+    id: str
+    session: str
+    parent: str | None
+    world: int | None = None
+    doc: int = 0
+
+
+@dataclass
+class RefEntry:
+    doc: int
+    frame: str
+    local: int
+    role: str
+    name: str
+    nth: int
+
+
+@dataclass
+class Handle:
+    """A resolved element: the frame it lives in and its id there."""
+
+    frame: Frame
+    local: int
+    ref: int
+
+
+@dataclass
+class Snapshot:
+    text: str
+    refs: dict[str, dict[str, Any]]
+    url: str
+    title: str
+
+
+@dataclass
+class Dialog:
+    type: str
+    message: str
+    default: str
+    url: str
+
+
+@dataclass
+class TabState:
+    """What the tab reports when asked; kept current by events."""
+
+    url: str = "about:blank"
+    title: str = ""
+    dialog: Dialog | None = None
+    closed: str | None = None
+    loading: bool = False
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
