@@ -6,7 +6,7 @@
 One headless Chromium loads the real extension, whose real native host connects to a hub
 in this process; the same Chromium also opens a DevTools port, which a second engine
 attaches to directly. On each page of the shared corpus, both engines open the page in a
-tab of their own and take turns, interleaved: a snapshot, a trivial command
+background tab of their own (in the same window, behind the first tab) and take turns, interleaved: a snapshot, a trivial command
 (`Runtime.evaluate 1+1`), and (through the extension) a click by ref. Ratios are medians
 over pages of the per-page median ratio; only ratios from one run mean anything.
 """
@@ -58,6 +58,9 @@ async def main(pages: int, rounds: int) -> None:
             await asyncio.sleep(0.05)
         port = port_file.read_text().split()[0]
         direct = await Browser.attach(f"http://127.0.0.1:{port}")
+        # its tabs too are background tabs of the person's window, as the extension's are
+        # (in a headless browser it would give each its own window, where it draws freely)
+        direct.headless = False
         snap_ratio, cmd_ratio, clicks = [], [], []
         with StaticServer(str(CORPUS)) as server:
             names = sorted(p.name for p in CORPUS.iterdir() if (p / "source.html").exists())
