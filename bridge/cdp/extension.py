@@ -108,10 +108,6 @@ class ExtensionConnection(CDPConnection):
         self._expire = asyncio.get_running_loop().call_later(self.grace, self._on_closed,
                                                              reason)
 
-    @property
-    def waiting_for_link(self) -> bool:
-        return not self._linked.is_set() and not self.closed.done()
-
     # -- the CDP interface ---------------------------------------------------------------
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session_id: str | None = None,

@@ -9,7 +9,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import version
+from .. import framing, version
 from ..errors import BrowserError, TabstewardError
 from ..tools.registry import Call, Result, Tool, table
 from . import argv, protocol
@@ -137,16 +137,16 @@ class Hub:
         return _cli_reply(0, text if not text or text.endswith("\n") else text + "\n")
 
     async def serve_extension(self, reader: asyncio.StreamReader,
-                              writer: asyncio.StreamWriter, decoder: Any,
+                              writer: asyncio.StreamWriter, decoder: framing.Decoder,
                               early: list[Any]) -> None:
         """Serve one extension connection (the native host's socket) until it closes."""
         from ..cdp.extension_link import ExtensionLink
         link = ExtensionLink(reader, writer, decoder, early)
         try:
             await link.start()
-        except (TabstewardError, TimeoutError) as exc:
+        except (TabstewardError, TimeoutError, framing.FrameError, ConnectionError) as exc:
             log.warning("an extension connection was refused: %s",
-                        getattr(exc, "message", None) or "no hello in time")
+                        getattr(exc, "message", None) or str(exc) or "no hello in time")
             link.close()
             return
         reading = asyncio.ensure_future(link.run())

@@ -12,7 +12,6 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Any
 
 from .. import paths
 from ..engine.session import Browser
@@ -96,43 +95,24 @@ def _is_file(stream: object, path: Path) -> bool:
 
 
 async def serve(opts: argparse.Namespace, log_path: str) -> int:
-    loop = asyncio.get_running_loop()
-    hub: Hub | None = None
-    early: asyncio.Future[str] = loop.create_future()
-
-    def on_signal(name: str) -> None:
-        if hub is not None:
-            hub.stop(f"got {name}")
-        elif not early.done():
-            early.set_result(name)
-
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, on_signal, sig.name)
-
     socket_path = locate.socket_path()
     check_free(socket_path)
-    primary: Browser | None = None
+    attach = None
     if opts.cdp:
-        log.info("attaching to the browser at %s", opts.cdp)
-        connecting = asyncio.ensure_future(Browser.attach(opts.cdp))
-        first: list[asyncio.Future[Any]] = [connecting, early]
-        await asyncio.wait(first, return_when=asyncio.FIRST_COMPLETED)
-        if early.done():
-            log.info("got %s while connecting to the browser; the hub did not start",
-                     early.result())
-            connecting.cancel()
-            await asyncio.wait([connecting])
-            if not connecting.cancelled() and connecting.exception() is None:
-                await connecting.result().close()
-            return 0
-        primary = connecting.result()
+        url = opts.cdp
+
+        async def attach() -> Browser:
+            log.info("attaching to the browser at %s", url)
+            return await Browser.attach(url)
 
     async def launch() -> Browser:
         log.info("launching Chromium (%s%s)", "headed" if opts.headed else "headless",
                  ", local only" if opts.local_only else "")
         return await Browser.launch(headless=not opts.headed, local_only=opts.local_only)
 
-    pool = BrowserPool(primary=primary, launch=launch, allow_eval=opts.allow_eval,
+    # listening comes first, so a CLI that finds no hub meanwhile does not start another;
+    # requests wait for the browser being attached
+    pool = BrowserPool(attach=attach, launch=launch, allow_eval=opts.allow_eval,
                        idle_detach=opts.idle_detach)
     try:
         hub = Hub(pool, idle_timeout=opts.idle_timeout, log_path=log_path)
@@ -142,6 +122,9 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
     except BaseException:
         await pool.close()
         raise
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, hub.stop, f"got {sig.name}")
     print(READY.format(server.socket_path), flush=True)
     return await hub.run(server)
 

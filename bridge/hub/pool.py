@@ -27,9 +27,11 @@ class BrowserPool:
     """Browsers by name; `pick` chooses one for an agent's request."""
 
     def __init__(self, *, primary: Browser | None = None,
+                 attach: Callable[[], Awaitable[Browser]] | None = None,
                  launch: Callable[[], Awaitable[Browser]] | None = None,
                  allow_eval: bool = False, idle_detach: float = DEFAULT_IDLE_DETACH) -> None:
-        self.primary = primary  # given at start: the hub stops when it is lost
+        self.primary = primary  # given at start (or being attached): losing it stops the hub
+        self._attaching: asyncio.Task[Browser] | None = None
         self._launch = launch
         self._launched: Browser | None = None
         self._launching: asyncio.Task[Browser] | None = None
@@ -38,16 +40,35 @@ class BrowserPool:
         self.extensions: dict[str, Browser] = {}
         self._installs: dict[str, str] = {}  # extension name -> install id
         self._last: dict[str, Browser] = {}  # agent -> the browser it used last
-        self.changed: Callable[[Browser], None] | None = None
+        self.lost: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         if primary is not None:
-            primary.allow_eval = allow_eval
-        self.lost: asyncio.Future[str] = (
-            primary.closed if primary is not None
-            else asyncio.get_running_loop().create_future())
+            self._keep(primary)
+        if attach is not None:  # the hub listens meanwhile; requests wait for it
+            self._attaching = asyncio.ensure_future(attach())
+            self._attaching.add_done_callback(self._attached)
+
+    def _keep(self, browser: Browser) -> None:
+        self.primary = browser
+        browser.allow_eval = self.allow_eval
+        browser.closed.add_done_callback(self._lose)
+
+    def _lose(self, closed: asyncio.Future[str]) -> None:
+        if not self.lost.done():
+            self.lost.set_result(_reason(closed))
+
+    def _attached(self, task: asyncio.Task[Browser]) -> None:
+        if task.cancelled():
+            return
+        exc = task.exception()
+        if exc is not None:
+            if not self.lost.done():
+                self.lost.set_result(f"could not attach: {getattr(exc, 'message', exc)}")
+            return
+        self._keep(task.result())
 
     @property
     def fallback_name(self) -> str:
-        return "attached" if self.primary is not None else "launched"
+        return "attached" if self.primary or self._attaching else "launched"
 
     # -- choosing ------------------------------------------------------------------------
     async def pick(self, agent: str, name: str | None = None) -> Browser:
@@ -78,6 +99,8 @@ class BrowserPool:
         return found
 
     async def _fallback(self) -> Browser:
+        if self._attaching is not None:
+            return await asyncio.shield(self._attaching)
         if self.primary is not None:
             return self.primary
         if self._launched is not None and not self._launched.closed.done():
@@ -183,9 +206,10 @@ class BrowserPool:
 
     async def close(self) -> None:
         browsers = [*self.extensions.values()]
-        if self._launching is not None and not self._launching.done():
-            self._launching.cancel()
-            await asyncio.gather(self._launching, return_exceptions=True)
+        for task in (self._launching, self._attaching):
+            if task is not None and not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
         browsers += [b for b in (self.primary, self._launched) if b is not None]
         for browser in browsers:
             try:

@@ -137,3 +137,18 @@ def test_hub_exits_non_zero_when_its_browser_goes_away() -> None:
         assert chromium.stderr is not None
         chromium.stderr.close()
         shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
+
+
+def test_a_hub_that_cannot_attach_says_so_to_the_waiting_command_and_exits() -> None:
+    env = private_env()
+    try:
+        running = start_hub(env, "--cdp", "http://127.0.0.1:9")  # listens at once
+        running.env["TABSTEWARD_NO_AUTOSTART"] = "1"
+        done = running.cli("tabs")  # told why, or (when it came late) that no hub runs
+        assert (done.returncode, "127.0.0.1:9" in done.stderr) in (
+            (BrowserError.exit_code, True), (4, False))
+        assert running.proc.wait(60) == BrowserError.exit_code
+        stop_hub(running)
+        assert "could not attach" in read(env, "serve.log")
+    finally:
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)

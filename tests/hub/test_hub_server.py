@@ -366,3 +366,47 @@ def test_close_lets_running_requests_answer() -> None:
         await closing
         await peer.close()
     run(scenario())
+
+
+def test_an_extension_connection_is_handed_over_only_with_the_token_and_first() -> None:
+    async def go() -> None:
+        handed: list[list[Any]] = []
+
+        async def extension(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                            decoder: framing.Decoder, early: list[Any]) -> None:
+            handed.append(early)
+            writer.close()
+
+        async with serving(extension_handler=extension) as server:
+            forged = await Peer.open()
+            forged.send({"op": "extension", "token": "wrong"})
+            [reply] = await forged.replies(1)
+            assert reply["error"]["type"] == "AuthError"
+            late = await Peer.open()
+            late.send({"op": "ping", "token": server.token, "id": 1})
+            late.send({"op": "extension", "token": server.token})
+            replies = await late.replies(2)  # the refusal may overtake the ping's reply
+            [refusal] = [r for r in replies if "error" in r]
+            assert "first message" in refusal["error"]["message"]
+            host = await Peer.open()
+            host.send({"op": "extension", "token": server.token})
+            host.send({"type": "hello"})  # in the same write: it reaches the handler
+            await host.writer.drain()
+            async with asyncio.timeout(10):
+                while not handed:
+                    await asyncio.sleep(0.01)
+            assert handed == [[{"type": "hello"}]]
+            for peer in (forged, late, host):
+                peer.writer.close()
+    run(go())
+
+
+def test_a_hub_without_an_extension_handler_refuses_extension_connections() -> None:
+    async def go() -> None:
+        async with serving() as server:
+            host = await Peer.open()
+            host.send({"op": "extension", "token": server.token})
+            [reply] = await host.replies(1)
+            assert "serves no browser extension" in reply["error"]["message"]
+            host.writer.close()
+    run(go())
