@@ -28,6 +28,7 @@ class SnapshotTaking:
 
     target_id: str
     frames: dict[str, Frame]
+    child_sessions: dict[str, str]
     refs: dict[int, RefEntry]
     state: TabState
     _by_key: dict[tuple[int, int], int]
@@ -70,10 +71,15 @@ class SnapshotTaking:
                 raise RefNotFound(f"@{scope.ref} is no longer in the page; take a new snapshot")
             by_frame[scope.frame.id] = res
         else:
-            # the main frame's walk and the frame-tree query travel together
             main = self.frames[self.target_id]
-            main_rows, frames = await asyncio.gather(self._frame_rows(main, opts_js),
-                                                     self._frame_list())
+            if len(self.frames) == 1 and not self.child_sessions:
+                # no subframe known: the walk alone, and the frame tree only if it met one
+                main_rows = await self._frame_rows(main, opts_js)
+                met = any(row[1] == snap.FRAME for row in main_rows.get("rows", []))
+                frames = await self._frame_list() if met else [main]
+            else:  # the main frame's walk and the frame-tree query travel together
+                main_rows, frames = await asyncio.gather(self._frame_rows(main, opts_js),
+                                                         self._frame_list())
             by_frame[main.id] = main_rows
             others = [f for f in frames if f.id != main.id]
             results = await asyncio.gather(*(self._frame_rows(f, opts_js) for f in others),
