@@ -6,8 +6,9 @@
 One headless Chromium loads the real extension, whose real native host connects to a hub
 in this process; the same Chromium also opens a DevTools port, which a second engine
 attaches to directly. On each page of the shared corpus, both engines open the page in a
-background tab of their own (in the same window, behind the first tab) and take turns, interleaved: a snapshot, a trivial command
-(`Runtime.evaluate 1+1`), and (through the extension) a click by ref. Ratios are medians
+background tab of their own (in the same window, behind the first tab) and take turns,
+interleaved: a snapshot, a trivial command (`Runtime.evaluate 1+1`), and (through the
+extension) a click by ref. Ratios are medians
 over pages of the per-page median ratio; only ratios from one run mean anything.
 """
 
