@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import BrowserError, CDPError, TabstewardError
+from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, CDPConnection
 from .extension_link import ExtensionCallError, ExtensionLink
 
@@ -281,6 +281,8 @@ class ExtensionConnection(CDPConnection):
             tab.attached = False
             why = tab.problem or "the debugger was detached from the tab"
             return BrowserError(f"{why}; {method} did not complete")
+        if "No tab with" in text:  # it went before the browser's tabs.removed reached us
+            return TabError(f"the tab was closed in the browser; {method} was not done")
         return exc.as_error(f"{method} was not done")
 
     def _forget(self, tab_id: int) -> None:

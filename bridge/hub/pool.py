@@ -121,17 +121,17 @@ class BrowserPool:
 
     def describe(self) -> list[dict[str, Any]]:
         """Every browser, for `tabsteward browsers`."""
+        from ..cdp.extension import ExtensionConnection
         rows: list[dict[str, Any]] = []
         for name, browser in sorted(self.extensions.items()):
-            if browser.closed.done():
-                continue
             conn = browser.conn
-            hello = getattr(conn, "link", None) and conn.link.hello  # type: ignore[attr-defined]
+            if browser.closed.done() or not isinstance(conn, ExtensionConnection):
+                continue
+            hello = conn.link.hello
             rows.append({**browser.describe(), "name": name,
                          "install": self._installs.get(name),
                          "profile": hello.profile if hello else "",
-                         "stopped": bool(getattr(conn, "stopped", False)),
-                         "connected": True})
+                         "stopped": conn.stopped, "connected": True})
         fallback = self.primary or self._launched
         running = fallback is not None and not fallback.closed.done()
         row: dict[str, Any] = (fallback.describe() if running and fallback is not None
