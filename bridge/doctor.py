@@ -440,11 +440,7 @@ def main(argv: Sequence[str]) -> int:
             return 0
         checks = run(opts)
     except TabstewardError as err:
-        if as_json:
-            sys.stdout.write(json.dumps({"ok": False, "error": err.to_wire()}) + "\n")
-        else:
-            sys.stderr.write(f"error: {err.message}\n")
-        return err.exit_code
+        return setup_args.report_error(err, as_json)
     summary = report(checks)
     if as_json:
         sys.stdout.write(json.dumps(summary, indent=2) + "\n")

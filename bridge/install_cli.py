@@ -47,11 +47,7 @@ def main(command: str, argv: Sequence[str], *, platform: str = sys.platform,
         else:
             report = run_uninstall(opts, platform, home, env, registry)
     except TabstewardError as err:
-        if as_json:
-            sys.stdout.write(json.dumps({"ok": False, "error": err.to_wire()}) + "\n")
-        else:
-            sys.stderr.write(f"error: {err.message}\n")
-        return err.exit_code
+        return setup_args.report_error(err, as_json)
     if as_json:
         sys.stdout.write(json.dumps(report, indent=2) + "\n")
     else:

@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return asyncio.run(_relay(stdout_file))
     except Exception:
-        log.exception("the relay failed; exiting")
+        log.exception("the relay failed; nothing more is relayed and the host exits")
         return 1
     finally:
         with contextlib.suppress(OSError):

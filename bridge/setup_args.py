@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import UsageError
+from .errors import TabstewardError, UsageError
 from .install import BROWSERS
 
 OPTIONS = "--browser NAME (repeatable), --user-data-dir DIR, --json, --help"
@@ -69,3 +71,12 @@ def parse(argv: Sequence[str], command: str, undone: str) -> Options:
 def wants_json(argv: Sequence[str]) -> bool:
     """Whether --json is among the words, for reporting a usage error in JSON."""
     return "--json" in argv
+
+
+def report_error(err: TabstewardError, as_json: bool) -> int:
+    """Say why a setup command did nothing (as JSON on stdout with --json); its exit code."""
+    if as_json:
+        sys.stdout.write(json.dumps({"ok": False, "error": err.to_wire()}) + "\n")
+    else:
+        sys.stderr.write(f"error: {err.message}\n")
+    return err.exit_code

@@ -39,9 +39,7 @@ class CDPConnection:
                    session_id: str | None = None,
                    timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
         """Send one command and return its result, or raise CDPError / BrowserError."""
-        if self.closed.done():
-            raise BrowserError(f"the browser connection is closed ({self.closed.result()}); "
-                               f"{method} was not sent")
+        self.check_open(method)
         msg_id = next(self._ids)
         message: dict[str, Any] = {"id": msg_id, "method": method, "params": params or {}}
         if session_id:
@@ -58,6 +56,11 @@ class CDPConnection:
             raise BrowserError(f"{method} got no answer within {timeout:g} s") from None
         finally:
             self._pending.pop(msg_id, None)
+
+    def check_open(self, method: str) -> None:
+        if self.closed.done():
+            raise BrowserError(f"the browser connection is closed ({self.closed.result()}); "
+                               f"{method} was not sent")
 
     def on_event(self, handler: EventHandler) -> Callable[[], None]:
         """Call `handler(method, params, session_id)` for every event; returns an unsubscribe."""

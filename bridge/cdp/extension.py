@@ -112,9 +112,7 @@ class ExtensionConnection(CDPConnection):
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session_id: str | None = None,
                    timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
-        if self.closed.done():
-            raise BrowserError(f"the browser connection is closed ({self.closed.result()}); "
-                               f"{method} was not sent")
+        self.check_open(method)
         params = params or {}
         if not self._linked.is_set():
             try:
