@@ -37,8 +37,9 @@ HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
 
 
 @pytest.fixture
-def ext_hub(loop: LoopThread) -> Iterator[ExtensionHub]:
-    hub = ExtensionHub([HOST_RULES])
+def ext_hub(loop: LoopThread, request: pytest.FixtureRequest) -> Iterator[ExtensionHub]:
+    """A hub in this process for extension browsers; an indirect param sets idle detach."""
+    hub = ExtensionHub([HOST_RULES], idle_detach=getattr(request, "param", 120))
     loop.run(hub.start(), timeout=30)
     yield hub
     loop.run(hub.close(), timeout=60)
@@ -202,17 +203,10 @@ async def _attached(browser: Browser, tab: Tab) -> bool:
     return any(t.get("tabId") == tab_id and t["attached"] for t in targets)
 
 
-@pytest.fixture
-def quick_detach(loop: LoopThread) -> Iterator[ExtensionHub]:
-    hub = ExtensionHub([HOST_RULES], idle_detach=1)
-    loop.run(hub.start(), timeout=30)
-    yield hub
-    loop.run(hub.close(), timeout=60)
-
-
+@pytest.mark.parametrize("ext_hub", [1], indirect=True)  # let go after 1 s idle
 async def test_an_idle_tab_is_let_go_and_the_next_command_takes_it_back_silently(
-        quick_detach: ExtensionHub, site: Site) -> None:
-    browser = await quick_detach.connect()
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("form.html"))
     assert await _attached(browser, tab)

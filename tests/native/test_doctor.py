@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from looprunner import loop_thread
+from memory_registry import MemoryRegistry
 from tabsteward.bridge import cli, doctor, install, setup_args
 from tabsteward.bridge.errors import UsageError
 from tabsteward.bridge.hub import protocol
@@ -23,22 +24,6 @@ pytestmark = pytest.mark.timeout(60)
 
 ORIGIN = f"chrome-extension://{EXTENSION_ID}/"
 HOSTS = ".config/chromium/NativeMessagingHosts"
-
-
-class MemoryRegistry:
-    """HKEY_CURRENT_USER in a dict: the one stand-in, as winreg cannot run here."""
-
-    def __init__(self) -> None:
-        self.keys: dict[str, str] = {}
-
-    def get_default(self, key: str) -> str | None:
-        return self.keys.get(key)
-
-    def set_default(self, key: str, value: str) -> None:
-        self.keys[key] = value
-
-    def delete(self, key: str) -> bool:
-        return self.keys.pop(key, None) is not None
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from memory_registry import MemoryRegistry
 from tabsteward.bridge import cli, extension_files, install, install_cli, setup_args, winreg_hosts
 from tabsteward.bridge.errors import UsageError
 from tabsteward.bridge.native_host import ALLOWED_ORIGINS, EXTENSION_ID
@@ -18,22 +19,6 @@ pytestmark = pytest.mark.timeout(60)
 
 CONFIG = {"chrome": ".config/google-chrome", "chromium": ".config/chromium",
           "edge": ".config/microsoft-edge", "brave": ".config/BraveSoftware/Brave-Browser"}
-
-
-class MemoryRegistry:
-    """HKEY_CURRENT_USER in a dict: the one stand-in, as winreg cannot run here."""
-
-    def __init__(self) -> None:
-        self.keys: dict[str, str] = {}
-
-    def get_default(self, key: str) -> str | None:
-        return self.keys.get(key)
-
-    def set_default(self, key: str, value: str) -> None:
-        self.keys[key] = value
-
-    def delete(self, key: str) -> bool:
-        return self.keys.pop(key, None) is not None
 
 
 @pytest.fixture
