@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from . import client
+from . import client, credentials
 
 TYPE_CHECKING = False  # not typing's: importing typing costs a CLI call milliseconds
 if TYPE_CHECKING:
@@ -16,6 +16,10 @@ if TYPE_CHECKING:
 
 # exit status by the wire error code, for errors the hub reports outside a command's run
 EXIT_BY_CODE = {2: 2, 3: 3, 4: 4}
+AUTH_FAILED = 3
+# the person's commands, which need no pairing (the tools with open=True; a test keeps the
+# two lists equal): they go as op "answer", and answering needs the question's code
+ANSWERS = ("approvals", "approve", "deny")
 HUB_UNAVAILABLE = 4
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
@@ -56,7 +60,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
-    request: dict[str, object] = {"op": "cli", "argv": args, "cwd": _cwd(), "id": 1}
+    op = "answer" if _first_word(args) in ANSWERS else "cli"
+    request: dict[str, object] = {"op": op, "argv": args, "cwd": _cwd(), "id": 1}
     agent = os.environ.get("TABSTEWARD_AGENT")
     if agent:
         request["agent"] = agent
@@ -64,9 +69,14 @@ def main(argv: list[str] | None = None) -> int:
     if browser:
         request["browser"] = browser
     asks_help = _asks_help(args)
+    name = credentials.identity(str(request["cwd"]))
+    try:
+        token = credentials.load(name)
+    except credentials.TokenStoreError as exc:
+        return _fail(f"{exc}; nothing was run", AUTH_FAILED)
     try:
         try:
-            reply = client.request(request)
+            reply = client.request(request, token=token or "")
         except client.NoHub:
             if asks_help:
                 return _local_help(args)
@@ -76,7 +86,12 @@ def main(argv: list[str] | None = None) -> int:
             problem = _start_hub()
             if problem:
                 return _fail(problem, HUB_UNAVAILABLE)
-            reply = client.request(request)
+            reply = client.request(request, token=token or "")
+        if _unpaired(reply) and op == "cli":
+            paired = _pair(name, had_token=token is not None)
+            if isinstance(paired, int):
+                return paired
+            reply = client.request(request, token=paired)
     except client.NoHub as exc:
         return _fail(f"{exc}, even after starting one; nothing was run", HUB_UNAVAILABLE)
     except client.HubLost as exc:
@@ -85,6 +100,45 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"cannot reach the hub: {exc.strerror or exc}; nothing was run",
                      HUB_UNAVAILABLE)
     return _show(reply)
+
+
+def _first_word(args: list[str]) -> str:
+    """The command word (the first word that is not a global option or its value)."""
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in ("--agent", "--tab", "--browser"):
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return ""
+
+
+def _unpaired(reply: dict[str, object]) -> bool:
+    error = reply.get("error")
+    details = error.get("details") if isinstance(error, dict) else None
+    return isinstance(details, dict) and details.get("unpaired") is True
+
+
+def _pair(name: str, had_token: bool) -> str | int:
+    """Ask the hub to pair this agent (the person approves); its token, or an exit status."""
+    if os.environ.get(credentials.ENV_TOKEN, "").strip():
+        return _fail(f"the hub does not accept the token in {credentials.ENV_TOKEN} (revoked, "
+                     "or from another hub); nothing was run", AUTH_FAILED)
+    if had_token:
+        credentials.forget(name)  # revoked, or from another hub: pair afresh
+    _write(sys.stderr, f"tabsteward: this agent is not paired; asking the person to pair "
+           f"{name!r} (answer in the Tabsteward tray, or at the hub's console)\n", 0)
+    reply = client.request({"op": "pair", "name": name, "id": 1}, token="")
+    token = reply.get("token")
+    if reply.get("ok") is not True or not isinstance(token, str):
+        return _show(reply)
+    try:
+        credentials.save(name, token)
+    except credentials.TokenStoreError as exc:
+        _write(sys.stderr, f"tabsteward: paired, but {exc}\n", 0)
+    return token
 
 
 def _start_hub() -> str | None:

@@ -119,16 +119,33 @@ def connect(path: str | None = None, timeout: float | None = None) -> _socket.so
     return sock
 
 
+def _pending(notice: object) -> None:
+    """Tell the person running the command why it waits (stderr; stdout stays the reply)."""
+    if not isinstance(notice, dict):
+        return
+    what = notice.get("summary")
+    qid = notice.get("id")
+    timeout = notice.get("timeout")
+    sys.stderr.write(f"waiting for the person to answer {qid} (up to {timeout} s): "
+                     f"{what}\n")
+    sys.stderr.flush()
+
+
 def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, object]:
-    """Send one request on an open connection and read its reply."""
+    """Send one request on an open connection and read its reply (notices that it waits
+    for the person are shown on stderr meanwhile)."""
     body = dumps(message).encode("ascii")
     try:
         sock.sendall(len(body).to_bytes(HEADER, sys.byteorder) + body)
-        size = int.from_bytes(_recv_exactly(sock, HEADER), sys.byteorder)
-        if size > MAX_FRAME:
-            raise HubLost(f"the hub announced a {size}-byte reply, over the limit; it was "
-                          "not read")
-        reply = loads(_recv_exactly(sock, size).decode("utf-8"))
+        while True:
+            size = int.from_bytes(_recv_exactly(sock, HEADER), sys.byteorder)
+            if size > MAX_FRAME:
+                raise HubLost(f"the hub announced a {size}-byte reply, over the limit; it "
+                              "was not read")
+            reply = loads(_recv_exactly(sock, size).decode("utf-8"))
+            if not (isinstance(reply, dict) and "pending" in reply and "ok" not in reply):
+                break
+            _pending(reply["pending"])
     except (BrokenPipeError, ConnectionResetError, TimeoutError) as exc:
         raise HubLost(f"the connection to the hub broke ({exc.strerror or exc}); the "
                       "command may or may not have run") from exc
@@ -140,23 +157,20 @@ def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, obje
     return reply
 
 
-def request(message: dict[str, object], path: str | None = None, token: str | None = None,
+def request(message: dict[str, object], path: str | None = None, token: str = "",
             timeout: float | None = None) -> dict[str, object]:
-    """One request on a fresh connection, with the token (read from its file unless
-    given) added; the hub's reply."""
+    """One request on a fresh connection, with the agent's token added; the hub's reply."""
     sock = connect(path, timeout)
     try:
-        if token is None:
-            token = locate.read_token() or ""
         return exchange(sock, {**message, "token": token})
     finally:
         sock.close()
 
 
-def ping(path: str | None = None, token: str | None = None, timeout: float = 2.0) -> bool:
-    """Whether a hub answers on the socket (any well-formed reply counts)."""
+def ping(path: str | None = None, timeout: float = 2.0) -> bool:
+    """Whether a hub answers on the socket (any well-formed reply counts, a refusal too)."""
     try:
-        request({"op": "ping"}, path, token, timeout)
+        request({"op": "ping"}, path, "", timeout)
     except (NoHub, HubLost, OSError):
         return False
     return True

@@ -288,7 +288,15 @@ def read_log_tail(path: Path, size: int = LOG_TAIL) -> str | None:
 # -- the hub -------------------------------------------------------------------------------
 
 def _request(message: dict[str, object], timeout: float) -> dict[str, object]:
-    return client.request(message, timeout=timeout)
+    """A request as this terminal's agent (a ping needs no token; listing browsers does)."""
+    from . import credentials
+    token = ""
+    if message.get("op") != "ping":
+        try:
+            token = credentials.load(credentials.identity(os.getcwd())) or ""
+        except credentials.TokenStoreError:
+            token = ""
+    return client.request(message, token=token, timeout=timeout)
 
 
 def _error_of(reply: Mapping[str, object]) -> tuple[int | None, str]:
@@ -300,16 +308,12 @@ def _error_of(reply: Mapping[str, object]) -> tuple[int | None, str]:
     return None, "the reply is neither ok nor an error"
 
 
-def ping_check(reply: Mapping[str, object], socket_path: str, token_path: str) -> Check:
+def ping_check(reply: Mapping[str, object], socket_path: str) -> Check:
     """What the hub's answer to a ping says."""
     if reply.get("ok") is True:
         return _ok(f"hub answers on {socket_path} (version {reply.get('version', '?')}, "
                    f"pid {reply.get('pid', '?')})")
     code, message = _error_of(reply)
-    if code == 3:
-        return _fail(f"hub on {socket_path}", f"it refused the token in {token_path} "
-                     f"({message})", "the token file is missing or belongs to another hub: "
-                     "stop the hub that runs and let the next `tabsteward` command start one")
     return _fail(f"hub on {socket_path}", f"it answered a ping with an error ({message})",
                  "stop the hub and let the next `tabsteward` command start one")
 
@@ -319,6 +323,10 @@ def browsers_check(reply: Mapping[str, object]) -> Check:
     what = "browser extension"
     if reply.get("ok") is not True:
         code, message = _error_of(reply)
+        if code == 3:
+            return _warn(what, "this terminal is not a paired agent, so the hub's browsers "
+                         "cannot be listed here", "run any `tabsteward` command and approve "
+                         "its pairing, then run doctor again")
         if code in (2, None) and "unknown tool" in message:
             return _warn(what, "this hub predates browser listing, so whether an extension "
                          "is connected cannot be told", "stop the hub and let the next "
@@ -342,7 +350,7 @@ def browsers_check(reply: Mapping[str, object]) -> Check:
 
 def hub_checks(request: Request = _request) -> list[Check]:
     """Ping the hub (never starting one), then ask it which browsers it drives."""
-    sock, token = locate.socket_path(), locate.token_path()
+    sock = locate.socket_path()
     idle = ("it starts on first use or when the browser's extension connects; "
             "`tabsteward serve` starts one now")
     if not os.path.exists(sock):
@@ -354,7 +362,7 @@ def hub_checks(request: Request = _request) -> list[Check]:
     except (client.HubLost, OSError) as exc:
         return [_fail(f"hub on {sock}", f"it did not answer a ping ({exc})",
                       f"stop it and start another; its log is {paths.state_dir() / 'hub.log'}")]
-    checks = [ping_check(reply, sock, token)]
+    checks = [ping_check(reply, sock)]
     if checks[0].status != "ok":
         return checks
     try:

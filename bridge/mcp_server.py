@@ -13,6 +13,7 @@ from . import version
 from .errors import HubUnavailable, TabstewardError
 from .hub.protocol import DEFAULT_AGENT
 from .sdk import Tabsteward, ToolInfo
+from .tools.registry import PERSON
 
 if TYPE_CHECKING:
     import mcp_types
@@ -55,6 +56,7 @@ class HubTools:
     def __init__(self, autostart: bool) -> None:
         self._client = Tabsteward("mcp", autostart=autostart)
         self._tools: list[ToolInfo] | None = None
+        self._person_tools: set[str] = set()
         self._lock = asyncio.Lock()
         self._warmup: asyncio.Task[list[ToolInfo]] | None = None
 
@@ -73,13 +75,21 @@ class HubTools:
     async def _fetch(self) -> list[ToolInfo]:
         async with self._lock:
             if self._tools is None:
-                self._tools = await self._client.list_tools()
+                # the person's tools (answering approvals) are not offered to agents
+                listed = await self._client.list_tools()
+                self._person_tools = {t.name for t in listed if t.group == PERSON}
+                self._tools = [t for t in listed if t.group != PERSON]
                 log.info("offering the hub's %d tools", len(self._tools))
             return self._tools
 
     async def call(self, tool: str, args: dict[str, Any], agent: str) -> mcp_types.CallToolResult:
         import mcp_types
         try:
+            await self._fetch()
+            if tool in self._person_tools:
+                return mcp_types.CallToolResult(content=[mcp_types.TextContent(
+                    text=f"{tool} is for the person, not for agents; nothing was done")],
+                    is_error=True)
             result = await self._client.invoke(tool, args, agent=agent)
         except TabstewardError as exc:
             log.info("%s failed for %s: %s", tool, agent, exc.message)

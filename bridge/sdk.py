@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from . import framing
+from . import credentials, framing
 from .errors import AuthError, HubUnavailable, TabstewardError, UsageError, from_wire
 from .hub import locate
 from .tools.registry import Result
@@ -35,13 +35,15 @@ class ToolInfo:
     summary: str
     mutating: bool
     input_schema: dict[str, Any]
+    group: str = "core"  # "person": the person's tools (answering approvals), not an agent's
 
     @classmethod
     def from_wire(cls, entry: Mapping[str, Any]) -> ToolInfo:
         schema = entry.get("inputSchema")
         return cls(name=str(entry["name"]), summary=str(entry.get("summary") or ""),
                    mutating=bool(entry.get("mutating", True)),
-                   input_schema=dict(schema) if isinstance(schema, dict) else {"type": "object"})
+                   input_schema=dict(schema) if isinstance(schema, dict) else {"type": "object"},
+                   group=str(entry.get("group") or "core"))
 
 
 class _Connection:
@@ -111,6 +113,11 @@ class _Connection:
             return
         rid = message.get("id")
         entry = self._pending.get(rid) if isinstance(rid, int) else None
+        if entry is not None and "pending" in message and "ok" not in message:
+            pending = message["pending"] if isinstance(message["pending"], dict) else {}
+            log.info("%s waits for the person (%s): %s", entry[1], pending.get("id"),
+                     pending.get("summary"))
+            return
         if entry is not None:
             if not entry[0].done():
                 entry[0].set_result(message)
@@ -157,6 +164,12 @@ async def _open_socket(path: str) -> tuple[asyncio.StreamReader, asyncio.StreamW
                              socket=path) from exc
 
 
+def _unpaired(reply: Mapping[str, Any]) -> bool:
+    error = reply.get("error")
+    details = error.get("details") if isinstance(error, dict) else None
+    return isinstance(details, dict) and details.get("unpaired") is True
+
+
 def _autostart() -> None:
     """Start a hub and return once it listens (blocking; run it in a thread)."""
     try:
@@ -179,8 +192,12 @@ class Tabsteward:
     """
 
     def __init__(self, agent: str = "sdk", *, autostart: bool = True,
-                 cwd: str | None = None, browser: str | None = None) -> None:
+                 cwd: str | None = None, browser: str | None = None,
+                 name: str | None = None) -> None:
         self.agent = agent
+        # the name it pairs under (default: the program and its project, e.g.
+        # "python3 in ~/src/shop"); its token is kept in the OS keyring under this name
+        self.name = name
         self.browser = browser or os.environ.get("TABSTEWARD_BROWSER") or None
         self.autostart = autostart
         self.cwd = cwd
@@ -191,10 +208,12 @@ class Tabsteward:
 
     @classmethod
     async def connect(cls, agent: str = "sdk", *, autostart: bool = True,
-                      cwd: str | None = None, browser: str | None = None) -> Self:
-        """A connected client; raises HubUnavailable or AuthError when the hub cannot be used.
-        `browser` names a connected browser (`browsers` lists them; default: the only one)."""
-        client = cls(agent, autostart=autostart, cwd=cwd, browser=browser)
+                      cwd: str | None = None, browser: str | None = None,
+                      name: str | None = None) -> Self:
+        """A connected client; raises HubUnavailable or AuthError when the hub cannot be used
+        (an agent not paired yet waits until the person pairs it). `browser` names a
+        connected browser (`browsers` lists them; default: the only one)."""
+        client = cls(agent, autostart=autostart, cwd=cwd, browser=browser, name=name)
         await client._connection()
         return client
 
@@ -228,32 +247,69 @@ class Tabsteward:
             return self._conn
 
     async def _open(self) -> _Connection:
+        """A connection the hub accepts: this agent's token, after pairing it if need be."""
+        name = self.name or credentials.identity(self.cwd or os.getcwd())
+        try:
+            token = await asyncio.to_thread(credentials.load, name)
+        except credentials.TokenStoreError as exc:
+            raise AuthError(f"{exc}; nothing was sent to the hub") from None
+        conn = await self._authenticated(token or "")
+        if conn is not None:
+            return conn
+        if os.environ.get(credentials.ENV_TOKEN, "").strip():
+            raise AuthError(f"the hub does not accept the token in {credentials.ENV_TOKEN} "
+                            "(revoked, or from another hub); nothing was sent")
+        if token:
+            await asyncio.to_thread(credentials.forget, name)
+        token = await self._pair(name)
+        conn = await self._authenticated(token)
+        if conn is None:
+            raise AuthError("the hub refused the token it just gave; nothing was sent")
+        return conn
+
+    async def _pair(self, name: str) -> str:
+        """Ask the hub to pair this agent; returns once the person approved (its token)."""
+        log.warning("this agent is not paired; asking the person to pair %r", name)
+        conn = _Connection(*await self._socket(), "")
+        try:
+            reply = self._checked(await conn.request({"op": "pair", "name": name}, "pairing"))
+        finally:
+            await conn.close()
+        token = str(reply.get("token") or "")
+        try:
+            await asyncio.to_thread(credentials.save, name, token)
+        except credentials.TokenStoreError as exc:
+            log.warning("paired, but %s", exc)
+        return token
+
+    async def _authenticated(self, token: str) -> _Connection | None:
+        """A connection whose token the hub accepts, or None when it says: pair first."""
+        conn = _Connection(*await self._socket(), token)
+        try:
+            reply = await conn.request({"op": "whoami"}, "`whoami`")
+            if _unpaired(reply):
+                await conn.close()
+                return None
+            self.hub = self._checked(reply)
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
+
+    async def _socket(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         path = locate.socket_path()
         try:
-            reader, writer = await _open_socket(path)
+            return await _open_socket(path)
         except HubUnavailable:
             if not self.autostart:
                 raise
             log.info("no hub answers at %s; starting one", path)
             await asyncio.to_thread(_autostart)
             try:
-                reader, writer = await _open_socket(path)
+                return await _open_socket(path)
             except HubUnavailable as exc:
                 raise HubUnavailable(f"a hub was started but does not answer at {path}",
                                      socket=path) from exc
-        token = locate.read_token()
-        if token is None:
-            writer.close()
-            await writer.wait_closed()
-            raise AuthError(f"no hub token could be read from {locate.token_path()}; "
-                            "nothing was sent to the hub")
-        conn = _Connection(reader, writer, token)
-        try:
-            self.hub = self._checked(await conn.request({"op": "ping"}, "`ping`"))
-        except BaseException:
-            await conn.close()
-            raise
-        return conn
 
     @staticmethod
     def _checked(reply: dict[str, Any]) -> dict[str, Any]:

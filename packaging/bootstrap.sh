@@ -13,8 +13,14 @@ job="${1:-demo}"; shift || true
 
 apt_packages=()
 [ -x /usr/lib/chromium/chromium ] || command -v chromium >/dev/null || apt_packages+=(chromium)
-# the suite runs one headed browser on a virtual display
-[ "$job" != test ] || command -v Xvfb >/dev/null || apt_packages+=(xvfb)
+# the suite runs one headed browser on a virtual display, and keeps agents' tokens in a
+# real Secret Service on a private D-Bus session
+if [ "$job" = test ]; then
+  command -v Xvfb >/dev/null || apt_packages+=(xvfb)
+  command -v gnome-keyring-daemon >/dev/null || apt_packages+=(gnome-keyring)
+  command -v dbus-run-session >/dev/null || apt_packages+=(dbus-daemon)
+  command -v pgrep >/dev/null || apt_packages+=(procps)
+fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "== installing ${apt_packages[*]} with apt-get"
@@ -47,6 +53,6 @@ fi
 
 case "$job" in
   demo) exec .venv/bin/tabsteward demo "$@" ;;
-  test) exec .venv/bin/python -m pytest "$@" ;;
+  test) exec bash packaging/with-keyring.sh .venv/bin/python -m pytest "$@" ;;
   *) echo "usage: bash packaging/bootstrap.sh demo|test [args]" >&2; exit 2 ;;
 esac

@@ -4,23 +4,63 @@ allow 107 bytes)."""
 from __future__ import annotations
 
 import os
+import pty
+import re
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 from dataclasses import dataclass
+from pathlib import Path
+
+from tabsteward.bridge.hub.agents import Agents
 
 FOLDERS = {"HOME": "home", "XDG_RUNTIME_DIR": "run", "XDG_STATE_HOME": "state",
            "XDG_CONFIG_HOME": "config", "XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data"}
 
 
+# Tests that are not about policy run under a profile that lets everything through; the
+# policy tests write their own.
+OPEN_POLICY = """\
+default_profile = "open"
+
+[profiles.open]
+inherits = "trusted"
+deny_sites = []
+
+[profiles.open.rules]
+eval = "allow"
+read_storage = "allow"
+person_tabs = "allow"
+"""
+
+
+def write_policy(env: dict[str, str], text: str) -> None:
+    folder = os.path.join(env["XDG_CONFIG_HOME"], "tabsteward")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    with open(os.path.join(folder, "policy.toml"), "w") as f:
+        f.write(text)
+
+
+def pair(env: dict[str, str], name: str = "tests") -> str:
+    """Pair an agent with the hubs of this environment, as the person would have; its
+    token (tests give it to clients in TABSTEWARD_TOKEN)."""
+    path = Path(env["XDG_STATE_HOME"]) / "tabsteward" / "agents.json"
+    return Agents(path).add(name)[1]
+
+
 def private_folders() -> tuple[str, dict[str, str]]:
-    """A fresh root under /tmp and the environment variables that point into it."""
+    """A fresh root under /tmp and the environment variables that point into it, with the
+    open policy and a paired agent whose token is in TABSTEWARD_TOKEN."""
     root = tempfile.mkdtemp(prefix="tsh", dir="/tmp")
     env = {}
     for var, sub in FOLDERS.items():
         env[var] = os.path.join(root, sub)
         os.makedirs(env[var], mode=0o700)
+    write_policy(env, OPEN_POLICY)
+    env["TABSTEWARD_TOKEN"] = pair(env)
     return root, env
 
 
@@ -42,6 +82,7 @@ def private_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("TABSTEWARD_SOCKET", None)
     env.pop("TABSTEWARD_AGENT", None)
+    env.pop("TABSTEWARD_NAME", None)
     env.update(private_folders()[1])
     return env
 
@@ -71,3 +112,54 @@ def stop_hub(hub: Hub) -> int:
 def read(env: dict[str, str], name: str) -> str:
     with open(os.path.join(env["HOME"], name)) as f:
         return f.read()
+
+
+class Terminal:
+    """The hub's stderr as a terminal the test reads, as the person would."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = pty.openpty()
+        self.text = ""
+        self._lock = threading.Lock()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._lock:
+                self.text += chunk.decode("utf-8", "replace")
+
+    def wait_for(self, pattern: str, timeout: float = 30) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                found = re.search(pattern, self.text)
+            if found:
+                return found
+            time.sleep(0.05)
+        raise AssertionError(f"the console never showed {pattern!r}; it shows:\n{self.text}")
+
+    def close(self) -> None:
+        os.close(self.master)
+
+    def code(self, qid: str) -> str:
+        return self.wait_for(rf"approve: tabsteward approve {qid} --code (\S+)").group(1)
+
+
+def start_hub_on_terminal(env: dict[str, str], *options: str) -> tuple[Hub, Terminal]:
+    """A hub whose stderr is a terminal (where it shows the person one-time codes)."""
+    term = Terminal()
+    proc = subprocess.Popen([BIN, "serve", *(options or ["--local-only"])], env=env,
+                            stdout=subprocess.PIPE, stderr=term.slave,
+                            stdin=subprocess.DEVNULL, text=True)
+    os.close(term.slave)
+    assert proc.stdout is not None
+    ready = proc.stdout.readline()
+    assert ready.startswith("tabsteward hub ready on "), term.text
+    return Hub(env, proc, ready.removeprefix("tabsteward hub ready on ").strip()), term

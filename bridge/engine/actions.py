@@ -134,6 +134,7 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
         raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
                           "Nothing was opened")
     tab.check_no_dialog()
+    await tab.permit("navigate", url=url)
     out = Outcome(f"opened {url}")
     loaded = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
                         p.get("frameId") == tab.target_id and p.get("name") == _event(wait))
@@ -169,6 +170,7 @@ async def history(tab: Tab, delta: int) -> Outcome:
     if not 0 <= index < len(entries):
         raise UsageError(f"no page to go {'back' if delta < 0 else 'forward'} to; "
                          "nothing was done")
+    await tab.permit("navigate", url=str(entries[index].get("url", "")))
     out = Outcome("went back" if delta < 0 else "went forward")
     await guarded(tab, tab.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]}),
                   "history", out)
@@ -176,6 +178,7 @@ async def history(tab: Tab, delta: int) -> Outcome:
 
 
 async def reload(tab: Tab) -> Outcome:
+    await tab.permit("navigate", url=tab.state.url)
     out = Outcome("reloaded")
     await guarded(tab, tab.send("Page.reload"), "reload", out)
     return out
@@ -199,7 +202,8 @@ async def _mouse(tab: Tab, kind: str, x: float, y: float, session: str | None = 
 
 
 async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
-                modifiers: list[str] | None = None) -> Outcome:
+                modifiers: list[str] | None = None, *, gated: bool = True) -> Outcome:
+    """Click like a person; `gated=False` when the caller already asked policy."""
     if button not in BUTTONS:
         raise UsageError(f"button must be one of {', '.join(BUTTONS)}; nothing was clicked")
     if not 1 <= count <= 3:
@@ -210,6 +214,8 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
+    if gated:
+        await tab.permit("click", info)
     x, y = await tab.point(handle, what)
     session, x, y = await tab.route(handle, x, y)
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
@@ -255,6 +261,7 @@ async def hover(tab: Tab, target: Target) -> Outcome:
     handle = await tab.resolve(target)
     info = await tab.info(handle)
     what = describe(handle, info)
+    await tab.permit("hover", info)
     x, y = await tab.point(handle, what)
     session, x, y = await tab.route(handle, x, y)
     out = Outcome(f"hovered {what}")
@@ -265,6 +272,7 @@ async def hover(tab: Tab, target: Target) -> Outcome:
 async def focus(tab: Tab, target: Target) -> Outcome:
     handle = await tab.resolve(target)
     info = await tab.info(handle)
+    await tab.permit("focus", info)
     obj = await tab.object_id(handle)
     await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
     return Outcome(f"focused {describe(handle, info)}")
@@ -333,6 +341,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     info = await tab.info(handle)
     what = describe(handle, info)
     tab.check_no_dialog()
+    await tab.permit(mode, info, text=text)
     # a person types only into a field they can see and reach: scroll to it, hit-test it
     await tab.point(handle, what)
     verb = "filled" if mode == "fill" else "typed into"
@@ -373,8 +382,11 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     out = Outcome(f"pressed {spec}")
     if target is not None:
         handle = await tab.resolve(target)
+        await tab.permit("press", await tab.info(handle), keys=spec)
         obj = await tab.object_id(handle)
         await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+    else:
+        await tab.permit("press", await tab.focused_info(), keys=spec)
 
     async def act() -> None:
         for chord in chords:
@@ -415,6 +427,7 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     info = await tab.info(handle)
     what = describe(handle, info)
     tab.check_no_dialog()
+    await tab.permit("select", info)
     res = await _call_on(tab, handle, _SELECT, values)
     err = res.get("error") if isinstance(res, dict) else "no answer"
     if err == "not-select":
@@ -441,7 +454,8 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
     word = "checked" if on else "unchecked"
     if checked == on:
         return Outcome(f"{what} was already {word}; nothing was done")
-    out = await click(tab, target if handle.ref == 0 else _ref(handle))
+    await tab.permit("check" if on else "uncheck", info)
+    out = await click(tab, target if handle.ref == 0 else _ref(handle), gated=False)
     after = await tab.info(handle)
     now = "checked" in after.get("states", []) or after.get("checked") is True
     if now != on:
@@ -460,6 +474,7 @@ def _ref(handle: Handle) -> Target:
 # -- scrolling and drag --
 async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
     if target is None:
+        await tab.permit("scroll")
         frame = tab.frames[tab.target_id]
         pos = await tab.evaluate(frame, f"(scrollBy({dx},{dy}), [scrollX, scrollY, "
                                         "document.documentElement.scrollHeight, innerHeight])")
@@ -467,6 +482,7 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
                        data={"x": pos[0], "y": pos[1], "height": pos[2]})
     handle = await tab.resolve(target)
     info = await tab.info(handle)
+    await tab.permit("scroll", info)
     if dx == 0 and dy == 0:
         await tab.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
         return Outcome(f"scrolled {describe(handle, info)} into view")
@@ -480,6 +496,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     src = await tab.resolve(source)
     dst = await tab.resolve(dest)
     src_info, dst_info = await tab.info(src), await tab.info(dst)
+    await tab.permit("drag", src_info)
+    await tab.permit("drag", dst_info)
     sx, sy = await tab.point(src, describe(src, src_info))
     out = Outcome(f"dragged {describe(src, src_info)} to {describe(dst, dst_info)}")
     intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
@@ -584,6 +602,7 @@ async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
                                         "default": d.default}})
     if d is None:
         raise UsageError("no dialog is open; nothing was answered")
+    await tab.permit("dialog", keys=action, extra={"message": d.message[:200]})
     params: dict[str, Any] = {"accept": action == "accept"}
     if text is not None:
         params["promptText"] = text
@@ -593,11 +612,9 @@ async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
                    f"dialog {d.message!r}")
 
 
-async def evaluate(tab: Tab, expression: str, allowed: bool) -> Outcome:
-    if not allowed:
-        raise PolicyError("eval is off for this hub; start it with --allow-eval to run page "
-                          "script. Nothing was run")
+async def evaluate(tab: Tab, expression: str) -> Outcome:
     tab.check_no_dialog()
+    await tab.permit("eval")
     out = Outcome("evaluated")
     res: dict[str, Any] = {}
 

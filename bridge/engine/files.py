@@ -24,6 +24,7 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
     handle = await tab.resolve(target)
     info = await tab.info(handle)
     what = describe(handle, info)
+    await tab.permit("upload", info, files=tuple(os.path.basename(f) for f in files))
     if info.get("tag") == "input" and info.get("type") == "file":
         obj = await tab.object_id(handle)
         await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
@@ -34,7 +35,7 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
     await tab.send("Page.setInterceptFileChooserDialog", {"enabled": True})
     try:
         chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
-        await click(tab, RefTarget(handle.ref))
+        await click(tab, RefTarget(handle.ref), gated=False)
         try:
             async with asyncio.timeout(5):
                 _, params = await chooser
@@ -100,11 +101,14 @@ async def _capture(tab: Tab, params: dict[str, Any]) -> dict[str, Any]:
 
 
 async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:
+    handle = await tab.resolve(target)
+    info = await tab.info(handle)
+    await tab.permit("download", info, url=str(info.get("href") or ""))
     browser = tab.browser
     await browser.catch_downloads(True)
     browser_expect = browser.expect_download()
     try:
-        out = await click(tab, target)
+        out = await click(tab, target, gated=False)
         try:
             async with asyncio.timeout(10):
                 entry = await browser_expect

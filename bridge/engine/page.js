@@ -703,6 +703,52 @@
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
       disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
       states: statesOf(src, role),
+      autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
+      field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
+      href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
+      form: formOf(src),
+    };
+  }
+
+  // -- what policy reads: where a link leads and what a form holds --
+  function focusedInfo() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el && el !== document.body && el !== document.documentElement ? info(idOf(el)) : null;
+  }
+
+  function linkOf(el) {
+    const a = el.closest && el.closest("a[href], area[href]");
+    return a ? a.href : "";
+  }
+
+  const PAYMENT = /\b(cc-|card|cvc|cvv|csc|iban|expir)/i;
+  const OTP = /one-time-code|\b(otp|totp|2fa|mfa)\b|verification.?code/i;
+
+  function kindOf(input) {
+    const hints = [input.getAttribute("autocomplete"), input.name, input.id].join(" ");
+    if (input.type === "password") return "password";
+    if (PAYMENT.test(hints)) return "payment";
+    if (OTP.test(hints)) return "otp";
+    return "";
+  }
+
+  function formOf(el) {
+    const form = el.form || (el.closest && el.closest("form"));
+    if (!form) return null;
+    const kinds = new Set(Array.from(form.elements).map(kindOf));
+    const submitter = form.querySelector(
+      "button:not([type]), button[type=submit], input[type=submit], input[type=image]");
+    const submits = form === el.form && (
+      (el.tagName === "BUTTON" && (el.type || "submit") === "submit")
+      || (el.tagName === "INPUT" && (el.type === "submit" || el.type === "image")));
+    const action = form.getAttribute("action") === null ? "" : form.action;
+    return {
+      action, method: (form.getAttribute("method") || "get").toLowerCase(),
+      name: form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "",
+      submitName: submitter ? nameOf(submitter, roleOf(submitter)) : "",
+      hasPassword: kinds.has("password"), hasPayment: kinds.has("payment"),
+      hasOtp: kinds.has("otp"), submits,
     };
   }
 
@@ -775,7 +821,7 @@
   }
 
   globalThis.__ts = {
-    idOf, get, snapshot, query, point, scrollIntoView, frameOffset, info, describe, pageText,
+    idOf, get, snapshot, query, point, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
     markdown, state, rect, coverOf,
   };
   return "installed";

@@ -12,6 +12,7 @@ from typing import Any
 from ..cdp.connection import CDPConnection
 from ..cdp.extension import ExtensionConnection
 from ..errors import BrowserError, TabError
+from .gate import Gate
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
@@ -20,9 +21,10 @@ log = logging.getLogger("tabsteward.engine")
 class AgentSession:
     """One agent's view: its own tabs (never another agent's) and its current tab."""
 
-    def __init__(self, browser: Browser, agent: str) -> None:
+    def __init__(self, browser: Browser, agent: str, principal: str | None = None) -> None:
         self.browser = browser
         self.agent = agent
+        self.principal = principal  # the paired agent it belongs to (policy goes by it)
         self.tabs: list[Tab] = []
         self.current: Tab | None = None
 
@@ -40,7 +42,7 @@ class AgentSession:
         return await self.new_tab()
 
     async def new_tab(self, url: str = "about:blank") -> Tab:
-        tab = await self.browser.create_tab(self.agent, url)
+        tab = await self.browser.create_tab(self.agent, url, principal=self.principal)
         self.tabs.append(tab)
         self.current = tab
         return tab
@@ -73,7 +75,7 @@ class Browser:
     def __init__(self, conn: CDPConnection, kind: str) -> None:
         self.conn = conn
         self.kind = kind
-        self.allow_eval = False
+        self.gate: Gate | None = None  # the hub's policy; None lets every action run
         self.version = ""
         self.headless = False
         self.sessions: dict[str, AgentSession] = {}
@@ -141,10 +143,10 @@ class Browser:
         elif self.kind != "launched":
             await self.conn.send("Browser.setDownloadBehavior", {"behavior": "default"})
 
-    def session(self, agent: str) -> AgentSession:
+    def session(self, agent: str, principal: str | None = None) -> AgentSession:
         found = self.sessions.get(agent)
         if found is None:
-            found = self.sessions[agent] = AgentSession(self, agent)
+            found = self.sessions[agent] = AgentSession(self, agent, principal)
         return found
 
     def show_agents(self) -> None:
@@ -159,7 +161,7 @@ class Browser:
 
     # -- tabs --
     async def create_tab(self, agent: str, url: str = "about:blank",
-                         target_id: str | None = None) -> Tab:
+                         target_id: str | None = None, principal: str | None = None) -> Tab:
         """Open a background tab (never activated) and attach to it."""
         adopted = target_id is not None
         if target_id is None:
@@ -176,6 +178,7 @@ class Browser:
         session_id = str(attached["sessionId"])
         self._tab_numbers += 1
         tab = Tab(self.conn, target_id, session_id, agent, f"t{self._tab_numbers}")
+        tab.principal = principal
         tab.browser = self
         self.tabs[target_id] = tab
         self._by_session[session_id] = tab
@@ -268,7 +271,8 @@ class Browser:
         if target_id in self.tabs:
             return
         try:
-            tab = await self.create_tab(parent.agent, target_id=target_id)
+            tab = await self.create_tab(parent.agent, target_id=target_id,
+                                        principal=parent.principal)
         except BrowserError as exc:
             log.info("new tab %s not adopted: %s", target_id, exc.message)
             return

@@ -21,6 +21,7 @@ from ..errors import (
     TargetNotInteractable,
     UsageError,
 )
+from ..policy.intent import Element, Intent
 from . import snapshot as snap
 from .collect import HOOK_SECRET, SnapshotTaking
 from .model import Dialog, Frame, Handle, RefEntry, TabState
@@ -53,6 +54,7 @@ class Tab(SnapshotTaking):
         self.target_id = target_id
         self.session_id = session_id
         self.agent = agent
+        self.principal: str | None = None  # the paired agent whose policy profile applies
         self.id = tab_id
         self.busy = asyncio.Lock()
         self.state = TabState()
@@ -510,6 +512,20 @@ class Tab(SnapshotTaking):
                                     "move what covers it first", cover=cover)
             current = parent
         return x, y
+
+    async def permit(self, action: str, info: dict[str, Any] | None = None,
+                     **facts: Any) -> None:
+        """Ask the browser's gate (the hub's policy) whether `action` may run here; returns
+        when it may, raises PolicyError when not. Ask before anything reaches the page."""
+        gate = getattr(self.browser, "gate", None)
+        if gate is not None:
+            element = Element.from_page(info) if info else None
+            await gate(self, Intent(action, self.state.url, element, **facts))
+
+    async def focused_info(self) -> dict[str, Any] | None:
+        """The `info` of the element that has keyboard focus in the top page, if any."""
+        res = await self.evaluate(self.frames[self.target_id], "__ts.focusedInfo()")
+        return res if isinstance(res, dict) else None
 
     async def info(self, handle: Handle) -> dict[str, Any]:
         res = await self.evaluate(handle.frame, f"__ts.info({handle.local})")

@@ -10,24 +10,40 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import framing, version
-from ..errors import BrowserError, TabstewardError
+from ..errors import AuthError, BrowserError, TabstewardError
 from ..tools.registry import Call, Result, Tool, table
-from . import argv, protocol
+from . import argv, context, protocol
+from .agents import Agents
+from .approvals import Approvals
+from .redact import REDACTOR
 
 if TYPE_CHECKING:
     from ..engine.session import Browser
+    from .activity import ActivityLog
+    from .gatekeeper import PolicyGate
     from .pool import BrowserPool
     from .server import LocalServer
 
 log = logging.getLogger("tabsteward.hub")
+
+PAIR_TIMEOUT = 300.0  # how long an unknown agent is held for the person to pair it
 
 
 class Hub:
     """Executes schema-checked requests against its browsers; `run` serves until stopped."""
 
     def __init__(self, pool: BrowserPool, *, idle_timeout: float = 0.0,
-                 log_path: str = "the hub log", tools: Mapping[str, Tool] | None = None) -> None:
+                 log_path: str = "the hub log", tools: Mapping[str, Tool] | None = None,
+                 approvals: Approvals | None = None,
+                 activity: ActivityLog | None = None, agents: Agents | None = None,
+                 policy: PolicyGate | None = None,
+                 pair_timeout: float = PAIR_TIMEOUT) -> None:
         self.pool = pool
+        self.approvals = approvals or Approvals()  # questions waiting for the person
+        self.activity = activity
+        self.agents = agents if agents is not None else Agents()  # who may use the hub
+        self.policy = policy
+        self.pair_timeout = pair_timeout
         self.idle_timeout = idle_timeout
         self.log_path = log_path
         # loaded now, so a broken tool module stops the start and not the first request
@@ -36,7 +52,8 @@ class Hub:
         self._schemas = [protocol.tool_schema(t) for t in self.tools.values()]
         self._ops: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
             "cli": self._cli, "call": self._call, "ping": self._ping,
-            "tools": self._list_tools, "shutdown": self._shutdown}
+            "tools": self._list_tools, "shutdown": self._shutdown, "pair": self._pair,
+            "whoami": self._whoami, "answer": self._answer}
         self._loop = asyncio.get_running_loop()
         self._stop: asyncio.Future[int] = self._loop.create_future()
         self._inflight = 0
@@ -70,6 +87,28 @@ class Hub:
                                  request.get("args", {}), request.get("browser"))
         return protocol.ok_reply(result=result.data, text=result.text)
 
+    async def _pair(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Hold an unknown agent until the person pairs it; its token, once they do."""
+        name = request["name"]
+        pid = context.peer_pid.get()
+        process = f" from {_process(pid)}" if pid else ""
+        answer = await self.approvals.ask("pair", name, f"use your browser, as {name!r}"
+                                          f"{process}", self.pair_timeout)
+        self.record("pairing", agent=name, summary=f"pairing {name!r}{process}",
+                     decision="approved" if answer.approved else "denied",
+                     decided_by=answer.by)
+        if not answer.approved:
+            raise AuthError(f"{name!r} was not paired: {answer.by}; nothing was done")
+        agent, token = self.agents.add(name)
+        return protocol.ok_reply(token=token, agent=agent.id, name=agent.name)
+
+    async def _whoami(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The hub, and which paired agent the token belongs to."""
+        principal = context.principal.get()
+        return protocol.ok_reply(version=self.version, pid=os.getpid(),
+                                 agent=principal.id if principal else None,
+                                 name=principal.name if principal else None)
+
     async def _ping(self, request: dict[str, Any]) -> dict[str, Any]:
         return protocol.ok_reply(version=self.version, pid=os.getpid())
 
@@ -89,17 +128,24 @@ class Hub:
     async def _run(self, tool: Tool, agent: str | None, cwd: str,
                    args: Mapping[str, Any], browser_name: str | None = None) -> Result:
         checked = protocol.check_args(tool, args)
-        agent = protocol.agent_name(agent or protocol.DEFAULT_AGENT)
+        principal = context.principal.get()
+        agent = session_name(principal.id if principal else None, agent)
         started = self._loop.time()
         browser: Browser | None = None
+        entry = self.record("request", agent=agent, tool=tool.name,
+                             data=_loggable(tool, checked)) if tool.mutating else None
         try:
             if tool.browser:
                 browser = await self.pool.pick(agent, browser_name)
-            session = browser.session(agent) if browser is not None else None
+            session = (browser.session(agent, principal.id if principal else None)
+                       if browser is not None else None)
             result = await tool.handler(Call(session, cwd, self), checked)
         except TabstewardError as err:
             log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
-                     (self._loop.time() - started) * 1000, err.message)
+                     (self._loop.time() - started) * 1000, REDACTOR.text(err.message))
+            if entry is not None:
+                self.record("outcome", agent=agent, tool=tool.name, request_id=entry,
+                             outcome=f"error {err.code}: {err.message}")
             raise
         finally:
             if browser is not None:
@@ -108,9 +154,28 @@ class Hub:
             raise TypeError(f"tool {tool.name} returned {type(result).__name__}, not a Result")
         log.info("%s (agent %s) done in %.0f ms", tool.name, agent,
                  (self._loop.time() - started) * 1000)
-        return result
+        if entry is not None:
+            self.record("outcome", agent=agent, tool=tool.name, request_id=entry,
+                         outcome="ok: " + result.text[:300])
+        # known secrets (what was typed into password fields) never leave the hub
+        return Result(REDACTOR.text(result.text), REDACTOR.data(result.data))
 
-    async def _cli(self, request: dict[str, Any]) -> dict[str, Any]:
+    def record(self, kind: str, **fields: Any) -> str | None:
+        """Append to the activity log (when this hub keeps one); the entry's id."""
+        if self.activity is None:
+            return None
+        try:
+            return str(self.activity.append(kind, **fields))
+        except TabstewardError as err:
+            log.error("the activity log refused an entry: %s", err.message)
+            raise
+
+    async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The person's command line (approvals, approve, deny), which needs no pairing:
+        answering proves itself with the question's code."""
+        return await self._cli(request, open_only=True)
+
+    async def _cli(self, request: dict[str, Any], open_only: bool = False) -> dict[str, Any]:
         """Run a CLI command line: the reply carries its exit code, stdout and stderr."""
         words: list[str] = request["argv"]
         as_json = argv.wants_json(words)
@@ -120,6 +185,10 @@ class Hub:
             if parsed.tool is None:
                 return _cli_reply(0, argv.main_help(self.tools))
             tool = self.tools[parsed.tool]
+            if open_only and not tool.open:
+                raise AuthError(f"{tool.name} needs a paired agent; only "
+                                f"{', '.join(t.name for t in self.tools.values() if t.open)} "
+                                "run without one. Nothing was run", unpaired=True)
             if parsed.options.help:
                 return _cli_reply(0, argv.tool_help(tool))
             what = tool.name
@@ -181,6 +250,7 @@ class Hub:
         else:
             code = BrowserError.exit_code
             log.error("lost the browser (%s); the hub stops", _reason(self.pool.lost))
+        self.approvals.close_all("withdrawn: the hub stopped")
         await server.close(then=self._close_browsers)
         return code
 
@@ -199,6 +269,31 @@ class Hub:
                 self.stop(f"no request for {self.idle_timeout:g} s")
                 return
             await asyncio.sleep(left if left > 0 else self.idle_timeout)
+
+
+def session_name(principal: str | None, label: str | None) -> str:
+    """Whose tabs a call uses: a paired agent's own, or one of its named sessions."""
+    if principal is None:
+        return protocol.agent_name(label or protocol.DEFAULT_AGENT)
+    if not label or label in (principal, protocol.DEFAULT_AGENT):
+        return principal
+    return protocol.agent_name(f"{principal}/{label}"[:protocol.MAX_NAME])
+
+
+def _process(pid: int) -> str:
+    """What the OS says the process is (never the agent's own words)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            words = f.read(4096).split(b"\0")
+    except OSError:
+        return f"process {pid}"
+    line = " ".join(w.decode("utf-8", "replace") for w in words if w)[:200]
+    return f"process {pid} ({line})" if line else f"process {pid}"
+
+
+def _loggable(tool: Tool, args: Mapping[str, Any]) -> dict[str, Any]:
+    """A request's arguments as the activity log keeps them: typed text by length only."""
+    return {k: (f"<{len(str(v))} characters>" if k == "text" else v) for k, v in args.items()}
 
 
 def _reason(closed: asyncio.Future[str]) -> str:

@@ -16,8 +16,15 @@ from pathlib import Path
 from .. import paths
 from ..engine.session import Browser
 from ..errors import TabstewardError
+from ..policy import profiles
+from ..policy.grants import Grants
 from . import locate
+from .activity import ActivityLog
+from .agents import Agents
+from .approvals import Approvals
+from .console import Console
 from .core import Hub
+from .gatekeeper import PolicyGate
 from .pool import DEFAULT_IDLE_DETACH, BrowserPool
 from .server import LocalServer, check_free
 
@@ -46,7 +53,11 @@ def parser() -> argparse.ArgumentParser:
                    help="extensions detach the debugger from a tab idle this long, so the "
                         "browser's debugging bar goes away (default %(default)g; 0: never)")
     p.add_argument("--allow-eval", action="store_true",
-                   help="let tools run page script that agents write")
+                   help="let every agent run page script it writes (`eval`), whatever its "
+                        "policy profile says")
+    p.add_argument("--policy", metavar="FILE",
+                   help=f"policy profiles (default {paths.config_dir() / 'policy.toml'}; "
+                        "safe defaults when it does not exist)")
     p.add_argument("--log", metavar="FILE",
                    help=f"log file (default {paths.state_dir() / 'hub.log'})")
     return p
@@ -110,23 +121,34 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
                  ", local only" if opts.local_only else "")
         return await Browser.launch(headless=not opts.headed, local_only=opts.local_only)
 
+    config = profiles.load(Path(opts.policy) if opts.policy else None)
+    agents = Agents()
+    activity = ActivityLog()
+    approvals = Approvals()
+    approvals.listeners.append(Console(sys.stderr))
+    gate = PolicyGate(config, Grants(), approvals, activity, allow_eval=opts.allow_eval)
     # listening comes first, so a CLI that finds no hub meanwhile does not start another;
     # requests wait for the browser being attached
-    pool = BrowserPool(attach=attach, launch=launch, allow_eval=opts.allow_eval,
-                       idle_detach=opts.idle_detach)
+    pool = BrowserPool(attach=attach, launch=launch, gate=gate, idle_detach=opts.idle_detach)
     try:
-        hub = Hub(pool, idle_timeout=opts.idle_timeout, log_path=log_path)
+        hub = Hub(pool, idle_timeout=opts.idle_timeout, log_path=log_path,
+                  approvals=approvals, activity=activity, agents=agents, policy=gate)
         server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path,
-                             extension_handler=hub.serve_extension)
+                             extension_handler=hub.serve_extension,
+                             on_disconnect=approvals.withdraw, agents=agents)
         await server.start()
     except BaseException:
         await pool.close()
+        activity.close()
         raise
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, hub.stop, f"got {sig.name}")
     print(READY.format(server.socket_path), flush=True)
-    return await hub.run(server)
+    try:
+        return await hub.run(server)
+    finally:
+        activity.close()
 
 
 def main(argv: list[str] | None = None) -> int:

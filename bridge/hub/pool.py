@@ -16,6 +16,7 @@ from ..errors import BrowserError, UsageError
 
 if TYPE_CHECKING:
     from ..cdp.extension_link import ExtensionLink
+    from ..engine.gate import Gate
     from ..engine.session import Browser
 
 log = logging.getLogger("tabsteward.hub")
@@ -29,13 +30,13 @@ class BrowserPool:
     def __init__(self, *, primary: Browser | None = None,
                  attach: Callable[[], Awaitable[Browser]] | None = None,
                  launch: Callable[[], Awaitable[Browser]] | None = None,
-                 allow_eval: bool = False, idle_detach: float = DEFAULT_IDLE_DETACH) -> None:
+                 gate: Gate | None = None, idle_detach: float = DEFAULT_IDLE_DETACH) -> None:
         self.primary = primary  # given at start (or being attached): losing it stops the hub
         self._attaching: asyncio.Task[Browser] | None = None
         self._launch = launch
         self._launched: Browser | None = None
         self._launching: asyncio.Task[Browser] | None = None
-        self.allow_eval = allow_eval
+        self.gate = gate  # policy, asked before every action in each of these browsers
         self.idle_detach = idle_detach
         self.extensions: dict[str, Browser] = {}
         self._installs: dict[str, str] = {}  # extension name -> install id
@@ -49,7 +50,7 @@ class BrowserPool:
 
     def _keep(self, browser: Browser) -> None:
         self.primary = browser
-        browser.allow_eval = self.allow_eval
+        browser.gate = self.gate
         browser.closed.add_done_callback(self._lose)
 
     def _lose(self, closed: asyncio.Future[str]) -> None:
@@ -111,7 +112,7 @@ class BrowserPool:
         if self._launching is None or self._launching.done():
             self._launching = asyncio.ensure_future(self._launch())
         browser = await asyncio.shield(self._launching)
-        browser.allow_eval = self.allow_eval
+        browser.gate = self.gate
         self._launched = browser
         return browser
 
@@ -158,7 +159,7 @@ class BrowserPool:
                 return known
         conn = ExtensionConnection(link)
         browser = await Browser.over_extension(conn)
-        browser.allow_eval = self.allow_eval
+        browser.gate = self.gate
         name = self._unique(link.hello.name)
         self.extensions[name] = browser
         self._installs[name] = link.hello.install

@@ -15,6 +15,7 @@ DEFAULT_AGENT = "default"
 
 MAX_TOKEN = 256
 MAX_NAME = 64
+MAX_PAIR_NAME = 80
 MAX_PATH = 4096
 MAX_ID = 128
 MAX_ARGV = 1000
@@ -27,11 +28,17 @@ MAX_TEXT = 8 * 1024 * 1024
 COMMON = frozenset({"op", "token", "id"})
 OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "ping": (frozenset(), frozenset()),
+    "whoami": (frozenset(), frozenset()),
     "tools": (frozenset(), frozenset()),
     "shutdown": (frozenset(), frozenset()),
     "call": (frozenset({"tool"}), frozenset({"args", "agent", "cwd", "browser"})),
     "cli": (frozenset({"argv", "cwd"}), frozenset({"agent", "browser"})),
+    "pair": (frozenset({"name"}), frozenset()),
+    "answer": (frozenset({"argv", "cwd"}), frozenset()),
 }
+# ops that need no token: a ping says only that a hub runs; a pairing asks the person;
+# an answer (approvals, approve, deny) proves itself with the question's one-time code
+OPEN_OPS = frozenset({"ping", "pair", "answer"})
 
 _AGENT = re.compile(r"[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]{0,62}[^\s\x00-\x1f\x7f])?")
 _TOOL = re.compile(r"[A-Za-z][\w.-]{0,63}")
@@ -77,7 +84,20 @@ def validate_request(message: Any) -> dict[str, Any]:
         out["argv"] = _argv(message["argv"])
     if "args" in message:
         out["args"] = _args(message["args"])
+    if "name" in message:
+        out["name"] = pairing_name(message["name"])
     return out
+
+
+def pairing_name(given: Any) -> str:
+    """The name an agent asks to be paired under, as the person will read it."""
+    if not isinstance(given, str) or not given.strip():
+        raise UsageError("pair needs a name: 1-80 printable characters; nothing was asked")
+    name = " ".join(given.split())
+    if len(name) > MAX_PAIR_NAME or not name.isprintable():
+        raise UsageError(f"a pairing name is 1-{MAX_PAIR_NAME} printable characters; "
+                         "nothing was asked")
+    return name
 
 
 def request_id(message: Mapping[str, Any]) -> int | str | None:

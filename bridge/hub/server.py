@@ -10,6 +10,7 @@ import logging
 import os
 import secrets
 import socket
+import struct
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,8 @@ from typing import Any
 from .. import framing
 from ..errors import AuthError, TabstewardError, UsageError
 from ..paths import ensure_private_dir
-from . import locate, protocol
+from . import context, locate, protocol
+from .agents import Agent, Agents
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -52,8 +54,12 @@ class LocalServer:
     def __init__(self, handler: Handler, *, socket_path: str | None = None,
                  token_path: str | None = None, max_frame: int = framing.DEFAULT_MAX,
                  log_path: str = "the hub log",
-                 extension_handler: ExtensionHandler | None = None) -> None:
+                 extension_handler: ExtensionHandler | None = None,
+                 on_disconnect: Callable[[object], None] | None = None,
+                 agents: Agents | None = None) -> None:
         self.handler = handler
+        self.agents = agents if agents is not None else Agents()  # whose tokens are good
+        self.on_disconnect = on_disconnect  # a client went away: withdraw what it asked
         self.extension_handler = extension_handler
         self.log_path = log_path
         self.socket_path = socket_path or locate.socket_path()
@@ -174,6 +180,8 @@ class LocalServer:
         task = asyncio.current_task()
         if task is not None:
             self._connections[writer] = task
+        context.connection.set(writer)  # the requests' tasks copy it
+        context.peer_pid.set(_peer_pid(writer))
         send_lock = asyncio.Lock()
         mine: set[asyncio.Task[None]] = set()
         try:
@@ -190,6 +198,8 @@ class LocalServer:
         except (ConnectionError, asyncio.IncompleteReadError) as exc:
             log.debug("a connection dropped: %s", exc)
         finally:
+            if mine and self.on_disconnect is not None:
+                self.on_disconnect(writer)  # its questions to the person are withdrawn
             if mine:  # requests admitted before the end still answer
                 await asyncio.wait(set(mine))
             self._connections.pop(writer, None)
@@ -244,13 +254,32 @@ class LocalServer:
         log.info("a browser extension connected")
         await self.extension_handler(reader, writer, decoder, rest)
 
-    def _authenticate(self, message: dict[str, Any]) -> None:
+    def _authenticate(self, message: dict[str, Any]) -> Agent | None:
+        """Who sent it: a paired agent (its token), or None for the native host (the host
+        token in the file) and for the open ops (ping, and pair, where the person decides).
+        Anything else is refused."""
         protocol.refuse_browser(message)
+        op = message.get("op")
+        if op in protocol.OPEN_OPS:
+            return None
         given = message.get("token")
-        if not isinstance(given, str) or not hmac.compare_digest(
-                given.encode("utf-8", "surrogatepass"), self.token.encode("ascii")):
-            raise AuthError(f"the request carries no valid token; nothing was done and "
-                            f"the connection is closed (read it from {self.token_path})")
+        if not isinstance(given, str) or not 0 < len(given) <= protocol.MAX_TOKEN:
+            raise AuthError("the request carries no token; nothing was done and the "
+                            "connection is closed (an agent pairs first: op pair)",
+                            unpaired=True)
+        if op == "extension":
+            if hmac.compare_digest(given.encode("utf-8", "surrogatepass"),
+                                   self.token.encode("ascii")):
+                return None
+            raise AuthError(f"the native host's token is wrong; nothing was done and the "
+                            f"connection is closed (it reads it from {self.token_path})")
+        agent = self.agents.verify(given)
+        if agent is None:
+            raise AuthError("this agent is not paired with the hub, or its pairing was "
+                            "revoked; nothing was done and the connection is closed. It "
+                            "must pair again (op pair), and the person approve it",
+                            unpaired=True)
+        return agent
 
     async def _admit(self, message: Any, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
                      mine: set[asyncio.Task[None]]) -> bool:
@@ -262,7 +291,7 @@ class LocalServer:
                                  "connection is closed")
             with contextlib.suppress(UsageError):
                 rid = protocol.request_id(message)
-            self._authenticate(message)
+            principal = self._authenticate(message)
         except TabstewardError as err:
             log.warning("refused a request: %s", err.message)
             await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))
@@ -272,15 +301,21 @@ class LocalServer:
         except UsageError as err:
             await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))
             return True
-        task = asyncio.create_task(self._run(request, writer, send_lock))
+        task = asyncio.create_task(self._run(request, writer, send_lock, principal))
         for tasks in (mine, self._tasks):
             tasks.add(task)
             task.add_done_callback(tasks.discard)
         return True
 
     async def _run(self, request: dict[str, Any], writer: asyncio.StreamWriter,
-                   send_lock: asyncio.Lock) -> None:
+                   send_lock: asyncio.Lock, principal: Agent | None) -> None:
         rid = request.pop("id", None)
+        context.principal.set(principal)
+
+        async def notify(payload: dict[str, Any]) -> None:
+            await self._send(writer, send_lock, _with_id(payload, rid))
+
+        context.notice.set(notify)
         try:
             reply = await self.handler(request)
         except TabstewardError as err:
@@ -339,6 +374,20 @@ def _take_lock(socket_path: str) -> int:
 def check_free(socket_path: str) -> None:
     """Raise HubRunning when a hub already holds the socket (start() checks again)."""
     os.close(_take_lock(socket_path))  # closing drops the lock
+
+
+def _peer_pid(writer: asyncio.StreamWriter) -> int | None:
+    """The client's pid, as the kernel reports it for a Unix socket (Linux)."""
+    sock = writer.get_extra_info("socket")
+    option = getattr(socket, "SO_PEERCRED", None)
+    if sock is None or option is None:
+        return None
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, option, struct.calcsize("3i"))
+    except OSError:
+        return None
+    pid = int(struct.unpack("3i", creds)[0])
+    return pid or None
 
 
 def _with_id(reply: dict[str, Any], rid: Any) -> dict[str, Any]:

@@ -84,6 +84,7 @@ async def wait(call: Call, args: dict[str, Any]) -> Result:
       Param("target", help="only this element"), mutating=False)
 async def screenshot(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
+        await tab.permit("read")
         out = await files.screenshot(tab, call.path(str(args["path"])), bool(args.get("full")),
                                        optional_target(args))
         return result(out, tab)
@@ -119,11 +120,10 @@ async def dialog(call: Call, args: dict[str, Any]) -> Result:
     return result(out, tab)
 
 
-@tool("eval", "Run JavaScript in the page and print the JSON result (off unless the hub "
-      "allows eval)", Param("expression", required=True, positional=True, help="script"),
+@tool("eval", "Run JavaScript in the page and print the JSON result (where the agent's "
+      "policy profile allows eval)",
+      Param("expression", required=True, positional=True, help="script"),
       mutating=True, group="eval")
 async def eval_(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        out = await actions.evaluate(tab, str(args["expression"]),
-                                     call.session.browser.allow_eval)
-        return result(out, tab)
+        return result(await actions.evaluate(tab, str(args["expression"])), tab)

@@ -1,3 +1,3 @@
 """Imports every tool module, so that their tools register in order."""
 
-from . import browsers, browsing, interact, page  # noqa: F401
+from . import activity, approvals, browsers, browsing, interact, page, pairing  # noqa: F401

@@ -53,6 +53,7 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
     if max_chars is not None and int(max_chars) < 200:
         raise UsageError("max_chars must be at least 200; no snapshot taken")
     async with tab_of(call, args) as tab:
+        await tab.permit("read")
         shot = await tab.snapshot(interactive=bool(args.get("interactive")),
                                   viewport=bool(args.get("viewport")),
                                   scope=optional_target(args, "scope"),
@@ -64,6 +65,7 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
       Param("markdown", "bool", help="headings, links and lists as Markdown"), mutating=False)
 async def text(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
+        await tab.permit("read")
         fmt = "markdown" if args.get("markdown") else "text"
         body = await actions.read(tab, fmt)
         out = f"[untrusted page content from {tab.state.url}]\n{body}"

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from ..engine.session import AgentSession
 
 ParamType = Literal["str", "int", "float", "bool", "list"]
+PERSON = "person"  # the group of the person's tools, which MCP does not offer to agents
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Tool:
     handler: Handler
     group: str = "core"
     browser: bool = True  # False: the tool is about the hub, and picks no browser
+    open: bool = False  # runs without a paired agent (the person's answers, which need a code)
 
     def param(self, name: str) -> Param | None:
         for p in self.params:
@@ -88,13 +90,15 @@ _TABLE: dict[str, Tool] = {}
 
 
 def tool(name: str, summary: str, *params: Param, mutating: bool,
-         group: str = "core", browser: bool = True) -> Callable[[Handler], Handler]:
+         group: str = "core", browser: bool = True,
+         open: bool = False) -> Callable[[Handler], Handler]:
     """Register the decorated handler as tool `name`."""
 
     def register(handler: Handler) -> Handler:
         if name in _TABLE:
             raise ValueError(f"tool {name} is registered twice")
-        _TABLE[name] = Tool(name, summary, tuple(params), mutating, handler, group, browser)
+        _TABLE[name] = Tool(name, summary, tuple(params), mutating, handler, group, browser,
+                            open)
         return handler
     return register
 

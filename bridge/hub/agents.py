@@ -1,0 +1,136 @@
+"""The paired agents: who may use the hub, each with its own token (only its hash is kept
+here; the agent keeps the token in the OS keyring)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import re
+import secrets
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .. import paths
+from ..errors import UsageError
+from .protocol import pairing_name
+
+log = logging.getLogger("tabsteward.hub")
+
+_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One paired agent. `id` is short and stable; `name` is what the person approved."""
+
+    id: str
+    name: str
+    token_sha256: str
+    created: float
+    last_used: float = 0.0
+
+    def public(self) -> dict[str, object]:
+        return {"id": self.id, "name": self.name, "created": round(self.created, 3),
+                "last_used": round(self.last_used, 3)}
+
+
+class Agents:
+    """Paired agents in `state_dir()/agents.json` (0600); tokens are checked by hash."""
+
+    def __init__(self, path: Path | None = None) -> None:
+        self.path = path or paths.state_dir() / "agents.json"
+        self._by_hash: dict[str, Agent] = {}
+        self._seen: tuple[int, int] | None = None  # the file's (mtime, size) when read
+        self._load()
+
+    def _stamp(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return st.st_mtime_ns, st.st_size
+
+    def _fresh(self) -> None:
+        """Read the file again when another process (or instance) changed it."""
+        if self._stamp() != self._seen:
+            self._load()
+
+    def _load(self) -> None:
+        self._seen = self._stamp()
+        try:
+            raw = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            self._by_hash = {}
+            return
+        try:
+            rows = json.loads(raw)["agents"]
+            agents = [Agent(str(r["id"]), str(r["name"]), str(r["token_sha256"]),
+                            float(r["created"]), float(r.get("last_used", 0.0)))
+                      for r in rows]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise UsageError(f"{self.path} is not a paired-agents file ({exc}); the hub did "
+                             "not start. Move it away to pair agents afresh") from None
+        self._by_hash = {a.token_sha256: a for a in agents}
+
+    def _save(self) -> None:
+        paths.ensure_private_dir(self.path.parent)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        body = json.dumps({"agents": [asdict(a) for a in self._by_hash.values()]}, indent=1)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
+        try:
+            os.write(fd, body.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, self.path)
+        self._seen = self._stamp()
+
+    def verify(self, token: str) -> Agent | None:
+        """The agent this token belongs to, or None."""
+        self._fresh()
+        agent = self._by_hash.get(digest(token))
+        if agent is not None and time.time() - agent.last_used > 60:
+            agent = self._by_hash[agent.token_sha256] = Agent(
+                agent.id, agent.name, agent.token_sha256, agent.created, time.time())
+            with contextlib.suppress(OSError):  # a usage time is not worth failing for
+                self._save()
+        return agent
+
+    def add(self, name: str) -> tuple[Agent, str]:
+        """Pair a new agent: its record and its token (returned once, never stored)."""
+        name = pairing_name(name)
+        self._fresh()
+        token = secrets.token_urlsafe(32)
+        base = _SLUG.sub("-", name.lower()).strip("-")[:24] or "agent"
+        taken = {a.id for a in self._by_hash.values()}
+        agent_id, n = base, 2
+        while agent_id in taken:
+            agent_id, n = f"{base}-{n}", n + 1
+        agent = Agent(agent_id, name, digest(token), time.time())
+        self._by_hash[agent.token_sha256] = agent
+        self._save()
+        log.info("paired agent %s (%r)", agent.id, agent.name)
+        return agent, token
+
+    def revoke(self, agent_id: str) -> Agent:
+        self._fresh()
+        for key, agent in list(self._by_hash.items()):
+            if agent.id == agent_id:
+                del self._by_hash[key]
+                self._save()
+                log.info("unpaired agent %s (%r)", agent.id, agent.name)
+                return agent
+        raise UsageError(f"no paired agent {agent_id!r}; nothing was revoked "
+                         "(`tabsteward agents` lists them)")
+
+    def list(self) -> list[Agent]:
+        self._fresh()
+        return sorted(self._by_hash.values(), key=lambda a: a.created)

@@ -1,0 +1,201 @@
+"""Questions for the person: actions that wait for approval, blocked actions on offer, and
+agents that want to pair. Each has a one-time code that only the person's channels show."""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..errors import AuthError, UsageError
+from . import context
+
+log = logging.getLogger("tabsteward.hub")
+
+Kind = Literal["ask", "blocked", "pair"]
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
+CODE_LENGTH = 8  # 40 bits; MAX_WRONG guesses, then the question is refused
+MAX_WRONG = 3
+OFFER_SECONDS = 600.0  # how long a blocked action stays on offer to the person
+MAX_OPEN = 200  # questions open at once; more are refused, not queued
+
+
+def new_code() -> str:
+    raw = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return f"{raw[:4]}-{raw[4:]}"
+
+
+def _same(given: str, code: str) -> bool:
+    norm = given.strip().upper().replace("-", "").replace(" ", "")
+    return hmac.compare_digest(norm.encode("utf-8", "replace"),
+                               code.replace("-", "").encode("ascii"))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """How a question ended: approved or not, remembered or not, and who or what said so."""
+
+    approved: bool
+    by: str
+    always: bool = False
+
+
+@dataclass
+class Question:
+    """One thing the person is asked. `code` never leaves the hub but to the person."""
+
+    id: str
+    kind: Kind
+    agent: str
+    summary: str
+    site: str = ""
+    profile: str = ""
+    categories: tuple[str, ...] = ()
+    reasons: tuple[str, ...] = ()
+    timeout: float = 0.0
+    created: float = field(default_factory=time.time)
+    code: str = field(default_factory=new_code, repr=False)
+    wrong: int = 0
+    owner: object | None = None  # the connection that asked (asks and pairings)
+    future: asyncio.Future[Answer] | None = None
+    on_answer: Callable[[Question, Answer], None] | None = None  # blocked offers
+
+    @property
+    def expires(self) -> float:
+        return self.created + self.timeout
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see of it: everything but the code."""
+        return {"id": self.id, "kind": self.kind, "agent": self.agent, "summary": self.summary,
+                "site": self.site, "profile": self.profile,
+                "categories": list(self.categories), "reasons": list(self.reasons),
+                "created": round(self.created, 3), "expires": round(self.expires, 3)}
+
+
+# ("asked", question, None) or ("closed", question, how it ended)
+Listener = Callable[[str, Question, Answer | None], None]
+
+
+class Approvals:
+    """The open questions; `ask` waits for an answer, `answer` gives one (with the code)."""
+
+    def __init__(self) -> None:
+        self._open: dict[str, Question] = {}
+        self._next = 1
+        self.listeners: list[Listener] = []
+
+    # -- asking --
+    def _add(self, q: Question) -> Question:
+        if len(self._open) >= MAX_OPEN:
+            raise UsageError(f"{MAX_OPEN} questions already wait for the person; this one was "
+                             "not asked and nothing was done")
+        self._open[q.id] = q
+        self._emit("asked", q)
+        return q
+
+    def _id(self, prefix: str) -> str:
+        qid = f"{prefix}{self._next}"
+        self._next += 1
+        return qid
+
+    async def ask(self, kind: Kind, agent: str, summary: str, timeout: float, *,
+                  until: asyncio.Future[Any] | None = None, **facts: Any) -> Answer:
+        """Hold the caller until the person answers, the time runs out (a denial), or the
+        question is withdrawn: its connection closed, or `until` ended (its tab closed)."""
+        loop = asyncio.get_running_loop()
+        q = self._add(Question(self._id("P" if kind == "pair" else "A"), kind, agent, summary,
+                               timeout=timeout, owner=context.connection.get(),
+                               future=loop.create_future(), **facts))
+        assert q.future is not None
+        waits: set[asyncio.Future[Any]] = {q.future}
+        if until is not None:
+            waits.add(until)
+        try:
+            await context.tell({"pending": {**q.public(), "timeout": timeout}})
+            done, _ = await asyncio.wait(waits, timeout=timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if q.future in done:
+                return q.future.result()
+            if done:
+                return self._close(q, Answer(False, "withdrawn: its tab was closed"))
+            return self._close(q, Answer(False, f"nobody answered within {timeout:g} s"))
+        except asyncio.CancelledError:
+            self._close(q, Answer(False, "withdrawn: the agent went away"))
+            raise
+
+    def offer(self, agent: str, summary: str, on_answer: Callable[[Question, Answer], None],
+              **facts: Any) -> Question:
+        """Show a blocked action to the person, who may allow it once or always."""
+        self._expire()
+        return self._add(Question(self._id("B"), "blocked", agent, summary,
+                                  timeout=OFFER_SECONDS, on_answer=on_answer, **facts))
+
+    # -- answering --
+    def answer(self, qid: str, code: str, approve: bool, *, always: bool = False,
+               by: str = "person") -> Question:
+        """The person's answer, proven by the question's code."""
+        self._expire()
+        q = self._open.get(qid.strip().upper())
+        if q is None:
+            raise UsageError(f"no open question {qid!r}; nothing was answered "
+                             "(`tabsteward approvals` lists the open ones)")
+        if not _same(code, q.code):
+            q.wrong += 1
+            if q.wrong >= MAX_WRONG:
+                self._close(q, Answer(False, "refused after too many wrong codes"))
+                raise AuthError(f"wrong code for {q.id}, {MAX_WRONG} times: the question was "
+                                "closed and its action denied")
+            raise AuthError(f"wrong code for {q.id}; nothing was answered "
+                            f"({MAX_WRONG - q.wrong} tries left)")
+        verb = "approved" if approve else "denied"
+        self._close(q, Answer(approve, f"{verb} by {by}", always and approve))
+        return q
+
+    def withdraw(self, owner: object) -> None:
+        """Close every question asked on this connection (it closed)."""
+        for q in [q for q in self._open.values() if q.owner is owner and owner is not None]:
+            self._close(q, Answer(False, "withdrawn: the agent went away"))
+
+    def open(self) -> list[Question]:
+        self._expire()
+        return sorted(self._open.values(), key=lambda q: q.created)
+
+    def get(self, qid: str) -> Question | None:
+        return self._open.get(qid)
+
+    def close_all(self, why: str) -> None:
+        for q in list(self._open.values()):
+            self._close(q, Answer(False, why))
+
+    # -- inner workings --
+    def _expire(self) -> None:
+        now = time.time()
+        for q in list(self._open.values()):
+            if q.kind == "blocked" and q.expires <= now:
+                self._close(q, Answer(False, "the offer expired"))
+
+    def _close(self, q: Question, answer: Answer) -> Answer:
+        if self._open.pop(q.id, None) is None:
+            return answer
+        if q.future is not None and not q.future.done():
+            q.future.set_result(answer)
+        if q.on_answer is not None:
+            try:
+                q.on_answer(q, answer)
+            except Exception:
+                log.exception("acting on the answer to %s failed", q.id)
+        log.info("question %s (%s, agent %s) closed: %s", q.id, q.kind, q.agent, answer.by)
+        self._emit("closed", q, answer)
+        return answer
+
+    def _emit(self, event: str, q: Question, answer: Answer | None = None) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(event, q, answer)
+            except Exception:
+                log.exception("a listener failed on question %s", q.id)

@@ -1,0 +1,132 @@
+"""The hub's gate: every action an agent asks for is rated by policy here, held for the
+person when it must be, and its decision written to the activity log."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..errors import PolicyError
+from ..policy.categories import Category, Rule
+from ..policy.classify import Verdict, decide
+from ..policy.grants import Grants
+from ..policy.profiles import Config, Profile
+from .approvals import Answer, Approvals, Question
+from .redact import REDACTOR
+
+if TYPE_CHECKING:
+    from ..engine.tab import Tab
+    from ..policy.intent import Intent
+    from .activity import ActivityLog
+
+log = logging.getLogger("tabsteward.hub")
+
+
+class _OnceToo:
+    """The grants as `decide` reads them, where an 'allow once' also counts (and is used)."""
+
+    def __init__(self, grants: Grants) -> None:
+        self.grants = grants
+
+    def allows(self, profile: str, site: str, category: Category) -> bool:
+        return (self.grants.allows(profile, site, category)
+                or self.grants.take_once(profile, site, category))
+
+
+class PolicyGate:
+    """Answers the engine's `permit`: returns to let an action run, raises PolicyError."""
+
+    def __init__(self, config: Config, grants: Grants, approvals: Approvals,
+                 activity: ActivityLog | None = None, *, allow_eval: bool = False) -> None:
+        self.config = config
+        self.grants = grants
+        self.approvals = approvals
+        self.activity = activity
+        self.allow_eval = allow_eval
+
+    def profile(self, agent: str) -> Profile:
+        profile = self.config.profile_for(agent)
+        if self.allow_eval:  # `serve --allow-eval`: the person lets every agent run script
+            profile = dataclasses.replace(profile, rules={**profile.rules,
+                                                          Category.EVAL: Rule.ALLOW})
+        return profile
+
+    async def __call__(self, tab: Tab, intent: Intent) -> None:
+        profile = self.profile(tab.principal or tab.agent)
+        verdict = decide(intent, profile, _OnceToo(self.grants))
+        if intent.text and any(f.category is Category.CREDENTIALS for f in verdict.findings):
+            REDACTOR.add(intent.text)  # a password or card number: never shown again
+        if verdict.rule is Rule.ALLOW:
+            if verdict.findings:
+                self._log(tab.agent, intent, verdict, "allow", "policy")
+            return
+        if verdict.rule is Rule.BLOCK:
+            raise self._block(tab.agent, profile, intent, verdict)
+        closed = tab.expect(lambda m, p, s: False)  # ends (with TabError) when the tab closes
+        try:
+            answer = await self.approvals.ask(
+                "ask", tab.agent, verdict.summary, profile.ask_timeout, until=closed,
+                **_facts(profile, verdict))
+        finally:
+            if closed.done() and not closed.cancelled():
+                closed.exception()  # retrieved: the tab closed, which the answer says
+            closed.cancel()
+        self._log(tab.agent, intent, verdict, "approved" if answer.approved else "denied",
+                  answer.by)
+        if not answer.approved:
+            raise PolicyError(f"{answer.by}: {verdict.summary}. Nothing was done",
+                              categories=_names(verdict), site=verdict.site)
+        if answer.always:
+            for finding in verdict.findings:
+                self.grants.add(profile.name, verdict.site, finding.category)
+            self._log(tab.agent, intent, verdict, "granted always", answer.by)
+
+    def _block(self, agent: str, profile: Profile, intent: Intent,
+               verdict: Verdict) -> PolicyError:
+        self._log(agent, intent, verdict, "block", "policy")
+        what = ", ".join(f.category.label for f in verdict.findings) or "this site"
+        if verdict.denied_site:
+            return PolicyError(
+                f"policy profile {profile.name!r} denies the site {verdict.site}: "
+                f"{verdict.summary}. Nothing was done (the person may change the profile's "
+                "deny_sites in policy.toml)", site=verdict.site, categories=_names(verdict))
+
+        def answered(q: Question, answer: Answer) -> None:
+            if not answer.approved:
+                return
+            for finding in verdict.findings:
+                if answer.always:
+                    self.grants.add(profile.name, verdict.site, finding.category)
+                else:
+                    self.grants.add_once(profile.name, verdict.site, finding.category)
+            self._log(agent, intent, verdict,
+                      "override always" if answer.always else "override once", answer.by)
+
+        q = self.approvals.offer(agent, verdict.summary, answered, **_facts(profile, verdict))
+        return PolicyError(
+            f"policy profile {profile.name!r} blocks {what}: {verdict.summary}. Nothing was "
+            f"done. The person has been shown it as {q.id} and may allow it once or always; "
+            "try again after they do", approval=q.id, site=verdict.site,
+            categories=_names(verdict))
+
+    def _log(self, agent: str, intent: Intent, verdict: Verdict, decision: str,
+             by: str) -> None:
+        log.info("policy: %s %s by %s (agent %s, %s)", intent.action, decision, by, agent,
+                 ", ".join(_names(verdict)) or "no risk found")
+        if self.activity is not None:
+            self.activity.append("decision", agent=agent, tool=intent.action,
+                                 site=verdict.site, summary=verdict.summary,
+                                 decision=decision, decided_by=by,
+                                 reason="; ".join(f.reason for f in verdict.findings))
+
+
+def _names(verdict: Verdict) -> list[str]:
+    return [f.category.value for f in verdict.findings]
+
+
+def _facts(profile: Profile, verdict: Verdict) -> dict[str, Any]:
+    return {"site": verdict.site, "profile": profile.name,
+            "categories": tuple(_names(verdict)),
+            "reasons": tuple(f.reason for f in verdict.findings)}
+

@@ -1,0 +1,1 @@
+"""Policy: what each agent may do, the classifier that rates actions, and remembered grants."""

@@ -1,0 +1,142 @@
+"""The tool that reads the hub's activity log: who asked for what, who decided, what happened."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import time
+from datetime import datetime
+from typing import Any
+
+from ..errors import TabstewardError, UsageError
+from ..hub.activity import KINDS, MAX_QUERY, ActivityLog, Entry, Format
+from .registry import PERSON, Call, Param, Result, tool
+
+DEFAULT_LIMIT = 50
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+_AGO = re.compile(r"(\d{1,7})([smhdw])")
+_FORMATS: dict[str, Format] = {".jsonl": "jsonl", ".csv": "csv"}
+
+
+def parse_since(value: str, now: float | None = None) -> float:
+    """Epoch seconds from "10m", "2h", "3d" (also s and w) or an ISO date or date-time
+    (local time unless it names a zone)."""
+    text = value.strip()
+    ago = _AGO.fullmatch(text)
+    if ago:
+        return (time.time() if now is None else now) - int(ago[1]) * _UNITS[ago[2]]
+    try:
+        return datetime.fromisoformat(text).timestamp()
+    except ValueError:
+        raise UsageError(f"since must be a span such as 10m, 2h or 3d, or an ISO date such as "
+                         f"2026-11-30 or 2026-11-30T09:00, not {value!r}; nothing was read"
+                         ) from None
+
+
+def line(entry: Entry) -> str:
+    """One entry as one line: when, who, which tool, what was decided or happened, and what."""
+    when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(entry.ts))
+    parts = [when, entry.agent or "-", entry.tool or "-", _what(entry)]
+    if entry.summary:
+        parts.append(entry.summary)
+    if entry.reason:
+        parts.append(f"({entry.reason})")
+    return "  ".join(parts)
+
+
+def _what(entry: Entry) -> str:
+    if entry.kind == "request":
+        return "request"
+    if entry.kind == "outcome":
+        return f"→ {entry.outcome or 'unknown outcome'}"
+    if entry.kind == "decision":
+        what = entry.decision or "decision"
+        policy = (entry.data or {}).get("policy")  # the policy's answer a person settled
+        if isinstance(policy, str) and policy != what:
+            what = f"{policy} → {what}"
+    else:
+        what = f"{entry.kind} {entry.decision or entry.outcome or ''}".rstrip()
+    return f"{what} by {entry.decided_by}" if entry.decided_by else what
+
+
+@tool("activity", "The activity log: each request, decision (who decided, how, why) and "
+      "outcome, newest last; or --export it to a .jsonl or .csv file",
+      Param("agent", help="only this agent's entries"),
+      Param("kind", help="only entries of this kind", choices=KINDS),
+      Param("since", help="only entries since a span ago (10m, 2h, 3d) or an ISO date/time"),
+      Param("site", help="only entries whose site contains this text"),
+      Param("grep", help="only entries whose summary or reason contains this text"),
+      Param("limit", "int", help=f"at most this many entries, 1 to {MAX_QUERY} (default "
+            f"{DEFAULT_LIMIT}; an export writes every match unless given)"),
+      Param("export", help="write the entries to this new .jsonl or .csv file instead"),
+      mutating=False, group=PERSON, browser=False)
+async def activity(call: Call, args: dict[str, Any]) -> Result:
+    limit = args.get("limit")
+    if limit is not None and not 1 <= int(limit) <= MAX_QUERY:
+        raise UsageError(f"limit must be from 1 to {MAX_QUERY}; nothing was read")
+    since = args.get("since")
+    filters: dict[str, Any] = {"agent": args.get("agent") or None,
+                               "kind": args.get("kind") or None,
+                               "since": parse_since(str(since)) if since else None,
+                               "site": args.get("site") or None,
+                               "text": args.get("grep") or None}
+    log: ActivityLog | None = getattr(call.hub, "activity", None)
+    if log is None:
+        raise TabstewardError("this hub keeps no activity log (see its log for why); "
+                              "nothing was read")
+    if args.get("export"):
+        return _export(log, call.path(str(args["export"])), filters,
+                       int(limit) if limit is not None else None)
+    entries = log.query(**filters, limit=int(limit) if limit is not None else DEFAULT_LIMIT)
+    entries.reverse()  # the latest ones, read top to bottom
+    text = "\n".join(line(e) for e in entries) if entries else "no activity matches"
+    return Result(text, {"entries": [e.to_dict() for e in entries]})
+
+
+def _export(log: ActivityLog, path: str, filters: dict[str, Any], limit: int | None) -> Result:
+    fmt = _FORMATS.get(os.path.splitext(path)[1].lower())
+    if fmt is None:
+        raise UsageError(f"export to a file ending in .jsonl or .csv, not {path}; "
+                         "nothing was written")
+    folder = os.path.dirname(path)
+    if os.path.lexists(path):
+        raise UsageError(f"{path} already exists; nothing was written (name a new file)")
+    if not os.path.isdir(folder):
+        raise UsageError(f"the folder {folder} does not exist; nothing was written")
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                     0o600)
+    except OSError as exc:
+        raise UsageError(f"cannot write in {folder} ({exc.strerror}); nothing was written"
+                         ) from exc
+    try:
+        with open(fd, "w", encoding="utf-8", newline="") as fp:
+            count = log.export(fp, fmt, **filters, limit=limit)
+            fp.flush()
+            os.fsync(fp.fileno())
+        _publish(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return Result(f"wrote {count} entries to {path}",
+                  {"export": path, "format": fmt, "count": count})
+
+
+def _publish(tmp: str, path: str) -> None:
+    """Give the finished file its name, never replacing a file that appeared meanwhile."""
+    try:
+        os.link(tmp, path)  # fails if `path` exists, unlike a rename
+    except FileExistsError:
+        raise UsageError(f"{path} already exists; nothing was written (name a new file)"
+                         ) from None
+    except OSError:  # a filesystem without hard links
+        if os.path.lexists(path):
+            raise UsageError(f"{path} already exists; nothing was written (name a new file)"
+                             ) from None
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
+

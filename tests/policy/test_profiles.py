@@ -1,0 +1,248 @@
+"""Profiles from policy.toml: safe defaults, inheritance, and strict refusal of a wrong file."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+from tabsteward.bridge.errors import UsageError
+from tabsteward.bridge.policy import profiles
+from tabsteward.bridge.policy.categories import Category, Rule, strictest
+from tabsteward.bridge.policy.profiles import BUILTIN, Config, Profile, load, write_default
+
+C, A, Q, B = Category, Rule.ALLOW, Rule.ASK, Rule.BLOCK
+
+EXAMPLE = """
+default_profile = "default"
+[agents]
+"claude-code" = "trusted"
+"nightly bot" = "work"
+[profiles.work]
+inherits = "default"
+allow_sites = ["*.mycompany.com", "localhost"]
+deny_sites = ["file:", "private"]
+ask_timeout = 300
+[profiles.work.rules]
+purchase = "block"
+"""
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "policy.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_strictest_orders_block_over_ask_over_allow() -> None:
+    assert strictest([A, Q, A]) is Q
+    assert strictest([Q, B, A]) is B
+    assert strictest([]) is A
+
+
+def test_every_category_has_a_short_label() -> None:
+    assert C.PURCHASE.label == "purchases and payments"
+    assert all(c.label for c in Category)
+    assert [c.value for c in Category] == [
+        "navigate_offsite", "submit", "purchase", "send", "delete", "credentials", "upload",
+        "download", "account_settings", "eval", "read_storage", "person_tabs"]
+
+
+def test_a_missing_file_gives_the_safe_defaults_and_is_not_created(tmp_path: Path) -> None:
+    path = tmp_path / "policy.toml"
+    config = load(path)
+    assert config.default_profile == "default"
+    assert config.profile_for("anyone") == BUILTIN["default"]
+    assert not path.exists()
+
+
+def test_load_reads_policy_toml_from_the_config_dir(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(profiles, "config_dir", lambda: tmp_path)
+    write(tmp_path, 'default_profile = "read-only"\n')
+    assert load().profile_for("x").name == "read-only"
+
+
+def test_the_default_profile_is_the_safe_one() -> None:
+    default = BUILTIN["default"]
+    assert default.allow_sites == ("*", "localhost")
+    assert default.deny_sites == ("file:", "private", "chrome:")
+    assert default.ask_timeout == 120
+    assert default.rules == {
+        C.NAVIGATE_OFFSITE: Q, C.SUBMIT: A, C.PURCHASE: Q, C.SEND: Q, C.DELETE: Q,
+        C.CREDENTIALS: Q, C.UPLOAD: Q, C.DOWNLOAD: A, C.ACCOUNT_SETTINGS: Q, C.EVAL: B,
+        C.READ_STORAGE: B, C.PERSON_TABS: B}
+
+
+def test_trusted_allows_all_but_script_storage_and_the_persons_tabs_which_ask() -> None:
+    trusted = BUILTIN["trusted"]
+    asks = {c for c, r in trusted.rules.items() if r is Q}
+    assert asks == {C.EVAL, C.READ_STORAGE, C.PERSON_TABS}
+    assert all(r is A for c, r in trusted.rules.items() if c not in asks)
+    assert trusted.deny_sites == BUILTIN["default"].deny_sites
+
+
+def test_read_only_blocks_every_risk() -> None:
+    assert set(BUILTIN["read-only"].rules.values()) == {B}
+
+
+def test_the_written_template_is_private_and_loads_as_the_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "conf" / "policy.toml"
+    assert write_default(path) is True
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    text = path.read_text(encoding="utf-8")
+    assert "# purchases and payments" in text
+    config = load(path)
+    assert config.profiles == Config().profiles
+    assert config.default_profile == "default"
+    assert config.source == path
+
+
+def test_the_template_never_overwrites_the_persons_file(tmp_path: Path) -> None:
+    path = write(tmp_path, 'default_profile = "trusted"\n')
+    assert write_default(path) is False
+    assert path.read_text(encoding="utf-8") == 'default_profile = "trusted"\n'
+
+
+def test_a_profile_overrides_only_the_rules_it_names(tmp_path: Path) -> None:
+    config = load(write(tmp_path, EXAMPLE))
+    work = config.profiles["work"]
+    assert work.rules[C.PURCHASE] is B
+    assert {c: r for c, r in work.rules.items() if c is not C.PURCHASE} == \
+        {c: r for c, r in BUILTIN["default"].rules.items() if c is not C.PURCHASE}
+    assert work.allow_sites == ("*.mycompany.com", "localhost")
+    assert work.deny_sites == ("file:", "private")
+    assert work.ask_timeout == 300
+    assert work.sites.verdict("https://wiki.mycompany.com/") == "allowed"
+    assert work.sites.verdict("https://example.com/") == "outside"
+
+
+def test_agents_get_their_profile_and_everyone_else_the_default(tmp_path: Path) -> None:
+    config = load(write(tmp_path, EXAMPLE))
+    assert config.profile_for("claude-code").name == "trusted"
+    assert config.profile_for("nightly bot").name == "work"
+    assert config.profile_for("stranger").name == "default"
+
+
+def test_a_profile_without_inherits_starts_from_the_default(tmp_path: Path) -> None:
+    config = load(write(tmp_path, '[profiles.lean.rules]\nsend = "block"\n'))
+    lean = config.profiles["lean"]
+    assert lean.rules[C.SEND] is B
+    assert lean.rules[C.DELETE] is BUILTIN["default"].rules[C.DELETE]
+    assert lean.allow_sites == BUILTIN["default"].allow_sites
+
+
+def test_profiles_inherit_from_profiles_in_the_same_file(tmp_path: Path) -> None:
+    config = load(write(tmp_path, EXAMPLE + """
+[profiles.contractor]
+inherits = "work"
+[profiles.contractor.rules]
+send = "block"
+"""))
+    contractor = config.profiles["contractor"]
+    assert contractor.rules[C.PURCHASE] is B
+    assert contractor.rules[C.SEND] is B
+    assert contractor.allow_sites == ("*.mycompany.com", "localhost")
+
+
+def test_the_file_may_redefine_a_built_in_profile_from_its_built_in_self(tmp_path: Path) -> None:
+    config = load(write(tmp_path, '[profiles.default.rules]\neval = "ask"\n'))
+    assert config.profiles["default"].rules[C.EVAL] is Q
+    assert config.profiles["default"].rules[C.PURCHASE] is Q
+
+
+def test_a_profile_built_in_code_checks_its_timeout_and_rules() -> None:
+    with pytest.raises(UsageError, match="between 5 and 3600"):
+        Profile("quick", ask_timeout=1)
+    with pytest.raises(UsageError, match="no rule for"):
+        Profile("partial", rules={C.EVAL: B})
+
+
+def test_an_unknown_profile_name_in_code_is_refused_naming_the_known_ones() -> None:
+    with pytest.raises(UsageError, match="read-only"):
+        Config().profile("nope")
+
+
+MALFORMED = [
+    ("unknown-top-key", 'defualt_profile = "x"\n', "defualt_profile", "not a setting"),
+    ("unknown-profile-key", "[profiles.work]\nallow = []\n", "profiles.work.allow",
+     "not a setting"),
+    ("sites-not-an-array", '[profiles.work]\nallow_sites = "*"\n', "profiles.work.allow_sites",
+     "must be an array"),
+    ("site-not-a-string", "[profiles.work]\ndeny_sites = [1]\n", "profiles.work.deny_sites[0]",
+     "must be a string"),
+    ("bad-site-pattern", '[profiles.work]\nallow_sites = ["*", "exa*mple.com"]\n',
+     "profiles.work.allow_sites[1]", "exa*mple.com"),
+    ("unknown-category", '[profiles.work.rules]\nshopping = "ask"\n',
+     "profiles.work.rules.shopping", "not a category"),
+    ("unknown-rule", '[profiles.work.rules]\npurchase = "blok"\n',
+     "profiles.work.rules.purchase", "'blok', which is not a rule"),
+    ("rule-not-a-string", "[profiles.work.rules]\npurchase = true\n",
+     "profiles.work.rules.purchase", "not true/false"),
+    ("timeout-too-short", "[profiles.work]\nask_timeout = 2\n", "profiles.work.ask_timeout",
+     "between 5 and 3600"),
+    ("timeout-not-a-number", '[profiles.work]\nask_timeout = "2m"\n',
+     "profiles.work.ask_timeout", "a number of seconds"),
+    ("timeout-a-boolean", "[profiles.work]\nask_timeout = true\n", "profiles.work.ask_timeout",
+     "a number of seconds"),
+    ("agent-names-unknown-profile", '[agents]\n"claude code" = "wrok"\n',
+     'agents."claude code"', "'wrok'"),
+    ("default-profile-unknown", 'default_profile = "paranoid"\n', "default_profile",
+     "'paranoid'"),
+    ("inherits-unknown", '[profiles.work]\ninherits = "defualt"\n', "profiles.work.inherits",
+     "'defualt'"),
+    ("inheritance-circle", '[profiles.a]\ninherits = "b"\n[profiles.b]\ninherits = "a"\n',
+     "inherits", "circle"),
+    ("agents-not-a-table", 'agents = "trusted"\n', "agents", "must be a table"),
+    ("profile-not-a-table", "profiles.work = 3\n", "profiles.work", "must be a table"),
+    ("bad-profile-name", '[profiles."my profile"]\n', 'profiles."my profile"', "profile name"),
+    ("not-toml", "default_profile = \n", "not valid TOML", ""),
+]
+
+
+@pytest.mark.parametrize(("text", "where", "what"), [case[1:] for case in MALFORMED],
+                         ids=[case[0] for case in MALFORMED])
+def test_a_wrong_file_is_refused_naming_file_key_and_problem(tmp_path: Path, text: str,
+                                                             where: str, what: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(UsageError) as caught:
+        load(path)
+    message = caught.value.message
+    assert str(path) in message
+    assert where in message
+    assert what in message
+    assert "Nothing was loaded" in message
+
+
+@pytest.mark.parametrize("key", ["token", "api_key", "password", "client_secret", "apiKey",
+                                 "github-token"])
+def test_a_file_that_seems_to_hold_a_secret_is_refused_without_echoing_it(tmp_path: Path,
+                                                                          key: str) -> None:
+    path = write(tmp_path, f'[profiles.work]\n{key} = "s3cr3t-value"\n')
+    with pytest.raises(UsageError) as caught:
+        load(path)
+    message = caught.value.message
+    assert f"profiles.work.{key}" in message
+    assert "secret" in message
+    assert "s3cr3t-value" not in message
+
+
+def test_the_credentials_category_is_not_mistaken_for_a_secret(tmp_path: Path) -> None:
+    config = load(write(tmp_path, '[profiles.work.rules]\ncredentials = "block"\n'))
+    assert config.profiles["work"].rules[C.CREDENTIALS] is B
+
+
+def test_an_unreadable_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "policy.toml"
+    path.write_bytes(b"\xff\xfe not utf-8")
+    with pytest.raises(UsageError, match="could not be read"):
+        load(path)
+
+
+def test_the_default_template_goes_into_a_private_config_dir(monkeypatch: pytest.MonkeyPatch,
+                                                             tmp_path: Path) -> None:
+    folder = tmp_path / "tabsteward"
+    monkeypatch.setattr(profiles, "config_dir", lambda: folder)
+    assert write_default() is True
+    assert (folder / "policy.toml").exists()
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
