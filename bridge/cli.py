@@ -70,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
         request["browser"] = browser
     asks_help = _asks_help(args)
     name = credentials.identity(str(request["cwd"]))
+    token = None
     try:
-        token = credentials.load(name)
+        if op == "cli":  # the person's answers need no token
+            token = credentials.load(name)
     except credentials.TokenStoreError as exc:
         return _fail(f"{exc}; nothing was run", AUTH_FAILED)
     try:
@@ -137,7 +139,8 @@ def _pair(name: str, had_token: bool) -> str | int:
     try:
         credentials.save(name, token)
     except credentials.TokenStoreError as exc:
-        _write(sys.stderr, f"tabsteward: paired, but {exc}\n", 0)
+        _write(sys.stderr, f"tabsteward: paired, but {exc}. This agent's token, to give its "
+               f"commands in {credentials.ENV_TOKEN}: {token}\n", 0)
     return token
 
 

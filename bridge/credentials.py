@@ -95,9 +95,11 @@ def load(name: str) -> str | None:
     if token:
         return token
     if _LINUX:
-        from .secret_service import SecretServiceError, read_secret
+        from .secret_service import NoSecretService, SecretServiceError, read_secret
         try:
             return read_secret(SERVICE, name)
+        except NoSecretService:
+            return None  # no keyring here: nothing was kept (pairing says what to do)
         except SecretServiceError as exc:
             raise TokenStoreError(f"the agent's token could not be read from the keyring: "
                                   f"{exc}") from None
@@ -105,7 +107,7 @@ def load(name: str) -> str | None:
     try:
         found = keyring.get_password(SERVICE, name)
         return found if isinstance(found, str) else None
-    except Exception as exc:  # keyring's errors have no common base
+    except (keyring.errors.KeyringError, OSError) as exc:
         raise TokenStoreError(f"the agent's token could not be read from the keyring: "
                               f"{exc}") from None
 
@@ -115,10 +117,8 @@ def save(name: str, token: str) -> None:
     keyring = _keyring()
     try:
         keyring.set_password(SERVICE, name, token)
-    except Exception as exc:  # keyring's errors have no common base
-        raise TokenStoreError(f"the OS keyring did not take the token ({exc}); it was not "
-                              f"kept. Unlock or set up a keyring, or give the token in "
-                              f"{ENV_TOKEN}") from None
+    except (keyring.errors.KeyringError, OSError) as exc:
+        raise TokenStoreError(f"the OS keyring did not keep the token ({exc})") from None
 
 
 def forget(name: str) -> None:
@@ -126,13 +126,14 @@ def forget(name: str) -> None:
     keyring = _keyring()
     try:
         keyring.delete_password(SERVICE, name)
-    except Exception:  # nothing to forget, or no keyring: either way it is not used again
-        return
+    except (keyring.errors.KeyringError, OSError):
+        return  # nothing to forget, or no keyring: either way it is not used again
 
 
 def _keyring() -> Any:
     try:
         import keyring
+        import keyring.errors
     except ImportError as exc:
         raise TokenStoreError(f"the keyring package is not installed ({exc})") from None
     return keyring

@@ -313,7 +313,7 @@ def ping_check(reply: Mapping[str, object], socket_path: str) -> Check:
     if reply.get("ok") is True:
         return _ok(f"hub answers on {socket_path} (version {reply.get('version', '?')}, "
                    f"pid {reply.get('pid', '?')})")
-    code, message = _error_of(reply)
+    _, message = _error_of(reply)
     return _fail(f"hub on {socket_path}", f"it answered a ping with an error ({message})",
                  "stop the hub and let the next `tabsteward` command start one")
 

@@ -31,6 +31,10 @@ class SecretServiceError(Exception):
     """No secret could be read: no session bus, no Secret Service, a locked keyring."""
 
 
+class NoSecretService(SecretServiceError):
+    """There is no session bus, or no Secret Service on it: nothing can be stored here."""
+
+
 # -- the D-Bus wire format, the small part of it these calls need -------------------------
 
 def _pad(n: int, align: int) -> int:
@@ -38,20 +42,28 @@ def _pad(n: int, align: int) -> int:
 
 
 def split_type(sig: str) -> tuple[str, str]:
-    """The first complete type of a signature, and the rest."""
+    """The first complete type of a signature, and the rest; ValueError when malformed."""
     if not sig:
         raise ValueError("empty signature")
     if sig[0] == "a":
         inner, rest = split_type(sig[1:])
         return "a" + inner, rest
     if sig[0] in "({":
-        depth = 0
+        closing = {"(": ")", "{": "}"}
+        stack: list[str] = []
         for i, c in enumerate(sig):
-            depth += c in "({"
-            depth -= c in ")}"
-            if depth == 0:
-                return sig[:i + 1], sig[i + 1:]
+            if c in closing:
+                stack.append(closing[c])
+            elif c in ")}":
+                if not stack or stack.pop() != c:
+                    break
+                if not stack:
+                    return sig[:i + 1], sig[i + 1:]
         raise ValueError(f"unbalanced signature {sig!r}")
+    if sig[0] in ")}":
+        raise ValueError(f"unbalanced signature {sig!r}")
+    if sig[0] not in _ALIGN:
+        raise ValueError(f"type {sig[0]!r} is not supported")
     return sig[0], sig[1:]
 
 
@@ -65,6 +77,8 @@ def types(sig: str) -> list[str]:
 
 def encode(buf: bytearray, t: str, value: Any) -> None:
     """Append `value` as D-Bus type `t` (little-endian) to buf."""
+    if not t or t[0] not in _ALIGN:
+        raise ValueError(f"type {t!r} is not supported")
     buf += b"\0" * _pad(len(buf), _ALIGN[t[0]])
     if t in ("s", "o"):
         raw = str(value).encode("utf-8")
@@ -99,6 +113,8 @@ def encode(buf: bytearray, t: str, value: Any) -> None:
 
 def decode(buf: bytes, pos: int, t: str) -> tuple[Any, int]:
     """The value of D-Bus type `t` at pos, and the position after it."""
+    if not t or t[0] not in _ALIGN:
+        raise ValueError(f"type {t!r} is not supported")
     pos += _pad(pos, _ALIGN[t[0]])
     if t in ("s", "o"):
         (n,) = struct.unpack_from("<I", buf, pos)
@@ -171,7 +187,7 @@ def _bus_address() -> str:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.exists(os.path.join(runtime, "bus")):
         return os.path.join(runtime, "bus")
-    raise SecretServiceError("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
+    raise NoSecretService("no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)")
 
 
 class Bus:
@@ -193,7 +209,7 @@ class Bus:
                       "org.freedesktop.DBus")
         except OSError as exc:
             self.close()
-            raise SecretServiceError(f"the session bus cannot be used ({exc})") from None
+            raise NoSecretService(f"the session bus cannot be used ({exc})") from None
         except BaseException:
             self.close()
             raise
@@ -252,8 +268,12 @@ def read_secret(service: str, username: str, timeout: float = TIMEOUT) -> str | 
     bus = Bus(timeout)
     try:
         try:
-            _, session = bus.call(SERVICE_PATH, SERVICE_IFACE, "OpenSession", SERVICE_NAME,
-                                  "sv", "plain", ("s", ""))
+            try:
+                _, session = bus.call(SERVICE_PATH, SERVICE_IFACE, "OpenSession",
+                                      SERVICE_NAME, "sv", "plain", ("s", ""))
+            except SecretServiceError as exc:
+                raise NoSecretService(f"no Secret Service answers on the session bus "
+                                      f"({exc})") from None
             unlocked, locked = bus.call(SERVICE_PATH, SERVICE_IFACE, "SearchItems",
                                         SERVICE_NAME, "a{ss}",
                                         {"service": service, "username": username})

@@ -51,6 +51,12 @@ def pair(env: dict[str, str], name: str = "tests") -> str:
     return Agents(path).add(name)[1]
 
 
+def agent_token() -> str:
+    """The paired test agent's token, for in-process clients (the hub tests' autouse
+    fixture puts it in this process's TABSTEWARD_TOKEN)."""
+    return os.environ["TABSTEWARD_TOKEN"]
+
+
 def private_folders() -> tuple[str, dict[str, str]]:
     """A fresh root under /tmp and the environment variables that point into it, with the
     open policy and a paired agent whose token is in TABSTEWARD_TOKEN."""

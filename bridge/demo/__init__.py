@@ -1,15 +1,28 @@
-"""The README's demo: an agent's session on a bundled page, through the real CLI and hub."""
+"""The README's demo: an agent pairs, shops on a bundled page and is held at the checkout
+until the person approves, all through the real CLI, a real hub and a launched Chromium.
+
+The demo plays both sides in a private setting of its own (a temporary hub, policy and
+keyring-free token) that it removes at the end: it shows the hub's console, where the
+person sees each question and its one-time code, and answers as the person would."""
 
 from __future__ import annotations
 
 import json
 import os
+import pty
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
+import threading
+import time
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-PAGE = Path(__file__).with_name("shop.html")
+HERE = Path(__file__).parent
+WAIT = 60.0
 
 
 def _tabsteward() -> list[str]:
@@ -17,20 +30,121 @@ def _tabsteward() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tabsteward.bridge"]
 
 
-def run(*args: str, show: bool = True) -> str:
-    """Run one CLI command as an agent would, echoing it and its output."""
-    cmd = [*_tabsteward(), *args]
-    if show:
-        print("$ tabsteward " + " ".join(a if " " not in a else repr(a) for a in args),
-              flush=True)
-    env = dict(os.environ, TABSTEWARD_AGENT="demo")
-    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
-    if r.returncode != 0:
-        sys.stderr.write(r.stderr or r.stdout)
-        raise SystemExit(r.returncode)
-    if show:
-        print(r.stdout.rstrip() + "\n", flush=True)
-    return r.stdout
+class Console:
+    """The hub's stderr, a terminal: shown to the reader, and searched for the codes."""
+
+    def __init__(self) -> None:
+        self.master, self.slave = pty.openpty()
+        self.text = ""
+        self._lock = threading.Lock()
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                chunk = os.read(self.master, 4096)
+            except OSError:
+                return
+            if not chunk:
+                return
+            with self._lock:
+                self.text += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def question(self, kind: str, after: int) -> re.Match[str]:
+        """The next question of this kind ("P" pairing, "A" action) on the console: its
+        match has the id and the code as groups 1 and 2."""
+        deadline = time.monotonic() + WAIT
+        pattern = re.compile(rf"\[tabsteward\] ({kind}\d+): (?:.*\n)*?.*approve: "
+                             rf"tabsteward approve \1 --code (\S+).*\n")
+        while time.monotonic() < deadline:
+            with self._lock:
+                found = pattern.search(self.text, after)
+            if found:
+                return found
+            time.sleep(0.05)
+        raise SystemExit(f"the hub asked nothing within {WAIT:g} s; its console:\n{self.text}")
+
+    @staticmethod
+    def show(text: str) -> None:
+        for line in text.strip("\n").splitlines():
+            print(f"   hub console │ {line}", flush=True)
+
+
+class Demo:
+    """A private hub and page server, and the CLI run as the agent or as the person."""
+
+    def __init__(self, root: str) -> None:
+        self.env = {k: v for k, v in os.environ.items()
+                    if not k.startswith(("TABSTEWARD_", "XDG_"))}
+        for var in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
+            self.env[var] = os.path.join(root, var.lower())
+            os.makedirs(self.env[var], mode=0o700)
+        self.console = Console()
+        self.hub = subprocess.Popen([*_tabsteward(), "serve"], env=self.env, text=True,
+                                    stdout=subprocess.PIPE, stderr=self.console.slave,
+                                    stdin=subprocess.DEVNULL)
+        os.close(self.console.slave)
+        assert self.hub.stdout is not None
+        if not self.hub.stdout.readline().startswith("tabsteward hub ready"):
+            raise SystemExit(f"the hub did not start:\n{self.console.text}")
+        handler = partial(SimpleHTTPRequestHandler, directory=str(HERE))
+        handler.log_message = lambda *a: None  # type: ignore[method-assign]
+        self.pages = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.pages.serve_forever, daemon=True).start()
+        self.agent_env = dict(self.env, TABSTEWARD_AGENT="demo")
+
+    @property
+    def shop(self) -> str:
+        return f"http://127.0.0.1:{self.pages.server_address[1]}/shop.html"
+
+    def close(self) -> None:
+        self.pages.shutdown()
+        self.pages.server_close()
+        if self.hub.poll() is None:
+            self.hub.terminate()
+            self.hub.wait(30)
+        assert self.hub.stdout is not None
+        self.hub.stdout.close()
+        os.close(self.console.master)
+
+    def run(self, *args: str, person: bool = False, show: bool = True) -> str:
+        """One CLI command, as the agent (or as the person), echoed with its output."""
+        who = "person" if person else "agent "
+        if show:
+            print(f"{who} $ tabsteward " + " ".join(a if " " not in a else repr(a)
+                                                     for a in args), flush=True)
+        done = subprocess.run([*_tabsteward(), *args], capture_output=True, text=True,
+                              env=self.env if person else self.agent_env, timeout=120)
+        if done.returncode != 0:
+            sys.stderr.write(done.stderr or done.stdout)
+            raise SystemExit(done.returncode)
+        if show:
+            print(done.stdout.rstrip() + "\n", flush=True)
+        return done.stdout
+
+    def answer(self, kind: str, after: int) -> int:
+        """Play the person: read the question and its code on the console, approve it."""
+        found = self.console.question(kind, after)
+        self.console.show(found.group(0))
+        self.run("approve", found.group(1), "--code", found.group(2), person=True)
+        return found.end()
+
+    def pair(self) -> None:
+        """The agent asks to pair; the person approves; the agent keeps its token."""
+        from .. import client
+        got: dict[str, object] = {}
+        socket = os.path.join(self.env["XDG_RUNTIME_DIR"], "tabsteward", "hub.sock")
+        asking = threading.Thread(target=lambda: got.update(client.request(
+            {"op": "pair", "name": "demo agent", "id": 1}, socket)), daemon=True)
+        print("agent: asks the hub to pair it, as 'demo agent'", flush=True)
+        asking.start()
+        self.answer("P", 0)
+        asking.join(WAIT)
+        token = got.get("token")
+        if not isinstance(token, str):
+            raise SystemExit(f"pairing failed: {got}")
+        print("agent: paired; its token came back (an agent keeps it in the OS keyring)\n")
+        self.agent_env["TABSTEWARD_TOKEN"] = token
 
 
 def ref_of(refs: dict[str, dict[str, str]], role: str, name: str) -> str:
@@ -41,18 +155,39 @@ def ref_of(refs: dict[str, dict[str, str]], role: str, name: str) -> str:
 
 
 def main() -> int:
-    print("Tabsteward demo: an agent opens a page in a background tab of a launched\n"
-          "Chromium, reads it, and acts on it by ref. Every step is a real CLI call.\n")
-    run("open", PAGE.as_uri())
-    run("snapshot")
-    refs = json.loads(run("snapshot", "-i", "--json", show=False))["refs"]
-    qty, gift = ref_of(refs, "spinbutton", "Quantity"), ref_of(refs, "checkbox", "Gift wrap")
-    add = ref_of(refs, "button", "Add to cart")
-    run("fill", qty, "3")
-    run("check", gift)
-    run("click", add)
-    run("wait", "--text", "Added 3")
-    run("text")
-    run("tab-close")
-    print("Done. The hub stays up for the next command and stops by itself when idle.")
-    return 0
+    print("Tabsteward demo: an agent pairs with the hub, shops on a page in a background\n"
+          "tab of a launched Chromium, and waits at the checkout until the person approves.\n"
+          "Every step is a real CLI call; the hub's console is shown where it speaks.\n")
+    root = tempfile.mkdtemp(prefix="tsdemo", dir="/tmp")
+    demo = None
+    try:
+        demo = Demo(root)
+        demo.pair()
+        demo.run("open", demo.shop)
+        demo.run("snapshot")
+        refs = json.loads(demo.run("snapshot", "-i", "--json", show=False))["refs"]
+        demo.run("fill", ref_of(refs, "spinbutton", "Quantity"), "3")
+        demo.run("check", ref_of(refs, "checkbox", "Gift wrap"))
+        demo.run("click", ref_of(refs, "button", "Add to cart"))
+        demo.run("wait", "--text", "Added 3")
+        order = ref_of(refs, "button", "Place order")
+        print(f"agent  $ tabsteward click {order}    (a purchase: policy asks the person)",
+              flush=True)
+        seen = len(demo.console.text)
+        clicking = subprocess.Popen([*_tabsteward(), "click", order], env=demo.agent_env,
+                                    text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        demo.answer("A", seen)
+        out, err = clicking.communicate(timeout=WAIT)
+        print(err.rstrip() + "\n" + out.rstrip() + "\n", flush=True)
+        if clicking.returncode != 0:
+            raise SystemExit(clicking.returncode)
+        demo.run("text")
+        demo.run("activity", "--limit", "8")
+        demo.run("tab-close")
+        print("Done. The demo's hub, its pairing and its log are removed now; your own hub "
+              "starts with the first `tabsteward` command.")
+        return 0
+    finally:
+        if demo is not None:
+            demo.close()
+        shutil.rmtree(root, ignore_errors=True)

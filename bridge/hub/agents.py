@@ -48,15 +48,15 @@ class Agents:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or paths.state_dir() / "agents.json"
         self._by_hash: dict[str, Agent] = {}
-        self._seen: tuple[int, int] | None = None  # the file's (mtime, size) when read
+        self._seen: tuple[int, int, int] | None = None  # the file's stamp when read
         self._load()
 
-    def _stamp(self) -> tuple[int, int] | None:
+    def _stamp(self) -> tuple[int, int, int] | None:
         try:
             st = os.stat(self.path)
         except FileNotFoundError:
             return None
-        return st.st_mtime_ns, st.st_size
+        return st.st_ino, st.st_mtime_ns, st.st_size  # each save replaces the file
 
     def _fresh(self) -> None:
         """Read the file again when another process (or instance) changed it."""
@@ -64,21 +64,28 @@ class Agents:
             self._load()
 
     def _load(self) -> None:
-        self._seen = self._stamp()
+        """Read the file; a broken one leaves no agent accepted (and is not overwritten:
+        every later call reads it again and refuses)."""
+        stamp = self._stamp()
+        self._by_hash = {}
         try:
             raw = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            self._by_hash = {}
+            self._seen = stamp
             return
+        except UnicodeDecodeError as exc:
+            raise UsageError(f"{self.path} is not a paired-agents file ({exc}); no agent is "
+                             "accepted. Move it away to pair agents afresh") from None
         try:
             rows = json.loads(raw)["agents"]
             agents = [Agent(str(r["id"]), str(r["name"]), str(r["token_sha256"]),
                             float(r["created"]), float(r.get("last_used", 0.0)))
                       for r in rows]
         except (ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{self.path} is not a paired-agents file ({exc}); the hub did "
-                             "not start. Move it away to pair agents afresh") from None
+            raise UsageError(f"{self.path} is not a paired-agents file ({exc}); no agent is "
+                             "accepted. Move it away to pair agents afresh") from None
         self._by_hash = {a.token_sha256: a for a in agents}
+        self._seen = stamp
 
     def _save(self) -> None:
         paths.ensure_private_dir(self.path.parent)
@@ -109,7 +116,7 @@ class Agents:
         name = pairing_name(name)
         self._fresh()
         token = secrets.token_urlsafe(32)
-        base = _SLUG.sub("-", name.lower()).strip("-")[:24] or "agent"
+        base = _SLUG.sub("-", name.lower())[:24].strip("-") or "agent"
         taken = {a.id for a in self._by_hash.values()}
         agent_id, n = base, 2
         while agent_id in taken:

@@ -38,11 +38,13 @@ def _same(given: str, code: str) -> bool:
 
 @dataclass(frozen=True)
 class Answer:
-    """How a question ended: approved or not, remembered or not, and who or what said so."""
+    """How a question ended: approved or not, remembered or not; `by` says how in a phrase
+    for messages, `who` in a word or two for the activity log."""
 
     approved: bool
     by: str
     always: bool = False
+    who: str = "the hub"
 
 
 @dataclass
@@ -91,6 +93,7 @@ class Approvals:
 
     # -- asking --
     def _add(self, q: Question) -> Question:
+        self._expire()
         if len(self._open) >= MAX_OPEN:
             raise UsageError(f"{MAX_OPEN} questions already wait for the person; this one was "
                              "not asked and nothing was done")
@@ -122,10 +125,12 @@ class Approvals:
             if q.future in done:
                 return q.future.result()
             if done:
-                return self._close(q, Answer(False, "withdrawn: its tab was closed"))
-            return self._close(q, Answer(False, f"nobody answered within {timeout:g} s"))
-        except asyncio.CancelledError:
-            self._close(q, Answer(False, "withdrawn: the agent went away"))
+                return self._close(q, Answer(False, "withdrawn: its tab was closed",
+                                             who="withdrawn"))
+            return self._close(q, Answer(False, f"nobody answered within {timeout:g} s",
+                                         who="timeout"))
+        except BaseException:  # cancelled (its agent went away), or the notice failed
+            self._close(q, Answer(False, "withdrawn: the agent went away", who="withdrawn"))
             raise
 
     def offer(self, agent: str, summary: str, on_answer: Callable[[Question, Answer], None],
@@ -147,19 +152,20 @@ class Approvals:
         if not _same(code, q.code):
             q.wrong += 1
             if q.wrong >= MAX_WRONG:
-                self._close(q, Answer(False, "refused after too many wrong codes"))
+                self._close(q, Answer(False, "refused after too many wrong codes",
+                                      who="wrong codes"))
                 raise AuthError(f"wrong code for {q.id}, {MAX_WRONG} times: the question was "
                                 "closed and its action denied")
             raise AuthError(f"wrong code for {q.id}; nothing was answered "
                             f"({MAX_WRONG - q.wrong} tries left)")
         verb = "approved" if approve else "denied"
-        self._close(q, Answer(approve, f"{verb} by {by}", always and approve))
+        self._close(q, Answer(approve, f"{verb} by {by}", always and approve, who=by))
         return q
 
     def withdraw(self, owner: object) -> None:
         """Close every question asked on this connection (it closed)."""
         for q in [q for q in self._open.values() if q.owner is owner and owner is not None]:
-            self._close(q, Answer(False, "withdrawn: the agent went away"))
+            self._close(q, Answer(False, "withdrawn: the agent went away", who="withdrawn"))
 
     def open(self) -> list[Question]:
         self._expire()
@@ -170,14 +176,14 @@ class Approvals:
 
     def close_all(self, why: str) -> None:
         for q in list(self._open.values()):
-            self._close(q, Answer(False, why))
+            self._close(q, Answer(False, why, who="withdrawn"))
 
     # -- inner workings --
     def _expire(self) -> None:
         now = time.time()
         for q in list(self._open.values()):
             if q.kind == "blocked" and q.expires <= now:
-                self._close(q, Answer(False, "the offer expired"))
+                self._close(q, Answer(False, "the offer expired", who="expired"))
 
     def _close(self, q: Question, answer: Answer) -> Answer:
         if self._open.pop(q.id, None) is None:

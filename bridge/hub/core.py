@@ -192,7 +192,8 @@ class Hub:
             if parsed.options.help:
                 return _cli_reply(0, argv.tool_help(tool))
             what = tool.name
-            result = await self._run(tool, parsed.options.agent or request.get("agent"),
+            label = "person" if open_only else parsed.options.agent or request.get("agent")
+            result = await self._run(tool, label,
                                      request["cwd"], parsed.args,
                                      parsed.options.browser or request.get("browser"))
             if as_json:

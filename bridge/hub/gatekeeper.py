@@ -72,15 +72,14 @@ class PolicyGate:
             if closed.done() and not closed.cancelled():
                 closed.exception()  # retrieved: the tab closed, which the answer says
             closed.cancel()
-        self._log(tab.agent, intent, verdict, "approved" if answer.approved else "denied",
-                  answer.by)
+        self._log(tab.agent, intent, verdict, _decision(answer), answer.who)
         if not answer.approved:
             raise PolicyError(f"{answer.by}: {verdict.summary}. Nothing was done",
                               categories=_names(verdict), site=verdict.site)
         if answer.always:
             for finding in verdict.findings:
                 self.grants.add(profile.name, verdict.site, finding.category)
-            self._log(tab.agent, intent, verdict, "granted always", answer.by)
+            self._log(tab.agent, intent, verdict, "granted always", answer.who)
 
     def _block(self, agent: str, profile: Profile, intent: Intent,
                verdict: Verdict) -> PolicyError:
@@ -101,7 +100,7 @@ class PolicyGate:
                 else:
                     self.grants.add_once(profile.name, verdict.site, finding.category)
             self._log(agent, intent, verdict,
-                      "override always" if answer.always else "override once", answer.by)
+                      "override always" if answer.always else "override once", answer.who)
 
         q = self.approvals.offer(agent, verdict.summary, answered, **_facts(profile, verdict))
         return PolicyError(
@@ -118,7 +117,8 @@ class PolicyGate:
             self.activity.append("decision", agent=agent, tool=intent.action,
                                  site=verdict.site, summary=verdict.summary,
                                  decision=decision, decided_by=by,
-                                 reason="; ".join(f.reason for f in verdict.findings))
+                                 reason="; ".join(f.reason for f in verdict.findings),
+                                 data={"policy": verdict.rule.value})
 
 
 def _names(verdict: Verdict) -> list[str]:
@@ -130,3 +130,9 @@ def _facts(profile: Profile, verdict: Verdict) -> dict[str, Any]:
             "categories": tuple(_names(verdict)),
             "reasons": tuple(f.reason for f in verdict.findings)}
 
+
+def _decision(answer: Answer) -> str:
+    """The activity log's word for how a question ended."""
+    if answer.approved:
+        return "approved"
+    return answer.who if answer.who in ("timeout", "withdrawn") else "denied"

@@ -50,7 +50,7 @@ def _answer(call: Call, args: dict[str, Any], approve: bool) -> Result:
     if always and q is not None and q.kind == "pair":
         raise UsageError("--always is for actions, not pairings; nothing was answered")
     q = call.hub.approvals.answer(str(args["id"]), str(args["code"]), approve,
-                                  always=always, by="the person (CLI with code)")
+                                  always=always, by="the person (console code)")
     verb = "approved" if approve else "denied"
     more = " and remembered for this site" if always else ""
     return Result(f"{verb} {q.id}{more}: {q.summary}",
@@ -64,9 +64,7 @@ async def grants(call: Call, args: dict[str, Any]) -> Result:
     if not rows:
         return Result("no grant is remembered", {"grants": []})
     lines = [f"{g.profile:<12} {g.site:<40} {g.category.value}" for g in rows]
-    return Result("\n".join(lines), {"grants": [
-        {"profile": g.profile, "site": g.site, "category": g.category.value,
-         "created": g.created} for g in rows]})
+    return Result("\n".join(lines), {"grants": [g.to_json() for g in rows]})
 
 
 @tool("revoke", "Forget remembered grants (all of a profile, or one site, or one risk)",

@@ -19,6 +19,7 @@ from tabsteward.bridge.errors import (
     TargetNotInteractable,
     UsageError,
 )
+from tabsteward.bridge.policy.intent import Intent
 
 pytestmark = pytest.mark.browser
 
@@ -288,10 +289,36 @@ async def test_text_entry_refuses_a_read_only_or_disabled_field(tab: Tab, site: 
     assert await js(tab, "document.getElementById('email').value") == ""
 
 
-async def test_eval_is_refused_unless_allowed(tab: Tab, site: Site) -> None:
+async def test_policy_is_asked_with_the_pages_facts_before_an_action_reaches_the_page(
+        tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
-    with pytest.raises(PolicyError, match="Nothing was run"):
-        await actions.evaluate(tab, "document.title = 'changed'", allowed=False)
+    seen: list[Intent] = []
+
+    async def refuse(asking: Tab, intent: Intent) -> None:
+        seen.append(intent)
+        raise PolicyError("the test's policy refuses it; nothing was done")
+
+    tab.browser.gate = refuse
+    try:
+        with pytest.raises(PolicyError):
+            await actions.evaluate(tab, "document.title = 'changed'")
+        with pytest.raises(PolicyError):
+            await actions.click(tab, parse("button[type=submit]"))
+        with pytest.raises(PolicyError):
+            await actions.enter_text(tab, parse("#pw"), "s3cret", "fill")
+    finally:
+        tab.browser.gate = None
     assert await js(tab, "document.title") == "Sign up"
-    out = await actions.evaluate(tab, "document.title.length", allowed=True)
+    assert await js(tab, "document.getElementById('out').textContent") == ""
+    assert await js(tab, "document.getElementById('pw').value") == "hunter2"
+    evaluated, clicked, filled = seen
+    assert (evaluated.action, clicked.action, filled.action) == ("eval", "click", "fill")
+    assert clicked.page_url == site.url("form.html")
+    assert (clicked.element.role, clicked.element.name) == ("button", "Create account")
+    assert clicked.element.form is not None
+    assert clicked.element.form.submits
+    assert clicked.element.form.has_password
+    assert (filled.element.type, filled.element.field, filled.text) == ("password", "pw pw",
+                                                                         "s3cret")
+    out = await actions.evaluate(tab, "document.title.length")  # no gate: nothing asked
     assert out.data["value"] == len("Sign up")

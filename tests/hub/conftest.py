@@ -1,5 +1,6 @@
-"""Every hub test runs with its own HOME and XDG folders under a short /tmp path; `hub` is a
-real hub process (module-scoped) for the end-to-end tests."""
+"""Every hub test runs with its own HOME and XDG folders under a short /tmp path, as the
+paired agent "tests" (its token in TABSTEWARD_TOKEN); `hub` is a real hub process
+(module-scoped) for the end-to-end tests."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def isolated(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     root, env = private_folders()
     for var, value in env.items():
         monkeypatch.setenv(var, value)
-    for var in ("TABSTEWARD_SOCKET", "TABSTEWARD_AGENT"):
+    for var in ("TABSTEWARD_SOCKET", "TABSTEWARD_AGENT", "TABSTEWARD_NAME"):
         monkeypatch.delenv(var, raising=False)
     yield root
     shutil.rmtree(root, ignore_errors=True)

@@ -13,8 +13,10 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from tabsteward.bridge import cli, client
+from hub_env import agent_token
+from tabsteward.bridge import cli, client, credentials
 from tabsteward.bridge.hub import locate
+from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import LocalServer
 
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -64,12 +66,47 @@ def test_exit_status_and_stderr_come_from_the_hub(capsys: pytest.CaptureFixture[
     assert capsys.readouterr().err == "error: no element @9\n"
 
 
-def test_refused_token_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
-    with hub_in_thread(replying({"ok": True})):
-        with open(locate.token_path(), "w") as f:
-            f.write("stale\n")
+@pytest.mark.parametrize("given", ["stale", "the hub's token file"])
+def test_a_token_in_the_environment_that_the_hub_refuses_exits_3_without_asking_to_pair(
+        given: str, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[dict[str, Any]] = []
+    with hub_in_thread(replying({"ok": True}, seen)) as server:
+        monkeypatch.setenv("TABSTEWARD_TOKEN", server.token if given != "stale" else given)
         assert cli.main(["tabs"]) == 3
-    assert "no valid token" in capsys.readouterr().err
+    assert "does not accept the token in TABSTEWARD_TOKEN" in capsys.readouterr().err
+    assert seen == []  # refused before the hub ran anything, and no pairing was asked
+
+
+@pytest.mark.parametrize("kept", [None, "revoked-token"])
+def test_an_unpaired_cli_asks_the_hub_to_pair_then_runs_the_command_with_its_new_token(
+        kept: str | None, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("TABSTEWARD_TOKEN")
+    monkeypatch.setenv("TABSTEWARD_NAME", "Claude Code in ~/shop")
+    keyring: dict[str, str] = {} if kept is None else {"Claude Code in ~/shop": kept}
+    forgotten: list[str] = []
+    monkeypatch.setattr(credentials, "load", keyring.get)
+    monkeypatch.setattr(credentials, "save", keyring.__setitem__)
+    monkeypatch.setattr(credentials, "forget", forgotten.append)
+    seen: list[dict[str, Any]] = []
+
+    async def person_approves(request: dict[str, Any]) -> dict[str, Any]:
+        seen.append(request)
+        if request["op"] == "pair":  # what the hub does once the person approved
+            agent, token = Agents().add(request["name"])
+            return {"ok": True, "token": token, "agent": agent.id, "name": agent.name}
+        return {"ok": True, "exit": 0, "stdout": "t1 ok\n", "stderr": ""}
+
+    with hub_in_thread(person_approves):
+        assert cli.main(["tabs"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "t1 ok\n"
+    assert "asking the person to pair 'Claude Code in ~/shop'" in err
+    assert [r["op"] for r in seen] == ["pair", "cli"]  # the first cli was refused unread
+    assert seen[0]["name"] == "Claude Code in ~/shop"
+    assert keyring["Claude Code in ~/shop"] != kept
+    assert forgotten == ([] if kept is None else ["Claude Code in ~/shop"])
 
 
 def test_no_arguments_prints_usage_and_exits_2_without_a_hub(
@@ -127,7 +164,7 @@ def test_a_browser_that_cannot_be_launched_fails_the_command_not_the_hub() -> No
         assert listed.returncode == 0  # the hub still serves
         assert "launched" in listed.stdout
     finally:
-        client.request({"op": "shutdown", "id": 1})
+        client.request({"op": "shutdown", "id": 1}, token=agent_token())
 
 
 def test_no_autostart_setting_keeps_the_cli_from_starting_a_hub(

@@ -9,6 +9,7 @@ import sys
 from typing import Any
 
 import pytest
+from hub_env import agent_token
 from tabsteward.bridge import client
 from tabsteward.bridge.hub import locate
 from tabsteward.bridge.hub.server import LocalServer
@@ -26,7 +27,8 @@ def test_lean_client_imports_no_heavy_module() -> None:
     assert "tabsteward.bridge.client" in added
     assert not added & HEAVY, f"the CLI path imports {sorted(added & HEAVY)}"
     allowed = {"__future__", "_json", "_socket", "tabsteward", "tabsteward.bridge",
-               "tabsteward.bridge.cli", "tabsteward.bridge.client", "tabsteward.bridge.hub",
+               "tabsteward.bridge.cli", "tabsteward.bridge.client",
+               "tabsteward.bridge.credentials", "tabsteward.bridge.hub",
                "tabsteward.bridge.hub.locate"}
     assert added <= allowed, f"unexpected imports: {sorted(added - allowed)}"
     # -X importtime lists every module the statement imported, after site's own
@@ -77,9 +79,9 @@ def test_client_round_trips_unicode_through_the_real_server() -> None:
         server = LocalServer(echo)
         await server.start()
         try:
-            assert locate.read_token() == server.token
             return await asyncio.to_thread(
-                client.request, {"op": "cli", "argv": words, "cwd": "/", "id": 5})
+                client.request, {"op": "cli", "argv": words, "cwd": "/", "id": 5}, None,
+                agent_token())
         finally:
             await server.close()
 
@@ -87,19 +89,53 @@ def test_client_round_trips_unicode_through_the_real_server() -> None:
     assert reply == {"ok": True, "argv": words, "id": 5}
 
 
-def test_client_with_a_stale_token_gets_the_hubs_auth_error() -> None:
-    async def echo(request: dict[str, Any]) -> dict[str, Any]:
-        return {"ok": True}
+async def _echo_ok(request: dict[str, Any]) -> dict[str, Any]:
+    return {"ok": True}
 
+
+def ask(message: dict[str, object], token: str | None = None) -> dict[str, object]:
+    """One request to a real server on the test's socket (its own token file when
+    `token` is None)."""
     async def scenario() -> dict[str, object]:
-        server = LocalServer(echo)
+        server = LocalServer(_echo_ok)
         await server.start()
         try:
-            return await asyncio.to_thread(client.request, {"op": "ping"}, None, "old-token")
+            assert locate.read_token() == server.token
+            given = server.token if token is None else token
+            return await asyncio.to_thread(client.request, message, None, given)
+        finally:
+            await server.close()
+    return asyncio.run(scenario())
+
+
+def unpaired_refusal(reply: dict[str, object]) -> bool:
+    error = reply["error"]
+    assert reply["ok"] is False
+    assert isinstance(error, dict)
+    return (error["code"], error["type"], error["details"]) == (
+        3, "AuthError", {"unpaired": True})
+
+
+@pytest.mark.parametrize("token", ["old-token", ""])
+def test_client_with_a_stale_or_no_token_gets_the_hubs_unpaired_auth_error(token: str) -> None:
+    assert unpaired_refusal(ask({"op": "tools"}, token))
+
+
+def test_client_with_the_hubs_token_file_is_no_agent() -> None:
+    assert unpaired_refusal(ask({"op": "call", "tool": "tabs"}))  # the native host's token
+
+
+def test_client_ping_finds_a_hub_without_any_token() -> None:
+    async def scenario() -> tuple[bool, dict[str, object]]:
+        server = LocalServer(_echo_ok)
+        await server.start()
+        try:
+            found = await asyncio.to_thread(client.ping)
+            reply = await asyncio.to_thread(client.request, {"op": "ping", "id": 1})
+            return found, reply
         finally:
             await server.close()
 
-    reply = asyncio.run(scenario())
-    assert reply["ok"] is False
-    assert isinstance(reply["error"], dict)
-    assert reply["error"]["type"] == "AuthError"
+    found, reply = asyncio.run(scenario())
+    assert found is True
+    assert reply == {"ok": True, "id": 1}

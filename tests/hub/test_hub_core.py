@@ -12,9 +12,10 @@ from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import pytest
+from hub_env import agent_token
 from hub_tables import SECRET, make_table
 from tabsteward.bridge import client
-from tabsteward.bridge.hub.core import Hub
+from tabsteward.bridge.hub.core import Hub, session_name
 from tabsteward.bridge.hub.pool import BrowserPool
 from tabsteward.bridge.hub.server import LocalServer
 
@@ -35,7 +36,7 @@ class StandInBrowser:
         self.close_calls = 0
         self.allow_eval = False
 
-    def session(self, agent: str) -> StandInSession:
+    def session(self, agent: str, principal: str | None = None) -> StandInSession:
         return self.sessions.setdefault(agent, StandInSession(agent))
 
     async def close(self) -> None:
@@ -203,7 +204,8 @@ def test_shutdown_op_answers_then_stops_the_hub_cleanly() -> None:
         server = LocalServer(hub.execute)
         await server.start()
         running = asyncio.create_task(hub.run(server))
-        reply = await asyncio.to_thread(client.request, {"op": "shutdown"})
+        reply = await asyncio.to_thread(client.request, {"op": "shutdown"}, None,
+                                        agent_token())
         return await running, reply, browser, server
 
     code, reply, browser, server = run(go())
@@ -273,3 +275,53 @@ def test_stop_signal_path_stops_with_status_0() -> None:
 def test_cli_reply_always_has_exit_stdout_and_stderr(argv: list[str]) -> None:
     reply = cli(*argv)
     assert set(reply) >= {"ok", "exit", "stdout", "stderr"}
+
+
+def served(*requests: dict[str, Any], token: str | None = None) -> list[dict[str, Any]]:
+    """The replies of a Hub behind a real LocalServer to requests sent one by one as the
+    paired test agent (or with `token`)."""
+    async def go() -> list[dict[str, Any]]:
+        hub, _ = make_hub()
+        server = LocalServer(hub.execute)
+        await server.start()
+        try:
+            given = agent_token() if token is None else token
+            return [await asyncio.to_thread(client.request, r, None, given) for r in requests]
+        finally:
+            await server.close()
+    return run(go())
+
+
+def test_whoami_names_the_paired_agent_and_the_hub() -> None:
+    [reply] = served({"op": "whoami"})
+    assert reply == {"ok": True, "version": reply["version"], "pid": os.getpid(),
+                     "agent": "tests", "name": "tests"}
+    assert reply["version"]
+
+
+def test_whoami_and_tool_calls_are_refused_to_an_agent_that_is_not_paired() -> None:
+    for request in ({"op": "whoami"}, {"op": "call", "tool": "echo", "args": {"text": "x"}}):
+        [reply] = served(request, token="never-paired")
+        assert reply["ok"] is False
+        assert reply["error"]["code"] == 3
+        assert reply["error"]["details"] == {"unpaired": True}
+
+
+def test_a_paired_agents_calls_use_its_own_session_or_one_it_names() -> None:
+    replies = served(
+        {"op": "call", "tool": "echo", "args": {"text": "x"}},
+        {"op": "call", "tool": "echo", "args": {"text": "x"}, "agent": "default"},
+        {"op": "call", "tool": "echo", "args": {"text": "x"}, "agent": "shopper"},
+        {"op": "cli", "argv": ["echo", "x", "--json", "--agent", "shopper"], "cwd": "/"})
+    agents = [r["result"]["agent"] for r in replies[:3]]
+    assert agents == ["tests", "tests", "tests/shopper"]
+    assert json.loads(replies[3]["stdout"])["agent"] == "tests/shopper"
+
+
+@pytest.mark.parametrize(("principal", "label", "session"), [
+    (None, None, "default"), (None, "shopper", "shopper"),
+    ("tests", None, "tests"), ("tests", "default", "tests"), ("tests", "tests", "tests"),
+    ("tests", "shopper", "tests/shopper"), ("tests", "x" * 64, "tests/" + "x" * 58)])
+def test_session_name_is_the_paired_agents_id_then_its_label(
+        principal: str | None, label: str | None, session: str) -> None:
+    assert session_name(principal, label) == session

@@ -66,6 +66,23 @@ def test_second_serve_is_refused_while_a_hub_runs(hub: Hub) -> None:
     assert hub.cli("tabs").returncode == 0  # the first one still serves
 
 
+def test_a_hub_answers_anyone_a_ping_but_only_a_paired_agent_anything_else(hub: Hub) -> None:
+    assert client.ping(hub.socket) is True
+    assert client.request({"op": "ping"}, hub.socket)["ok"] is True
+    whoami = client.request({"op": "whoami"}, hub.socket, hub.env["TABSTEWARD_TOKEN"])
+    assert (whoami["ok"], whoami["agent"], whoami["name"]) == (True, "tests", "tests")
+    with open(os.path.join(os.path.dirname(hub.socket), "hub.token")) as f:
+        host_token = f.read().strip()
+    for token in ("", "not-a-token", host_token):
+        for op in ({"op": "whoami"}, {"op": "tools"}, {"op": "call", "tool": "tabs"}):
+            refused = client.request(op, hub.socket, token)
+            error = refused["error"]
+            assert isinstance(error, dict)
+            assert (refused["ok"], error["code"], error["details"]) == (
+                False, 3, {"unpaired": True}), (token, op)
+    assert hub.cli("tabs").returncode == 0  # the hub still serves its paired agent
+
+
 def test_sigterm_stops_the_hub_and_removes_its_files() -> None:
     running = start_hub(private_env())
     token = os.path.join(os.path.dirname(running.socket), "hub.token")
@@ -83,8 +100,7 @@ def test_two_clis_finding_no_hub_start_exactly_one() -> None:
     sock = os.path.join(folder, "hub.sock")
 
     def ask(op: str) -> dict[str, object]:
-        with open(os.path.join(folder, "hub.token")) as f:
-            return client.request({"op": op}, sock, f.read().strip())
+        return client.request({"op": op}, sock, env["TABSTEWARD_TOKEN"])
 
     both = [subprocess.Popen([BIN, "tabs"], env=env, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True) for _ in range(2)]

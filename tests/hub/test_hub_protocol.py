@@ -78,6 +78,31 @@ def test_args_hold_only_scalars_and_lists_of_them(args: Any) -> None:
         protocol.validate_request({"op": "call", "tool": "t", "args": args, **TOKEN})
 
 
+def test_only_ping_pair_and_answer_are_open_to_a_client_without_a_token() -> None:
+    open_ops = protocol.OPEN_OPS
+    assert open_ops == {"ping", "pair", "answer"}
+    assert open_ops <= set(protocol.OPS)
+    assert "extension" not in protocol.OPS  # the native host's op is the server's alone
+
+
+def test_whoami_takes_nothing_but_its_token_and_id() -> None:
+    assert protocol.validate_request({"op": "whoami", "id": 2, **TOKEN}) == {"op": "whoami",
+                                                                             "id": 2}
+    with pytest.raises(UsageError, match="takes no agent"):
+        protocol.validate_request({"op": "whoami", "agent": "a", **TOKEN})
+
+
+def test_pair_request_keeps_its_name_with_spaces_tidied() -> None:
+    req = protocol.validate_request({"op": "pair", "name": "  Claude   Code in ~/shop "})
+    assert req == {"op": "pair", "name": "Claude Code in ~/shop"}
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 81, "bell\x07", 3, None])
+def test_pair_name_must_be_short_and_printable(name: Any) -> None:
+    with pytest.raises(UsageError, match="name"):
+        protocol.validate_request({"op": "pair", "name": name})
+
+
 @pytest.mark.parametrize("rid", [True, 1.5, [1], "x" * 129])
 def test_request_id_must_be_a_short_string_or_integer(rid: Any) -> None:
     with pytest.raises(UsageError, match="id"):

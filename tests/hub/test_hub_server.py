@@ -11,9 +11,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
 
 import pytest
+from hub_env import agent_token
 from tabsteward.bridge import framing
 from tabsteward.bridge.errors import TabError
-from tabsteward.bridge.hub import locate
+from tabsteward.bridge.hub import context, locate
+from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import HubRunning, LocalServer, check_free
 
 T = TypeVar("T")
@@ -79,19 +81,79 @@ class Peer:
             await self.writer.wait_closed()
 
 
-def ping(server: LocalServer, **extra: Any) -> dict[str, Any]:
-    return {"op": "ping", "token": server.token, **extra}
+def ping(**extra: Any) -> dict[str, Any]:
+    """A ping, which needs no token."""
+    return {"op": "ping", **extra}
+
+
+def tools(**extra: Any) -> dict[str, Any]:
+    """A request only a paired agent may make, carrying the test agent's token."""
+    return {"op": "tools", "token": agent_token(), **extra}
+
+
+# every op that needs a paired agent's token, as a request that is otherwise well formed
+AGENT_OPS: list[dict[str, Any]] = [
+    {"op": "tools"}, {"op": "whoami"}, {"op": "shutdown"},
+    {"op": "call", "tool": "click", "args": {"target": "@1"}},
+    {"op": "cli", "argv": ["tabs"], "cwd": "/"},
+]
+
+
+def refused_as_unpaired(reply: dict[str, Any], rid: int) -> None:
+    assert reply["ok"] is False
+    assert reply["id"] == rid
+    assert reply["error"]["type"] == "AuthError"
+    assert reply["error"]["code"] == 3
+    assert reply["error"]["details"] == {"unpaired": True}
+    assert "nothing was done" in reply["error"]["message"]
 
 
 def test_authenticated_request_reaches_the_executor_without_its_token() -> None:
     async def scenario() -> None:
-        async with serving() as server:
+        async with serving():
             peer = await Peer.open()
-            peer.send(ping(server, id="a1"))
+            peer.send(tools(id="a1"))
             [reply] = await peer.replies(1)
-            assert reply == {"ok": True, "echo": {"op": "ping"}, "id": "a1"}
+            assert reply == {"ok": True, "echo": {"op": "tools"}, "id": "a1"}
             await peer.close()
     run(scenario())
+
+
+def test_ping_and_pair_are_answered_without_a_token() -> None:
+    async def scenario() -> None:
+        async with serving():
+            peer = await Peer.open()
+            peer.send(ping(id=1))
+            peer.send({"op": "pair", "name": "Claude Code in ~/shop", "id": 2})
+            replies = {r["id"]: r for r in await peer.replies(2)}
+            assert replies[1] == {"ok": True, "echo": {"op": "ping"}, "id": 1}
+            assert replies[2] == {"ok": True, "echo": {"op": "pair",
+                                                       "name": "Claude Code in ~/shop"},
+                                  "id": 2}
+            peer.send(tools(id=3))  # the connection stays open for what follows
+            assert (await peer.replies(1))[0]["ok"] is True
+            await peer.close()
+    run(scenario())
+
+
+def test_the_executor_learns_which_paired_agent_sent_each_request() -> None:
+    seen: list[tuple[str, str | None]] = []
+
+    async def who(request: dict[str, Any]) -> dict[str, Any]:
+        principal = context.principal.get()
+        seen.append((request["op"], principal.id if principal else None))
+        return {"ok": True}
+
+    async def scenario() -> None:
+        async with serving(who):
+            peer = await Peer.open()
+            peer.send(tools(id=1))
+            await peer.replies(1)
+            peer.send(ping(id=2))
+            await peer.replies(1)
+            await peer.close()
+    run(scenario())
+    assert seen == [("tools", "tests"), ("ping", None)]
 
 
 def test_socket_token_and_folder_are_private_to_the_user() -> None:
@@ -105,9 +167,10 @@ def test_socket_token_and_folder_are_private_to_the_user() -> None:
     run(scenario())
 
 
-@pytest.mark.parametrize("token", ["wrong", None, 42, "é"])
-def test_request_with_wrong_or_missing_token_is_refused_and_connection_closed(
-        token: Any) -> None:
+@pytest.mark.parametrize("request_", AGENT_OPS, ids=[m["op"] for m in AGENT_OPS])
+@pytest.mark.parametrize("token", ["wrong", None, 42, "é", "", "x" * 257])
+def test_request_with_wrong_or_missing_token_is_refused_as_unpaired_and_connection_closed(
+        token: Any, request_: dict[str, Any]) -> None:
     calls: list[dict[str, Any]] = []
 
     async def record(request: dict[str, Any]) -> dict[str, Any]:
@@ -117,28 +180,69 @@ def test_request_with_wrong_or_missing_token_is_refused_and_connection_closed(
     async def scenario() -> None:
         async with serving(record):
             peer = await Peer.open()
-            message: dict[str, Any] = {"op": "ping", "id": 3}
+            message: dict[str, Any] = {**request_, "id": 3}
             if token is not None:
                 message["token"] = token
             peer.send(message)
-            peer.send({"op": "ping", "id": 4})
+            peer.send(tools(id=4))  # even a good request after it goes unread
             [reply] = await peer.replies(1)
-            assert reply["ok"] is False
-            assert reply["id"] == 3
-            assert reply["error"]["type"] == "AuthError"
-            assert reply["error"]["code"] == 3
-            assert "nothing was done" in reply["error"]["message"]
+            refused_as_unpaired(reply, 3)
             assert await peer.closed_by_server()
     run(scenario())
     assert calls == []
 
 
+@pytest.mark.parametrize("request_", AGENT_OPS, ids=[m["op"] for m in AGENT_OPS])
+def test_the_native_hosts_token_is_refused_for_every_op_but_extension(
+        request_: dict[str, Any]) -> None:
+    calls: list[dict[str, Any]] = []
+
+    async def record(request: dict[str, Any]) -> dict[str, Any]:
+        calls.append(request)
+        return {"ok": True}
+
+    async def scenario() -> None:
+        async with serving(record) as server:
+            assert locate.read_token() == server.token  # what any local process could read
+            peer = await Peer.open()
+            peer.send({**request_, "token": server.token, "id": 5})
+            [reply] = await peer.replies(1)
+            refused_as_unpaired(reply, 5)
+            assert await peer.closed_by_server()
+    run(scenario())
+    assert calls == []
+
+
+def test_an_agent_unpaired_while_the_hub_runs_is_refused_from_its_next_request() -> None:
+    async def scenario() -> None:
+        async with serving():
+            before = await Peer.open()
+            before.send(tools(id=1))
+            assert (await before.replies(1))[0]["ok"] is True
+            Agents().revoke("tests")  # as `tabsteward unpair tests` does, in another process
+            before.send(tools(id=2))
+            refused_as_unpaired((await before.replies(1))[0], 2)
+            assert await before.closed_by_server()
+    run(scenario())
+
+
+def test_an_agent_paired_while_the_hub_runs_is_let_in() -> None:
+    async def scenario() -> None:
+        async with serving():
+            token = Agents().add("Codex in ~/src/shop")[1]
+            peer = await Peer.open()
+            peer.send({"op": "tools", "token": token, "id": 1})
+            assert (await peer.replies(1))[0] == {"ok": True, "echo": {"op": "tools"}, "id": 1}
+            await peer.close()
+    run(scenario())
+
+
 @pytest.mark.parametrize("origin_key", ["origin", "Origin"])
 def test_request_with_browser_origin_is_refused(origin_key: str) -> None:
     async def scenario() -> None:
-        async with serving() as server:
+        async with serving():
             peer = await Peer.open()
-            peer.send(ping(server, **{origin_key: "https://evil.example"}))
+            peer.send(ping(**{origin_key: "https://evil.example"}))
             [reply] = await peer.replies(1)
             assert reply["error"]["type"] == "AuthError"
             assert "web page" in reply["error"]["message"]
@@ -162,9 +266,9 @@ def test_http_request_from_a_browser_gets_403_and_is_closed(start: bytes) -> Non
 
 def test_oversized_frame_is_refused_and_connection_closed() -> None:
     async def scenario() -> None:
-        async with serving() as server:
+        async with serving():
             peer = await Peer.open()
-            peer.send(ping(server, id=1))
+            peer.send(ping(id=1))
             peer.writer.write((framing.DEFAULT_MAX + 1).to_bytes(4, "little"))
             replies = await peer.replies(2)
             answered = next(r for r in replies if "id" in r)
@@ -202,14 +306,15 @@ def test_frame_that_is_not_an_object_closes_the_connection() -> None:
 
 def test_schema_error_is_answered_and_the_connection_stays_open() -> None:
     async def scenario() -> None:
-        async with serving() as server:
+        async with serving():
             peer = await Peer.open()
-            peer.send({"op": "cli", "argv": "tabs", "cwd": "/", "id": 1, "token": server.token})
-            peer.send(ping(server, id=2))
+            peer.send({"op": "cli", "argv": "tabs", "cwd": "/", "id": 1,
+                       "token": agent_token()})
+            peer.send(tools(id=2))
             bad, good = await peer.replies(2)
             assert bad["id"] == 1
             assert bad["error"]["type"] == "UsageError"
-            assert good == {"ok": True, "echo": {"op": "ping"}, "id": 2}
+            assert good == {"ok": True, "echo": {"op": "tools"}, "id": 2}
             await peer.close()
     run(scenario())
 
@@ -225,10 +330,10 @@ def test_pipelined_requests_run_concurrently_and_replies_carry_their_ids() -> No
         return {"ok": True, "tool": request["tool"]}
 
     async def scenario() -> None:
-        async with serving(gated) as server:
+        async with serving(gated):
             peer = await Peer.open()
             for rid, tool in ((1, "slow"), (2, "fast")):
-                peer.send({"op": "call", "tool": tool, "id": rid, "token": server.token})
+                peer.send({"op": "call", "tool": tool, "id": rid, "token": agent_token()})
             first, second = await peer.replies(2)
             assert (first["id"], first["tool"]) == (2, "fast")
             assert (second["id"], second["tool"]) == (1, "slow")
@@ -245,10 +350,10 @@ def test_executor_errors_are_replies_and_crashes_hide_their_details() -> None:
         return {"ok": True}
 
     async def scenario() -> None:
-        async with serving(failing, log_path="/x/hub.log") as server:
+        async with serving(failing, log_path="/x/hub.log"):
             peer = await Peer.open()
             for rid, tool in ((1, "gone"), (2, "crash")):
-                peer.send({"op": "call", "tool": tool, "id": rid, "token": server.token})
+                peer.send({"op": "call", "tool": tool, "id": rid, "token": agent_token()})
             replies = {r["id"]: r for r in await peer.replies(2)}
             assert replies[1]["error"]["type"] == "TabError"
             crash = replies[2]["error"]
@@ -256,7 +361,7 @@ def test_executor_errors_are_replies_and_crashes_hide_their_details() -> None:
             assert "secret" not in crash["message"]
             assert "internal error" in crash["message"]
             assert "/x/hub.log" in crash["message"]
-            peer.send(ping(server, id=3))
+            peer.send(ping(id=3))
             assert (await peer.replies(1))[0]["ok"] is True
             await peer.close()
     run(scenario())
@@ -267,9 +372,9 @@ def test_reply_over_the_frame_limit_is_replaced_by_an_error() -> None:
         return {"ok": True, "data": "x" * 2000}
 
     async def scenario() -> None:
-        async with serving(big, max_frame=1000) as server:
+        async with serving(big, max_frame=1000):
             peer = await Peer.open()
-            peer.send(ping(server, id=9))
+            peer.send(ping(id=9))
             [reply] = await peer.replies(1)
             assert reply["id"] == 9
             assert reply["ok"] is False
@@ -280,12 +385,12 @@ def test_reply_over_the_frame_limit_is_replaced_by_an_error() -> None:
 
 def test_server_keeps_serving_after_a_broken_connection() -> None:
     async def scenario() -> None:
-        async with serving() as server:
+        async with serving():
             rude = await Peer.open()
             rude.writer.write(b"\x05\x00")  # half a header, then gone
             await rude.close()
             peer = await Peer.open()
-            peer.send(ping(server, id=1))
+            peer.send(ping(id=1))
             assert (await peer.replies(1))[0]["ok"] is True
             await peer.close()
     run(scenario())
@@ -313,9 +418,9 @@ def test_stale_socket_file_is_replaced() -> None:
     stale.close()  # the file stays, nobody listens: what a crashed hub leaves
 
     async def scenario() -> None:
-        async with serving() as server:
+        async with serving():
             peer = await Peer.open()
-            peer.send(ping(server, id=1))
+            peer.send(ping(id=1))
             assert (await peer.replies(1))[0]["ok"] is True
             await peer.close()
     run(scenario())
@@ -357,7 +462,7 @@ def test_close_lets_running_requests_answer() -> None:
         server = LocalServer(slow)
         await server.start()
         peer = await Peer.open()
-        peer.send(ping(server, id=1))
+        peer.send(ping(id=1))
         await started.wait()
         closing = asyncio.create_task(server.close())
         finish.set()
@@ -368,7 +473,8 @@ def test_close_lets_running_requests_answer() -> None:
     run(scenario())
 
 
-def test_an_extension_connection_is_handed_over_only_with_the_token_and_first() -> None:
+def test_an_extension_connection_is_handed_over_only_with_the_hosts_token_and_first(
+        ) -> None:
     async def go() -> None:
         handed: list[list[Any]] = []
 
@@ -378,12 +484,16 @@ def test_an_extension_connection_is_handed_over_only_with_the_token_and_first() 
             writer.close()
 
         async with serving(extension_handler=extension) as server:
-            forged = await Peer.open()
-            forged.send({"op": "extension", "token": "wrong"})
-            [reply] = await forged.replies(1)
-            assert reply["error"]["type"] == "AuthError"
+            forged = []
+            for token in ("wrong", agent_token()):  # an agent's token is not the host's
+                peer = await Peer.open()
+                peer.send({"op": "extension", "token": token})
+                [reply] = await peer.replies(1)
+                assert reply["error"]["type"] == "AuthError"
+                assert await peer.closed_by_server()
+                forged.append(peer)
             late = await Peer.open()
-            late.send({"op": "ping", "token": server.token, "id": 1})
+            late.send(ping(id=1))
             late.send({"op": "extension", "token": server.token})
             replies = await late.replies(2)  # the refusal may overtake the ping's reply
             [refusal] = [r for r in replies if "error" in r]
@@ -396,7 +506,7 @@ def test_an_extension_connection_is_handed_over_only_with_the_token_and_first() 
                 while not handed:
                     await asyncio.sleep(0.01)
             assert handed == [[{"type": "hello"}]]
-            for peer in (forged, late, host):
+            for peer in (*forged, late, host):
                 peer.writer.close()
     run(go())
 

@@ -36,10 +36,15 @@ def text_of(result: object) -> str:
     return str(content[0].text)
 
 
+PERSON_TOOLS = {"approvals", "approve", "deny", "grants", "revoke", "agents", "unpair",
+                "activity"}
+
+
 def test_mcp_tools_carry_the_cli_verbs_and_read_only_hints(hub: Hub) -> None:
     async def scenario(client: Client) -> None:
         tools = {t.name: t for t in (await client.list_tools()).tools}
         assert {"open", "snapshot", "click", "fill", "tabs"} <= set(tools)
+        assert not PERSON_TOOLS & set(tools)  # the person's tools are not offered to agents
         assert tools["snapshot"].annotations.read_only_hint is True
         assert tools["click"].annotations.destructive_hint is True
         assert "interactive" in tools["snapshot"].input_schema["properties"]
@@ -79,5 +84,16 @@ def test_mcp_reports_a_bad_ref_as_a_tool_error(hub: Hub, site: fixture_server.Si
         assert "nothing was done" in text_of(result)
         malformed = await client.call_tool("click", {"target": 12})
         assert malformed.is_error
+
+    mcp_session(hub, scenario)
+
+
+def test_mcp_refuses_to_call_the_persons_tools(hub: Hub) -> None:
+    async def scenario(client: Client) -> None:
+        for name in sorted(PERSON_TOOLS):
+            result = await client.call_tool(name, {})
+            assert result.is_error
+            assert text_of(result) == f"{name} is for the person, not for agents; nothing " \
+                                      "was done"
 
     mcp_session(hub, scenario)

@@ -14,7 +14,6 @@ from collections.abc import Iterator
 
 import pytest
 from hub_env import BIN, Hub, Terminal, private_env, start_hub_on_terminal, stop_hub
-
 from tabsteward.bridge import credentials
 from tabsteward.bridge.errors import AuthError
 

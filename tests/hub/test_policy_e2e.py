@@ -215,7 +215,7 @@ def test_a_blocked_action_fails_at_once_and_the_person_may_allow_it_once(shop):
     assert third.returncode == PolicyError.exit_code  # once meant once
 
 
-def test_always_remembers_the_grant_for_the_site(shop):
+def test_always_remembers_the_grant_for_the_site_until_it_is_revoked(shop, site):
     hub, term = shop
     before = asked(term)
     assert run(hub, "eval", "2+2").returncode == PolicyError.exit_code
@@ -225,6 +225,29 @@ def test_always_remembers_the_grant_for_the_site(shop):
         done = run(hub, "eval", "2+2")
         assert done.returncode == 0
         assert done.stdout.strip() == "4"
+    grants = json.loads(run(hub, "grants", "--json").stdout)["grants"]
+    origin = site.url("shop.html").rsplit("/", 1)[0]
+    assert [(g["profile"], g["site"], g["category"]) for g in grants] == [
+        ("shop", origin, "eval")]
+    assert run(hub, "revoke", "shop", "--category", "eval").stdout.startswith("revoked 1")
+    assert run(hub, "eval", "2+2").returncode == PolicyError.exit_code
+
+
+def test_the_activity_log_says_who_decided_what(shop):
+    hub, term = shop
+    before = asked(term)
+    click = agent(hub, "click", ref(hub, "Buy now"))
+    qid = wait_question(term, before)
+    assert run(hub, "deny", qid, "--code", term.code(qid)).returncode == 0
+    click.communicate(timeout=60)
+    entries = json.loads(run(hub, "activity", "--kind", "decision", "--json").stdout)[
+        "entries"]
+    last = entries[-1]
+    assert (last["agent"], last["tool"], last["decision"]) == ("tests/shopper", "click",
+                                                               "denied")
+    assert last["decided_by"] == "the person (console code)"
+    assert "Buy now" in last["summary"]
+    assert "purchase" in last["reason"]
 
 
 def test_a_wrong_code_answers_nothing_and_three_close_the_question(shop):

@@ -15,7 +15,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp_types import Implementation, TextContent
-from standin_hub import TOOLS, Paths, Reply, StandinHub
+from standin_hub import TOKEN, TOOLS, Paths, Reply, StandinHub
 from tabsteward.bridge.hub.protocol import DEFAULT_AGENT
 
 pytestmark = pytest.mark.timeout(60)
@@ -84,6 +84,30 @@ def test_the_hub_tools_are_listed_with_their_schemas_and_hints(paths: Paths, mod
     run_session(paths, scenario, hub=StandinHub(paths), mode=mode)
 
 
+PERSON_TOOLS: list[dict[str, Any]] = [
+    {"name": name, "summary": f"The person's {name}.", "mutating": True, "group": "person",
+     "inputSchema": {"type": "object", "properties": {}, "required": [],
+                     "additionalProperties": False}}
+    for name in ("approvals", "approve", "deny", "grants", "revoke", "agents", "unpair",
+                 "activity")]
+
+
+def test_the_persons_tools_are_neither_offered_nor_run_for_an_agent(paths: Paths) -> None:
+    hub = StandinHub(paths, tools=TOOLS + PERSON_TOOLS)
+
+    async def scenario(client: Client) -> None:
+        listed = (await client.list_tools()).tools
+        assert [t.name for t in listed] == [t["name"] for t in TOOLS]
+        for tool in PERSON_TOOLS:
+            result = await client.call_tool(tool["name"], {})
+            assert result.is_error
+            assert result.content == [TextContent(
+                text=f"{tool['name']} is for the person, not for agents; nothing was done")]
+
+    run_session(paths, scenario, hub=hub)
+    assert hub.calls == []
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_a_call_returns_the_hub_text_exactly_as_the_clis_default_agent(
         paths: Paths, mode: str) -> None:
@@ -99,6 +123,7 @@ def test_a_call_returns_the_hub_text_exactly_as_the_clis_default_agent(
 
     run_session(paths, scenario, hub=hub, mode=mode)
     [call] = hub.calls
+    assert call["token"] == TOKEN  # the paired agent's, from TABSTEWARD_TOKEN
     assert call["tool"] == "snapshot"
     assert call["args"] == {"interactive": True}
     assert call["agent"] == DEFAULT_AGENT
@@ -131,6 +156,18 @@ def test_a_hub_error_becomes_an_is_error_result_with_its_message(
             TextContent(text="@3 is covered by dialog \"Cookies\"; nothing was clicked")]
 
     run_session(paths, scenario, hub=StandinHub(paths, on_call=refuse), mode=mode)
+
+
+def test_a_token_the_hub_refuses_is_named_and_no_pairing_is_asked(paths: Paths) -> None:
+    hub = StandinHub(paths)
+
+    async def scenario(client: Client) -> None:
+        with pytest.raises(MCPError) as caught:
+            await client.list_tools()
+        assert "does not accept the token in TABSTEWARD_TOKEN" in caught.value.message
+
+    run_session(paths, scenario, hub=hub, env={"TABSTEWARD_TOKEN": "revoked-token"})
+    assert {r["op"] for r in hub.requests} == {"whoami"}
 
 
 def test_a_hub_that_is_down_gives_a_clear_error(paths: Paths) -> None:

@@ -17,6 +17,7 @@ from memory_registry import MemoryRegistry
 from tabsteward.bridge import cli, doctor, install, setup_args
 from tabsteward.bridge.errors import UsageError
 from tabsteward.bridge.hub import protocol
+from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import LocalServer
 from tabsteward.bridge.native_host import EXTENSION_ID
 
@@ -29,7 +30,8 @@ HOSTS = ".config/chromium/NativeMessagingHosts"
 @pytest.fixture
 def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A fake home (XDG folders inside it) with a Chromium config folder; the hub folder is
-    short (sockets) and empty."""
+    short (sockets) and empty. This terminal is a paired agent (its token in
+    TABSTEWARD_TOKEN), as it is once the person has approved it."""
     folder = tmp_path / "home"
     (folder / ".config/chromium").mkdir(parents=True)
     monkeypatch.setenv("HOME", str(folder))
@@ -37,6 +39,8 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
         monkeypatch.delenv(var, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(folder / ".local/share"))
     monkeypatch.setenv("XDG_STATE_HOME", str(folder / ".local/state"))
+    agents = Agents(folder / ".local/state/tabsteward/agents.json")
+    monkeypatch.setenv("TABSTEWARD_TOKEN", agents.add("doctor tests")[1])
     runtime = tempfile.mkdtemp(prefix="tsd", dir="/tmp")
     monkeypatch.setenv("XDG_RUNTIME_DIR", runtime)
     try:
@@ -328,15 +332,40 @@ def test_a_hub_that_predates_browser_listing_is_said_so(
     assert "this hub predates browser listing" in line_of(lines, "warn browser extension")
 
 
-def test_a_hub_that_refuses_the_token_fails(
-        installed: Path, hub_with: Any, capsys: pytest.CaptureFixture[str]) -> None:
-    hub = hub_with([])
-    Path(hub.server.token_path).write_text("someone-elses-token\n")
+@pytest.mark.parametrize("token", ["unpaired-token", "the hub's token file", None])
+def test_a_terminal_that_is_not_a_paired_agent_is_a_warning_after_a_good_ping(
+        installed: Path, hub_with: Any, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, token: str | None) -> None:
+    hub = hub_with([{"name": "chromium", "kind": "launched"}])
+    if token is None:  # no token anywhere: none in the environment, no keyring to ask
+        monkeypatch.delenv("TABSTEWARD_TOKEN")
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS",
+                           f"unix:path={os.environ['XDG_RUNTIME_DIR']}/no-bus")
+    else:
+        host = token == "the hub's token file"  # the native host's, no agent's
+        monkeypatch.setenv("TABSTEWARD_TOKEN", hub.server.token if host else token)
     code, lines = run_doctor(capsys)
-    assert code == 1
-    line = line_of(lines, "FAIL hub on ")
-    assert f"it refused the token in {hub.server.token_path}" in line
-    assert hub.seen == []
+    assert code == 0
+    assert "(version 9.9.9, pid 4242)" in line_of(lines, "ok   hub answers on ")
+    line = line_of(lines, "warn browser extension")
+    assert "this terminal is not a paired agent" in line
+    assert "approve its pairing" in line
+    assert [r["op"] for r in hub.seen] == ["ping"]  # the browser list was refused unread
+
+
+def test_a_ping_answered_with_an_error_fails_naming_the_socket() -> None:
+    check = doctor.ping_check({"ok": False, "error": {"code": 1, "message": "broken"}},
+                              "/run/hub.sock")
+    assert check.status == "fail"
+    assert "hub on /run/hub.sock" in check.line()
+    assert "it answered a ping with an error (broken)" in check.line()
+
+
+def test_a_refusal_of_the_browser_list_says_this_terminal_is_not_paired() -> None:
+    check = doctor.browsers_check({"ok": False, "error": {
+        "code": 3, "type": "AuthError", "message": "not paired", "details": {"unpaired": True}}})
+    assert check.status == "warn"
+    assert "this terminal is not a paired agent" in check.line()
 
 
 def test_a_stale_socket_is_a_hub_that_does_not_run(

@@ -1,4 +1,5 @@
-"""Fixtures for SDK tests: a private folder where `locate` finds the stand-in hub."""
+"""Fixtures for SDK tests: a private folder where `locate` finds the stand-in hub, and the
+paired agent's token in TABSTEWARD_TOKEN."""
 
 from __future__ import annotations
 

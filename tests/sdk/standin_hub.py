@@ -1,4 +1,7 @@
-"""A stand-in hub for SDK and MCP tests: a real Unix socket speaking framing.py, canned replies."""
+"""A stand-in hub for SDK and MCP tests: a real Unix socket speaking framing.py, canned replies.
+
+Like the real hub it answers `ping` and `pair` to anyone and everything else only to a paired
+agent's token: TOKEN, which the tests' environment gives the client in TABSTEWARD_TOKEN."""
 
 from __future__ import annotations
 
@@ -13,7 +16,8 @@ from typing import Any
 
 from tabsteward.bridge import framing
 
-TOKEN = "stand-in-token"
+TOKEN = "stand-in-token"  # the paired agent's
+AGENT = "tests"  # the id and name the paired agent has
 
 TOOLS: list[dict[str, Any]] = [
     {"name": "open", "summary": "Open a URL in the agent's tab.", "mutating": True,
@@ -35,17 +39,18 @@ CallHandler = Callable[[dict[str, Any], Reply], Awaitable[None]]
 
 @dataclass
 class Paths:
-    """A short private folder with the hub's socket and token, as `locate` finds them."""
+    """A short private folder with the hub's socket, as `locate` finds it, and the
+    environment of a client that is the paired agent."""
 
     root: str
     socket: str
-    token: str
     env: dict[str, str] = field(default_factory=dict)
 
 
 @contextmanager
 def hub_paths() -> Iterator[Paths]:
-    """A fresh folder under /tmp (socket paths stay far below 107 characters)."""
+    """A fresh folder under /tmp (socket paths stay far below 107 characters); its
+    environment carries the paired agent's token."""
     root = tempfile.mkdtemp(prefix="ts", dir="/tmp")
     try:
         run = os.path.join(root, "run")
@@ -55,8 +60,8 @@ def hub_paths() -> Iterator[Paths]:
         socket = os.path.join(run, "hub.sock")
         env = {"XDG_RUNTIME_DIR": run, "HOME": home, "TABSTEWARD_SOCKET": socket,
                "XDG_STATE_HOME": os.path.join(home, "state"),
-               "XDG_CONFIG_HOME": os.path.join(home, "config")}
-        yield Paths(root=root, socket=socket, token=os.path.join(run, "hub.token"), env=env)
+               "XDG_CONFIG_HOME": os.path.join(home, "config"), "TABSTEWARD_TOKEN": TOKEN}
+        yield Paths(root=root, socket=socket, env=env)
     finally:
         shutil.rmtree(root, ignore_errors=True)
 
@@ -68,7 +73,8 @@ async def answer_text(request: dict[str, Any], reply: Reply) -> None:
 
 
 class StandinHub:
-    """Answers ping and tools itself; hands every call to `on_call`, which replies or not."""
+    """Answers ping, pair, whoami and tools itself; hands every call to `on_call`, which
+    replies or not. `paired` are the tokens it accepts; a pairing adds one."""
 
     def __init__(self, paths: Paths, tools: list[dict[str, Any]] | None = None,
                  on_call: CallHandler = answer_text) -> None:
@@ -76,6 +82,7 @@ class StandinHub:
         self.tools = TOOLS if tools is None else tools
         self.on_call = on_call
         self.requests: list[dict[str, Any]] = []
+        self.paired = {TOKEN}
         self.arrived = asyncio.Condition()
         self._server: asyncio.Server | None = None
         self._writers: list[asyncio.StreamWriter] = []
@@ -83,8 +90,6 @@ class StandinHub:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self) -> StandinHub:
-        with open(self.paths.token, "w", encoding="ascii") as f:
-            f.write(TOKEN + "\n")
         self._server = await asyncio.start_unix_server(self._serve, self.paths.socket)
         return self
 
@@ -140,7 +145,7 @@ class StandinHub:
                     async with self.arrived:
                         self.requests.append(request)
                         self.arrived.notify_all()
-                    task = asyncio.create_task(self._answer(request, send))
+                    task = asyncio.create_task(self._answer(request, send, writer))
                     self._tasks.add(task)
                     task.add_done_callback(self._tasks.discard)
         except ConnectionResetError:
@@ -149,17 +154,27 @@ class StandinHub:
             self._senders.remove(send)
             writer.close()
 
-    async def _answer(self, request: dict[str, Any], send: Reply) -> None:
+    async def _answer(self, request: dict[str, Any], send: Reply,
+                      writer: asyncio.StreamWriter) -> None:
         rid = request.get("id")
 
         async def reply(body: dict[str, Any]) -> None:
             await send({"id": rid, **body})
 
-        if request.get("token") != TOKEN:
-            await reply({"ok": False, "error": {"code": 3, "type": "AuthError",
-                                                "message": "wrong token; nothing was done"}})
-        elif request.get("op") == "ping":
+        if request.get("op") == "ping":
             await reply({"ok": True, "version": "0-standin", "pid": os.getpid()})
+        elif request.get("op") == "pair":  # the person approves at once
+            token = f"stand-in-paired-{len(self.paired)}"
+            self.paired.add(token)
+            await reply({"ok": True, "token": token, "agent": AGENT, "name": request["name"]})
+        elif request.get("token") not in self.paired:
+            await reply({"ok": False, "error": {
+                "code": 3, "type": "AuthError", "details": {"unpaired": True},
+                "message": "this agent is not paired with the hub; nothing was done"}})
+            writer.close()  # as the real hub does
+        elif request.get("op") == "whoami":
+            await reply({"ok": True, "version": "0-standin", "pid": os.getpid(),
+                         "agent": AGENT, "name": AGENT})
         elif request.get("op") == "tools":
             await reply({"ok": True, "tools": self.tools})
         elif request.get("op") == "call":

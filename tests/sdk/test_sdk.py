@@ -12,8 +12,10 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from standin_hub import TOKEN, Paths, Reply, StandinHub, answer_text
-from tabsteward.bridge import errors
+from hub_env import pair
+from standin_hub import AGENT, TOKEN, Paths, Reply, StandinHub, answer_text
+from tabsteward.bridge import credentials, errors
+from tabsteward.bridge.hub import context
 from tabsteward.bridge.sdk import Tabsteward
 
 pytestmark = pytest.mark.timeout(30)
@@ -48,11 +50,13 @@ def test_a_call_carries_token_agent_tool_args_and_cwd_and_returns_text_and_data(
     run_with_hub(paths, scenario)
 
 
-def test_ping_and_tools_send_no_agent_and_are_read(paths: Paths) -> None:
+def test_whoami_ping_and_tools_send_no_agent_and_are_read(paths: Paths) -> None:
     async def scenario(hub: StandinHub) -> None:
         ts = await Tabsteward.connect(agent="tester", autostart=False)
         try:
             assert ts.hub["version"] == "0-standin"
+            assert ts.hub["agent"] == AGENT  # whoami: the paired agent the token is
+            assert (await ts.ping())["version"] == "0-standin"
             tools = await ts.list_tools()
         finally:
             await ts.close()
@@ -60,7 +64,8 @@ def test_ping_and_tools_send_no_agent_and_are_read(paths: Paths) -> None:
         assert tools[0].mutating
         assert not tools[1].mutating
         assert tools[0].input_schema["required"] == ["url"]
-        assert all("agent" not in r for r in hub.requests if r["op"] in ("ping", "tools"))
+        assert [r["op"] for r in hub.requests] == ["whoami", "ping", "tools"]
+        assert all("agent" not in r for r in hub.requests)
 
     run_with_hub(paths, scenario)
 
@@ -152,7 +157,7 @@ def test_the_next_call_after_a_lost_connection_opens_a_new_one(paths: Paths) -> 
         assert [c["args"]["url"] for c in hub.calls] == ["http://127.0.0.1/a",
                                                          "http://127.0.0.1/b"]
         assert len({r["token"] for r in hub.requests}) == 1
-        assert [r["op"] for r in hub.requests] == ["ping", "call", "ping", "call"]
+        assert [r["op"] for r in hub.requests] == ["whoami", "call", "whoami", "call"]
 
     run_with_hub(paths, scenario)
 
@@ -226,22 +231,56 @@ def test_autostart_that_fails_raises_hub_unavailable(
     asyncio.run(scenario())
 
 
-def test_a_wrong_token_is_refused_with_auth_error(paths: Paths) -> None:
+def test_a_token_in_the_environment_that_the_hub_refuses_is_an_auth_error_without_pairing(
+        paths: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TABSTEWARD_TOKEN", "not-the-token")
+
     async def scenario(hub: StandinHub) -> None:
-        with open(paths.token, "w", encoding="ascii") as f:
-            f.write("not-the-token")
-        with pytest.raises(errors.AuthError, match="wrong token"):
+        with pytest.raises(errors.AuthError, match="does not accept the token in "
+                                                   "TABSTEWARD_TOKEN"):
             await Tabsteward.connect(autostart=False)
+        assert [r["op"] for r in hub.requests] == ["whoami"]  # the person was not asked
 
     run_with_hub(paths, scenario)
 
 
-def test_a_missing_token_file_is_refused_before_anything_is_sent(paths: Paths) -> None:
+def test_a_keyring_that_cannot_be_read_is_refused_before_anything_is_sent(
+        paths: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
+    def locked(name: str) -> str | None:
+        raise credentials.TokenStoreError("the agent's token could not be read from the "
+                                          "keyring: the keyring holding the token is locked")
+
+    monkeypatch.delenv("TABSTEWARD_TOKEN")
+    monkeypatch.setattr(credentials, "load", locked)
+
     async def scenario(hub: StandinHub) -> None:
-        os.unlink(paths.token)
-        with pytest.raises(errors.AuthError, match="nothing was sent"):
+        with pytest.raises(errors.AuthError, match=r"keyring.*nothing was sent"):
             await Tabsteward.connect(autostart=False)
         assert hub.requests == []
+
+    run_with_hub(paths, scenario)
+
+
+@pytest.mark.parametrize("kept", [None, "revoked-token"])
+def test_an_unpaired_agent_asks_the_hub_to_pair_then_keeps_and_uses_its_new_token(
+        paths: Paths, monkeypatch: pytest.MonkeyPatch, kept: str | None) -> None:
+    name = "python3 in ~/src/shop"
+    monkeypatch.delenv("TABSTEWARD_TOKEN")
+    keyring: dict[str, str] = {} if kept is None else {name: kept}
+    forgotten: list[str] = []
+    monkeypatch.setattr(credentials, "load", keyring.get)
+    monkeypatch.setattr(credentials, "save", keyring.__setitem__)
+    monkeypatch.setattr(credentials, "forget", forgotten.append)
+
+    async def scenario(hub: StandinHub) -> None:
+        async with Tabsteward(autostart=False, name=name) as ts:
+            assert ts.hub["agent"] == AGENT
+            assert (await ts.tabs()).text == "tabs done"
+        assert [r["op"] for r in hub.requests] == ["whoami", "pair", "whoami", "call"]
+        assert hub.requests[1]["name"] == name
+        assert keyring == {name: "stand-in-paired-1"}
+        assert {r["token"] for r in hub.requests[2:]} == {"stand-in-paired-1"}
+        assert forgotten == ([] if kept is None else [name])
 
     run_with_hub(paths, scenario)
 
@@ -344,14 +383,20 @@ def _literals(annotation: Any) -> list[str]:
     return found
 
 
-def test_the_real_local_server_accepts_what_the_sdk_sends(paths: Paths) -> None:
+def test_the_real_local_server_accepts_what_the_sdk_sends_as_its_paired_agent(
+        paths: Paths, monkeypatch: pytest.MonkeyPatch) -> None:
     server_module = pytest.importorskip("tabsteward.bridge.hub.server")
+    monkeypatch.setenv("TABSTEWARD_TOKEN", pair(paths.env, "real-test"))
     seen: list[dict[str, Any]] = []
+    principals: set[str | None] = set()
 
     async def handler(request: dict[str, Any]) -> dict[str, Any]:
         seen.append(request)
-        if request["op"] == "ping":
-            return {"ok": True, "version": "test", "pid": os.getpid()}
+        principal = context.principal.get()
+        principals.add(principal.id if principal else None)
+        if request["op"] == "whoami":
+            return {"ok": True, "version": "test", "pid": os.getpid(),
+                    "agent": principal.id if principal else None}
         if request["op"] == "tools":
             return {"ok": True, "tools": []}
         if request["args"].get("target") == "@9":
@@ -363,6 +408,7 @@ def test_the_real_local_server_accepts_what_the_sdk_sends(paths: Paths) -> None:
         await server.start()
         try:
             async with Tabsteward(agent="real-test", autostart=False) as ts:
+                assert ts.hub["agent"] == "real-test"
                 assert await ts.list_tools() == []
                 results = await asyncio.gather(ts.click("@1"), ts.hover("@2"))
                 with pytest.raises(errors.RefNotFound, match="no element matches @9"):
@@ -370,6 +416,7 @@ def test_the_real_local_server_accepts_what_the_sdk_sends(paths: Paths) -> None:
         finally:
             await server.close()
         assert [r.text for r in results] == ["click by real-test", "hover by real-test"]
-        assert [r["op"] for r in seen] == ["ping", "tools", "call", "call", "call"]
+        assert [r["op"] for r in seen] == ["whoami", "tools", "call", "call", "call"]
+        assert principals == {"real-test"}
 
     asyncio.run(scenario())
