@@ -49,6 +49,7 @@ class Agents:
         self.path = path or paths.state_dir() / "agents.json"
         self._by_hash: dict[str, Agent] = {}
         self._seen: tuple[int, int, int] | None = None  # the file's stamp when read
+        self._session: dict[str, Agent] = {}  # accepted for this process only
         self._load()
 
     def _stamp(self) -> tuple[int, int, int] | None:
@@ -103,7 +104,10 @@ class Agents:
     def verify(self, token: str) -> Agent | None:
         """The agent this token belongs to, or None."""
         self._fresh()
-        agent = self._by_hash.get(digest(token))
+        key = digest(token)
+        if key in self._session:
+            return self._session[key]
+        agent = self._by_hash.get(key)
         if agent is not None and time.time() - agent.last_used > 60:
             agent = self._by_hash[agent.token_sha256] = Agent(
                 agent.id, agent.name, agent.token_sha256, agent.created, time.time())
@@ -127,6 +131,14 @@ class Agents:
         log.info("paired agent %s (%r)", agent.id, agent.name)
         return agent, token
 
+    def accept(self, token: str, name: str) -> Agent:
+        """Accept `token` as a paired agent for this process's life only (never saved): the
+        token the person gave `serve` in its environment, where nobody can pair (CI)."""
+        agent = Agent(_SLUG.sub("-", name.lower()).strip("-") or "agent", name,
+                      digest(token), time.time())
+        self._session[agent.token_sha256] = agent
+        return agent
+
     def revoke(self, agent_id: str) -> Agent:
         self._fresh()
         for key, agent in list(self._by_hash.items()):
@@ -140,4 +152,5 @@ class Agents:
 
     def list(self) -> list[Agent]:
         self._fresh()
-        return sorted(self._by_hash.values(), key=lambda a: a.created)
+        return sorted([*self._by_hash.values(), *self._session.values()],
+                      key=lambda a: a.created)

@@ -43,8 +43,11 @@ def ensure_hub(wait: float = WAIT) -> None:
                 os.chmod(log_path, 0o600)
                 # cwd "/": the hub resolves paths against each request's cwd, and must not
                 # keep the caller's folder busy
+                # an agent's TABSTEWARD_TOKEN must not become the new hub's own (see
+                # `serve`): an agent that starts the hub gets no pairing for free
+                env = {k: v for k, v in os.environ.items() if k != "TABSTEWARD_TOKEN"}
                 proc = subprocess.Popen(command(), stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=log,
+                                        stdout=subprocess.DEVNULL, stderr=log, env=env,
                                         start_new_session=True, close_fds=True, cwd="/")
         except OSError as exc:
             raise HubUnavailable(f"could not start a hub ({exc}); nothing was run") from exc

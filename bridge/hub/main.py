@@ -121,8 +121,18 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
                  ", local only" if opts.local_only else "")
         return await Browser.launch(headless=not opts.headed, local_only=opts.local_only)
 
+    if not opts.policy:
+        try:  # the commented defaults, for the person to read and edit
+            profiles.write_default()
+        except OSError as exc:
+            log.warning("could not write the default policy file: %s", exc)
     config = profiles.load(Path(opts.policy) if opts.policy else None)
     agents = Agents()
+    given = os.environ.pop("TABSTEWARD_TOKEN", "").strip()
+    if given:  # the person started this hub with a token: CI, benchmarks, scripts
+        agents.accept(given, "environment")
+        log.info("accepting the TABSTEWARD_TOKEN this hub was started with, as agent "
+                 "'environment', while it runs")
     activity = ActivityLog()
     approvals = Approvals()
     approvals.listeners.append(Console(sys.stderr))

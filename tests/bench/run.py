@@ -33,6 +33,7 @@ import json
 import os
 import platform
 import re
+import secrets
 import shutil
 import signal
 import statistics
@@ -56,6 +57,7 @@ TS_BIN = REPO / ".venv" / "bin" / "tabsteward"
 AB_BIN = CACHE / "peers" / "node_modules" / "agent-browser" / "bin" / "agent-browser-linux-x64"
 RUNNER_TOOLS = ("tabsteward,agent-browser,agent-browser-mcp,playwright-mcp,chrome-devtools-mcp,"
                 "cdp-floor")
+BENCH_TOKEN = secrets.token_urlsafe(32)  # this run's agent token (hubs accept it: see run_shared)
 MCP_PEERS = ("agent-browser-mcp", "playwright-mcp", "chrome-devtools-mcp")
 
 INPROCESS_REPS = 3  # (a) timed snapshot / getFullAXTree pairs per page
@@ -156,7 +158,9 @@ def run_shared(pages: str, stamp: str) -> Path:
     if not (CACHE / "venv").is_dir():
         subprocess.run([runner, "--cache", str(CACHE), "setup"], check=True)
     out = RESULTS / f"bench-{stamp}.json"
-    env = dict(os.environ, TABSTEWARD_BIN=str(TS_BIN))
+    # the runner starts `tabsteward serve` itself, where nobody can pair an agent: the hub
+    # accepts the token it is started with, and the runner's CLI calls carry it
+    env = dict(os.environ, TABSTEWARD_BIN=str(TS_BIN), TABSTEWARD_TOKEN=BENCH_TOKEN)
     cmd = [runner, "--cache", str(CACHE), "run", "--tools", RUNNER_TOOLS, "--pages", pages,
            "--out", str(out)]
     print(f"[run] {' '.join(cmd)}  (its summary: {out.with_suffix('.md')})", file=sys.stderr)
@@ -242,6 +246,7 @@ def isolated_env(root: Path) -> dict[str, str]:
         (root / sub).mkdir(parents=True, exist_ok=True)
         env[var] = str(root / sub)
     os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
+    env["TABSTEWARD_TOKEN"] = BENCH_TOKEN  # see run_shared
     return env
 
 
