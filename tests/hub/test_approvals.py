@@ -345,7 +345,8 @@ def test_an_offer_expires_after_offer_seconds(monkeypatch: pytest.MonkeyPatch) -
     assert calls == [Answer(False, "the offer expired", who="expired")]
     with pytest.raises(UsageError, match="no open question"):
         approvals.answer(q.id, q.code, approve=True)
-    assert calls == [Answer(False, "the offer expired", who="expired")]  # the late approval did nothing
+    # the late approval did nothing
+    assert calls == [Answer(False, "the offer expired", who="expired")]
 
 
 def test_a_failing_on_answer_does_not_stop_the_question_closing(
@@ -414,7 +415,8 @@ async def test_listeners_hear_asked_then_closed_with_the_answer() -> None:
     [q] = await open_questions(approvals)
     assert events == [("asked", q, None)]
     approvals.answer(q.id, q.code, approve=True)
-    assert events == [("asked", q, None), ("closed", q, Answer(True, "approved by person", who="person"))]
+    assert events == [("asked", q, None),
+                      ("closed", q, Answer(True, "approved by person", who="person"))]
     assert (await task).approved
 
 
