@@ -30,6 +30,11 @@ def _tabsteward() -> list[str]:
     return [found] if found else [sys.executable, "-m", "tabsteward.bridge"]
 
 
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        """The demo's page server prints nothing."""
+
+
 class Console:
     """The hub's stderr, a terminal: shown to the reader, and searched for the codes."""
 
@@ -87,9 +92,8 @@ class Demo:
         assert self.hub.stdout is not None
         if not self.hub.stdout.readline().startswith("tabsteward hub ready"):
             raise SystemExit(f"the hub did not start:\n{self.console.text}")
-        handler = partial(SimpleHTTPRequestHandler, directory=str(HERE))
-        handler.log_message = lambda *a: None  # type: ignore[method-assign]
-        self.pages = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.pages = ThreadingHTTPServer(("127.0.0.1", 0),
+                                         partial(_QuietHandler, directory=str(HERE)))
         threading.Thread(target=self.pages.serve_forever, daemon=True).start()
         self.agent_env = dict(self.env, TABSTEWARD_AGENT="demo")
 

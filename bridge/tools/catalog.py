@@ -1,3 +1,12 @@
 """Imports every tool module, so that their tools register in order."""
 
-from . import activity, approvals, browsers, browsing, interact, page, pairing  # noqa: F401
+from . import (  # noqa: F401
+    activity,
+    approvals,
+    browsers,
+    browsing,
+    interact,
+    page,
+    pairing,
+    storage,
+)

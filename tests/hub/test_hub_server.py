@@ -14,7 +14,7 @@ import pytest
 from hub_env import agent_token
 from tabsteward.bridge import framing
 from tabsteward.bridge.errors import TabError
-from tabsteward.bridge.hub import context, locate
+from tabsteward.bridge.hub import context, locate, protocol
 from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import HubRunning, LocalServer, check_free
 
@@ -97,6 +97,10 @@ AGENT_OPS: list[dict[str, Any]] = [
     {"op": "call", "tool": "click", "args": {"target": "@1"}},
     {"op": "cli", "argv": ["tabs"], "cwd": "/"},
 ]
+
+
+def test_the_refusal_tests_cover_every_op_that_is_not_open() -> None:
+    assert {m["op"] for m in AGENT_OPS} == set(protocol.OPS) - protocol.OPEN_OPS
 
 
 def refused_as_unpaired(reply: dict[str, Any], rid: int) -> None:
@@ -473,8 +477,7 @@ def test_close_lets_running_requests_answer() -> None:
     run(scenario())
 
 
-def test_an_extension_connection_is_handed_over_only_with_the_hosts_token_and_first(
-        ) -> None:
+def test_an_extension_connection_needs_the_hosts_token_and_must_come_first() -> None:
     async def go() -> None:
         handed: list[list[Any]] = []
 
