@@ -22,7 +22,11 @@ class FrameError(ValueError):
 
 def encode(message: Any, max_size: int = DEFAULT_MAX) -> bytes:
     """One message as a frame; refuses what the reader would refuse."""
-    body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+    try:
+        body = json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError as exc:  # a lone surrogate: no UTF-8 for it
+        raise FrameError(f"message is not valid Unicode ({exc.reason}); it was not "
+                         "sent") from None
     if len(body) > max_size:
         raise FrameError(f"message of {len(body)} bytes is over the {max_size}-byte limit; "
                          "it was not sent")
@@ -52,10 +56,11 @@ class Decoder:
                 break
             body = bytes(self._buf[HEADER:HEADER + size])
             del self._buf[:HEADER + size]
-            try:
-                self._out.append(json.loads(body))
-            except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-                self.failed = FrameError(f"frame is not UTF-8 JSON: {exc}")
+            try:  # decoded first: json.loads would also take UTF-16 and a BOM
+                self._out.append(json.loads(body.decode("utf-8")))
+            except (ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON,
+                # or an integer too long to convert; RecursionError: nested too deep
+                self.failed = FrameError(f"frame is not UTF-8 JSON: {str(exc)[:200]}")
                 raise self.failed from exc
 
     def messages(self) -> list[Any]:

@@ -85,7 +85,11 @@ class HubTools:
     async def call(self, tool: str, args: dict[str, Any], agent: str) -> mcp_types.CallToolResult:
         import mcp_types
         try:
-            await self._fetch()
+            try:
+                await self._fetch()
+            except TabstewardError as exc:
+                raise type(exc)(f"`{tool}` was not sent: {exc.message}", **exc.details) \
+                    from exc
             if tool in self._person_tools:
                 return mcp_types.CallToolResult(content=[mcp_types.TextContent(
                     text=f"{tool} is for the person, not for agents; nothing was done")],

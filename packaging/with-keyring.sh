@@ -7,7 +7,9 @@
 set -euo pipefail
 if [ -z "${TABSTEWARD_KEYRING_SESSION:-}" ]; then
   export TABSTEWARD_KEYRING_SESSION=1
-  exec dbus-run-session -- bash "${BASH_SOURCE[0]}" "$@"
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  exec dbus-run-session --dbus-daemon="$here/quiet-dbus-daemon.sh" -- \
+    bash "${BASH_SOURCE[0]}" "$@"
 fi
 dir=$(mktemp -d /tmp/tabsteward-keyring.XXXXXX)
 cleanup() {

@@ -63,7 +63,7 @@ def check_hello(message: Any) -> Hello:
 def _label(value: Any, what: str, limit: int) -> str:
     if value is None:
         return ""
-    if not isinstance(value, str) or len(value) > limit or not _LABEL.fullmatch(value[:64]):
+    if not isinstance(value, str) or len(value) > limit or not value.isprintable():
         raise UsageError(f"the extension's hello has a bad {what} field; the link was closed")
     return value
 
@@ -196,7 +196,7 @@ class ExtensionLink:
             self._reply(message)
         elif "event" in message:
             name, args = message.get("event"), message.get("args")
-            if name not in EVENTS or not isinstance(args, list):
+            if not isinstance(name, str) or name not in EVENTS or not isinstance(args, list):
                 self._drop(f"an unknown or malformed event {str(name)[:40]!r}")
                 return
             for handler in list(self._handlers):

@@ -105,9 +105,9 @@ class Agents:
         """The agent this token belongs to, or None."""
         self._fresh()
         key = digest(token)
-        if key in self._session:
-            return self._session[key]
         agent = self._by_hash.get(key)
+        if agent is None:
+            return self._session.get(key)
         if agent is not None and time.time() - agent.last_used > 60:
             agent = self._by_hash[agent.token_sha256] = Agent(
                 agent.id, agent.name, agent.token_sha256, agent.created, time.time())

@@ -132,8 +132,10 @@ class Hub:
         agent = session_name(principal.id if principal else None, agent)
         started = self._loop.time()
         browser: Browser | None = None
+        # a mutation is logged before it runs (so a crash mid-way still shows it was asked)
+        # and again with its outcome; a read, once, with its outcome
         entry = self.record("request", agent=agent, tool=tool.name,
-                             data=_loggable(tool, checked)) if tool.mutating else None
+                            data=_loggable(tool, checked)) if tool.mutating else None
         try:
             if tool.browser:
                 browser = await self.pool.pick(agent, browser_name)
@@ -143,9 +145,9 @@ class Hub:
         except TabstewardError as err:
             log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
                      (self._loop.time() - started) * 1000, REDACTOR.text(err.message))
-            if entry is not None:
-                self.record("outcome", agent=agent, tool=tool.name, request_id=entry,
-                             outcome=f"error {err.code}: {err.message}")
+            self.record("outcome" if entry else "request", agent=agent, tool=tool.name,
+                        request_id=entry, outcome=f"error {err.code}: {err.message}",
+                        data=None if entry else _loggable(tool, checked))
             raise
         finally:
             if browser is not None:
@@ -154,9 +156,9 @@ class Hub:
             raise TypeError(f"tool {tool.name} returned {type(result).__name__}, not a Result")
         log.info("%s (agent %s) done in %.0f ms", tool.name, agent,
                  (self._loop.time() - started) * 1000)
-        if entry is not None:
-            self.record("outcome", agent=agent, tool=tool.name, request_id=entry,
-                         outcome="ok: " + result.text[:300])
+        self.record("outcome" if entry else "request", agent=agent, tool=tool.name,
+                    request_id=entry, outcome="ok: " + result.text.partition("\n")[0][:300],
+                    data=None if entry else _loggable(tool, checked))
         # known secrets (what was typed into password fields) never leave the hub
         return Result(REDACTOR.text(result.text), REDACTOR.data(result.data))
 

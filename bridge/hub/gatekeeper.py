@@ -102,7 +102,13 @@ class PolicyGate:
             self._log(agent, intent, verdict,
                       "override always" if answer.always else "override once", answer.who)
 
-        q = self.approvals.offer(agent, verdict.summary, answered, **_facts(profile, verdict))
+        facts = _facts(profile, verdict)
+        q = next((o for o in self.approvals.open()  # a retry does not ask the person again
+                  if o.kind == "blocked" and o.agent == agent and o.summary == verdict.summary
+                  and (o.site, o.profile, o.categories) == (facts["site"], facts["profile"],
+                                                            facts["categories"])), None)
+        if q is None:
+            q = self.approvals.offer(agent, verdict.summary, answered, **facts)
         return PolicyError(
             f"policy profile {profile.name!r} blocks {what}: {verdict.summary}. Nothing was "
             f"done. The person has been shown it as {q.id} and may allow it once or always; "

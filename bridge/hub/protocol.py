@@ -22,6 +22,7 @@ MAX_ARGV = 1000
 MAX_ARGS = 64
 MAX_LIST = 1000
 MAX_TEXT = 8 * 1024 * 1024
+MAX_INT = 2**53  # numbers beyond what JSON peers hold exactly are refused
 
 # Keys every request may carry, and the keys each op adds (required ones in the tuple's
 # first set, optional ones in its second).
@@ -123,7 +124,7 @@ def _show(value: Any) -> str:
 
 
 def _name(value: Any, what: str, pattern: re.Pattern[str]) -> str:
-    if not isinstance(value, str) or not pattern.fullmatch(value):
+    if not isinstance(value, str) or not pattern.fullmatch(value) or not value.isprintable():
         raise UsageError(f"{what} must be a name of 1 to {MAX_NAME} printable characters, "
                          f"not {_show(value)}; nothing was done")
     return value
@@ -244,10 +245,13 @@ def coerce(tool: str, param: Param, value: Any) -> Any:
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise UsageError(f"{where} must be a whole number; nothing was run")
+        if abs(value) > MAX_INT:
+            raise UsageError(f"{where} is out of range; nothing was run")
         return value
     if kind == "float":
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise UsageError(f"{where} must be a number; nothing was run")
+        if isinstance(value, bool) or not isinstance(value, int | float) or \
+                abs(value) > MAX_INT:
+            raise UsageError(f"{where} must be a number within range; nothing was run")
         return float(value)
     if not isinstance(value, str):
         raise UsageError(f"{where} must be a string; nothing was run")

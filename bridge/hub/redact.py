@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import threading
@@ -53,8 +54,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str],
 
 def _forms(value: str) -> set[str]:
     """The value as typed and as it shows up in URLs and JSON text."""
-    forms = {value, quote(value, safe=""), quote_plus(value), json.dumps(value)[1:-1],
-             json.dumps(value, ensure_ascii=False)[1:-1]}
+    forms = {value, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
+    with contextlib.suppress(UnicodeEncodeError):  # a lone surrogate has no URL form
+        forms |= {quote(value, safe=""), quote_plus(value)}
     return {f for f in forms if len(f) >= MIN_LENGTH}
 
 
@@ -173,6 +175,9 @@ class Redactor:
     def _data(self, obj: Any, depth: int) -> Any:
         if isinstance(obj, str):
             return self.text(obj)
+        if isinstance(obj, int | float) and not isinstance(obj, bool):
+            shown = str(obj)  # a number that is a known secret (a PIN, a card number)
+            return obj if self.text(shown) == shown else MARK
         if not isinstance(obj, dict | list | tuple):
             return obj
         if depth <= 0:

@@ -80,7 +80,8 @@ def parse_url(url: str) -> Url | None:
     if scheme == "file":
         return _parse_file(rest)
     if scheme in INNER:
-        inner = parse_url(rest)
+        nested = rest.lower().startswith(tuple(f"{i}:" for i in INNER))  # blob:blob:…
+        inner = None if nested else parse_url(rest)
         return Url(scheme, path=rest, inner=inner if inner and inner.scheme in SPECIAL else None)
     if rest.startswith("//"):
         authority, _, tail = rest[2:].partition("/")
@@ -129,7 +130,7 @@ def _port(text: str) -> int | None:
     """None for no port, -1 for a port Chrome refuses."""
     if not text:
         return None
-    if not text.isascii() or not text.isdigit() or int(text) > 65535:
+    if not text.isascii() or not text.isdigit() or len(text) > 5 or int(text) > 65535:
         return -1
     return int(text)
 
@@ -181,7 +182,7 @@ def normalise_host(text: str) -> str | None:
 
 def _number(part: str) -> int | None:
     """One IPv4 part as Chrome reads it: 0x hex, leading-zero octal, or decimal."""
-    if not part or not part.isascii():
+    if not part or not part.isascii() or "_" in part:  # int() would take 1_000
         return None
     try:
         if part[:2].lower() == "0x":

@@ -66,21 +66,30 @@ def test_second_serve_is_refused_while_a_hub_runs(hub: Hub) -> None:
     assert hub.cli("tabs").returncode == 0  # the first one still serves
 
 
-def test_a_hub_answers_anyone_a_ping_but_only_a_paired_agent_anything_else(hub: Hub) -> None:
-    assert client.ping(hub.socket) is True
-    assert client.request({"op": "ping"}, hub.socket)["ok"] is True
-    whoami = client.request({"op": "whoami"}, hub.socket, hub.env["TABSTEWARD_TOKEN"])
-    assert (whoami["ok"], whoami["agent"], whoami["name"]) == (True, "tests", "tests")
-    with open(os.path.join(os.path.dirname(hub.socket), "hub.token")) as f:
-        host_token = f.read().strip()
-    for token in ("", "not-a-token", host_token):
-        for op in ({"op": "whoami"}, {"op": "tools"}, {"op": "call", "tool": "tabs"}):
-            refused = client.request(op, hub.socket, token)
-            error = refused["error"]
-            assert isinstance(error, dict)
-            assert (refused["ok"], error["code"], error["details"]) == (
-                False, 3, {"unpaired": True}), (token, op)
-    assert hub.cli("tabs").returncode == 0  # the hub still serves its paired agent
+def test_a_hub_answers_anyone_a_ping_but_only_a_paired_agent_anything_else() -> None:
+    env = private_env()
+    token = env["TABSTEWARD_TOKEN"]  # the agent paired as "tests", which the hub is not given
+    running = start_hub({k: v for k, v in env.items() if k != "TABSTEWARD_TOKEN"})
+    try:
+        sock = running.socket
+        assert client.ping(sock) is True
+        assert client.request({"op": "ping"}, sock)["ok"] is True
+        whoami = client.request({"op": "whoami"}, sock, token)
+        assert (whoami["ok"], whoami["agent"], whoami["name"]) == (True, "tests", "tests")
+        with open(os.path.join(os.path.dirname(sock), "hub.token")) as f:
+            host_token = f.read().strip()
+        for given in ("", "not-a-token", host_token):
+            for op in ({"op": "whoami"}, {"op": "tools"}, {"op": "call", "tool": "tabs"}):
+                refused = client.request(op, sock, given)
+                error = refused["error"]
+                assert isinstance(error, dict)
+                assert (refused["ok"], error["code"], error["details"]) == (
+                    False, 3, {"unpaired": True}), (given, op)
+        running.env["TABSTEWARD_TOKEN"] = token  # the CLI's, not the hub's
+        assert running.cli("tabs").returncode == 0  # the paired agent is still served
+    finally:
+        assert stop_hub(running) == 0
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
 
 
 def test_sigterm_stops_the_hub_and_removes_its_files() -> None:

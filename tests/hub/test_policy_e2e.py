@@ -207,6 +207,9 @@ def test_a_blocked_action_fails_at_once_and_the_person_may_allow_it_once(shop):
     qid = wait_question(term, before)
     assert qid.startswith("B")
     assert f"shown it as {qid}" in first.stderr
+    retry = run(hub, "eval", "1+1")  # the same question, not a second one
+    assert f"shown it as {qid}" in retry.stderr
+    assert asked(term) == before + 1
     assert run(hub, "approve", qid, "--code", term.code(qid)).returncode == 0
     again = run(hub, "eval", "1+1")
     assert again.returncode == 0

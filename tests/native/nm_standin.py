@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from tabsteward.bridge import framing
+from tabsteward.bridge.hub.agents import Agents
 
 TOKEN = "test-token-123"
 IO_TIMEOUT = 20.0  # bounds a blocking read so a broken host fails instead of hanging
@@ -27,6 +28,9 @@ def hub_env(state: Path, extra_ids: str = "") -> Iterator[dict[str, str]]:
     environ = {k: v for k, v in os.environ.items() if k != "TABSTEWARD_SOCKET"}
     environ.update(XDG_RUNTIME_DIR=runtime, XDG_STATE_HOME=str(state / "state"),
                    TABSTEWARD_EXTRA_EXTENSION_IDS=extra_ids)
+    # a paired agent, for tests that talk to a real hub the host started (to stop it)
+    environ["TABSTEWARD_TOKEN"] = Agents(state / "state" / "tabsteward" / "agents.json").add(
+        "tests")[1]
     try:
         yield environ
     finally:

@@ -204,8 +204,9 @@ def test_a_huge_announced_length_from_the_browser_ends_the_host_at_once(
     assert "malformed frame from the browser" in log_text(env)
 
 
-SHUTDOWN = ("from tabsteward.bridge import client; "
-            "client.request({'op': 'shutdown', 'id': 1})")
+SHUTDOWN = ("import os; from tabsteward.bridge import client; "
+            "client.request({'op': 'shutdown', 'id': 1}, "
+            "token=os.environ['TABSTEWARD_TOKEN'])")
 
 
 @pytest.mark.timeout(90)
