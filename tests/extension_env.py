@@ -18,6 +18,7 @@ from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.core import Hub
 from tabsteward.bridge.hub.pool import BrowserPool
 from tabsteward.bridge.hub.server import LocalServer
@@ -81,12 +82,15 @@ class ExtensionHub:
         self.server: LocalServer | None = None
         self.profiles: list[Profile] = []
         self.idle_detach = idle_detach
+        self.agents = Agents(Path(self.root) / "state" / "tabsteward" / "agents.json")
+        self.env["TABSTEWARD_TOKEN"] = self.agents.add("tests")[1]  # for CLIs run in env
 
     async def start(self) -> None:
         self.pool = BrowserPool(idle_detach=self.idle_detach)
-        self.hub = Hub(self.pool, log_path=f"{self.root}/hub.log")
+        self.hub = Hub(self.pool, log_path=f"{self.root}/hub.log", agents=self.agents)
         self.server = LocalServer(self.hub.execute, socket_path=self.socket,
-                                  extension_handler=self.hub.serve_extension)
+                                  extension_handler=self.hub.serve_extension,
+                                  agents=self.agents)
         await self.server.start()
 
     async def connect(self, headless: bool = True, extra: tuple[str, ...] = ()) -> Browser:
