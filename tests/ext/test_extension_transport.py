@@ -286,9 +286,12 @@ def test_a_restarted_hub_is_started_again_by_the_host_and_the_browser_reconnects
         assert _wait_for_extension(env, seconds=60), "the browser did not come back"
         assert _ping(env) != first  # a new hub, started by the native host
     finally:
-        subprocess.run([sys.executable, "-c", "from tabsteward.bridge import client; "
-                        "client.request({'op': 'shutdown', 'id': 1})"], env=env,
-                       timeout=30, check=False, capture_output=True)
+        stopped = subprocess.run(
+            [sys.executable, "-c", "import os; from tabsteward.bridge import client; "
+             "print(client.request({'op': 'shutdown', 'id': 1}, "
+             "token=os.environ['TABSTEWARD_TOKEN']))"], env=env, timeout=30, check=False,
+            capture_output=True, text=True)
+        assert "'ok': True" in stopped.stdout, stopped.stdout + stopped.stderr
 
 
 def _ping(env: dict[str, str]) -> int:
