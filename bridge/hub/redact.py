@@ -170,7 +170,38 @@ class Redactor:
         """A redacted copy of `obj`: strings anywhere in dicts, lists and tuples (keys too);
         the string value of a key such as `password` or `token` is replaced whole, and
         containers nested deeper than 100 levels are replaced by `[redacted]`."""
+        if not self._might_hold(obj):
+            return obj
         return self._data(obj, MAX_DEPTH)
+
+    def _might_hold(self, obj: Any) -> bool:
+        """False when `obj` holds nothing to redact: its strings (keys and numbers too) are
+        searched once, joined, instead of one pass each (a big snapshot has thousands)."""
+        parts: list[str] = []
+        stack: list[tuple[Any, int]] = [(obj, MAX_DEPTH)]
+        while stack:
+            item, depth = stack.pop()
+            if isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, int | float) and not isinstance(item, bool):
+                parts.append(str(item))
+            elif isinstance(item, dict | list | tuple):
+                if depth <= 0:
+                    return True  # the walk cuts it off
+                if isinstance(item, dict):
+                    for key, value in item.items():
+                        if isinstance(value, str) and value and _secret_key(key):
+                            return True
+                        stack.append((key, depth - 1))
+                        stack.append((value, depth - 1))
+                else:
+                    stack.extend((x, depth - 1) for x in item)
+        flat = "\0".join(parts)
+        known = self._known()
+        if known is not None and known.search(flat):
+            return True
+        lower = flat.lower()
+        return any(needle in lower for _, _, needles in _PATTERNS for needle in needles)
 
     def _data(self, obj: Any, depth: int) -> Any:
         if isinstance(obj, str):
