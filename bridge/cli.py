@@ -89,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
             if problem:
                 return _fail(problem, HUB_UNAVAILABLE)
             reply = client.request(request, token=token or "")
+        if _unpaired(reply) and asks_help:
+            return _local_help(args)  # help needs no pairing
         if _unpaired(reply) and op == "cli":
             paired = _pair(name, had_token=token is not None)
             if isinstance(paired, int):

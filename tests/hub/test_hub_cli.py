@@ -128,6 +128,19 @@ def test_help_without_a_hub_lists_the_tools_and_starts_no_hub(
     assert capsys.readouterr().out.startswith("usage: tabsteward snapshot")
 
 
+def test_help_from_an_unpaired_agent_needs_no_pairing(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("TABSTEWARD_TOKEN")
+    monkeypatch.setattr(credentials, "load", lambda name: None)
+    seen: list[dict[str, Any]] = []
+    with hub_in_thread(replying({"ok": True}, seen)):
+        assert cli.main(["click", "--help"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("usage: tabsteward click")
+    assert "pair" not in err
+    assert seen == []
+
+
 def test_version_is_printed_without_a_hub(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["--version"]) == 0
     assert capsys.readouterr().out.startswith("tabsteward ")
