@@ -12,6 +12,7 @@ from pathlib import Path
 from .. import client, paths
 from ..errors import HubUnavailable
 from . import locate
+from .server import is_claimed
 
 WAIT = 30.0
 POLL = 0.05
@@ -38,6 +39,13 @@ def ensure_hub(wait: float = WAIT) -> None:
         _lock(lock, deadline, log_path)
         if client.ping():
             return
+        if is_claimed(locate.socket_path()):  # a hub is getting ready: wait for it
+            while time.monotonic() < deadline:
+                if client.ping():
+                    return
+                time.sleep(POLL)
+            raise HubUnavailable(f"a hub is starting but did not answer within {wait:g} s; "
+                                 f"nothing was run; see {log_path}")
         try:
             with open(log_path, "ab") as log:
                 os.chmod(log_path, 0o600)

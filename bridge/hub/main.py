@@ -26,7 +26,7 @@ from .console import Console
 from .core import Hub
 from .gatekeeper import PolicyGate
 from .pool import DEFAULT_IDLE_DETACH, BrowserPool
-from .server import LocalServer, check_free
+from .server import LocalServer, claim
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -107,7 +107,7 @@ def _is_file(stream: object, path: Path) -> bool:
 
 async def serve(opts: argparse.Namespace, log_path: str) -> int:
     socket_path = locate.socket_path()
-    check_free(socket_path)
+    lock = claim(socket_path)  # first: a command finding no hub meanwhile waits for this one
     attach = None
     if opts.cdp:
         url = opts.cdp
@@ -121,6 +121,45 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
                  ", local only" if opts.local_only else "")
         return await Browser.launch(headless=not opts.headed, local_only=opts.local_only)
 
+    try:
+        gate, agents, activity = _safety(opts)
+    except BaseException:
+        os.close(lock)
+        raise
+    approvals = gate.approvals
+    # listening comes first, so a CLI that finds no hub meanwhile does not start another;
+    # requests wait for the browser being attached
+    pool = BrowserPool(attach=attach, launch=launch, gate=gate, idle_detach=opts.idle_detach)
+    try:
+        hub = Hub(pool, idle_timeout=opts.idle_timeout, log_path=log_path,
+                  approvals=approvals, activity=activity, agents=agents, policy=gate)
+        server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path,
+                             extension_handler=hub.serve_extension,
+                             on_disconnect=approvals.withdraw, agents=agents)
+    except BaseException:
+        os.close(lock)
+        await pool.close()
+        activity.close()
+        raise
+    try:
+        await server.start(lock)  # it lets go of the lock if it fails
+    except BaseException:
+        await pool.close()
+        activity.close()
+        raise
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, hub.stop, f"got {sig.name}")
+    print(READY.format(server.socket_path), flush=True)
+    try:
+        return await hub.run(server)
+    finally:
+        activity.close()
+
+
+def _safety(opts: argparse.Namespace) -> tuple[PolicyGate, Agents, ActivityLog]:
+    """The policy gate (profiles, grants, questions for the person), the paired agents and
+    the activity log."""
     if not opts.policy:
         try:  # the commented defaults, for the person to read and edit
             profiles.write_default()
@@ -136,29 +175,8 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
     activity = ActivityLog()
     approvals = Approvals()
     approvals.listeners.append(Console(sys.stderr))
-    gate = PolicyGate(config, Grants(), approvals, activity, allow_eval=opts.allow_eval)
-    # listening comes first, so a CLI that finds no hub meanwhile does not start another;
-    # requests wait for the browser being attached
-    pool = BrowserPool(attach=attach, launch=launch, gate=gate, idle_detach=opts.idle_detach)
-    try:
-        hub = Hub(pool, idle_timeout=opts.idle_timeout, log_path=log_path,
-                  approvals=approvals, activity=activity, agents=agents, policy=gate)
-        server = LocalServer(hub.execute, socket_path=socket_path, log_path=log_path,
-                             extension_handler=hub.serve_extension,
-                             on_disconnect=approvals.withdraw, agents=agents)
-        await server.start()
-    except BaseException:
-        await pool.close()
-        activity.close()
-        raise
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, hub.stop, f"got {sig.name}")
-    print(READY.format(server.socket_path), flush=True)
-    try:
-        return await hub.run(server)
-    finally:
-        activity.close()
+    return (PolicyGate(config, Grants(), approvals, activity, allow_eval=opts.allow_eval),
+            agents, activity)
 
 
 def main(argv: list[str] | None = None) -> int:

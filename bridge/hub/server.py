@@ -74,15 +74,16 @@ class LocalServer:
         self._connections: dict[asyncio.StreamWriter, asyncio.Task[Any]] = {}
 
     # -- start and stop ----------------------------------------------------------------
-    async def start(self) -> None:
-        """Take the hub lock, write the token, then listen; HubRunning if a hub is live."""
+    async def start(self, lock: int | None = None) -> None:
+        """Take the hub lock (or use `lock`, taken by `claim`), write the token, then listen;
+        HubRunning if a hub is live."""
         size = len(os.fsencode(self.socket_path))
         if size > MAX_SOCKET_PATH:
             raise TabstewardError(f"the socket path {self.socket_path} is {size} bytes, over "
                                   f"the {MAX_SOCKET_PATH} a Unix socket allows; the hub did not "
                                   "start (point XDG_RUNTIME_DIR or TABSTEWARD_SOCKET at a "
                                   "shorter folder)")
-        fd = _take_lock(self.socket_path)
+        fd = _take_lock(self.socket_path) if lock is None else lock
         try:
             if _answers(self.socket_path):
                 raise HubRunning(f"a hub already answers on {self.socket_path}; this one "
@@ -371,9 +372,19 @@ def _take_lock(socket_path: str) -> int:
     return fd
 
 
-def check_free(socket_path: str) -> None:
-    """Raise HubRunning when a hub already holds the socket (start() checks again)."""
-    os.close(_take_lock(socket_path))  # closing drops the lock
+def claim(socket_path: str) -> int:
+    """The hub lock, held from now on (give it to `start`): a hub that takes a while to get
+    ready keeps others from starting meanwhile. HubRunning when a hub already holds it."""
+    return _take_lock(socket_path)
+
+
+def is_claimed(socket_path: str) -> bool:
+    """Whether a hub holds the lock (it runs, or it is getting ready to listen)."""
+    try:
+        os.close(_take_lock(socket_path))  # closing drops the lock
+    except HubRunning:
+        return True
+    return False
 
 
 def _peer_pid(writer: asyncio.StreamWriter) -> int | None:

@@ -134,6 +134,23 @@ def test_two_clis_finding_no_hub_start_exactly_one() -> None:
         shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
 
 
+def test_a_command_run_while_serve_gets_ready_waits_for_it_and_starts_no_other_hub() -> None:
+    env = private_env()
+    serving = subprocess.Popen([BIN, "serve", "--local-only"], env=env, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    try:
+        # at once: serve has the hub's lock but does not listen yet
+        done = subprocess.run([BIN, "tabs"], env=env, capture_output=True, text=True,
+                              timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert serving.poll() is None, "serve gave way to a hub the command started"
+        sock = os.path.join(env["XDG_RUNTIME_DIR"], "tabsteward", "hub.sock")
+        assert client.request({"op": "ping"}, sock)["pid"] == serving.pid
+    finally:
+        stop_hub(Hub(env, serving, ""))
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
+
+
 def test_hub_exits_non_zero_when_its_browser_goes_away() -> None:
     env = private_env()
     chromium = subprocess.Popen(
