@@ -16,7 +16,7 @@ from tabsteward.bridge import framing
 from tabsteward.bridge.errors import TabError
 from tabsteward.bridge.hub import context, locate, protocol
 from tabsteward.bridge.hub.agents import Agents
-from tabsteward.bridge.hub.server import HubRunning, LocalServer, check_free
+from tabsteward.bridge.hub.server import HubRunning, LocalServer, claim, is_claimed
 
 T = TypeVar("T")
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
@@ -400,11 +400,33 @@ def test_server_keeps_serving_after_a_broken_connection() -> None:
     run(scenario())
 
 
+def test_a_hub_getting_ready_holds_the_lock_before_it_listens() -> None:
+    async def scenario() -> None:
+        path = locate.socket_path()
+        lock = claim(path)  # what serve does first
+        assert is_claimed(path)
+        assert not os.path.exists(path)  # not listening yet
+        with pytest.raises(HubRunning):
+            await LocalServer(echo).start()
+        server = LocalServer(echo)
+        await server.start(lock)
+        try:
+            peer = await Peer.open()
+            peer.send(ping(id=1))
+            assert (await peer.replies(1))[0]["ok"] is True
+            await peer.close()
+        finally:
+            await server.close()
+        assert not is_claimed(path)
+    run(scenario())
+
+
 def test_second_hub_on_the_same_socket_is_refused() -> None:
     async def scenario() -> None:
         async with serving() as first:
             with pytest.raises(HubRunning, match=r"already runs on .*did not start"):
-                check_free(first.socket_path)
+                claim(first.socket_path)
+            assert is_claimed(first.socket_path)
             second = LocalServer(echo)
             with pytest.raises(HubRunning, match=str(os.getpid())):
                 await second.start()
