@@ -108,7 +108,8 @@ def _to_browser_encoder() -> Callable[[Any], list[bytes]]:
 
 
 async def _connect() -> tuple[str, asyncio.StreamReader, asyncio.StreamWriter] | None:
-    """The hub's token and a connection to it, or None when no hub answers."""
+    """The native host token (hub.token) and a connection to the hub, or None when no hub
+    answers."""
     token = locate.read_token()
     if token is None:
         return None

@@ -1,4 +1,4 @@
-"""Where a running hub listens and where its token lies (imports only os: the CLI uses it)."""
+"""Where a running hub listens and where the native host finds its token (imports only os)."""
 
 from __future__ import annotations
 
