@@ -12,10 +12,12 @@ from typing import TYPE_CHECKING, Any
 from . import version
 from .errors import HubUnavailable, TabstewardError
 from .hub.protocol import DEFAULT_AGENT
-from .sdk import Tabsteward, ToolInfo
+from .sdk import Pending, Tabsteward, ToolInfo
 from .tools.registry import PERSON
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     import mcp_types
     from mcp.server import Server, ServerRequestContext
 
@@ -82,7 +84,8 @@ class HubTools:
                 log.info("offering the hub's %d tools", len(self._tools))
             return self._tools
 
-    async def call(self, tool: str, args: dict[str, Any], agent: str) -> mcp_types.CallToolResult:
+    async def call(self, tool: str, args: dict[str, Any], agent: str,
+                   on_pending: Pending | None = None) -> mcp_types.CallToolResult:
         import mcp_types
         try:
             try:
@@ -94,7 +97,7 @@ class HubTools:
                 return mcp_types.CallToolResult(content=[mcp_types.TextContent(
                     text=f"{tool} is for the person, not for agents; nothing was done")],
                     is_error=True)
-            result = await self._client.invoke(tool, args, agent=agent)
+            result = await self._client.invoke(tool, args, agent=agent, on_pending=on_pending)
         except TabstewardError as exc:
             log.info("%s failed for %s: %s", tool, agent, exc.message)
             return mcp_types.CallToolResult(content=[mcp_types.TextContent(text=exc.message)],
@@ -127,6 +130,29 @@ def to_mcp_tool(info: ToolInfo) -> mcp_types.Tool:
                                               destructive_hint=info.mutating))
 
 
+def waiting(ctx: ServerRequestContext[Any]) -> Pending:
+    """Tell the MCP client that a call waits for the person, as progress of the call when
+    the client asked for progress (MCP's logging capability is deprecated)."""
+    sent: set[asyncio.Task[None]] = set()
+
+    def send(coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coro)
+        sent.add(task)
+        task.add_done_callback(sent.discard)
+
+    def told(pending: dict[str, Any]) -> None:
+        message = (f"waiting for the person to answer {pending.get('id')} (up to "
+                   f"{pending.get('timeout')} s): {pending.get('summary')}")
+        meta = ctx.meta or {}
+        token = meta.get("progress_token", meta.get("progressToken"))
+        if isinstance(token, str | int):
+            send(ctx.session.send_progress_notification(
+                token, 0, message=message,
+                related_request_id=str(ctx.request_id) if ctx.request_id is not None else None))
+
+    return told
+
+
 def build_server(hub: HubTools) -> Server[Any]:
     """The low-level MCP server whose tools/list and tools/call go to `hub`."""
     import mcp_types
@@ -150,7 +176,7 @@ def build_server(hub: HubTools) -> Server[Any]:
                         params: mcp_types.CallToolRequestParams) -> mcp_types.CallToolResult:
         client = ctx.session.client_params
         agent = agent_name(client.client_info.name if client is not None else None)
-        return await hub.call(params.name, params.arguments or {}, agent)
+        return await hub.call(params.name, params.arguments or {}, agent, waiting(ctx))
 
     return Server(NAME, version=version(), instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool)

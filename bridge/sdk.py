@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -20,6 +20,8 @@ __all__ = ["Result", "Tabsteward", "ToolInfo"]
 log = logging.getLogger(__name__)
 
 _READ_CHUNK = 256 * 1024
+# told what a call waits for when the hub holds it for the person: {"id", "summary", ...}
+Pending = Callable[[dict[str, Any]], None]
 
 Button = Literal["left", "right", "middle"]
 Load = Literal["load", "domcontentloaded", "networkidle"]
@@ -56,6 +58,7 @@ class _Connection:
         self._token = token
         self._decoder = framing.Decoder()
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
+        self._notices: dict[int, Pending] = {}
         self._next_id = 0
         # An error the hub sent about the connection itself (a reply with no id), if any.
         self._hub_error: dict[str, Any] | None = None
@@ -67,8 +70,10 @@ class _Connection:
     def open(self) -> bool:
         return self.lost is None
 
-    async def request(self, body: dict[str, Any], label: str) -> dict[str, Any]:
-        """Send one request and wait for the reply with its id; `label` names it in errors."""
+    async def request(self, body: dict[str, Any], label: str,
+                      on_pending: Pending | None = None) -> dict[str, Any]:
+        """Send one request and wait for the reply with its id; `label` names it in errors,
+        `on_pending` hears when it waits for the person."""
         if self.lost is not None:
             raise HubUnavailable(f"{label} was not sent: {self.lost}")
         self._next_id += 1
@@ -79,6 +84,8 @@ class _Connection:
             raise UsageError(f"{label}: {exc}") from exc
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._pending[rid] = (future, label)
+        if on_pending is not None:
+            self._notices[rid] = on_pending
         try:
             self._writer.write(frame)
             try:
@@ -88,6 +95,7 @@ class _Connection:
             return await future
         finally:
             self._pending.pop(rid, None)
+            self._notices.pop(rid, None)
 
     async def _read_loop(self) -> None:
         reason = "the hub closed the connection"
@@ -117,6 +125,12 @@ class _Connection:
             pending = message["pending"] if isinstance(message["pending"], dict) else {}
             log.info("%s waits for the person (%s): %s", entry[1], pending.get("id"),
                      pending.get("summary"))
+            listener = self._notices.get(rid) if isinstance(rid, int) else None
+            if listener is not None:
+                try:
+                    listener(pending)
+                except Exception:  # a listener's failure must not lose the reply
+                    log.exception("the pending listener of %s failed", entry[1])
             return
         if entry is not None:
             if not entry[0].done():
@@ -334,14 +348,15 @@ class Tabsteward:
         return [ToolInfo.from_wire(e) for e in entries if isinstance(e, dict) and "name" in e]
 
     async def invoke(self, tool: str, args: Mapping[str, Any], *,
-                     agent: str | None = None) -> Result:
-        """Run `tool` with `args` exactly as given, as `agent` (default: this client's)."""
+                     agent: str | None = None, on_pending: Pending | None = None) -> Result:
+        """Run `tool` with `args` exactly as given, as `agent` (default: this client's);
+        `on_pending` is told when the call waits for the person (policy asked them)."""
         conn = await self._connection(f"`{tool}`")
         body = {"op": "call", "agent": agent or self.agent, "tool": tool, "args": dict(args),
                 "cwd": self.cwd or os.getcwd()}
         if self.browser:
             body["browser"] = self.browser
-        reply = self._checked(await conn.request(body, f"`{tool}`"))
+        reply = self._checked(await conn.request(body, f"`{tool}`", on_pending))
         data = reply.get("result")
         return Result(text=str(reply.get("text") or ""),
                       data=data if isinstance(data, dict) else {})

@@ -197,7 +197,10 @@ def _facts(intent: Intent) -> _Facts:
         doc = el.frame_url
     chords = _chords(intent.keys) if intent.action == "press" else []
     enter = el is not None and any(key == "enter" for _, key in chords)
-    activates = intent.action == "click" or (el is not None and _key_activates(el, chords))
+    # a click into a text field focuses it: what it is named for happens on submit
+    clicks = intent.action == "click" and not (el is not None and (
+        _single_line(el) or _multi_line(el)))
+    activates = clicks or (el is not None and _key_activates(el, chords))
     implicit = form is not None and el is not None and _implicit_submit(el, chords)
     submits = form is not None and el is not None and (
         implicit or (activates and (form.submits or _named_submit(el))))

@@ -9,6 +9,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 
@@ -24,6 +25,9 @@ from hub_env import (
     stop_hub,
     write_policy,
 )
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp_types import Implementation
 from tabsteward.bridge.errors import PolicyError
 from tabsteward.bridge.sdk import Tabsteward
 
@@ -290,3 +294,36 @@ def test_a_hub_without_a_terminal_shows_no_code_anywhere(site):
     assert "has no terminal to show its code on" in log
     assert "--code" not in log
     shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
+
+
+def test_an_mcp_agent_hears_that_its_call_waits_for_the_person(console_hub, site):
+    hub, term = console_hub
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "tabsteward.bridge", "mcp"], cwd=hub.env["HOME"],
+        env={**hub.env, "TABSTEWARD_NO_AUTOSTART": "1"})
+    progress: list[str | None] = []
+
+    async def on_progress(done: float, total: float | None, message: str | None) -> None:
+        progress.append(message)
+
+    def person() -> None:
+        qid = wait_question(term, before)
+        assert run(hub, "approve", qid, "--code", term.code(qid)).returncode == 0
+
+    async def scenario() -> str:
+        async with Client(stdio_client(params),
+                          client_info=Implementation(name="mcp-shopper", version="1")) as c:
+            await c.call_tool("open", {"url": site.url("shop.html")})
+            shot = (await c.call_tool("snapshot", {"interactive": True})).content[0].text
+            buy = re.search(r'button "Buy now".*?(@\d+)', shot).group(1)
+            answering = asyncio.ensure_future(asyncio.to_thread(person))
+            clicked = await c.call_tool("click", {"target": buy}, progress_callback=on_progress)
+            await answering
+            assert not clicked.is_error
+            return clicked.content[0].text
+
+    before = asked(term)
+    text = asyncio.run(asyncio.wait_for(scenario(), 90))
+    assert text.startswith("clicked")
+    assert any(m and "waiting for the person to answer A" in m and "Buy now" in m
+               for m in progress), progress

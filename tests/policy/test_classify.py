@@ -478,3 +478,12 @@ def test_any_page_facts_give_a_one_line_verdict(intent: Intent) -> None:
     assert "\n" not in verdict.summary
     assert verdict.site
     assert len(verdict.summary) < 600
+
+
+def test_clicking_into_a_field_named_email_is_no_sending() -> None:
+    field = Element(role="textbox", name="Email", tag="input", type="email",
+                    form=Form(action="https://news.example/subscribe", method="post",
+                              submit_name="Subscribe"))
+    verdict = decide(Intent("click", "https://news.example/a", field), DEFAULT, NoGrants())
+    assert verdict.rule is Rule.ALLOW
+    assert verdict.findings == ()
