@@ -4,17 +4,16 @@ allow 107 bytes)."""
 from __future__ import annotations
 
 import os
-import pty
 import re
 import signal
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tabsteward.bridge.demo import Console
 from tabsteward.bridge.hub.agents import Agents
 
 FOLDERS = {"HOME": "home", "XDG_RUNTIME_DIR": "run", "XDG_STATE_HOME": "state",
@@ -120,26 +119,9 @@ def read(env: dict[str, str], name: str) -> str:
         return f.read()
 
 
-class Terminal:
-    """The hub's stderr as a terminal the test reads, as the person would."""
-
-    def __init__(self) -> None:
-        self.master, self.slave = pty.openpty()
-        self.text = ""
-        self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.master, 4096)
-            except OSError:
-                return
-            if not chunk:
-                return
-            with self._lock:
-                self.text += chunk.decode("utf-8", "replace")
+class Terminal(Console):
+    """The hub's stderr as a terminal the test reads, as the person would (the demo's
+    console reader, which plays the person there too)."""
 
     def wait_for(self, pattern: str, timeout: float = 30) -> re.Match[str]:
         deadline = time.monotonic() + timeout
