@@ -190,13 +190,15 @@ class Approvals:
             return answer
         if q.future is not None and not q.future.done():
             q.future.set_result(answer)
-        if q.on_answer is not None:
-            try:
+        try:
+            if q.on_answer is not None:
+                # what it raises (say, a grant that could not be saved) reaches whoever
+                # answered; the question is closed either way
                 q.on_answer(q, answer)
-            except Exception:
-                log.exception("acting on the answer to %s failed", q.id)
-        log.info("question %s (%s, agent %s) closed: %s", q.id, q.kind, q.agent, answer.by)
-        self._emit("closed", q, answer)
+        finally:
+            log.info("question %s (%s, agent %s) closed: %s", q.id, q.kind, q.agent,
+                     answer.by)
+            self._emit("closed", q, answer)
         return answer
 
     def _emit(self, event: str, q: Question, answer: Answer | None = None) -> None:
