@@ -126,8 +126,11 @@ def _pending(notice: object) -> None:
     what = notice.get("summary")
     qid = notice.get("id")
     timeout = notice.get("timeout")
-    sys.stderr.write(f"waiting for the person to answer {qid} (up to {timeout} s): "
-                     f"{what}\n")
+    if timeout is None:  # not a question: the person paused the agents
+        sys.stderr.write(f"waiting: {what}\n")
+    else:
+        sys.stderr.write(f"waiting for the person to answer {qid} (up to {timeout} s): "
+                         f"{what}\n")
     sys.stderr.flush()
 
 

@@ -141,8 +141,11 @@ def waiting(ctx: ServerRequestContext[Any]) -> Pending:
         task.add_done_callback(sent.discard)
 
     def told(pending: dict[str, Any]) -> None:
-        message = (f"waiting for the person to answer {pending.get('id')} (up to "
-                   f"{pending.get('timeout')} s): {pending.get('summary')}")
+        if pending.get("timeout") is None:  # the person paused the agents
+            message = f"waiting: {pending.get('summary')}"
+        else:
+            message = (f"waiting for the person to answer {pending.get('id')} (up to "
+                       f"{pending.get('timeout')} s): {pending.get('summary')}")
         meta = ctx.meta or {}
         token = meta.get("progress_token", meta.get("progressToken"))
         if isinstance(token, str | int):

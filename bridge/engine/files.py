@@ -126,3 +126,21 @@ async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> 
     return out
 
 
+
+
+PICTURE_WIDTH = 360  # pixels: the picture of a target beside a question to the person
+PICTURE_MARGIN = 48.0  # CSS pixels of the page around the target
+
+
+async def picture(tab: Tab, box: tuple[float, float, float, float]) -> bytes:
+    """A small PNG of the page around a box (page coordinates): what the target looks like
+    where it is, for the person deciding whether an agent may act on it."""
+    x, y, w, h = box
+    width = min(max(w + 2 * PICTURE_MARGIN, 160.0), 960.0)
+    height = min(max(h + 2 * PICTURE_MARGIN, 80.0), 480.0)
+    left = max(0.0, x + w / 2 - width / 2)
+    top = max(0.0, y + h / 2 - height / 2)
+    clip = {"x": left, "y": top, "width": width, "height": height,
+            "scale": min(1.0, PICTURE_WIDTH / width)}
+    res = await _capture(tab, {"format": "png", "clip": clip, "captureBeyondViewport": True})
+    return base64.b64decode(res["data"])

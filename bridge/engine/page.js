@@ -706,8 +706,13 @@
       autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
-      form: formOf(src),
+      form: formOf(src), box: boxOf(el),
     };
+  }
+
+  function boxOf(el) {  // in page coordinates, for a picture of it beside a question
+    const r = el.getBoundingClientRect();
+    return [r.left + scrollX, r.top + scrollY, r.width, r.height];
   }
 
   // -- what policy reads: where a link leads and what a form holds --

@@ -59,6 +59,8 @@ class Question:
     profile: str = ""
     categories: tuple[str, ...] = ()
     reasons: tuple[str, ...] = ()
+    target: str = ""  # the element it acts on, as the page has it: role, name, its form
+    image: bytes | None = field(default=None, repr=False)  # a PNG of the target in its page
     timeout: float = 0.0
     created: float = field(default_factory=time.time)
     code: str = field(default_factory=new_code, repr=False)
@@ -76,6 +78,7 @@ class Question:
         return {"id": self.id, "kind": self.kind, "agent": self.agent, "summary": self.summary,
                 "site": self.site, "profile": self.profile,
                 "categories": list(self.categories), "reasons": list(self.reasons),
+                "target": self.target,
                 "created": round(self.created, 3), "expires": round(self.expires, 3)}
 
 

@@ -1,4 +1,6 @@
-"""Start a hub in the background when a CLI finds none (one at a time, under a lock)."""
+"""Start a hub in the background when a client (the CLI, the SDK, the native host) finds
+none, one at a time under a lock: the tray app where there is a display, else a headless
+hub."""
 
 from __future__ import annotations
 
@@ -19,9 +21,25 @@ POLL = 0.05
 IDLE_TIMEOUT = 600
 
 
-def command() -> list[str]:
+def command(desktop: bool = False) -> list[str]:
+    """The tray app (the person's way to answer questions), or a headless hub that stops
+    once idle."""
+    if desktop:
+        return [sys.executable, "-m", "tabsteward.bridge", "desktop"]
     return [sys.executable, "-m", "tabsteward.bridge", "serve",
             "--idle-timeout", str(IDLE_TIMEOUT)]
+
+
+def wants_desktop() -> bool:
+    """A display to show the tray app on, and the tray app installed (TABSTEWARD_HEADLESS=1
+    always starts the headless hub)."""
+    if os.environ.get("TABSTEWARD_HEADLESS") == "1":
+        return False
+    if sys.platform.startswith("linux") and not (os.environ.get("DISPLAY")
+                                                 or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    from importlib.util import find_spec
+    return find_spec("PySide6") is not None and find_spec("qasync") is not None
 
 
 def ensure_hub(wait: float = WAIT) -> None:
@@ -46,33 +64,46 @@ def ensure_hub(wait: float = WAIT) -> None:
                 time.sleep(POLL)
             raise HubUnavailable(f"a hub is starting but did not answer within {wait:g} s; "
                                  f"nothing was run; see {log_path}")
-        try:
-            with open(log_path, "ab") as log:
-                os.chmod(log_path, 0o600)
-                # cwd "/": the hub resolves paths against each request's cwd, and must not
-                # keep the caller's folder busy
-                # an agent's TABSTEWARD_TOKEN must not become the new hub's own (see
-                # `serve`): an agent that starts the hub gets no pairing for free
-                env = {k: v for k, v in os.environ.items() if k != "TABSTEWARD_TOKEN"}
-                proc = subprocess.Popen(command(), stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=log, env=env,
-                                        start_new_session=True, close_fds=True, cwd="/")
-        except OSError as exc:
-            raise HubUnavailable(f"could not start a hub ({exc}); nothing was run") from exc
-        while time.monotonic() < deadline:
-            if client.ping():
+        if wants_desktop():
+            try:
+                _start(command(desktop=True), deadline, log_path, wait)
                 return
-            if proc.poll() is not None:
-                # it may have lost a race to another hub (say `serve`), which then answers
-                if client.ping():
-                    return
-                raise HubUnavailable(f"the hub exited with status {proc.returncode} before "
-                                     f"answering; nothing was run; see {log_path}")
-            time.sleep(POLL)
-        raise HubUnavailable(f"the hub started (pid {proc.pid}) but did not answer within "
-                             f"{wait:g} s; nothing was run; see {log_path}")
+            except HubUnavailable as exc:  # say, Qt cannot open the display
+                with open(log_path, "a", encoding="utf-8") as log:
+                    log.write(f"the tray app did not start ({exc.message}); starting the "
+                              "headless hub instead\n")
+        _start(command(), deadline, log_path, wait)
     finally:
         os.close(lock)  # drops the lock
+
+
+def _start(argv: list[str], deadline: float, log_path: Path, wait: float) -> None:
+    """Start one hub process and wait until it answers."""
+    try:
+        with open(log_path, "ab") as log:
+            os.chmod(log_path, 0o600)
+            # cwd "/": the hub resolves paths against each request's cwd, and must not
+            # keep the caller's folder busy
+            # an agent's TABSTEWARD_TOKEN must not become the new hub's own (see
+            # `serve`): an agent that starts the hub gets no pairing for free
+            env = {k: v for k, v in os.environ.items() if k != "TABSTEWARD_TOKEN"}
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL,
+                                    stdout=subprocess.DEVNULL, stderr=log, env=env,
+                                    start_new_session=True, close_fds=True, cwd="/")
+    except OSError as exc:
+        raise HubUnavailable(f"could not start a hub ({exc}); nothing was run") from exc
+    while time.monotonic() < deadline:
+        if client.ping():
+            return
+        if proc.poll() is not None:
+            # it may have lost a race to another hub (say `serve`), which then answers
+            if client.ping():
+                return
+            raise HubUnavailable(f"the hub exited with status {proc.returncode} before "
+                                 f"answering; nothing was run; see {log_path}")
+        time.sleep(POLL)
+    raise HubUnavailable(f"the hub started (pid {proc.pid}) but did not answer within "
+                         f"{wait:g} s; nothing was run; see {log_path}")
 
 
 def _lock(fd: int, deadline: float, log_path: Path) -> None:

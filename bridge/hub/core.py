@@ -16,6 +16,7 @@ from . import argv, context, protocol
 from .agents import Agents
 from .approvals import Approvals
 from .redact import REDACTOR
+from .status import Status
 
 if TYPE_CHECKING:
     from ..engine.session import Browser
@@ -43,6 +44,7 @@ class Hub:
         self.activity = activity
         self.agents = agents if agents is not None else Agents()  # who may use the hub
         self.policy = policy
+        self.status = Status()  # agents at work now, and the person's pause switch
         self.pair_timeout = pair_timeout
         self.idle_timeout = idle_timeout
         self.log_path = log_path
@@ -130,26 +132,36 @@ class Hub:
         checked = protocol.check_args(tool, args)
         principal = context.principal.get()
         agent = session_name(principal.id if principal else None, agent)
+        if self.status.paused and not tool.open:
+            await context.tell({"pending": {"id": "paused", "summary": f"{tool.name}: all "
+                                            "agents are paused by the person; this request "
+                                            "waits until they resume", "timeout": None}})
+            await self.status.wait_resumed()
         started = self._loop.time()
         browser: Browser | None = None
         # a mutation is logged before it runs (so a crash mid-way still shows it was asked)
         # and again with its outcome; a read, once, with its outcome
         entry = self.record("request", agent=agent, tool=tool.name,
                             data=_loggable(tool, checked)) if tool.mutating else None
+        work = self.status.begin(agent, tool.name)
+        outcome = "failed"
         try:
             if tool.browser:
                 browser = await self.pool.pick(agent, browser_name)
             session = (browser.session(agent, principal.id if principal else None)
                        if browser is not None else None)
             result = await tool.handler(Call(session, cwd, self), checked)
+            outcome = "ok"
         except TabstewardError as err:
             log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
                      (self._loop.time() - started) * 1000, REDACTOR.text(err.message))
             self.record("outcome" if entry else "request", agent=agent, tool=tool.name,
                         request_id=entry, outcome=f"error {err.code}: {err.message}",
                         data=None if entry else _loggable(tool, checked))
+            outcome = f"error: {REDACTOR.text(err.message)}"
             raise
         finally:
+            self.status.end(work, outcome)
             if browser is not None:
                 browser.show_agents()
         if not isinstance(result, Result):

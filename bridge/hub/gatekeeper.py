@@ -3,15 +3,18 @@ person when it must be, and its decision written to the activity log."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..errors import PolicyError
+from ..errors import PolicyError, TabstewardError
 from ..policy.categories import Category, Rule
 from ..policy.classify import Verdict, decide
+from ..policy.describe import element_of
 from ..policy.grants import Grants
 from ..policy.profiles import Config, Profile
+from ..policy.watch import ConfigFile
 from .approvals import Answer, Approvals, Question
 from .redact import REDACTOR
 
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
     from .activity import ActivityLog
 
 log = logging.getLogger("tabsteward.hub")
+
+PICTURE_SECONDS = 3.0  # a question waits this long at most for the picture of its target
 
 
 class _OnceToo:
@@ -37,13 +42,23 @@ class _OnceToo:
 class PolicyGate:
     """Answers the engine's `permit`: returns to let an action run, raises PolicyError."""
 
-    def __init__(self, config: Config, grants: Grants, approvals: Approvals,
+    def __init__(self, config: Config | ConfigFile, grants: Grants, approvals: Approvals,
                  activity: ActivityLog | None = None, *, allow_eval: bool = False) -> None:
-        self.config = config
+        # a policy file is re-read when the person edits it (by hand or in the tray app)
+        self.config_file = config if isinstance(config, ConfigFile) else None
+        self._config = config if isinstance(config, Config) else None
         self.grants = grants
         self.approvals = approvals
         self.activity = activity
         self.allow_eval = allow_eval
+        self.pictures = False  # the tray app shows each question with a picture of its target
+
+    @property
+    def config(self) -> Config:
+        if self.config_file is not None:
+            return self.config_file.current()
+        assert self._config is not None
+        return self._config
 
     def profile(self, agent: str) -> Profile:
         profile = self.config.profile_for(agent)
@@ -61,13 +76,16 @@ class PolicyGate:
             if verdict.findings:
                 self._log(tab.agent, intent, verdict, "allow", "policy")
             return
+        facts = _facts(profile, verdict, intent)
+        if not verdict.denied_site:
+            facts["image"] = await self._picture(tab, intent)
         if verdict.rule is Rule.BLOCK:
-            raise self._block(tab.agent, profile, intent, verdict)
+            raise self._block(tab.agent, profile, intent, verdict, facts)
         closed = tab.expect(lambda m, p, s: False)  # ends (with TabError) when the tab closes
         try:
             answer = await self.approvals.ask(
                 "ask", tab.agent, verdict.summary, profile.ask_timeout, until=closed,
-                **_facts(profile, verdict))
+                **facts)
         finally:
             if closed.done() and not closed.cancelled():
                 closed.exception()  # retrieved: the tab closed, which the answer says
@@ -81,8 +99,21 @@ class PolicyGate:
                 self.grants.add(profile.name, verdict.site, finding.category)
             self._log(tab.agent, intent, verdict, "granted always", answer.who)
 
-    def _block(self, agent: str, profile: Profile, intent: Intent,
-               verdict: Verdict) -> PolicyError:
+    async def _picture(self, tab: Tab, intent: Intent) -> bytes | None:
+        """A picture of the target in its page, when the person's window shows one."""
+        box = intent.element.box if intent.element is not None else None
+        if not self.pictures or box is None:
+            return None
+        from ..engine.files import picture
+        try:
+            return await asyncio.wait_for(picture(tab, box), PICTURE_SECONDS)
+        except (TabstewardError, TimeoutError, KeyError, ValueError) as exc:
+            log.info("no picture of the target for the person: %s",
+                     getattr(exc, "message", None) or type(exc).__name__)
+            return None
+
+    def _block(self, agent: str, profile: Profile, intent: Intent, verdict: Verdict,
+               facts: dict[str, Any]) -> PolicyError:
         self._log(agent, intent, verdict, "block", "policy")
         what = ", ".join(f.category.label for f in verdict.findings) or "this site"
         if verdict.denied_site:
@@ -102,7 +133,6 @@ class PolicyGate:
             self._log(agent, intent, verdict,
                       "override always" if answer.always else "override once", answer.who)
 
-        facts = _facts(profile, verdict)
         q = next((o for o in self.approvals.open()  # a retry does not ask the person again
                   if o.kind == "blocked" and o.agent == agent and o.summary == verdict.summary
                   and (o.site, o.profile, o.categories) == (facts["site"], facts["profile"],
@@ -131,10 +161,11 @@ def _names(verdict: Verdict) -> list[str]:
     return [f.category.value for f in verdict.findings]
 
 
-def _facts(profile: Profile, verdict: Verdict) -> dict[str, Any]:
+def _facts(profile: Profile, verdict: Verdict, intent: Intent) -> dict[str, Any]:
     return {"site": verdict.site, "profile": profile.name,
             "categories": tuple(_names(verdict)),
-            "reasons": tuple(f.reason for f in verdict.findings)}
+            "reasons": tuple(f.reason for f in verdict.findings),
+            "target": element_of(intent.element) if intent.element is not None else ""}
 
 
 def _decision(answer: Answer) -> str:

@@ -11,6 +11,7 @@ import logging.handlers
 import os
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from .. import paths
@@ -18,6 +19,7 @@ from ..engine.session import Browser
 from ..errors import TabstewardError
 from ..policy import profiles
 from ..policy.grants import Grants
+from ..policy.watch import ConfigFile
 from . import locate
 from .activity import ActivityLog
 from .agents import Agents
@@ -105,7 +107,29 @@ def _is_file(stream: object, path: Path) -> bool:
     return (a.st_dev, a.st_ino) == (b.st_dev, b.st_ino)
 
 
-async def serve(opts: argparse.Namespace, log_path: str) -> int:
+@dataclass
+class Running:
+    """A started hub and its parts, for whoever runs it: `serve`, or the tray app."""
+
+    hub: Hub
+    server: LocalServer
+    gate: PolicyGate
+    approvals: Approvals
+    agents: Agents
+    activity: ActivityLog
+
+    async def run(self) -> int:
+        """Serve until stopped; the exit status."""
+        try:
+            return await self.hub.run(self.server)
+        finally:
+            self.activity.close()
+
+
+async def start(opts: argparse.Namespace, log_path: str, *,
+                console: bool = True) -> Running:
+    """Claim the hub's socket, build the hub and listen; the caller then `run`s it.
+    `console`: show the person's questions on this process's terminal."""
     socket_path = locate.socket_path()
     lock = claim(socket_path)  # first: a command finding no hub meanwhile waits for this one
     attach = None
@@ -122,7 +146,7 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
         return await Browser.launch(headless=not opts.headed, local_only=opts.local_only)
 
     try:
-        gate, agents, activity = _safety(opts)
+        gate, agents, activity = _safety(opts, console)
     except BaseException:
         os.close(lock)
         raise
@@ -147,17 +171,20 @@ async def serve(opts: argparse.Namespace, log_path: str) -> int:
         await pool.close()
         activity.close()
         raise
+    return Running(hub, server, gate, approvals, agents, activity)
+
+
+async def serve(opts: argparse.Namespace, log_path: str) -> int:
+    running = await start(opts, log_path)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, hub.stop, f"got {sig.name}")
-    print(READY.format(server.socket_path), flush=True)
-    try:
-        return await hub.run(server)
-    finally:
-        activity.close()
+        loop.add_signal_handler(sig, running.hub.stop, f"got {sig.name}")
+    print(READY.format(running.server.socket_path), flush=True)
+    return await running.run()
 
 
-def _safety(opts: argparse.Namespace) -> tuple[PolicyGate, Agents, ActivityLog]:
+def _safety(opts: argparse.Namespace,
+            console: bool) -> tuple[PolicyGate, Agents, ActivityLog]:
     """The policy gate (profiles, grants, questions for the person), the paired agents and
     the activity log."""
     if not opts.policy:
@@ -165,7 +192,7 @@ def _safety(opts: argparse.Namespace) -> tuple[PolicyGate, Agents, ActivityLog]:
             profiles.write_default()
         except OSError as exc:
             log.warning("could not write the default policy file: %s", exc)
-    config = profiles.load(Path(opts.policy) if opts.policy else None)
+    config = ConfigFile(Path(opts.policy) if opts.policy else None)
     agents = Agents()
     given = os.environ.pop("TABSTEWARD_TOKEN", "").strip()
     if given:  # the person started this hub with a token: CI, benchmarks, scripts
@@ -174,7 +201,8 @@ def _safety(opts: argparse.Namespace) -> tuple[PolicyGate, Agents, ActivityLog]:
                  "'environment', while it runs")
     activity = ActivityLog()
     approvals = Approvals()
-    approvals.listeners.append(Console(sys.stderr))
+    if console:
+        approvals.listeners.append(Console(sys.stderr))
     return (PolicyGate(config, Grants(), approvals, activity, allow_eval=opts.allow_eval),
             agents, activity)
 

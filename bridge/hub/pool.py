@@ -41,6 +41,10 @@ class BrowserPool:
         self.extensions: dict[str, Browser] = {}
         self._installs: dict[str, str] = {}  # extension name -> install id
         self._last: dict[str, Browser] = {}  # agent -> the browser it used last
+        # browsers that went away while the hub ran: install id (or "launched") -> (name, why)
+        self.disconnected: dict[str, tuple[str, str]] = {}
+        self.listeners: list[Callable[[], None]] = []  # told when a browser comes or goes
+        self._closing = False
         self.lost: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         if primary is not None:
             self._keep(primary)
@@ -110,11 +114,25 @@ class BrowserPool:
             raise BrowserError("no browser is connected and this hub launches none; nothing "
                                "was run (install the extension: `tabsteward install`)")
         if self._launching is None or self._launching.done():
-            self._launching = asyncio.ensure_future(self._launch())
+            self._launching = asyncio.ensure_future(self._relaunch(self._launched))
         browser = await asyncio.shield(self._launching)
-        browser.gate = self.gate
-        self._launched = browser
+        if self._launched is not browser:
+            browser.gate = self.gate
+            self._launched = browser
+            self.disconnected.pop("launched", None)
+            browser.closed.add_done_callback(lambda _f: self._gone(browser))
+            self._changed()
         return browser
+
+    async def _relaunch(self, gone: Browser | None) -> Browser:
+        """Launch a Chromium, after freeing what the one that went away left (its profile)."""
+        assert self._launch is not None
+        if gone is not None:
+            try:
+                await gone.close()
+            except Exception:
+                log.exception("cleaning up after a launched browser that went away failed")
+        return await self._launch()
 
     def names(self) -> list[str]:
         names = sorted(n for n, b in self.extensions.items() if not b.closed.done())
@@ -153,6 +171,7 @@ class BrowserPool:
             if self._installs.get(name) == link.hello.install and \
                     isinstance(conn, ExtensionConnection) and not conn.closed.done():
                 conn.relink(link)  # the same profile, back: its agents keep their tabs
+                self.disconnected.pop(link.hello.install, None)
                 link.on_hello = lambda hello, b=known: self._renamed(b, hello.name)
                 await self._configure(name, link)
                 self._renamed(known, link.hello.name)
@@ -168,6 +187,8 @@ class BrowserPool:
         link.on_hello = lambda hello: self._renamed(browser, hello.name)
         await self._configure(name, link)
         browser.closed.add_done_callback(lambda _f: self._gone(browser))
+        self.disconnected.pop(link.hello.install, None)
+        self._changed()
         return browser
 
     def _renamed(self, browser: Browser, wanted: str) -> None:
@@ -181,6 +202,7 @@ class BrowserPool:
         self.extensions[name] = browser
         self._installs[name] = install
         log.info("browser %r is now called %r", old, name)
+        self._changed()
 
     def _name_of(self, browser: Browser) -> str | None:
         return next((n for n, b in self.extensions.items() if b is browser), None)
@@ -199,13 +221,27 @@ class BrowserPool:
         return name
 
     def _gone(self, browser: Browser) -> None:
+        why = _reason(browser.closed)
         name = self._name_of(browser)
         if name is not None:
             del self.extensions[name]
-            self._installs.pop(name, None)
-            log.info("browser %r disconnected (%s)", name, _reason(browser.closed))
+            install = self._installs.pop(name, None) or name
+            log.info("browser %r disconnected (%s)", name, why)
+            if not self._closing:
+                self.disconnected[install] = (name, why)
+        elif browser is self._launched and not self._closing:
+            self.disconnected["launched"] = ("launched", why)
+        self._changed()
+
+    def _changed(self) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a browser listener failed")
 
     async def close(self) -> None:
+        self._closing = True
         browsers = [*self.extensions.values()]
         for task in (self._launching, self._attaching):
             if task is not None and not task.done():

@@ -88,6 +88,17 @@ def target_of(el: Element) -> str:
     return f"{kind} {quote(el.name)}" if el.name.strip() else kind
 
 
+def element_of(el: Element) -> str:
+    """The target as a person would know it: its role and name, and the form it is in."""
+    text = target_of(el)
+    form = el.form
+    if form is not None:
+        named = f" {quote(form.name)}" if form.name.strip() else ""
+        goes = f", which sends to {place(form.action)}" if form.action else ""
+        text += f" in the form{named}{goes}"
+    return text
+
+
 def host_of(url: str) -> str:
     u = parse_url(url)
     if u is not None and u.host and u.scheme in ("http", "https"):

@@ -29,6 +29,15 @@ def _cut(value: Any) -> str:
     return str(value or "")[:MAX_TEXT]
 
 
+def _box(value: Any) -> tuple[float, float, float, float] | None:
+    if not (isinstance(value, list) and len(value) == 4 and all(
+            isinstance(v, int | float) and not isinstance(v, bool) and abs(v) < 1e6
+            for v in value)):
+        return None
+    x, y, w, h = (float(v) for v in value)
+    return (x, y, w, h) if w > 0 and h > 0 else None
+
+
 @dataclass(frozen=True)
 class Form:
     """The form an element belongs to, as the page has it."""
@@ -56,6 +65,8 @@ class Element:
     href: str = ""              # absolute URL a link leads to
     frame_url: str = ""         # URL of the document that holds it ("" when the top page)
     form: Form | None = None
+    # where it is in the top page (x, y, width, height in CSS pixels), for a picture of it
+    box: tuple[float, float, float, float] | None = None
 
     @classmethod
     def from_page(cls, info: dict[str, Any]) -> Element:
@@ -75,6 +86,7 @@ class Element:
                 has_payment=bool(form.get("hasPayment")), has_otp=bool(form.get("hasOtp")),
                 submits=bool(form.get("submits")),
             ) if isinstance(form, dict) else None,
+            box=_box(info.get("box")) if not info.get("frameUrl") else None,
         )
 
 

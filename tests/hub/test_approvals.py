@@ -386,7 +386,7 @@ async def test_public_never_contains_the_code() -> None:
     for q in questions:
         public = q.public()
         assert set(public) == {"id", "kind", "agent", "summary", "site", "profile",
-                               "categories", "reasons", "created", "expires"}
+                               "categories", "reasons", "target", "created", "expires"}
         assert no_code_in(public, q.code), public
         assert q.code not in repr(q)
         for notice in notices:
