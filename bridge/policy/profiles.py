@@ -40,7 +40,15 @@ _PROFILE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 _SECRET_KEY = re.compile(r"token|passw(or)?d|pwd|secret|api[_-]?key|private[_-]?key|"
                          r"access[_-]?key|bearer", re.IGNORECASE)
 _TOP_KEYS = frozenset({"default_profile", "agents", "profiles"})
-_PROFILE_KEYS = frozenset({"inherits", "allow_sites", "deny_sites", "ask_timeout", "rules"})
+_PROFILE_KEYS = frozenset({"inherits", "allow_sites", "deny_sites", "ask_timeout", "rules",
+                           "model", "key", "browser"})
+TEXT_FIELDS = ("model", "key", "browser")  # a Profile's plain text settings, "" when unset
+_TEXT_LIMITS = {"model": 200, "browser": 64}
+_KEY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+# how common API keys begin: a value like these is a key itself, never the name of one
+_KEY_PREFIXES = ("sk-", "sk_", "ghp_", "gho_", "github_pat_", "glpat-", "xoxb-", "xoxp-",
+                 "AKIA", "AIza", "hf_")
+NOTHING_LOADED = "Nothing was loaded from this file"
 
 
 @dataclass(frozen=True)
@@ -52,6 +60,9 @@ class Profile:
     deny_sites: tuple[str, ...] = DEFAULT_DENY
     rules: dict[Category, Rule] = field(default_factory=lambda: dict(DEFAULT_RULES))
     ask_timeout: float = ASK_TIMEOUT
+    model: str = ""    # the LLM model Tabsteward's own goal agent uses
+    key: str = ""      # the NAME of an API key kept in the OS keyring (tray app, Keys window)
+    browser: str = ""  # the browser its agents use unless they name one; "" = any
     sites: SiteList = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -62,11 +73,39 @@ class Profile:
         if not low <= self.ask_timeout <= high:
             raise UsageError(f"profile {self.name!r}: ask_timeout must be between {low:g} and "
                              f"{high:g} seconds, not {self.ask_timeout:g}")
+        for key in TEXT_FIELDS:
+            problem = field_problem(key, getattr(self, key))
+            if problem:
+                raise UsageError(f"profile {self.name!r}: {key} {problem}")
         object.__setattr__(self, "rules", {c: Rule(self.rules[c]) for c in Category})
         object.__setattr__(self, "sites", SiteList.of(self.allow_sites, self.deny_sites))
 
     def rule(self, category: Category) -> Rule:
         return self.rules[category]
+
+
+def field_problem(key: str, value: str) -> str | None:
+    """What is wrong with a value of the profile setting `key` (model, key or browser);
+    None when it is usable. Never repeats the value, which may be a pasted secret."""
+    if key == "key":
+        if value.startswith(_KEY_PREFIXES):
+            return ("looks like an API key itself; write only the name the key is stored "
+                    "under in the tray app's Keys window")
+        if value and not _KEY_NAME.fullmatch(value):
+            return ("is not a key name; use letters, digits, '-', '_' or '.' (at most 64), "
+                    "starting with a letter or digit")
+        return None
+    limit = _TEXT_LIMITS[key]
+    if len(value) > limit:
+        return f"is longer than {limit} characters"
+    if not value.isprintable():
+        return "holds a line break, a tab or another character that cannot be shown"
+    return None
+
+
+def valid_name(name: str) -> bool:
+    """Whether `name` can name a profile: letters, digits, '-', '_' or '.' (at most 64)."""
+    return _PROFILE_NAME.fullmatch(name) is not None
 
 
 BUILTIN: Mapping[str, Profile] = {
@@ -83,7 +122,8 @@ class Config:
     profiles: dict[str, Profile] = field(default_factory=lambda: dict(BUILTIN))
     default_profile: str = DEFAULT
     agents: dict[str, str] = field(default_factory=dict)
-    source: Path | None = None  # the file it was read from; None for the built-in defaults
+    # the file it was read from (None for the built-in defaults); not part of equality
+    source: Path | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         for name in (self.default_profile, *self.agents.values()):
@@ -117,12 +157,21 @@ def load(path: Path | None = None) -> Config:
     except FileNotFoundError:
         return Config()
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: could not be read ({_why(exc)}). Nothing was loaded") from None
+        raise UsageError(f"{path}: could not be read ({_why(exc)}). {NOTHING_LOADED}") \
+            from None
+    return load_text(text, path)
+
+
+def load_text(text: str, path: Path | None = None, *, nothing: str = NOTHING_LOADED) -> Config:
+    """Read the text of a policy.toml as if it came from `path` (which it does not touch);
+    UsageError when it is wrong, its message ending with the sentence `nothing`."""
+    label = str(path) if path is not None else FILE_NAME
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: is not valid TOML ({exc}). Nothing was loaded") from None
-    return _Reader(path).config(data)
+        raise UsageError(f"{label}: is not valid TOML ({exc}). {nothing}", file=label) \
+            from None
+    return _Reader(path, nothing).config(data)
 
 
 def _why(exc: BaseException) -> str:
@@ -132,12 +181,14 @@ def _why(exc: BaseException) -> str:
 class _Reader:
     """Checks one parsed file strictly; every complaint names the file and the key path."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path | None, nothing: str) -> None:
         self.path = path
+        self.label = str(path) if path is not None else FILE_NAME
+        self.nothing = nothing
 
     def fail(self, where: str, what: str) -> UsageError:
-        return UsageError(f"{self.path}: {where} {what}. Nothing was loaded from this file",
-                          file=str(self.path), key=where)
+        return UsageError(f"{self.label}: {where} {what}. {self.nothing}",
+                          file=self.label, key=where)
 
     def config(self, data: dict[str, Any]) -> Config:
         self.no_secrets(data, ())
@@ -237,7 +288,18 @@ class _Reader:
                                 f"between {low:g} and {high:g} seconds")
         rules = {**base.rules, **self.rules(self.table(table, "rules", where),
                                             (*where, "rules"))}
-        return Profile(name, allow, deny, rules, timeout)
+        return Profile(name, allow, deny, rules, timeout,
+                       model=self.text(table, "model", where, base.model),
+                       key=self.text(table, "key", where, base.key),
+                       browser=self.text(table, "browser", where, base.browser))
+
+    def text(self, table: dict[str, Any], key: str, where: tuple[str, ...],
+             inherited: str) -> str:
+        value = self.string(table, key, where, inherited)
+        problem = field_problem(key, value)
+        if problem:
+            raise self.fail(_key(*where, key), problem)
+        return value
 
     def sites(self, table: dict[str, Any], key: str, where: tuple[str, ...],
               inherited: tuple[str, ...]) -> tuple[str, ...]:
@@ -328,8 +390,10 @@ def write_default(path: Path | None = None) -> bool:
 
 _HEADER = """\
 # Tabsteward policy: what the local AI agents you paired may do in your browser.
-# Tabsteward reads this file when the hub starts. Secrets (tokens, passwords, keys) never
-# belong here, and a file that seems to hold one is refused.
+# Tabsteward reads this file again whenever it changes, and the tray app's Profiles window
+# writes it too (without these comments). Secrets (tokens, passwords, keys) never
+# belong here, and a file that seems to hold one is refused: `key` below is only the name
+# of an API key kept in your OS keyring (the tray app's Keys window).
 #
 # Rules:  "allow" lets an action run, "ask" holds it until you answer, "block" refuses it.
 #         (You can still allow a blocked action once, or always for one site, when shown it.)
@@ -370,6 +434,13 @@ def template() -> str:
         f"deny_sites = {_array(profile.deny_sites)}",
         "# seconds to wait for your answer (5 to 3600); unanswered actions are refused",
         f"ask_timeout = {profile.ask_timeout:g}",
+        '# the LLM model Tabsteward\'s own goal agent uses with this profile ("" = none chosen)',
+        f"model = {json.dumps(profile.model)}",
+        "# the NAME of the API key it uses, as stored in the tray app's Keys window, never",
+        "# the key itself",
+        f"key = {json.dumps(profile.key)}",
+        '# the browser this profile\'s agents use unless they name one ("" = any)',
+        f"browser = {json.dumps(profile.browser)}",
         "",
         "[profiles.default.rules]",
     ]

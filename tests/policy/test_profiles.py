@@ -246,3 +246,110 @@ def test_the_default_template_goes_into_a_private_config_dir(monkeypatch: pytest
     assert write_default() is True
     assert (folder / "policy.toml").exists()
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+
+
+# -- model, key and browser --
+
+def test_model_key_and_browser_are_read_per_profile_and_inherited(tmp_path: Path) -> None:
+    config = load(write(tmp_path, """
+[profiles.work]
+model = "claude-sonnet-4"
+key = "anthropic.work"
+browser = "Work Chrome"
+[profiles.contractor]
+inherits = "work"
+browser = ""
+"""))
+    work, contractor = config.profiles["work"], config.profiles["contractor"]
+    assert (work.model, work.key, work.browser) == ("claude-sonnet-4", "anthropic.work",
+                                                    "Work Chrome")
+    assert (contractor.model, contractor.key, contractor.browser) == ("claude-sonnet-4",
+                                                                      "anthropic.work", "")
+
+
+def test_model_key_and_browser_are_empty_in_the_built_in_profiles() -> None:
+    assert all((p.model, p.key, p.browser) == ("", "", "") for p in BUILTIN.values())
+
+
+def test_the_template_spells_out_model_key_and_browser() -> None:
+    text = profiles.template()
+    assert 'model = ""' in text
+    assert 'key = ""' in text
+    assert 'browser = ""' in text
+    assert "Keys window" in text
+
+
+def test_the_plain_key_setting_is_not_mistaken_for_a_secret(tmp_path: Path) -> None:
+    config = load(write(tmp_path, '[profiles.work]\nkey = "openai"\n'))
+    assert config.profiles["work"].key == "openai"
+
+
+@pytest.mark.parametrize("key", ["api_key", "token", "secret_key", "key_token"])
+def test_secret_looking_settings_beside_key_are_still_refused(tmp_path: Path, key: str) -> None:
+    path = write(tmp_path, f'[profiles.work]\nkey = "openai"\n{key} = "s3cr3t-value"\n')
+    with pytest.raises(UsageError, match="looks like a secret") as caught:
+        load(path)
+    assert "s3cr3t-value" not in caught.value.message
+
+
+BAD_FIELDS = [
+    ("key-with-space", 'key = "my key"', "profiles.work.key", "not a key name"),
+    ("key-starting-with-dot", 'key = ".hidden"', "profiles.work.key", "not a key name"),
+    ("key-too-long", f'key = "{"k" * 65}"', "profiles.work.key", "not a key name"),
+    ("key-not-a-string", "key = 3", "profiles.work.key", "must be a string"),
+    ("model-too-long", f'model = "{"m" * 201}"', "profiles.work.model", "longer than 200"),
+    ("model-with-a-newline", 'model = "gpt\\nx"', "profiles.work.model", "line break"),
+    ("browser-too-long", f'browser = "{"b" * 65}"', "profiles.work.browser", "longer than 64"),
+    ("browser-with-a-tab", 'browser = "a\\tb"', "profiles.work.browser", "cannot be shown"),
+]
+
+
+@pytest.mark.parametrize(("line", "where", "what"), [case[1:] for case in BAD_FIELDS],
+                         ids=[case[0] for case in BAD_FIELDS])
+def test_a_wrong_model_key_or_browser_is_refused(tmp_path: Path, line: str, where: str,
+                                                 what: str) -> None:
+    with pytest.raises(UsageError) as caught:
+        load(write(tmp_path, f"[profiles.work]\n{line}\n"))
+    assert where in caught.value.message
+    assert what in caught.value.message
+    assert "Nothing was loaded" in caught.value.message
+
+
+def test_a_key_value_that_is_an_api_key_itself_is_refused_without_echoing_it(
+        tmp_path: Path) -> None:
+    secret = "sk-abc123def456ghi789"
+    with pytest.raises(UsageError, match="looks like an API key itself") as caught:
+        load(write(tmp_path, f'[profiles.work]\nkey = "{secret}"\n'))
+    assert secret not in caught.value.message
+
+
+def test_the_longest_allowed_values_are_accepted(tmp_path: Path) -> None:
+    text = (f'[profiles.work]\nmodel = "{"m" * 200}"\nkey = "{"k" * 64}"\n'
+            f'browser = "{"b" * 64}"\n')
+    work = load(write(tmp_path, text)).profiles["work"]
+    assert (len(work.model), len(work.key), len(work.browser)) == (200, 64, 64)
+
+
+def test_a_profile_built_in_code_checks_model_key_and_browser() -> None:
+    with pytest.raises(UsageError, match="profile 'x': key is not a key name"):
+        Profile("x", key="has space")
+    with pytest.raises(UsageError, match="profile 'x': browser is longer than 64"):
+        Profile("x", browser="b" * 65)
+
+
+def test_load_text_reads_text_as_if_from_its_path_and_ends_errors_as_told(
+        tmp_path: Path) -> None:
+    path = tmp_path / "policy.toml"
+    config = profiles.load_text('default_profile = "trusted"\n', path)
+    assert config.default_profile == "trusted"
+    assert config.source == path
+    assert not path.exists()
+    with pytest.raises(UsageError) as caught:
+        profiles.load_text('default_profile = "nope"\n', nothing="Nothing was saved")
+    assert caught.value.message.startswith("policy.toml: default_profile")
+    assert caught.value.message.endswith("Nothing was saved")
+
+
+def test_configs_with_the_same_settings_are_equal_wherever_they_came_from(
+        tmp_path: Path) -> None:
+    assert load(write(tmp_path, "")) == Config()
