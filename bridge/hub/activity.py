@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import re
 import sqlite3
@@ -13,7 +14,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, fields
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, Any, Literal, TypedDict
 
 from ..errors import TabstewardError, UsageError
 from ..paths import ensure_private_dir, state_dir
@@ -25,7 +26,8 @@ FILENAME = "activity.sqlite3"
 KINDS = ("request", "decision", "outcome", "pairing", "grant")
 # What a `decision` entry's decision field usually holds, and who usually decides; the log
 # stores any short text, so these are the vocabulary, not a check.
-DECISIONS = ("allow", "ask", "block", "approved", "denied", "timeout", "withdrawn")
+DECISIONS = ("allow", "ask", "block", "approved", "denied", "timeout", "withdrawn",
+             "override once", "override always", "granted always")
 DECIDERS = ("policy", "person (console)", "person (tray)", "grant")
 
 # Longest text kept per field, in characters; longer text is cut and ends with "…".
@@ -37,6 +39,20 @@ MAX_QUERY = 10_000
 _BATCH = 500
 
 Format = Literal["jsonl", "csv"]
+
+
+class Filters(TypedDict, total=False):
+    """The filters `query` and `export` take, gathered in one dict (`log.query(**filters)`);
+    see `query` for what each one matches."""
+
+    agent: str | None
+    kind: str | None
+    decision: str | None
+    site: str | None
+    exact_site: bool
+    text: str | None
+    since: float | None
+    until: float | None
 
 _SCHEMA = """
 CREATE TABLE entries (
@@ -51,6 +67,11 @@ CREATE TABLE entries (
 CREATE INDEX entries_ts ON entries (ts);
 CREATE INDEX entries_agent ON entries (agent, ts);
 """
+# Indexes added after schema 1 shipped: made on open when missing (no format change), so
+# the filter lists and the site and decision filters stay cheap on a long log.
+_INDEXES = {"entries_site": "CREATE INDEX IF NOT EXISTS entries_site ON entries (site)",
+            "entries_decision": "CREATE INDEX IF NOT EXISTS entries_decision "
+                                "ON entries (decision)"}
 _COLUMNS = ("id", "ts", "kind", *LIMITS, "data")
 # Control characters, line and paragraph separators, and bidirectional overrides: a page
 # could use them to forge lines or reorder text in the log's one-line-per-entry output.
@@ -134,6 +155,7 @@ class ActivityLog:
                         db.execute(statement)
                     db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
                 db.execute("COMMIT")
+            _add_indexes(db)
             db.execute("SELECT 1 FROM entries LIMIT 1").fetchall()
         except TabstewardError:
             db.close()
@@ -228,76 +250,69 @@ class ActivityLog:
     # reading
 
     def query(self, *, agent: str | None = None, kind: str | None = None,
-              since: float | None = None, until: float | None = None, site: str | None = None,
+              decision: str | None = None, since: float | None = None,
+              until: float | None = None, site: str | None = None, exact_site: bool = False,
               text: str | None = None, limit: int = 100,
               newest_first: bool = True) -> list[Entry]:
-        """Entries matching every filter given: `agent` and `kind` exactly, `since` <= ts <
-        `until` (epoch seconds), `site` and `text` (in summary or reason) as case-insensitive
-        substrings; at most `limit` (1..10000), newest first unless told otherwise."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_QUERY:
-            raise UsageError(f"limit must be a whole number from 1 to {MAX_QUERY}; "
-                             "nothing was read")
-        return list(self._select(agent, kind, since, until, site, text, limit, newest_first))
+        """Entries matching every filter given: `agent` exactly, `kind` and `decision` exactly
+        (one of KINDS, DECISIONS), `since` <= ts < `until` (epoch seconds), `text` (in
+        summary or reason) as a case-insensitive substring, and `site` as a case-insensitive
+        substring ("bank" finds https://bank.example), or, with `exact_site`, as the whole
+        site (one of `sites()`, and not https://bank.example.evil.test); at most `limit`
+        (1..10000), newest first unless told otherwise. A malformed filter reads nothing."""
+        _check_limit(limit, MAX_QUERY)
+        filters = Filters(agent=agent, kind=kind, decision=decision, since=since, until=until,
+                          site=site, exact_site=exact_site, text=text)
+        return list(self._select(filters, limit, newest_first))
 
     def export(self, fp: IO[str], fmt: Format, *, agent: str | None = None,
-               kind: str | None = None, since: float | None = None, until: float | None = None,
-               site: str | None = None, text: str | None = None, limit: int | None = None,
-               newest_first: bool = False) -> int:
-        """Write the matching entries to `fp` as JSON lines or CSV (oldest first, all of them
-        unless `limit`); returns how many were written."""
+               kind: str | None = None, decision: str | None = None,
+               since: float | None = None, until: float | None = None,
+               site: str | None = None, exact_site: bool = False, text: str | None = None,
+               limit: int | None = None, newest_first: bool = False) -> int:
+        """Write the entries matching the filters (as in `query`) to `fp` as JSON lines or CSV
+        (oldest first, all of them unless `limit`); returns how many were written."""
         if fmt not in ("jsonl", "csv"):
             raise UsageError(f"export format must be jsonl or csv, not {fmt!r}; "
                              "nothing was exported")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                                   or limit < 1):
             raise UsageError("limit must be a whole number of at least 1; nothing was exported")
-        entries = self._select(agent, kind, since, until, site, text, limit, newest_first)
-        count = 0
+        filters = Filters(agent=agent, kind=kind, decision=decision, since=since, until=until,
+                          site=site, exact_site=exact_site, text=text)
+        entries = self._select(filters, limit, newest_first)
         if fmt == "jsonl":
-            for entry in entries:
-                fp.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
-                count += 1
-            return count
-        writer = csv.writer(fp, lineterminator="\n")
-        names = [f.name for f in fields(Entry)]
-        writer.writerow(["id", "time", *names[1:]])
-        for entry in entries:
-            row = entry.to_dict()
-            writer.writerow([row["id"], row["time"], row["ts"],
-                             *(_cell(row[name]) for name in names[2:-1]),
-                             _cell(json.dumps(row["data"], ensure_ascii=False)
-                                   if row["data"] is not None else None)])
-            count += 1
-        return count
+            return _write_jsonl(fp, entries)
+        return _write_csv(fp, entries)
 
-    def _select(self, agent: str | None, kind: str | None, since: float | None,
-                until: float | None, site: str | None, text: str | None, limit: int | None,
+    def agents(self, limit: int = 1000) -> list[str]:
+        """The distinct agent names in the log, sorted (at most `limit`); one index step per
+        name, so cheap on a long log."""
+        return self._distinct("agent", limit)
+
+    def sites(self, limit: int = 1000) -> list[str]:
+        """The distinct sites in the log, sorted (at most `limit`); as cheap as `agents`."""
+        return self._distinct("site", limit)
+
+    def _distinct(self, column: Literal["agent", "site"], limit: int) -> list[str]:
+        _check_limit(limit, MAX_QUERY)
+        assert column in ("agent", "site")  # a name of ours, never a caller's text
+        # skip from one value to the next through the index, not over every row
+        sql = (f"WITH RECURSIVE d(v) AS (SELECT min({column}) FROM entries UNION ALL "
+               f"SELECT (SELECT min({column}) FROM entries WHERE {column} > d.v) FROM d "
+               "WHERE d.v IS NOT NULL LIMIT ?) SELECT v FROM d WHERE v IS NOT NULL")
+        try:
+            with self._lock:
+                rows = self._db.execute(sql, (limit,)).fetchall()
+        except sqlite3.Error as exc:
+            raise self._unreadable(exc) from exc
+        # redacted again on the way out, as entries are; two names may now be one
+        return list(dict.fromkeys(self.redactor.text(str(row[0])) for row in rows))
+
+    def _select(self, filters: Filters, limit: int | None,
                 newest_first: bool) -> Iterator[Entry]:
         """The matching entries, read in batches (the filters are checked before any)."""
-        if kind is not None and kind not in KINDS:
-            raise UsageError(f"unknown activity kind {kind!r} (kinds: {', '.join(KINDS)}); "
-                             "nothing was read")
-        where: list[str] = []
-        params: list[Any] = []
-        if agent is not None:
-            where.append("agent = ?")
-            params.append(agent)
-        if kind is not None:
-            where.append("kind = ?")
-            params.append(kind)
-        if since is not None:
-            where.append("ts >= ?")
-            params.append(float(since))
-        if until is not None:
-            where.append("ts < ?")
-            params.append(float(until))
-        if site:
-            where.append("instr(lower(site), lower(?)) > 0")
-            params.append(site)
-        if text:
-            where.append("(instr(lower(summary), lower(?)) > 0 "
-                         "OR instr(lower(reason), lower(?)) > 0)")
-            params += [text, text]
+        where, params = _where(filters)
         sql = f"SELECT {', '.join(_COLUMNS)} FROM entries"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -339,6 +354,110 @@ class ActivityLog:
                 loaded = {"unreadable": "this entry's data is not valid JSON"}
             data = self.redactor.data(loaded) if isinstance(loaded, dict) else None
         return Entry(int(row[0]), float(row[1]), str(row[2]), **texts, data=data)
+
+
+def _add_indexes(db: sqlite3.Connection) -> None:
+    """Make the indexes a log written before them lacks (a write only when one is missing)."""
+    have = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    missing = [sql for name, sql in _INDEXES.items() if name not in have]
+    if missing:
+        db.execute("BEGIN IMMEDIATE")
+        for sql in missing:
+            db.execute(sql)
+        db.execute("COMMIT")
+
+
+def _check_limit(limit: object, most: int) -> None:
+    if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= most:
+        raise UsageError(f"limit must be a whole number from 1 to {most}; nothing was read")
+
+
+def _where(filters: Filters) -> tuple[list[str], list[Any]]:
+    """The SQL conditions and their parameters for `filters`, each value checked first."""
+    where: list[str] = []
+    params: list[Any] = []
+    for name in ("agent", "kind", "decision"):
+        value = _text(filters, name)
+        if value is not None:
+            where.append(f"{name} = ?")
+            params.append(value)
+    since, until = _time(filters, "since"), _time(filters, "until")
+    if since is not None:
+        where.append("ts >= ?")
+        params.append(since)
+    if until is not None:
+        where.append("ts < ?")
+        params.append(until)
+    exact = filters.get("exact_site", False)
+    if not isinstance(exact, bool):
+        raise UsageError(f"exact_site must be true or false, not {_shown(exact)}; "
+                         "nothing was read")
+    site = _text(filters, "site")
+    if site:
+        where.append("site = ?" if exact else "instr(lower(site), lower(?)) > 0")
+        params.append(site)
+    text = _text(filters, "text")
+    if text:
+        where.append("(instr(lower(summary), lower(?)) > 0 "
+                     "OR instr(lower(reason), lower(?)) > 0)")
+        params += [text, text]
+    return where, params
+
+
+def _text(filters: Filters, name: Literal["agent", "kind", "decision", "site", "text"]
+          ) -> str | None:
+    value: object = filters.get(name)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise UsageError(f"the {name} filter must be text, not {_shown(value)}; "
+                         "nothing was read")
+    if name == "kind" and value not in KINDS:
+        raise UsageError(f"unknown activity kind {_shown(value)} (kinds: {', '.join(KINDS)}); "
+                         "nothing was read")
+    if name == "decision" and value not in DECISIONS:
+        raise UsageError(f"unknown decision {_shown(value)} (decisions: "
+                         f"{', '.join(DECISIONS)}); nothing was read")
+    return value
+
+
+def _time(filters: Filters, name: Literal["since", "until"]) -> float | None:
+    value: object = filters.get(name)
+    if value is None:
+        return None
+    if (isinstance(value, bool) or not isinstance(value, int | float)
+            or not math.isfinite(value)):
+        raise UsageError(f"{name} must be a time in seconds since 1970, not {_shown(value)}; "
+                         "nothing was read")
+    return float(value)
+
+
+def _shown(value: object) -> str:
+    """A caller's value as it may appear in an error message: short and on one line."""
+    return _UNSAFE.sub(" ", _cut(repr(value), 60))
+
+
+def _write_jsonl(fp: IO[str], entries: Iterator[Entry]) -> int:
+    count = 0
+    for entry in entries:
+        fp.write(json.dumps(entry.to_dict(), ensure_ascii=False) + "\n")
+        count += 1
+    return count
+
+
+def _write_csv(fp: IO[str], entries: Iterator[Entry]) -> int:
+    writer = csv.writer(fp, lineterminator="\n")
+    names = [f.name for f in fields(Entry)]
+    writer.writerow(["id", "time", *names[1:]])
+    count = 0
+    for entry in entries:
+        row = entry.to_dict()
+        writer.writerow([row["id"], row["time"], row["ts"],
+                         *(_cell(row[name]) for name in names[2:-1]),
+                         _cell(json.dumps(row["data"], ensure_ascii=False)
+                               if row["data"] is not None else None)])
+        count += 1
+    return count
 
 
 def _cut(text: str, limit: int) -> str:

@@ -18,11 +18,13 @@ from pathlib import Path
 import pytest
 from tabsteward.bridge.errors import TabstewardError, UsageError
 from tabsteward.bridge.hub.activity import (
+    DECISIONS,
     LIMITS,
     MAX_DATA,
     SCHEMA_VERSION,
     ActivityLog,
     Entry,
+    Filters,
 )
 from tabsteward.bridge.hub.redact import MARK, Redactor
 from tabsteward.bridge.paths import state_dir
@@ -113,6 +115,143 @@ def test_query_filters_by_agent_kind_time_site_and_text(log: ActivityLog) -> Non
     assert [e.kind for e in log.query(text="banking")] == ["decision"]
     assert [e.kind for e in log.query(text='"buy"')] == ["request"]
     assert log.query(agent="codex", kind="request", site="bank") == []
+
+
+def test_query_filters_by_decision(log: ActivityLog) -> None:
+    fill(log)
+    log.append("decision", agent="codex", decision="override once", decided_by="person (tray)")
+    assert [e.request_id for e in log.query(decision="block")] == ["r1"]
+    assert [e.agent for e in log.query(decision="approved", agent="codex")] == ["codex"]
+    assert [e.decided_by for e in log.query(decision="override once")] == ["person (tray)"]
+    assert log.query(decision="denied") == []
+
+
+def test_a_site_filter_is_a_substring_unless_it_asks_for_the_whole_site(
+        log: ActivityLog) -> None:
+    log.append("request", site="https://bank.example", summary="real")
+    log.append("request", site="https://bank.example.evil.test", summary="lookalike")
+    log.append("request", site="https://shop.example", summary="other")
+    assert [e.summary for e in log.query(site="bank")] == ["lookalike", "real"]
+    assert [e.summary for e in log.query(site="https://bank.example")] == ["lookalike", "real"]
+    assert [e.summary for e in log.query(site="https://bank.example", exact_site=True)] == [
+        "real"]
+    assert log.query(site="bank", exact_site=True) == []
+
+
+def test_filters_gathered_in_one_dict_work_for_query_and_export(log: ActivityLog) -> None:
+    fill(log)
+    filters = Filters(agent="codex", kind="decision", since=NOW - 60, until=NOW + 1,
+                      site=None, exact_site=False, decision="approved", text=None)
+    assert [e.decided_by for e in log.query(**filters)] == ["person (console)"]
+    out = io.StringIO()
+    assert log.export(out, "jsonl", **filters) == 1
+
+
+def test_agents_and_sites_list_each_name_once_sorted(log: ActivityLog) -> None:
+    fill(log)
+    log.append("pairing", agent="aider", outcome="paired")
+    assert log.agents() == ["aider", "claude-code", "codex"]
+    assert log.sites() == ["https://bank.example", "https://shop.example"]
+    assert log.agents(limit=2) == ["aider", "claude-code"]
+
+
+def test_agents_and_sites_of_an_empty_log_are_empty(log: ActivityLog) -> None:
+    log.append("request", summary="no agent, no site")
+    assert (log.agents(), log.sites()) == ([], [])
+
+
+def test_agents_and_sites_are_redacted_when_listed(log: ActivityLog) -> None:
+    log.append("request", agent="agent-late-secret", site="https://x.test/late-secret")
+    log.redactor.add("late-secret")
+    assert log.agents() == [f"agent-{MARK}"]
+    assert log.sites() == [f"https://x.test/{MARK}"]
+
+
+@pytest.mark.parametrize("limit", [0, 10_001, True, 2.5])
+def test_agents_and_sites_refuse_a_bad_limit(log: ActivityLog, limit: object) -> None:
+    for listing in (log.agents, log.sites):
+        with pytest.raises(UsageError, match="nothing was read"):
+            listing(limit)  # type: ignore[arg-type]
+
+
+BAD_FILTERS: list[dict[str, object]] = [
+    {"since": "yesterday"}, {"until": "2026-11-30"}, {"since": float("nan")},
+    {"until": float("inf")}, {"since": True}, {"agent": 7}, {"site": ["bank"]},
+    {"text": b"buy"}, {"decision": "maybe"}, {"decision": "ALLOW"}, {"kind": "gossip"},
+    {"exact_site": "yes"},
+]
+
+
+@pytest.mark.parametrize("bad", BAD_FILTERS, ids=lambda bad: ",".join(map(str, bad)))
+def test_a_malformed_filter_is_refused_and_nothing_is_read(log: ActivityLog,
+                                                          bad: dict[str, object]) -> None:
+    fill(log)
+    with pytest.raises(UsageError, match="nothing was read"):
+        log.query(**bad)  # type: ignore[arg-type]
+    out = io.StringIO()
+    with pytest.raises(UsageError, match="nothing was read"):
+        log.export(out, "csv", **bad)  # type: ignore[arg-type]
+    assert out.getvalue() == ""
+
+
+def test_an_error_about_a_filter_shows_the_value_short_and_on_one_line(
+        log: ActivityLog) -> None:
+    with pytest.raises(UsageError) as caught:
+        log.query(decision="x\n" + "y" * 500)
+    assert "\n" not in caught.value.message
+    assert len(caught.value.message) < 300
+
+
+def test_every_decision_word_of_the_vocabulary_is_a_valid_filter(log: ActivityLog) -> None:
+    for decision in DECISIONS:
+        log.append("decision", decision=decision)
+    assert all(len(log.query(decision=d)) == 1 for d in DECISIONS)
+
+
+def plan(log: ActivityLog, sql: str, *params: object) -> str:
+    return " ".join(row[-1] for row in log._db.execute("EXPLAIN QUERY PLAN " + sql, params))
+
+
+def test_the_site_and_decision_filters_and_the_lists_use_an_index(log: ActivityLog) -> None:
+    fill(log)
+    by_decision = plan(log, "SELECT id FROM entries WHERE decision = ? ORDER BY id DESC", "x")
+    assert "INDEX entries_decision" in by_decision
+    by_site = plan(log, "SELECT id FROM entries WHERE site = ? ORDER BY id DESC", "x")
+    assert "INDEX entries_site" in by_site
+    next_site = plan(log, "SELECT min(site) FROM entries WHERE site > ?", "x")
+    assert "INDEX entries_site" in next_site
+    next_agent = plan(log, "SELECT min(agent) FROM entries WHERE agent > ?", "x")
+    assert "INDEX entries_agent" in next_agent
+
+
+def test_a_log_made_before_the_new_indexes_gains_them_and_keeps_its_entries(
+        tmp_path: Path) -> None:
+    path = tmp_path / "a.sqlite3"
+    with ActivityLog(path) as log:
+        fill(log)
+        log._db.execute("DROP INDEX entries_site")
+        log._db.execute("DROP INDEX entries_decision")
+    with ActivityLog(path) as log:
+        names = {row[0] for row in log._db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index'")}
+        assert {"entries_site", "entries_decision"} <= names
+        assert len(log.query(decision="block", agent="claude-code")) == 1
+        assert len(log.query(site="https://bank.example", exact_site=True)) == 1
+
+
+def test_the_filter_lists_stay_cheap_on_a_long_log(log: ActivityLog) -> None:
+    rows = [(float(i), "request", f"agent-{i % 4}", f"https://site-{i % 50}.test")
+            for i in range(50_000)]
+    log._db.execute("BEGIN")
+    log._db.executemany("INSERT INTO entries (ts, kind, agent, site) VALUES (?, ?, ?, ?)",
+                        rows)
+    log._db.execute("COMMIT")
+    started = time.perf_counter()
+    agents, sites = log.agents(), log.sites()
+    cost = time.perf_counter() - started
+    print(f"agents() and sites() over 50,000 entries: {cost * 1e3:.1f} ms")
+    assert (len(agents), len(sites)) == (4, 50)
+    assert cost < 0.05  # a skip through the index, not a scan; generous for shared CI
 
 
 def test_query_refuses_a_limit_outside_one_to_ten_thousand(log: ActivityLog) -> None:
