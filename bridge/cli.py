@@ -23,7 +23,7 @@ ANSWERS = ("approvals", "approve", "deny")
 HUB_UNAVAILABLE = 4
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
-       tabsteward serve [--help] | mcp | demo | skill | --version
+       tabsteward serve [--help] | desktop [--help] | mcp | demo | skill | --version
        tabsteward install | uninstall | doctor [--browser NAME]... [--user-data-dir DIR] [--json]
 """
 SHORT_HELP = USAGE + """
@@ -47,6 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     if first == "serve":
         from .hub.main import main as serve
         return serve(args[1:])
+    if first == "desktop":
+        return _desktop(args[1:])
     if first in ("install", "uninstall"):
         from .install_cli import main as setup
         return setup(first, args[1:])
@@ -104,6 +106,16 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(f"cannot reach the hub: {exc.strerror or exc}; nothing was run",
                      HUB_UNAVAILABLE)
     return _show(reply)
+
+
+def _desktop(args: list[str]) -> int:
+    """The tray app, when PySide6 is installed."""
+    try:
+        from tabsteward.desktop.app import main as desktop
+    except ImportError as exc:
+        return _fail(f"the tray app needs PySide6 and qasync ({exc}); install them with "
+                     "`pip install 'tabsteward[desktop]'`. Nothing was started", 2)
+    return desktop(args)
 
 
 def _first_word(args: list[str]) -> str:

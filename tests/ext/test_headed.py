@@ -3,9 +3,6 @@ sees it, with their tab in front and the agent's tab behind it."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -13,30 +10,15 @@ from extension_env import ExtensionHub, chrome_call
 from fixture_server import Site
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.targets import parse
+from xdisplay import xvfb
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 
 @pytest.fixture
 def display() -> Iterator[str]:
-    """A fresh X display; a machine without Xvfb fails (the README's setup installs it)."""
-    xvfb = shutil.which("Xvfb")
-    if xvfb is None:
-        pytest.fail("Xvfb is missing: run `bash packaging/bootstrap.sh test`, which installs "
-                    "Debian's xvfb", pytrace=False)
-    read, write = os.pipe()
-    proc = subprocess.Popen([xvfb, "-displayfd", str(write), "-screen", "0", "1280x800x24",
-                             "-nolisten", "tcp"], pass_fds=(write,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(write)
-    with os.fdopen(read) as f:
-        number = f.readline().strip()  # Xvfb writes the display number once it listens
-    try:
-        assert number, "Xvfb did not start"
-        yield f":{number}"
-    finally:
-        proc.terminate()
-        proc.wait(30)
+    with xvfb() as name:
+        yield name
 
 
 async def test_a_headed_browser_on_a_display_is_driven_in_a_background_tab(
