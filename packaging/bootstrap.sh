@@ -4,9 +4,11 @@
 #   bash packaging/bootstrap.sh demo    install what is missing, then `tabsteward demo`
 #   bash packaging/bootstrap.sh test    install what is missing, then the whole suite
 #
-# Installs Debian's chromium (and, for the tests, xvfb) as root with apt-get when missing, makes
-# .venv with the project and its dev tools, and never touches anything outside the
-# checkout but the apt packages.
+# Installs Debian's chromium (for the tests also xvfb, trayer, gnome-keyring and dbus; on a
+# display or for the tests, the X libraries the tray app's Qt needs) as root with apt-get when
+# missing, makes .venv with the project, its tray app and its dev tools, and never touches
+# anything outside the checkout but the apt packages. On a display, the demo's hub is the
+# tray app.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 job="${1:-demo}"; shift || true
@@ -20,6 +22,17 @@ if [ "$job" = test ]; then
   command -v gnome-keyring-daemon >/dev/null || apt_packages+=(gnome-keyring)
   command -v dbus-run-session >/dev/null || apt_packages+=(dbus-daemon)
   command -v pgrep >/dev/null || apt_packages+=(procps)
+  command -v trayer >/dev/null || apt_packages+=(trayer)  # a system tray on that display
+fi
+# the tray app's Qt (PySide6's xcb platform) needs these X libraries on a display
+if [ "$job" = test ] || [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+  if command -v dpkg >/dev/null; then
+    for lib in libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 libxcb-randr0 \
+               libxcb-render-util0 libxcb-shape0 libxcb-xkb1 libxkbcommon-x11-0 libegl1 \
+               libgl1 libfontconfig1 libdbus-1-3; do
+      dpkg -s "$lib" >/dev/null 2>&1 || apt_packages+=("$lib")
+    done
+  fi
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

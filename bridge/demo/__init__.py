@@ -23,6 +23,19 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 WAIT = 60.0
+# on a desktop, how long the demo leaves a question to the person's panel
+PANEL_WAIT = float(os.environ.get("TABSTEWARD_DEMO_PANEL_WAIT", "30"))
+
+
+def _on_desktop() -> bool:
+    """A display and the tray app's Qt: the demo's hub is then the tray app."""
+    if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        return False
+    try:
+        import PySide6.QtWidgets  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _tabsteward() -> list[str]:
@@ -78,14 +91,16 @@ class Console:
 class Demo:
     """A private hub and page server, and the CLI run as the agent or as the person."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, desktop: bool = False) -> None:
         self.env = {k: v for k, v in os.environ.items()
                     if not k.startswith(("TABSTEWARD_", "XDG_"))}
         for var in ("XDG_RUNTIME_DIR", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"):
             self.env[var] = os.path.join(root, var.lower())
             os.makedirs(self.env[var], mode=0o700)
+        self.desktop = desktop
         self.console = Console()
-        self.hub = subprocess.Popen([*_tabsteward(), "serve"], env=self.env, text=True,
+        self.hub = subprocess.Popen([*_tabsteward(), "desktop" if desktop else "serve"],
+                                    env=self.env, text=True,
                                     stdout=subprocess.PIPE, stderr=self.console.slave,
                                     stdin=subprocess.DEVNULL)
         os.close(self.console.slave)
@@ -127,11 +142,27 @@ class Demo:
         return done.stdout
 
     def answer(self, kind: str, after: int) -> int:
-        """Play the person: read the question and its code on the console, approve it."""
+        """Play the person: read the question and its code on the console, approve it
+        (on a desktop, the person may answer in the tray app's panel first)."""
         found = self.console.question(kind, after)
         self.console.show(found.group(0))
+        if self.desktop and self._answered_in_panel(found.group(1)):
+            return found.end()
         self.run("approve", found.group(1), "--code", found.group(2), person=True)
         return found.end()
+
+    def _answered_in_panel(self, qid: str) -> bool:
+        print(f"person: {qid} waits in the Tabsteward panel too: answer it there within "
+              f"{PANEL_WAIT:g} s, or the demo approves it with its code", flush=True)
+        closed = re.compile(rf"\[tabsteward\] {qid} closed: (.*)\n")
+        deadline = time.monotonic() + PANEL_WAIT
+        while time.monotonic() < deadline:
+            found = closed.search(self.console.text)  # the hub's console says how it ended
+            if found:
+                print(f"person: {found.group(1)}\n", flush=True)
+                return True
+            time.sleep(0.1)
+        return False
 
     def pair(self) -> None:
         """The agent asks to pair; the person approves; the agent keeps its token."""
@@ -165,7 +196,10 @@ def main() -> int:
     root = tempfile.mkdtemp(prefix="tsdemo", dir="/tmp")
     demo = None
     try:
-        demo = Demo(root)
+        desktop = _on_desktop()
+        if desktop:
+            print("On this display the demo's hub is the tray app: watch its icon and panel.\n")
+        demo = Demo(root, desktop)
         demo.pair()
         demo.run("open", demo.shop)
         demo.run("snapshot")
