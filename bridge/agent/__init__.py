@@ -1,0 +1,1 @@
+"""The built-in goal agent: one sentence in, a finished browser task out."""
