@@ -134,6 +134,17 @@ def _pending(notice: object) -> None:
     sys.stderr.flush()
 
 
+def _progress(step: object) -> None:
+    """One line per step of a long command (the goal agent's `run`), on stderr."""
+    if not isinstance(step, dict):
+        return
+    mark = "" if step.get("ok", True) else " (failed)"
+    sys.stderr.write(f"{step.get('n', '?'):>3}. {step.get('op', '')} {step.get('target', '')}"
+                     f" → {str(step.get('result', ''))[:200]}{mark}  "
+                     f"[{step.get('elapsed_ms', '?')} ms]\n")
+    sys.stderr.flush()
+
+
 def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, object]:
     """Send one request on an open connection and read its reply (notices that it waits
     for the person are shown on stderr meanwhile)."""
@@ -146,9 +157,13 @@ def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, obje
                 raise HubLost(f"the hub announced a {size}-byte reply, over the limit; it "
                               "was not read")
             reply = loads(_recv_exactly(sock, size).decode("utf-8"))
-            if not (isinstance(reply, dict) and "pending" in reply and "ok" not in reply):
+            if not (isinstance(reply, dict) and "ok" not in reply and
+                    ("pending" in reply or "progress" in reply)):
                 break
-            _pending(reply["pending"])
+            if "progress" in reply:
+                _progress(reply["progress"])
+            else:
+                _pending(reply["pending"])
     except (BrokenPipeError, ConnectionResetError, TimeoutError) as exc:
         raise HubLost(f"the connection to the hub broke ({exc.strerror or exc}); the "
                       "command may or may not have run") from exc

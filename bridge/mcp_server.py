@@ -141,7 +141,13 @@ def waiting(ctx: ServerRequestContext[Any]) -> Pending:
         task.add_done_callback(sent.discard)
 
     def told(pending: dict[str, Any]) -> None:
-        if pending.get("timeout") is None:  # the person paused the agents
+        step = pending.get("progress")
+        done = 0.0
+        if isinstance(step, dict):  # a step of the goal agent's run
+            done = float(step.get("n") or 0)
+            message = (f"step {step.get('n')}: {step.get('op')} {step.get('target')} → "
+                       f"{str(step.get('result', ''))[:200]}")
+        elif pending.get("timeout") is None:  # the person paused the agents
             message = f"waiting: {pending.get('summary')}"
         else:
             message = (f"waiting for the person to answer {pending.get('id')} (up to "
@@ -150,7 +156,7 @@ def waiting(ctx: ServerRequestContext[Any]) -> Pending:
         token = meta.get("progress_token", meta.get("progressToken"))
         if isinstance(token, str | int):
             send(ctx.session.send_progress_notification(
-                token, 0, message=message,
+                token, done, message=message,
                 related_request_id=str(ctx.request_id) if ctx.request_id is not None else None))
 
     return told

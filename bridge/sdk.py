@@ -121,10 +121,15 @@ class _Connection:
             return
         rid = message.get("id")
         entry = self._pending.get(rid) if isinstance(rid, int) else None
-        if entry is not None and "pending" in message and "ok" not in message:
-            pending = message["pending"] if isinstance(message["pending"], dict) else {}
-            log.info("%s waits for the person (%s): %s", entry[1], pending.get("id"),
-                     pending.get("summary"))
+        if entry is not None and "ok" not in message and ("pending" in message or
+                                                          "progress" in message):
+            key = "progress" if "progress" in message else "pending"
+            pending = message[key] if isinstance(message[key], dict) else {}
+            if key == "progress":  # a step of a long command: listeners tell them apart
+                pending = {"progress": pending}
+            else:
+                log.info("%s waits for the person (%s): %s", entry[1], pending.get("id"),
+                         pending.get("summary"))
             listener = self._notices.get(rid) if isinstance(rid, int) else None
             if listener is not None:
                 try:
@@ -448,6 +453,23 @@ class Tabsteward:
 
     async def eval(self, expression: str) -> Result:
         return await self._run("eval", expression=expression)
+
+    async def run(self, goal: str, *, model: str | None = None, key: str | None = None,
+                  start_url: str | None = None, verify_text: str | None = None,
+                  max_actions: int | None = None, max_seconds: float | None = None,
+                  on_step: Callable[[dict[str, Any]], None] | None = None) -> Result:
+        """Hand the built-in goal agent a whole task; `on_step` hears each step as it ends.
+        The result's data is the run's summary (status, check, steps, usage)."""
+        def told(notice: dict[str, Any]) -> None:
+            step = notice.get("progress")
+            if on_step is not None and isinstance(step, dict):
+                on_step(step)
+
+        args = {"goal": goal, "model": model, "key": key, "start_url": start_url,
+                "verify_text": verify_text, "max_actions": max_actions,
+                "max_seconds": max_seconds}
+        return await self.invoke("run", {k: v for k, v in args.items() if v is not None},
+                                 on_pending=told)
 
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:

@@ -23,7 +23,7 @@ class Snapshot:
     waiting: int = 0        # questions open for the person
     paused: bool = False    # the person paused all agents
     disconnected: int = 0   # browsers that went away while the hub ran
-    working: int = 0        # agent calls in flight
+    working: int = 0        # agent calls in flight (a goal run is one)
 
     @property
     def state(self) -> TrayState:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from tabsteward.bridge.hub.main import Running
+from tabsteward.bridge.hub.status import RunningGoal
 
 from .icons import icon
 from .state import Snapshot, TrayState, ago
@@ -51,6 +52,7 @@ class Tray(QObject):
         self._later.timeout.connect(self.update)
         hub = running.hub
         hub.status.listeners.append(self.changed)
+        hub.status.goals.listeners.append(self.changed)
         hub.pool.listeners.append(self.changed)
         running.approvals.listeners.append(self._question)
         self.pause = QAction("Pause all agents", self)
@@ -70,7 +72,8 @@ class Tray(QObject):
         """Hide the icon and stop listening to the hub."""
         self._later.stop()
         hub = self.running.hub
-        for changes in (hub.status.listeners, hub.pool.listeners):
+        for changes in (hub.status.listeners, hub.status.goals.listeners,
+                        hub.pool.listeners):
             if self.changed in changes:
                 changes.remove(self.changed)
         if self._question in self.running.approvals.listeners:
@@ -139,6 +142,12 @@ class Tray(QObject):
         lines = self.agent_lines()
         for line in lines or ["no agent has acted yet"]:
             m.addAction(line).setEnabled(False)
+        goals = self.running.hub.status.goals
+        if goals.running:
+            m.addSection("Goals")
+            for goal in list(goals.running.values()):
+                action = m.addAction(self.goal_line(goal))
+                action.triggered.connect(lambda _=False, i=goal.id: goals.stop(i))
         m.addSeparator()
         m.addAction(self.pause)
         m.addAction("Keys and agent tokens…", self.actions.keys)
@@ -162,6 +171,12 @@ class Tray(QObject):
         for name, why in pool.disconnected.values():
             lines.append(f"⚠ {name}: disconnected ({why})")
         return lines
+
+    @staticmethod
+    def goal_line(goal: RunningGoal) -> str:
+        """A running goal as its menu entry, which stops it."""
+        step = f", step {goal.steps}: {goal.last[:40]}" if goal.steps else ""
+        return f"Stop {goal.agent}: {goal.goal[:50]} ({ago(time.time() - goal.started)}{step})"
 
     def agent_lines(self) -> list[str]:
         now = time.time()

@@ -8,7 +8,8 @@ import itertools
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -31,6 +32,7 @@ class Status:
     Listeners hear every change (they must be quick: they run on the hub's loop)."""
 
     def __init__(self) -> None:
+        self.goals = Goals()  # the goal agent's runs at work
         self._running: dict[int, Work] = {}
         self._last: dict[str, Work] = {}
         self._ids = itertools.count(1)
@@ -94,3 +96,44 @@ class Status:
                 listener()
             except Exception:
                 log.exception("a status listener failed")
+
+
+@dataclass
+class RunningGoal:
+    """A run of the goal agent at work, as the tray lists it (and may stop it)."""
+
+    id: str
+    agent: str
+    goal: str
+    started: float = field(default_factory=time.time)
+    steps: int = 0
+    last: str = ""
+    task: asyncio.Task[Any] | None = None
+
+    def stop(self) -> None:
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+
+
+class Goals:
+    """The goal agent's runs at work; listeners hear when one starts, steps or ends."""
+
+    def __init__(self) -> None:
+        self.running: dict[str, RunningGoal] = {}
+        self.listeners: list[Callable[[], None]] = []
+
+    def changed(self) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener()
+            except Exception:
+                log.exception("a goal listener failed")
+
+    def stop(self, run_id: str) -> bool:
+        """Stop a run (it ends as stopped); False when no such run is at work."""
+        goal = self.running.get(run_id)
+        if goal is None:
+            return False
+        log.info("the person stopped goal run %s", run_id)
+        goal.stop()
+        return True

@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     approvals,
     browsers,
     browsing,
+    goals,
     interact,
     page,
     pairing,

@@ -4,17 +4,22 @@ CLI click on a purchase waits until the test, playing the person, clicks in the 
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 import subprocess
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
+from goal_tasks import Model, act
 from hub_env import BIN, pair, write_policy
+from llm_server import LLMServer
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
+from tabsteward.bridge.apikeys import ApiKeys, KeyEntry
 from tabsteward.bridge.errors import PolicyError
 from tabsteward.bridge.hub import main as hub_main
 from tabsteward.desktop.app import Desktop, parser
@@ -303,3 +308,32 @@ def test_a_browser_that_goes_away_shows_in_the_tray_until_one_is_back(app):
 
     app.qrun(scenario(), 60)
 
+
+
+def test_the_tray_lists_a_running_goal_and_stops_it(app, site):
+    keys = ApiKeys(Path(app.env["XDG_CONFIG_HOME"]) / "tabsteward" / "keys.json")
+    slow = Model(lambda page, did: act("scroll", None, "down"))
+    goals = app.desktop.running.hub.status.goals
+
+    async def scenario() -> tuple[int, str, str]:
+        run = asyncio.ensure_future(app.cli("--json", "run", "read every release note",
+                                            "--key", "tray-goal", "--start-url",
+                                            site.url("agent-long.html")))
+        while not goals.running:
+            await asyncio.sleep(0.05)
+        app.desktop.tray.rebuild()
+        stop = next(a for a in app.desktop.tray.menu.actions()
+                    if a.text().startswith("Stop shopper: read every release note"))
+        stop.trigger()
+        return await run
+
+    with LLMServer(slow, delay=0.5) as server:
+        keys.add(KeyEntry("tray-goal", "other", server.url(), "scripted-1"), "sk-local",
+                 replace=True)
+        try:
+            code, out, err = app.qrun(scenario(), 60)
+        finally:
+            keys.remove("tray-goal")
+    assert code == 0, err
+    assert json.loads(out)["status"] == "stopped"
+    assert not goals.running

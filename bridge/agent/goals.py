@@ -1,0 +1,92 @@
+"""Running goals in the hub: each in a background tab of its agent, listed for the tray
+(which may stop one), with the model and key its policy profile names."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..errors import UsageError
+from ..hub.status import Goals, RunningGoal
+from .loop import Budgets, GoalRun, Outcome, Step
+from .transcript import Transcript
+
+if TYPE_CHECKING:
+    from ..tools.registry import Call
+
+
+def _profile(call: Call, args: dict[str, Any]) -> Any:
+    gate = getattr(call.hub, "policy", None)
+    if gate is None:
+        raise UsageError("this hub has no policy profiles; the goal agent needs one to know "
+                         "its model and key. Nothing was run")
+    session = call.session
+    own = gate.profile(session.principal or session.agent)
+    wanted = args.get("profile")
+    if wanted and wanted != own.name:
+        raise UsageError(f"this agent's policy profile is {own.name!r}, not {wanted!r}: a run "
+                         "keeps its agent's profile (the person maps agents to profiles in "
+                         "the tray app's Profiles window). Nothing was run")
+    return own
+
+
+async def start_goal(call: Call, goal: str, args: dict[str, Any],
+                     progress: Callable[[Step], None]) -> Outcome:
+    """Run `goal` to its end in a new background tab of the caller's session."""
+    from ..apikeys import ApiKeys
+    from ..engine import actions
+    from .models import config_for
+
+    profile = _profile(call, args)
+    model = config_for(profile, ApiKeys(), args.get("model"), args.get("key"))
+    budgets = Budgets()
+    if args.get("max_actions") is not None:
+        n = int(args["max_actions"])
+        if not 1 <= n <= 1000:
+            raise UsageError("max_actions must be 1 to 1000; nothing was run")
+        budgets = dataclasses.replace(budgets, actions=n)
+    if args.get("max_seconds") is not None:
+        s = float(args["max_seconds"])
+        if not 1 <= s <= 86400:
+            raise UsageError("max_seconds must be 1 to 86400; nothing was run")
+        budgets = dataclasses.replace(budgets, seconds=s)
+    timeout = float(args.get("model_timeout") or 60.0)
+    if not 0.5 <= timeout <= 600:
+        raise UsageError("model_timeout must be 0.5 to 600 seconds; nothing was run")
+    verify_text = args.get("verify_text")
+    goals: Goals = call.hub.status.goals
+    session = call.session
+    tab = await session.new_tab()
+    record = Transcript()
+    entry = RunningGoal(record.id, session.agent, goal)
+
+    def stepped(step: Step) -> None:
+        entry.steps, entry.last = step.n, f"{step.op} {step.target}"
+        goals.changed()
+        progress(step)
+
+    async def verify(obs: Any) -> tuple[bool, str]:
+        text = await actions.read(tab, "text")
+        found = str(verify_text) in text
+        return found, (f"the page shows {verify_text!r}" if found
+                       else f"the page does not show {verify_text!r}")
+
+    async with tab.busy:
+        if args.get("start_url"):
+            await actions.navigate(tab, str(args["start_url"]), "load")
+        run = GoalRun(tab, goal, model, budgets=budgets, transcript=record, on_step=stepped,
+                      verify=verify if verify_text else None, profile=profile.name,
+                      timeout=timeout)
+        entry.task = asyncio.ensure_future(run.run())
+        goals.running[entry.id] = entry
+        goals.changed()
+        try:
+            return await asyncio.shield(entry.task)
+        except asyncio.CancelledError:
+            entry.stop()  # the agent went away: the run stops too
+            raise
+        finally:
+            goals.running.pop(entry.id, None)
+            goals.changed()
