@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -37,6 +38,9 @@ from tabsteward.bridge.policy.profiles import (
     ASK_TIMEOUT_BOUNDS,
     BUILTIN,
     DEFAULT,
+    GOAL_BOUNDS,
+    GOAL_FIELDS,
+    GOAL_HELP,
     Config,
     valid_name,
 )
@@ -49,6 +53,13 @@ CHANGED_ON_DISK = "policy.toml changed on disk; Reload to see it"
 POLL_MS = 1000  # how often a visible window looks whether policy.toml changed
 _NAME = Qt.ItemDataRole.UserRole
 _ERROR_STYLE = "color: #b3261e;"
+# the goal agent's budgets in the editor: label, suffix and step of each one's spin box
+_GOAL_BOXES = {
+    "goal_actions": ("Actions per run", "", 10),
+    "goal_requests": ("Model requests per run", "", 10),
+    "goal_seconds": ("Time limit per run", " s", 60),
+    "goal_candidates": ("Page elements shown per look", "", 50),
+}
 
 
 def _named(widget: W, name: str) -> W:
@@ -167,6 +178,7 @@ class ProfilesWindow(QWidget):
         self.browser = _named(QComboBox(), "browser")
         self.browser.setEditable(True)
         self.browser.currentTextChanged.connect(self._edited)
+        self.goal: dict[str, QSpinBox] = {key: self._goal_box(key) for key in GOAL_FIELDS}
         form = QFormLayout()
         form.addRow(self.editing)
         form.addRow("Allowed sites", self.allow_sites)
@@ -174,15 +186,32 @@ class ProfilesWindow(QWidget):
         form.addRow(QLabel("What agents may do: allow, ask you, or block"))
         form.addRow(rules)
         form.addRow("Wait for your answer", self.ask_timeout)
-        form.addRow("Goal agent's model", self.model)
-        form.addRow("API key", self.key)
         form.addRow("Browser", self.browser)
+        goal_agent = _named(QLabel("Goal agent"), "goal_agent")
+        goal_agent.setToolTip("Tabsteward's own agent for goals you give it: the model it "
+                              "uses and what one run may spend")
+        form.addRow(goal_agent)
+        form.addRow("Model", self.model)
+        form.addRow("API key", self.key)
+        for key, box in self.goal.items():
+            form.addRow(_GOAL_BOXES[key][0], box)
         page = QWidget()
         page.setLayout(form)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(page)
         return scroll
+
+    def _goal_box(self, key: str) -> QSpinBox:
+        _label, suffix, step = _GOAL_BOXES[key]
+        low, high = GOAL_BOUNDS[key]
+        box = _named(QSpinBox(), key)
+        box.setRange(low, high)
+        box.setSingleStep(step)
+        box.setSuffix(suffix)
+        box.setToolTip(f"{GOAL_HELP[key][:1].upper()}{GOAL_HELP[key][1:]} ({low} to {high})")
+        box.valueChanged.connect(self._edited)
+        return box
 
     def _sites_box(self, name: str, tip: str) -> QPlainTextEdit:
         box = _named(QPlainTextEdit(), name)
@@ -341,6 +370,8 @@ class ProfilesWindow(QWidget):
             self.model.setText(table["model"])
             self._fill_key(table["key"])
             self._fill_browser(table["browser"])
+            for key, box in self.goal.items():
+                box.setValue(table[key])
         finally:
             self._filling = False
         self._update_delete()
@@ -373,6 +404,8 @@ class ProfilesWindow(QWidget):
         table["model"] = self.model.text().strip()
         table["key"] = str(self.key.currentData() or "")
         table["browser"] = self.browser.currentText().strip()
+        for key, box in self.goal.items():
+            table[key] = box.value()
 
     def _edited(self) -> None:
         if self._filling:

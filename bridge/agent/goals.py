@@ -41,16 +41,18 @@ async def start_goal(call: Call, goal: str, args: dict[str, Any],
 
     profile = _profile(call, args)
     model = config_for(profile, ApiKeys(), args.get("model"), args.get("key"))
-    budgets = Budgets()
+    budgets = Budgets.of(profile)  # the person's; an agent may only ask for less
     if args.get("max_actions") is not None:
         n = int(args["max_actions"])
-        if not 1 <= n <= 1000:
-            raise UsageError("max_actions must be 1 to 1000; nothing was run")
+        if not 1 <= n <= budgets.actions:
+            raise UsageError(f"max_actions must be 1 to {budgets.actions} (the profile's "
+                             "budget); nothing was run")
         budgets = dataclasses.replace(budgets, actions=n)
     if args.get("max_seconds") is not None:
         s = float(args["max_seconds"])
-        if not 1 <= s <= 86400:
-            raise UsageError("max_seconds must be 1 to 86400; nothing was run")
+        if not 1 <= s <= budgets.seconds:
+            raise UsageError(f"max_seconds must be 1 to {budgets.seconds:g} (the profile's "
+                             "budget); nothing was run")
         budgets = dataclasses.replace(budgets, seconds=s)
     timeout = float(args.get("model_timeout") or 60.0)
     if not 0.5 <= timeout <= 600:

@@ -15,6 +15,7 @@ from ..engine import actions
 from ..engine.tab import Tab
 from ..engine.targets import parse as parse_target
 from ..errors import PolicyError, TabstewardError
+from ..policy.profiles import GOAL_ACTIONS, GOAL_CANDIDATES, GOAL_REQUESTS, GOAL_SECONDS, Profile
 from . import decision as dec
 from . import prompt
 from .models import ModelConfig, ModelError, ModelOutputError, Usage, complete
@@ -29,14 +30,19 @@ _REFS = re.compile(r" @\d+| \[new\]")
 
 @dataclass(frozen=True)
 class Budgets:
-    """What one run may spend (per profile; these are the defaults)."""
+    """What one run may spend (each profile sets its own; these are the defaults)."""
 
-    actions: int = 60
-    requests: int = 120
-    seconds: float = 600.0
-    candidates: int = 250
+    actions: int = GOAL_ACTIONS
+    requests: int = GOAL_REQUESTS
+    seconds: float = float(GOAL_SECONDS)
+    candidates: int = GOAL_CANDIDATES
     unchanged: int = 3  # pages in a row that an action left as they were: then blocked
     page_chars: int = 12000
+
+    @classmethod
+    def of(cls, profile: Profile) -> Budgets:
+        return cls(actions=profile.goal_actions, requests=profile.goal_requests,
+                   seconds=float(profile.goal_seconds), candidates=profile.goal_candidates)
 
 
 @dataclass
@@ -124,6 +130,10 @@ class GoalRun:
         except asyncio.CancelledError:  # stopped (the tray, or its agent went away)
             outcome = self._outcome("stopped", "the run was stopped before it finished; "
                                     "the step under way may or may not have run")
+        except PolicyError as err:  # policy refused even reading the page it got to
+            outcome = self._outcome("blocked", err.message)
+        except TabstewardError as err:  # the tab closed, the browser went away
+            outcome = self._outcome("failed", f"the page could not be read: {err.message}")
         self._end(outcome)
         return outcome
 
@@ -216,9 +226,13 @@ class GoalRun:
         # where the page is scrolled to counts too: scrolling changes what a person sees
         position = await tab.evaluate(tab.frames[tab.target_id], "[scrollX, scrollY]")
         self._scrolled = tuple(position) if isinstance(position, list) else ()
-        return observe(shot.url, shot.title, shot.text, shot.refs,
-                       max_candidates=self.budgets.candidates,
-                       max_chars=self.budgets.page_chars)
+        obs = observe(shot.url, shot.title, shot.text, shot.refs,
+                      max_candidates=self.budgets.candidates,
+                      max_chars=self.budgets.page_chars)
+        self.transcript.write("observed", digest=obs.digest, url=obs.url,
+                              candidates=len(obs.candidates), chars=len(obs.text),
+                              cut_candidates=obs.cut_candidates, cut_chars=obs.cut_chars)
+        return obs
 
     def _look(self, obs: Observation) -> tuple[str, tuple[Any, ...]]:
         """What a person sees of the page: its text without ref numbers (a page that draws

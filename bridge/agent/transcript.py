@@ -118,6 +118,9 @@ def replay(run_id: str, where: Path | None = None) -> str:
                          f"{e.get('result')}  [{e.get('elapsed_ms')} ms, model "
                          f"{e.get('model_ms')} ms, prompt {e.get('prompt_bytes')} B, "
                          f"policy {e.get('policy')}]")
+        elif kind == "observed":
+            lines.append(f"       page {e.get('url')} ({e.get('candidates')} refs, "
+                         f"{e.get('chars')} chars, digest {str(e.get('digest'))[:12]})")
         elif kind == "refused":
             lines.append(f"       refused answer: {e.get('why')}")
         elif kind == "end":

@@ -13,7 +13,7 @@ from .. import framing, version
 from ..errors import AuthError, BrowserError, TabstewardError
 from ..tools.registry import Call, Result, Tool, table
 from . import argv, context, protocol
-from .agents import Agents
+from .agents import Agent, Agents
 from .approvals import Approvals
 from .redact import REDACTOR
 from .status import Status
@@ -147,6 +147,7 @@ class Hub:
         outcome = "failed"
         try:
             if tool.browser:
+                browser_name = browser_name or self._profile_browser(principal, agent)
                 browser = await self.pool.pick(agent, browser_name)
             session = (browser.session(agent, principal.id if principal else None)
                        if browser is not None else None)
@@ -173,6 +174,12 @@ class Hub:
                     data=None if entry else _loggable(tool, checked))
         # known secrets (what was typed into password fields) never leave the hub
         return Result(REDACTOR.text(result.text), REDACTOR.data(result.data))
+
+    def _profile_browser(self, principal: Agent | None, agent: str) -> str | None:
+        """The browser the agent's policy profile names, if any (the person's choice)."""
+        if self.policy is None:
+            return None
+        return self.policy.profile(principal.id if principal else agent).browser or None
 
     def record(self, kind: str, **fields: Any) -> str | None:
         """Append to the activity log (when this hub keeps one); the entry's id."""

@@ -23,6 +23,24 @@ ASK_TIMEOUT_BOUNDS = (5.0, 3600.0)
 DEFAULT_ALLOW = ("*", "localhost")
 DEFAULT_DENY = ("file:", "private", "chrome:")
 
+# What one run of Tabsteward's own goal agent may spend, per profile: the defaults and the
+# (lowest, highest) a profile may set. Whole numbers; bridge/agent reads them from here.
+GOAL_ACTIONS, GOAL_ACTIONS_BOUNDS = 60, (1, 1000)
+GOAL_REQUESTS, GOAL_REQUESTS_BOUNDS = 120, (1, 2000)
+GOAL_SECONDS, GOAL_SECONDS_BOUNDS = 600, (10, 86400)
+GOAL_CANDIDATES, GOAL_CANDIDATES_BOUNDS = 250, (10, 2000)
+GOAL_BOUNDS: Mapping[str, tuple[int, int]] = {
+    "goal_actions": GOAL_ACTIONS_BOUNDS, "goal_requests": GOAL_REQUESTS_BOUNDS,
+    "goal_seconds": GOAL_SECONDS_BOUNDS, "goal_candidates": GOAL_CANDIDATES_BOUNDS,
+}
+GOAL_FIELDS = tuple(GOAL_BOUNDS)  # a Profile's goal agent budgets, in this order
+GOAL_HELP: Mapping[str, str] = {  # what each budget limits, in one line
+    "goal_actions": "the most actions one run takes in the browser",
+    "goal_requests": "the most requests one run makes to its model",
+    "goal_seconds": "the most seconds one run lasts, by the clock",
+    "goal_candidates": "the most page elements (candidate refs) the model sees per look",
+}
+
 _A, _Q, _B = Rule.ALLOW, Rule.ASK, Rule.BLOCK
 DEFAULT_RULES: Mapping[Category, Rule] = {
     Category.NAVIGATE_OFFSITE: _Q, Category.SUBMIT: _A, Category.PURCHASE: _Q,
@@ -41,7 +59,7 @@ _SECRET_KEY = re.compile(r"token|passw(or)?d|pwd|secret|api[_-]?key|private[_-]?
                          r"access[_-]?key|bearer", re.IGNORECASE)
 _TOP_KEYS = frozenset({"default_profile", "agents", "profiles"})
 _PROFILE_KEYS = frozenset({"inherits", "allow_sites", "deny_sites", "ask_timeout", "rules",
-                           "model", "key", "browser"})
+                           "model", "key", "browser", *GOAL_FIELDS})
 TEXT_FIELDS = ("model", "key", "browser")  # a Profile's plain text settings, "" when unset
 _TEXT_LIMITS = {"model": 200, "browser": 64}
 _KEY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -63,6 +81,10 @@ class Profile:
     model: str = ""    # the LLM model Tabsteward's own goal agent uses
     key: str = ""      # the NAME of an API key kept in the OS keyring (tray app, Keys window)
     browser: str = ""  # the browser its agents use unless they name one; "" = any
+    goal_actions: int = GOAL_ACTIONS        # what one goal agent run may spend: GOAL_HELP
+    goal_requests: int = GOAL_REQUESTS
+    goal_seconds: int = GOAL_SECONDS
+    goal_candidates: int = GOAL_CANDIDATES
     sites: SiteList = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -77,6 +99,12 @@ class Profile:
             problem = field_problem(key, getattr(self, key))
             if problem:
                 raise UsageError(f"profile {self.name!r}: {key} {problem}")
+        for key in GOAL_FIELDS:
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) \
+                    or not in_bounds(key, value):
+                raise UsageError(f"profile {self.name!r}: {key} must be {goal_range(key)}, "
+                                 f"not {value!r}")
         object.__setattr__(self, "rules", {c: Rule(self.rules[c]) for c in Category})
         object.__setattr__(self, "sites", SiteList.of(self.allow_sites, self.deny_sites))
 
@@ -101,6 +129,18 @@ def field_problem(key: str, value: str) -> str | None:
     if not value.isprintable():
         return "holds a line break, a tab or another character that cannot be shown"
     return None
+
+
+def goal_range(key: str) -> str:
+    """The values the goal agent budget `key` may take, in words."""
+    low, high = GOAL_BOUNDS[key]
+    return f"a whole number from {low} to {high}"
+
+
+def in_bounds(key: str, value: int) -> bool:
+    """Whether `value` is allowed for the goal agent budget `key`."""
+    low, high = GOAL_BOUNDS[key]
+    return low <= value <= high
 
 
 def valid_name(name: str) -> bool:
@@ -291,7 +331,25 @@ class _Reader:
         return Profile(name, allow, deny, rules, timeout,
                        model=self.text(table, "model", where, base.model),
                        key=self.text(table, "key", where, base.key),
-                       browser=self.text(table, "browser", where, base.browser))
+                       browser=self.text(table, "browser", where, base.browser),
+                       goal_actions=self.budget(table, "goal_actions", where,
+                                                base.goal_actions),
+                       goal_requests=self.budget(table, "goal_requests", where,
+                                                 base.goal_requests),
+                       goal_seconds=self.budget(table, "goal_seconds", where,
+                                                base.goal_seconds),
+                       goal_candidates=self.budget(table, "goal_candidates", where,
+                                                   base.goal_candidates))
+
+    def budget(self, table: dict[str, Any], key: str, where: tuple[str, ...],
+               inherited: int) -> int:
+        """A goal agent budget: a whole number within its GOAL_BOUNDS (never true/false)."""
+        if key not in table:
+            return inherited
+        value: int = self.typed(table, key, where, (int,), goal_range(key))
+        if not in_bounds(key, value):
+            raise self.fail(_key(*where, key), f"is {value}; it must be {goal_range(key)}")
+        return value
 
     def text(self, table: dict[str, Any], key: str, where: tuple[str, ...],
              inherited: str) -> str:
@@ -441,6 +499,10 @@ def template() -> str:
         f"key = {json.dumps(profile.key)}",
         '# the browser this profile\'s agents use unless they name one ("" = any)',
         f"browser = {json.dumps(profile.browser)}",
+        "# what one run of Tabsteward's own goal agent may spend (remove the # to change one):",
+        *(line for key in GOAL_FIELDS for line in (
+            f"# {GOAL_HELP[key]} ({_bounds_words(key)})",
+            f"# {key} = {getattr(profile, key)}")),
         "",
         "[profiles.default.rules]",
     ]
@@ -449,6 +511,11 @@ def template() -> str:
         setting = f'{category.value} = "{profile.rules[category].value}"'
         lines.append(f"{setting:<{width}}  # {category.label}")
     return _HEADER + "\n".join(lines) + "\n" + _FOOTER
+
+
+def _bounds_words(key: str) -> str:
+    low, high = GOAL_BOUNDS[key]
+    return f"{low} to {high}"
 
 
 def _array(items: tuple[str, ...]) -> str:

@@ -14,7 +14,7 @@ from typing import Any
 from ..errors import TabstewardError, UsageError
 from ..paths import ensure_private_dir
 from .categories import Category
-from .profiles import BUILTIN, Config, Profile, default_path, load_text
+from .profiles import BUILTIN, GOAL_FIELDS, Config, Profile, default_path, load_text
 
 NOTHING_SAVED = "Nothing was saved; policy.toml is unchanged"
 
@@ -39,6 +39,7 @@ def profile_table(profile: Profile) -> dict[str, Any]:
         "model": profile.model,
         "key": profile.key,
         "browser": profile.browser,
+        **{key: getattr(profile, key) for key in GOAL_FIELDS},
         "rules": {c.value: profile.rules[c].value for c in Category},
     }
 

@@ -24,8 +24,10 @@ MAX_GOAL = 2000
       Param("key", help="the API key's name in the tray app (default: the profile's)"),
       Param("start_url", help="open this page first"),
       Param("verify_text", help="success also needs this text on the final page"),
-      Param("max_actions", "int", help="at most this many actions (default 60)"),
-      Param("max_seconds", "float", help="stop after this long (default 600)"),
+      Param("max_actions", "int", help="at most this many actions (default and most: the "
+            "profile's goal_actions)"),
+      Param("max_seconds", "float", help="stop after this long (default and most: the "
+            "profile's goal_seconds)"),
       Param("model_timeout", "float", help="seconds one model request may take (default 60)"),
       mutating=True, group="agent")
 async def run(call: Call, args: dict[str, Any]) -> Result:

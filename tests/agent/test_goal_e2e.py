@@ -272,3 +272,38 @@ def test_the_sdk_runs_a_goal_and_hears_each_step(goal_hub, model_key, site, monk
         result = asyncio.run(asyncio.wait_for(scenario(model_key(server)), 90))
     assert result.data["status"] == "done", result.data
     assert [s["op"] for s in heard] == ["fill", "press", "click"]
+
+
+def test_a_step_that_policy_blocks_ends_the_run_as_blocked_and_nothing_is_done(
+        goal_hub, model_key, site):
+    hub, _ = goal_hub
+    model = Model(lambda page, did: act("navigate", None, "http://192.168.1.1/admin"))
+    with LLMServer(model) as server:
+        out, _ = run(hub, "open the router's admin page", model_key(server), "--start-url",
+                     site.url("agent-login.html"))
+    assert out["status"] == "blocked", out
+    assert "denies the site" in out["summary"]
+    assert out["steps"][0]["policy"] == "denied"
+    assert out["steps"][0]["ok"] is False
+
+
+def test_the_profile_sets_the_budget_and_an_agent_may_only_ask_for_less(goal_hub, model_key,
+                                                                        site):
+    hub, _ = goal_hub
+    task = TASKS[3]  # scrolling: it needs more than two actions
+    write_policy(hub.env, POLICY.replace('model = "scripted-1"',
+                                         'model = "scripted-1"\ngoal_actions = 2'))
+    try:
+        with LLMServer(model_for(task)) as server:
+            key = model_key(server)
+            out, _ = run(hub, task.goal, key, "--start-url", site.url(task.page))
+            more = subprocess.run([BIN, "run", task.goal, "--key", key, "--max-actions", "5"],
+                                  env=hub.env, capture_output=True, text=True, timeout=60,
+                                  cwd=hub.env["HOME"])
+    finally:
+        write_policy(hub.env, POLICY)
+    assert out["status"] == "budget", out
+    assert out["summary"] == "the run used its 2 actions"
+    assert len(out["steps"]) == 2
+    assert more.returncode == 2
+    assert "max_actions must be 1 to 2 (the profile's budget); nothing was run" in more.stderr

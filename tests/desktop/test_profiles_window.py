@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QPlainTextEdit,
     QPushButton,
+    QSpinBox,
     QTableWidget,
     QWidget,
 )
@@ -36,6 +37,7 @@ default_profile = "default"
 "claude-code" = "work"
 [profiles.work]
 allow_sites = ["*.mycompany.com"]
+goal_seconds = 1200
 [profiles.spare]
 inherits = "read-only"
 """
@@ -167,6 +169,35 @@ def test_model_key_and_browser_are_offered_and_saved(setup: Setup) -> None:
     work = setup.config_file.current().profiles["work"]
     assert (work.model, work.key, work.browser) == ("claude-sonnet-4", "openai.work",
                                                     "My Chromium")
+
+
+def test_the_goal_agent_budgets_are_spin_boxes_with_their_bounds_under_a_goal_agent_label(
+        setup: Setup) -> None:
+    assert setup.get(QLabel, "goal_agent").text() == "Goal agent"
+    boxes = {key: setup.get(QSpinBox, key) for key in profiles.GOAL_FIELDS}
+    assert {key: (box.minimum(), box.maximum()) for key, box in boxes.items()} == {
+        "goal_actions": (1, 1000), "goal_requests": (1, 2000), "goal_seconds": (10, 86400),
+        "goal_candidates": (10, 2000)}
+    assert all(box.toolTip() for box in boxes.values())
+    assert [box.value() for box in boxes.values()] == [60, 120, 600, 250]
+    setup.select("work")
+    assert [box.value() for box in boxes.values()] == [60, 120, 1200, 250]
+
+
+def test_a_changed_goal_budget_is_saved_and_the_others_kept(setup: Setup) -> None:
+    setup.select("work")
+    setup.get(QSpinBox, "goal_actions").setValue(150)
+    setup.select("default")
+    setup.get(QSpinBox, "goal_candidates").setValue(500)
+    setup.click("save")
+    assert "Saved" in setup.status()
+    assert "goal_actions = 150\n" in setup.text()
+    config = setup.config_file.current()
+    work, default = config.profiles["work"], config.profiles["default"]
+    assert (work.goal_actions, work.goal_requests, work.goal_seconds,
+            work.goal_candidates) == (150, 120, 1200, 250)
+    assert (default.goal_actions, default.goal_candidates) == (60, 500)
+    assert profiles.load(setup.path).profiles["work"].goal_actions == 150
 
 
 def test_a_key_no_longer_stored_stays_chosen_and_is_marked(private_home: dict[str, str],

@@ -353,3 +353,120 @@ def test_load_text_reads_text_as_if_from_its_path_and_ends_errors_as_told(
 def test_configs_with_the_same_settings_are_equal_wherever_they_came_from(
         tmp_path: Path) -> None:
     assert load(write(tmp_path, "")) == Config()
+
+
+# -- the goal agent's budgets --
+
+GOALS = ("goal_actions", "goal_requests", "goal_seconds", "goal_candidates")
+
+
+def test_the_goal_agent_budgets_default_to_60_actions_120_requests_600_seconds_250_refs(
+        ) -> None:
+    assert profiles.GOAL_FIELDS == GOALS
+    assert (profiles.GOAL_ACTIONS, profiles.GOAL_REQUESTS, profiles.GOAL_SECONDS,
+            profiles.GOAL_CANDIDATES) == (60, 120, 600, 250)
+    assert dict(profiles.GOAL_BOUNDS) == {"goal_actions": (1, 1000), "goal_requests": (1, 2000),
+                                          "goal_seconds": (10, 86400),
+                                          "goal_candidates": (10, 2000)}
+    for profile in BUILTIN.values():
+        assert (profile.goal_actions, profile.goal_requests, profile.goal_seconds,
+                profile.goal_candidates) == (60, 120, 600, 250)
+    assert set(profiles.GOAL_HELP) == set(GOALS)
+
+
+def test_goal_budgets_are_read_per_profile_and_inherited(tmp_path: Path) -> None:
+    config = load(write(tmp_path, """
+[profiles.work]
+goal_actions = 200
+goal_requests = 400
+goal_seconds = 1800
+[profiles.contractor]
+inherits = "work"
+goal_seconds = 10
+goal_candidates = 2000
+[profiles.spare]
+inherits = "read-only"
+"""))
+    work, contractor = config.profiles["work"], config.profiles["contractor"]
+    assert (work.goal_actions, work.goal_requests, work.goal_seconds,
+            work.goal_candidates) == (200, 400, 1800, 250)
+    assert (contractor.goal_actions, contractor.goal_requests, contractor.goal_seconds,
+            contractor.goal_candidates) == (200, 400, 10, 2000)
+    assert config.profiles["spare"].goal_actions == 60
+
+
+def test_the_lowest_and_highest_goal_budgets_are_accepted(tmp_path: Path) -> None:
+    low = load(write(tmp_path, "[profiles.low]\ngoal_actions = 1\ngoal_requests = 1\n"
+                               "goal_seconds = 10\ngoal_candidates = 10\n")).profiles["low"]
+    assert (low.goal_actions, low.goal_requests, low.goal_seconds,
+            low.goal_candidates) == (1, 1, 10, 10)
+    high = load(write(tmp_path, "[profiles.high]\ngoal_actions = 1000\ngoal_requests = 2000\n"
+                                "goal_seconds = 86400\ngoal_candidates = 2000\n")
+                ).profiles["high"]
+    assert (high.goal_actions, high.goal_requests, high.goal_seconds,
+            high.goal_candidates) == (1000, 2000, 86400, 2000)
+
+
+BAD_GOALS = [
+    ("actions-zero", "goal_actions = 0", "goal_actions", "is 0", "from 1 to 1000"),
+    ("actions-too-many", "goal_actions = 1001", "goal_actions", "is 1001", "from 1 to 1000"),
+    ("actions-negative", "goal_actions = -5", "goal_actions", "is -5", "from 1 to 1000"),
+    ("requests-too-many", "goal_requests = 2001", "goal_requests", "is 2001",
+     "from 1 to 2000"),
+    ("seconds-too-short", "goal_seconds = 9", "goal_seconds", "is 9", "from 10 to 86400"),
+    ("seconds-over-a-day", "goal_seconds = 86401", "goal_seconds", "is 86401",
+     "from 10 to 86400"),
+    ("candidates-too-few", "goal_candidates = 5", "goal_candidates", "is 5",
+     "from 10 to 2000"),
+    ("candidates-too-many", "goal_candidates = 2001", "goal_candidates", "is 2001",
+     "from 10 to 2000"),
+    ("actions-a-float", "goal_actions = 60.0", "goal_actions", "not a number",
+     "from 1 to 1000"),
+    ("seconds-a-float", "goal_seconds = 90.5", "goal_seconds", "not a number",
+     "from 10 to 86400"),
+    ("seconds-a-string", 'goal_seconds = "10m"', "goal_seconds", "not a string",
+     "from 10 to 86400"),
+    ("requests-an-array", "goal_requests = [120]", "goal_requests", "not an array",
+     "from 1 to 2000"),
+    ("actions-a-boolean", "goal_actions = true", "goal_actions", "not true/false",
+     "from 1 to 1000"),
+    ("candidates-a-boolean", "goal_candidates = false", "goal_candidates", "not true/false",
+     "from 10 to 2000"),
+]
+
+
+@pytest.mark.parametrize(("line", "key", "what", "allowed"), [case[1:] for case in BAD_GOALS],
+                         ids=[case[0] for case in BAD_GOALS])
+def test_a_goal_budget_out_of_range_or_not_a_whole_number_is_refused(
+        tmp_path: Path, line: str, key: str, what: str, allowed: str) -> None:
+    path = write(tmp_path, f"[profiles.work]\n{line}\n")
+    with pytest.raises(UsageError) as caught:
+        load(path)
+    message = caught.value.message
+    assert str(path) in message
+    assert f"profiles.work.{key}" in message
+    assert what in message
+    assert allowed in message
+    assert "Nothing was loaded" in message
+
+
+def test_a_profile_built_in_code_checks_its_goal_budgets() -> None:
+    with pytest.raises(UsageError, match="goal_actions must be a whole number from 1 to 1000"):
+        Profile("x", goal_actions=0)
+    with pytest.raises(UsageError, match=r"goal_seconds must be .* not 600\.0"):
+        Profile("x", goal_seconds=600.0)  # type: ignore[arg-type]
+    with pytest.raises(UsageError, match=r"goal_candidates must be .* not True"):
+        Profile("x", goal_candidates=True)
+    assert Profile("x", goal_requests=2000).goal_requests == 2000
+
+
+def test_the_template_mentions_the_goal_budgets_as_comments_that_load_as_the_defaults(
+        tmp_path: Path) -> None:
+    text = profiles.template()
+    for key, value in [("goal_actions", 60), ("goal_requests", 120), ("goal_seconds", 600),
+                       ("goal_candidates", 250)]:
+        assert f"\n# {key} = {value}\n" in text
+        assert f"\n{key} =" not in text
+    assert "(10 to 86400)" in text
+    uncommented = text.replace("# goal_", "goal_")
+    assert load(write(tmp_path, uncommented)).profiles == Config().profiles

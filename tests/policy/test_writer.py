@@ -15,6 +15,7 @@ from tabsteward.bridge.policy.categories import Category, Rule
 from tabsteward.bridge.policy.profiles import (
     ASK_TIMEOUT_BOUNDS,
     BUILTIN,
+    GOAL_BOUNDS,
     Config,
     Profile,
     load,
@@ -26,7 +27,8 @@ C, A, Q, B = Category, Rule.ALLOW, Rule.ASK, Rule.BLOCK
 
 WORK = Profile("work", allow_sites=("*.mycompany.com", "localhost"), deny_sites=("private",),
                rules={**BUILTIN["default"].rules, C.PURCHASE: B}, ask_timeout=300.5,
-               model="claude-sonnet-4", key="anthropic.work", browser="Work Chrome")
+               model="claude-sonnet-4", key="anthropic.work", browser="Work Chrome",
+               goal_actions=200, goal_seconds=86400)
 CUSTOM = Config({**BUILTIN, "work": WORK,
                  "trusted": Profile("trusted", rules={c: A for c in Category})},
                 default_profile="work", agents={"claude-code": "trusted", "nightly bot": "work"})
@@ -60,6 +62,9 @@ def test_the_text_says_the_tray_app_writes_it_and_spells_out_changed_profiles() 
     assert "inherits" not in text
     assert 'ask_timeout = 300.5' in text
     assert '"nightly bot" = "work"' in text
+    assert "goal_actions = 200\n" in text
+    assert "goal_requests = 120\n" in text  # spelled out in full, defaults too
+    assert "goal_seconds = 86400\n" in text
 
 
 def test_awkward_names_and_values_are_quoted_so_they_read_back() -> None:
@@ -92,6 +97,10 @@ def profiles_named(draw: st.DrawFn, name: str) -> Profile:
         model=draw(st.text(PRINTABLE, max_size=200)),
         key=draw(st.just("") | st.from_regex(r"[A-Za-z][A-Za-z0-9_.-]{0,63}", fullmatch=True)),
         browser=draw(st.text(PRINTABLE, max_size=64)),
+        goal_actions=draw(st.integers(*GOAL_BOUNDS["goal_actions"])),
+        goal_requests=draw(st.integers(*GOAL_BOUNDS["goal_requests"])),
+        goal_seconds=draw(st.integers(*GOAL_BOUNDS["goal_seconds"])),
+        goal_candidates=draw(st.integers(*GOAL_BOUNDS["goal_candidates"])),
     )
 
 
@@ -203,6 +212,31 @@ def test_from_tables_checks_edited_tables_with_the_real_reader(path: Path) -> No
     message = caught.value.message
     assert "profiles.work.allow_sites[1]" in message
     assert "exa*mple.com" in message
+    assert message.endswith(writer.NOTHING_SAVED)
+    assert not path.exists()
+
+
+def test_goal_budgets_are_written_as_whole_numbers_and_read_back() -> None:
+    lean = Profile("lean", goal_actions=1, goal_requests=2000, goal_seconds=10,
+                   goal_candidates=2000)
+    config = Config({**BUILTIN, "lean": lean})
+    text = dump(config)
+    assert "goal_seconds = 10\n" in text
+    assert "goal_candidates = 2000\n" in text
+    read = load_text(text).profiles["lean"]
+    assert (read.goal_actions, read.goal_requests, read.goal_seconds,
+            read.goal_candidates) == (1, 2000, 10, 2000)
+    assert all(type(getattr(read, key)) is int for key in profiles.GOAL_FIELDS)
+
+
+def test_from_tables_refuses_an_edited_goal_budget_out_of_range(path: Path) -> None:
+    tables = writer.to_tables(CUSTOM)
+    tables["profiles"]["work"]["goal_requests"] = 0
+    with pytest.raises(UsageError) as caught:
+        writer.from_tables(tables, path)
+    message = caught.value.message
+    assert "profiles.work.goal_requests" in message
+    assert "from 1 to 2000" in message
     assert message.endswith(writer.NOTHING_SAVED)
     assert not path.exists()
 
