@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -457,9 +457,12 @@ class Tabsteward:
     async def run(self, goal: str, *, model: str | None = None, key: str | None = None,
                   start_url: str | None = None, verify_text: str | None = None,
                   max_actions: int | None = None, max_seconds: float | None = None,
-                  on_step: Callable[[dict[str, Any]], None] | None = None) -> Result:
+                  on_step: Callable[[dict[str, Any]], None] | None = None,
+                  verify: Callable[[Tabsteward], Awaitable[bool]] | None = None) -> Result:
         """Hand the built-in goal agent a whole task; `on_step` hears each step as it ends.
-        The result's data is the run's summary (status, check, steps, usage)."""
+        The result's data is the run's summary (status, check, steps, usage). `verify`, your
+        own check, runs on the run's final page (this client's current tab is the run's):
+        a "done" it does not confirm becomes "unverified"."""
         def told(notice: dict[str, Any]) -> None:
             step = notice.get("progress")
             if on_step is not None and isinstance(step, dict):
@@ -468,8 +471,14 @@ class Tabsteward:
         args = {"goal": goal, "model": model, "key": key, "start_url": start_url,
                 "verify_text": verify_text, "max_actions": max_actions,
                 "max_seconds": max_seconds}
-        return await self.invoke("run", {k: v for k, v in args.items() if v is not None},
-                                 on_pending=told)
+        result = await self.invoke("run", {k: v for k, v in args.items() if v is not None},
+                                   on_pending=told)
+        if verify is not None and result.data.get("status") in ("done", "unverified"):
+            confirmed = bool(await verify(self))
+            result.data.setdefault("check", {})["hook"] = confirmed
+            if not confirmed:
+                result.data["status"] = "unverified"
+        return result
 
 
 def _listed(values: Sequence[str] | None) -> list[str] | None:

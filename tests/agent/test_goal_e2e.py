@@ -263,14 +263,18 @@ def test_the_sdk_runs_a_goal_and_hears_each_step(goal_hub, model_key, site, monk
 
     task = TASKS[1]
 
+    async def shows_the_price(ts: Tabsteward) -> bool:
+        return "31 CHF per 100 g" in (await ts.text()).text
+
     async def scenario(key: str) -> Any:
         async with await Tabsteward.connect(agent="sdk-goals", autostart=False) as ts:
             return await ts.run(task.goal, key=key, start_url=site.url(task.page),
-                                on_step=heard.append)
+                                on_step=heard.append, verify=shows_the_price)
 
     with LLMServer(model_for(task)) as server:
         result = asyncio.run(asyncio.wait_for(scenario(model_key(server)), 90))
     assert result.data["status"] == "done", result.data
+    assert result.data["check"]["hook"] is True  # the caller's own check, on the final page
     assert [s["op"] for s in heard] == ["fill", "press", "click"]
 
 
