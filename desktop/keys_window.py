@@ -22,9 +22,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from tabsteward.bridge import apikeys
-from tabsteward.bridge.apikeys import PROVIDERS, ApiKeys, KeyEntry
+from tabsteward.bridge.apikeys import ApiKeys, KeyEntry
 from tabsteward.bridge.errors import TabstewardError
 from tabsteward.bridge.hub.agents import Agent, Agents
+from tabsteward.bridge.providers import PROVIDERS, check
 
 log = logging.getLogger("tabsteward.desktop")
 
@@ -269,7 +270,7 @@ class KeysWindow(QWidget):
 
     def _check(self, entry: KeyEntry) -> str:
         """Run in a worker thread: read the secret and ask the provider."""
-        return apikeys.check(entry, self.keys.secret(entry.name))
+        return check(entry, self.keys.secret(entry.name))
 
     def _tested(self, task: asyncio.Future[None]) -> None:
         if task.cancelled():

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
-from ..apikeys import PROVIDERS, ApiKeys, _opener, auth_headers, redact
+from ..apikeys import ApiKeys
 from ..errors import TabstewardError, UsageError
 from ..policy.profiles import Profile
+from ..providers import PROVIDERS, auth_headers, opener, redact
 
 log = logging.getLogger("tabsteward.agent")
 
@@ -297,7 +298,7 @@ def _send(post: _Post, timeout: float) -> _Answer:
     request = urllib.request.Request(post.url, data=post.body, headers=post.headers,
                                      method="POST")
     try:
-        with _opener().open(request, timeout=timeout) as response:
+        with opener().open(request, timeout=timeout) as response:
             return _Answer(response.status, response.headers, _read_body(response, post))
     except urllib.error.HTTPError as exc:
         return _Answer(exc.code, exc.headers, _read_error(exc))

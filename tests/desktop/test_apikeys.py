@@ -27,11 +27,10 @@ from tabsteward.bridge.apikeys import (
     ApiKeys,
     KeyEntry,
     KeyStoreError,
-    ProviderError,
     backend_problem,
-    check,
 )
 from tabsteward.bridge.errors import TabstewardError, UsageError
+from tabsteward.bridge.providers import ProviderError, check
 
 GOOD = "sk-good-0123456789abcdef"
 WRONG = "sk-wrong-9876543210fedcba"
