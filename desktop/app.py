@@ -48,7 +48,7 @@ class Desktop:
         self.tray.show()
         if not self.tray.available:
             log.info("no system tray here: questions open the panel by themselves; "
-                        "quit with Ctrl+C or `kill %d`", os.getpid())
+                     "quit with Ctrl+C or `kill %d`", os.getpid())
         for q in running.approvals.open():  # asked before the panel listened
             self.panel.add(q)
         # an open activity window follows what agents do (each call starts and ends there)

@@ -27,6 +27,8 @@ from tabsteward.bridge.errors import TabstewardError
 from tabsteward.bridge.hub.agents import Agent, Agents
 from tabsteward.bridge.providers import PROVIDERS, check
 
+from .confirm import SecondClick
+
 log = logging.getLogger("tabsteward.desktop")
 
 W = TypeVar("W", bound=QWidget)
@@ -80,8 +82,6 @@ class KeysWindow(QWidget):
         self.test_task: asyncio.Future[None] | None = None  # the running or last key test
         self._entries: list[KeyEntry] = []
         self._agents: list[Agent] = []
-        self._remove_armed: str | None = None  # the key a second click on Remove removes
-        self._revoke_armed: str | None = None  # the agent a second click on Revoke revokes
         self.setWindowTitle("Tabsteward — Keys")
         self._build()
         self.refresh()
@@ -107,7 +107,8 @@ class KeysWindow(QWidget):
         self.agents_table = table("agents_table", AGENT_COLUMNS)
         self.agents_table.itemSelectionChanged.connect(self._disarm_revoke)
         layout.addWidget(self.agents_table)
-        self.revoke = self._button("revoke", "Revoke", self._revoke_clicked)
+        self.revoke = self._button("revoke", "Revoke selected", self._revoke_clicked)
+        self._revoking = SecondClick(self.revoke, "revoke")
         row = QHBoxLayout()
         row.addStretch(1)
         row.addWidget(self.revoke)
@@ -139,6 +140,7 @@ class KeysWindow(QWidget):
         self.replace = self._button("replace", "Replace selected", self._replace_clicked)
         self.test = self._button("test", "Test selected", self._test_clicked)
         self.remove = self._button("remove", "Remove selected", self._remove_clicked)
+        self._removing = SecondClick(self.remove, "remove")
         row = QHBoxLayout()
         for button in (self.add, self.replace, self.test, self.remove):
             row.addWidget(button)
@@ -288,36 +290,29 @@ class KeysWindow(QWidget):
         if entry is None:
             self.say("select a key to remove; nothing was removed")
             return
-        if self._remove_armed != entry.name:
-            self._remove_armed = entry.name
-            self.remove.setText(f"Click again to remove {entry.name}")
+        if not self._removing.confirmed(entry.name, entry.name):
             return
         try:
             self.keys.remove(entry.name)
         except TabstewardError as exc:
-            self._disarm_remove()
             self.say(exc.message)
             return
         self.refresh()
         self.say(f"removed the key {entry.name} from the OS keyring and the list")
 
     def _disarm_remove(self) -> None:
-        self._remove_armed = None
-        self.remove.setText("Remove selected")
+        self._removing.disarm()
 
     def _revoke_clicked(self) -> None:
         agent = self.selected_agent()
         if agent is None:
             self.say("select an agent to revoke; nothing was revoked")
             return
-        if self._revoke_armed != agent.id:
-            self._revoke_armed = agent.id
-            self.revoke.setText(f"Click again to revoke {agent.name}")
+        if not self._revoking.confirmed(agent.id, agent.name):
             return
         try:
             self.agents.revoke(agent.id)
         except TabstewardError as exc:
-            self._disarm_revoke()
             self.say(exc.message)
             return
         self.refresh()
@@ -325,5 +320,4 @@ class KeysWindow(QWidget):
                  "it back)")
 
     def _disarm_revoke(self) -> None:
-        self._revoke_armed = None
-        self.revoke.setText("Revoke selected")
+        self._revoking.disarm()

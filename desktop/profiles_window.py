@@ -46,6 +46,8 @@ from tabsteward.bridge.policy.profiles import (
 )
 from tabsteward.bridge.policy.watch import ConfigFile
 
+from .confirm import SecondClick
+
 W = TypeVar("W", bound=QWidget)
 
 TITLE = "Tabsteward — Profiles"
@@ -91,7 +93,6 @@ class ProfilesWindow(QWidget):
         self._selected: str | None = None
         self._dirty = False
         self._filling = False        # the window, not the person, is changing the widgets
-        self._armed: str | None = None  # the profile a first click on Delete chose
         self._shown_grants: list[Grant] = []
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
@@ -137,6 +138,7 @@ class ProfilesWindow(QWidget):
         self.new_button.clicked.connect(self._new_clicked)
         self.delete_button = _named(QPushButton("Delete"), "delete")
         self.delete_button.clicked.connect(self._delete_clicked)
+        self._deleting = SecondClick(self.delete_button, "delete")
         new = QFormLayout()
         new.addRow("Name", self.new_name)
         new.addRow("Copy of", self.new_inherits)
@@ -437,12 +439,9 @@ class ProfilesWindow(QWidget):
         name = self._selected
         if name is None or self._why_kept(name):
             return
-        if self._armed != name:
-            self._armed = name
-            self.delete_button.setText(f"Click again to delete {name}")
+        if not self._deleting.confirmed(name, name):
             self._say(f"Click Delete again to delete the profile {name!r}")
             return
-        self._disarm()
         del self._tables[name]
         self._selected = None
         self._dirty = True
@@ -463,8 +462,7 @@ class ProfilesWindow(QWidget):
         self.delete_button.setToolTip(why)
 
     def _disarm(self) -> None:
-        self._armed = None
-        self.delete_button.setText("Delete")
+        self._deleting.disarm()
 
     # -- remembered grants --
     def _refresh_grants(self) -> None:
