@@ -3,13 +3,16 @@ allow 107 bytes)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -151,3 +154,17 @@ def start_hub_on_terminal(env: dict[str, str], *options: str) -> tuple[Hub, Term
     ready = proc.stdout.readline()
     assert ready.startswith("tabsteward hub ready on "), term.text
     return Hub(env, proc, ready.removeprefix("tabsteward hub ready on ").strip()), term
+
+
+@contextlib.contextmanager
+def console_hub(policy: str) -> Iterator[tuple[Hub, Terminal]]:
+    """A hub on a terminal, in private folders with this policy; removed afterwards."""
+    env = private_env()
+    write_policy(env, policy)
+    hub, term = start_hub_on_terminal(env)
+    try:
+        yield hub, term
+    finally:
+        stop_hub(hub)
+        term.close()
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)

@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Iterator
 
+import hub_env
 import pytest
 from hub_env import (
     BIN,
@@ -21,7 +22,6 @@ from hub_env import (
     private_env,
     read,
     start_hub,
-    start_hub_on_terminal,
     stop_hub,
     write_policy,
 )
@@ -44,13 +44,8 @@ ask_timeout = 5
 
 @pytest.fixture(scope="module")
 def console_hub() -> Iterator[tuple[Hub, Terminal]]:
-    env = private_env()
-    write_policy(env, POLICY)
-    hub, term = start_hub_on_terminal(env)
-    yield hub, term
-    stop_hub(hub)
-    term.close()
-    shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
+    with hub_env.console_hub(POLICY) as found:
+        yield found
 
 
 def agent(hub: Hub, *args: str, name: str = "shopper") -> subprocess.Popen[str]:
