@@ -32,6 +32,15 @@ def _profile(call: Call, args: dict[str, Any]) -> Any:
     return own
 
 
+def _less(budgets: Budgets, field: str, wanted: float, arg: str) -> Budgets:
+    """The budgets with one of them lowered to what the agent asked for."""
+    most = getattr(budgets, field)
+    if not 1 <= wanted <= most:
+        raise UsageError(f"{arg} must be 1 to {most:g} (the profile's budget); nothing "
+                         "was run")
+    return dataclasses.replace(budgets, **{field: type(most)(wanted)})
+
+
 async def start_goal(call: Call, goal: str, args: dict[str, Any],
                      progress: Callable[[Step], None]) -> Outcome:
     """Run `goal` to its end in a new background tab of the caller's session."""
@@ -42,18 +51,9 @@ async def start_goal(call: Call, goal: str, args: dict[str, Any],
     profile = _profile(call, args)
     model = config_for(profile, ApiKeys(), args.get("model"), args.get("key"))
     budgets = Budgets.of(profile)  # the person's; an agent may only ask for less
-    if args.get("max_actions") is not None:
-        n = int(args["max_actions"])
-        if not 1 <= n <= budgets.actions:
-            raise UsageError(f"max_actions must be 1 to {budgets.actions} (the profile's "
-                             "budget); nothing was run")
-        budgets = dataclasses.replace(budgets, actions=n)
-    if args.get("max_seconds") is not None:
-        s = float(args["max_seconds"])
-        if not 1 <= s <= budgets.seconds:
-            raise UsageError(f"max_seconds must be 1 to {budgets.seconds:g} (the profile's "
-                             "budget); nothing was run")
-        budgets = dataclasses.replace(budgets, seconds=s)
+    for arg, field in (("max_actions", "actions"), ("max_seconds", "seconds")):
+        if args.get(arg) is not None:
+            budgets = _less(budgets, field, float(args[arg]), arg)
     timeout = float(args.get("model_timeout") or 60.0)
     if not 0.5 <= timeout <= 600:
         raise UsageError("model_timeout must be 0.5 to 600 seconds; nothing was run")

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import hub_env
 import pytest
 from goal_tasks import TASKS, Model, act, model_for, ref
-from hub_env import BIN, Hub, Terminal, private_env, start_hub_on_terminal, stop_hub, write_policy
+from hub_env import BIN, Hub, Terminal, write_policy
 from llm_server import LLMServer, openai_reply
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -41,13 +40,8 @@ credentials = "allow"
 """
 @pytest.fixture(scope="module")
 def goal_hub() -> Iterator[tuple[Hub, Terminal]]:
-    env = private_env()
-    write_policy(env, POLICY)
-    hub, term = start_hub_on_terminal(env)
-    yield hub, term
-    stop_hub(hub)
-    term.close()
-    shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
+    with hub_env.console_hub(POLICY) as found:
+        yield found
 
 
 @pytest.fixture
@@ -311,3 +305,13 @@ def test_the_profile_sets_the_budget_and_an_agent_may_only_ask_for_less(goal_hub
     assert len(out["steps"]) == 2
     assert more.returncode == 2
     assert "max_actions must be 1 to 2 (the profile's budget); nothing was run" in more.stderr
+
+
+def test_a_run_keeps_its_agents_profile_and_an_agent_cannot_pick_another(goal_hub, site):
+    hub, _ = goal_hub
+    done = subprocess.run([BIN, "run", "do anything", "--profile", "trusted", "--start-url",
+                           site.url("agent-login.html")], env=hub.env, capture_output=True,
+                          text=True, timeout=60, cwd=hub.env["HOME"])
+    assert done.returncode == 2
+    assert "this agent's policy profile is 'goals', not 'trusted'" in done.stderr
+    assert "Nothing was run" in done.stderr
