@@ -131,7 +131,8 @@ class BrowserPool:
             try:
                 await gone.close()
             except Exception:
-                log.exception("cleaning up after a launched browser that went away failed")
+                log.exception("cleaning up after a launched browser that went away failed "
+                              "(its profile folder may be left behind); launching anew")
         return await self._launch()
 
     def names(self) -> list[str]:
@@ -238,7 +239,7 @@ class BrowserPool:
             try:
                 listener()
             except Exception:
-                log.exception("a browser listener failed")
+                log.exception("a browser listener failed; the others were told")
 
     async def close(self) -> None:
         self._closing = True

@@ -95,7 +95,7 @@ class Status:
             try:
                 listener()
             except Exception:
-                log.exception("a status listener failed")
+                log.exception("a status listener failed; the others were told")
 
 
 @dataclass
@@ -127,7 +127,7 @@ class Goals:
             try:
                 listener()
             except Exception:
-                log.exception("a goal listener failed")
+                log.exception("a goal listener failed; the others were told")
 
     def stop(self, run_id: str) -> bool:
         """Stop a run (it ends as stopped); False when no such run is at work."""
