@@ -135,7 +135,7 @@ class ExtensionConnection(CDPConnection):
             result = await self.link.call("debugger.sendCommand", debuggee, method, params,
                                           timeout=timeout)
         except ExtensionCallError as exc:
-            raise self._error(method, exc, tab) from None
+            raise await self._error(method, exc, tab) from None
         return result if isinstance(result, dict) else {}
 
     async def close(self) -> None:
@@ -267,7 +267,7 @@ class ExtensionConnection(CDPConnection):
         tab_id = self._children.get(session_id)
         return None if tab_id is None else self._tabs.get(tab_id)
 
-    def _error(self, method: str, exc: ExtensionCallError, tab: _Tab) -> TabstewardError:
+    async def _error(self, method: str, exc: ExtensionCallError, tab: _Tab) -> TabstewardError:
         text = exc.message
         if text.startswith("{"):
             try:
@@ -277,11 +277,24 @@ class ExtensionConnection(CDPConnection):
                 pass
         if "not attached" in text or "etached" in text:
             tab.attached = False
+            if tab.problem is None and not await self._still_open(tab):
+                # the tab closing detaches the debugger before tabs.removed reaches us
+                return TabError(f"the tab was closed in the browser; {method} was not done")
             why = tab.problem or "the debugger was detached from the tab"
             return BrowserError(f"{why}; {method} did not complete")
         if "No tab with" in text:  # it went before the browser's tabs.removed reached us
             return TabError(f"the tab was closed in the browser; {method} was not done")
         return exc.as_error(f"{method} was not done")
+
+    async def _still_open(self, tab: _Tab) -> bool:
+        """Whether the browser still has the tab (False only when it says it does not)."""
+        try:
+            await self.link.call("tabs.get", tab.tab_id, timeout=5)
+        except ExtensionCallError as exc:
+            return "No tab with" not in exc.message
+        except TabstewardError:
+            return True
+        return True
 
     def _forget(self, tab_id: int) -> None:
         tab = self._tabs.pop(tab_id, None)

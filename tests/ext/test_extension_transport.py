@@ -111,6 +111,20 @@ async def test_a_tab_the_person_closes_mid_action_fails_the_action_saying_so(
         await tab.snapshot()
 
 
+async def test_a_command_in_flight_when_the_tab_closes_fails_saying_the_tab_closed(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("form.html"))
+    tab_id = int(tab.session_id.removeprefix("tab-"))
+    hanging = asyncio.ensure_future(tab.send(
+        "Runtime.evaluate", {"expression": "new Promise(() => {})", "awaitPromise": True}))
+    await asyncio.sleep(0.3)
+    await chrome_call(browser, "tabs.remove", tab_id)
+    with pytest.raises(TabError, match="closed"):
+        await hanging
+
+
 async def test_a_five_megabyte_snapshot_comes_through_the_extension(
         ext_hub: ExtensionHub, site: Site) -> None:
     browser = await ext_hub.connect()
