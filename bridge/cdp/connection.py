@@ -19,6 +19,7 @@ log = logging.getLogger("tabsteward.cdp")
 
 EventHandler = Callable[[str, dict[str, Any], str | None], None]
 DEFAULT_TIMEOUT = 30.0
+SESSION_GONE = "its session was detached (the frame or tab went away) before it answered"
 
 
 class CDPConnection:
@@ -30,7 +31,8 @@ class CDPConnection:
 
     def __init__(self) -> None:
         self._ids = itertools.count(1)
-        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
+        # id -> (its future, method, session)
+        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, str | None]] = {}
         self._handlers: list[EventHandler] = []
         self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
 
@@ -45,7 +47,7 @@ class CDPConnection:
         if session_id:
             message["sessionId"] = session_id
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[msg_id] = (fut, method)
+        self._pending[msg_id] = (fut, method, session_id)
         try:
             await self._send_raw(json.dumps(message))
             if timeout is None:
@@ -98,7 +100,7 @@ class CDPConnection:
             entry = self._pending.get(msg_id)
             if entry is None:
                 return
-            fut, method = entry
+            fut, method, _session = entry
             if fut.done():
                 return
             if "error" in message:
@@ -119,12 +121,23 @@ class CDPConnection:
                             session if isinstance(session, str) else None)
                 except Exception:  # a broken listener must not stop the others
                     log.exception("event handler failed on %s", event)
+            if event == "Target.detachedFromTarget" and isinstance(params, dict):
+                self._session_gone(params.get("sessionId"))
+
+    def _session_gone(self, session_id: Any) -> None:
+        """Fail the commands a detached session will never answer (a frame that moved to
+        another process: Chrome drops them)."""
+        if not isinstance(session_id, str):
+            return
+        for fut, method, session in self._pending.values():
+            if session == session_id and not fut.done():
+                fut.set_exception(CDPError(method, SESSION_GONE))
 
     def _on_closed(self, reason: str) -> None:
         if self.closed.done():
             return
         self.closed.set_result(reason)
-        for fut, method in self._pending.values():
+        for fut, method, _session in self._pending.values():
             if not fut.done():
                 fut.set_exception(BrowserError(
                     f"the browser connection closed ({reason}) before {method} answered"))

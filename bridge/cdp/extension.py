@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
-from .connection import DEFAULT_TIMEOUT, CDPConnection
+from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
 from .extension_link import ExtensionCallError, ExtensionLink
 
 log = logging.getLogger("tabsteward.cdp")
@@ -68,6 +68,7 @@ class ExtensionConnection(CDPConnection):
         self._tabs: dict[int, _Tab] = {}
         self._by_target: dict[str, int] = {}
         self._children: dict[str, int] = {}
+        self._gone: dict[str, asyncio.Future[None]] = {}  # child session -> its detach
         self._groups: dict[str, int] = {}  # agent -> tab group id
         self._shown: list[dict[str, Any]] | None = None  # agents the popup was last told of
         self._tasks: set[asyncio.Task[None]] = set()
@@ -132,8 +133,10 @@ class ExtensionConnection(CDPConnection):
         elif not tab.attached:
             await self._reattach(tab, method)
         try:
-            result = await self.link.call("debugger.sendCommand", debuggee, method, params,
-                                          timeout=timeout)
+            call = self.link.call("debugger.sendCommand", debuggee, method, params,
+                                  timeout=timeout)
+            result = await (self._unless_gone(session_id, call, method)
+                            if "sessionId" in debuggee else call)
         except ExtensionCallError as exc:
             raise await self._error(method, exc, tab) from None
         return result if isinstance(result, dict) else {}
@@ -286,6 +289,24 @@ class ExtensionConnection(CDPConnection):
             return TabError(f"the tab was closed in the browser; {method} was not done")
         return exc.as_error(f"{method} was not done")
 
+    async def _unless_gone(self, session_id: str, call: Awaitable[Any], method: str) -> Any:
+        """A child session's command, failed at once if the session detaches first (Chrome
+        drops the commands of a frame that moved to another process)."""
+        gone = self._gone.get(session_id)
+        if gone is None:
+            gone = self._gone[session_id] = asyncio.get_running_loop().create_future()
+        task = asyncio.ensure_future(call)
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            return task.result()
+        task.cancel()
+        raise CDPError(method, SESSION_GONE)
+
+    def _child_gone(self, session_id: str) -> None:
+        gone = self._gone.pop(session_id, None)
+        if gone is not None and not gone.done():
+            gone.set_result(None)
+
     async def _still_open(self, tab: _Tab) -> bool:
         """Whether the browser still has the tab (False only when it says it does not)."""
         try:
@@ -303,6 +324,7 @@ class ExtensionConnection(CDPConnection):
         self._by_target.pop(tab.target_id, None)
         for child in tab.children:
             self._children.pop(child, None)
+            self._child_gone(child)
 
     # -- events ------------------------------------------------------------------------
     def _emit(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
@@ -357,6 +379,7 @@ class ExtensionConnection(CDPConnection):
         elif method == "Target.detachedFromTarget" and isinstance(params.get("sessionId"), str):
             tab.children.discard(params["sessionId"])
             self._children.pop(params["sessionId"], None)
+            self._child_gone(params["sessionId"])
         self._emit(method, params, session)
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:
@@ -366,6 +389,7 @@ class ExtensionConnection(CDPConnection):
         tab.attached = False
         for child in list(tab.children):
             self._children.pop(child, None)
+            self._child_gone(child)
             self._emit("Target.detachedFromTarget", {"sessionId": child},
                        session_of(tab.tab_id))
         tab.children.clear()

@@ -54,13 +54,17 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
     return f"@{handle.ref}"
 
 
-async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome) -> None:
-    """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting."""
+async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
+                  barrier: bool = True) -> None:
+    """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
+    `barrier=False` is for actions the page's renderer answers itself (a script), whose
+    reply already comes after the events they caused."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    task: asyncio.Future[Any] = asyncio.ensure_future(_then_barrier(tab, action))
+    task: asyncio.Future[Any] = asyncio.ensure_future(
+        _then_barrier(tab, action) if barrier else action)
     try:
         done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
@@ -623,7 +627,7 @@ async def evaluate(tab: Tab, expression: str) -> Outcome:
             "expression": expression, "returnByValue": True, "awaitPromise": True,
             "userGesture": True}, timeout=60))
 
-    await guarded(tab, act(), "eval", out)
+    await guarded(tab, act(), "eval", out, barrier=False)
     if "exceptionDetails" in res:
         desc = res["exceptionDetails"].get("exception", {}).get("description") or \
             res["exceptionDetails"].get("text")

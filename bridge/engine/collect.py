@@ -23,6 +23,13 @@ log = logging.getLogger("tabsteward.engine")
 HOOK_SECRET = "ts" + secrets.token_hex(8)
 
 
+def _unplaced(by_frame: dict[str, dict[str, Any]],
+              children: dict[tuple[str, int], Frame]) -> bool:
+    """Whether some iframe in the rows has no frame's rows to show inside it."""
+    return any(row[1] == snap.FRAME and len(row) > 4 and (fid, int(row[4])) not in children
+               for fid, data in by_frame.items() for row in data.get("rows", []))
+
+
 class SnapshotTaking:
     """The snapshot half of a Tab (tab.py has the sessions, frames and targets)."""
 
@@ -43,6 +50,7 @@ class SnapshotTaking:
         async def resolve(self, target: Target) -> Handle: ...
         async def _frame_list(self) -> list[Frame]: ...
         async def _owner_of(self, frame: Frame) -> tuple[str, int] | None: ...
+        def known_frames(self) -> list[Frame] | None: ...
 
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)
@@ -64,6 +72,7 @@ class SnapshotTaking:
         opts_js = (f"{{hook:'{HOOK_SECRET}',interactive:{flag[interactive]},"
                    f"viewport:{flag[viewport]}" + (f",scope:{scope.local}" if scope else "") + "}")
         by_frame: dict[str, dict[str, Any]] = {}
+        guessed = False
         if scope is not None:
             frames = [scope.frame]
             res = await self._frame_rows(scope.frame, opts_js)
@@ -71,34 +80,16 @@ class SnapshotTaking:
                 raise RefNotFound(f"@{scope.ref} is no longer in the page; take a new snapshot")
             by_frame[scope.frame.id] = res
         else:
-            main = self.frames[self.target_id]
-            if len(self.frames) == 1 and not self.child_sessions:
-                # no subframe known: the walk alone, and the frame tree only if it met one
-                main_rows = await self._frame_rows(main, opts_js)
-                met = any(row[1] == snap.FRAME for row in main_rows.get("rows", []))
-                frames = await self._frame_list() if met else [main]
-            else:  # the main frame's walk and the frame-tree query travel together
-                main_rows, frames = await asyncio.gather(self._frame_rows(main, opts_js),
-                                                         self._frame_list())
-            by_frame[main.id] = main_rows
-            others = [f for f in frames if f.id != main.id]
-            results = await asyncio.gather(*(self._frame_rows(f, opts_js) for f in others),
-                                           return_exceptions=True)
-            for f, got in zip(others, results, strict=True):
-                if isinstance(got, BaseException):
-                    if not isinstance(got, Exception):
-                        raise got
-                    log.debug("frame %s not snapshotted: %s", f.id, got)
-                    continue
-                by_frame[f.id] = got
+            frames, guessed = await self._rows_of_every_frame(opts_js, by_frame)
         children: dict[tuple[str, int], Frame] = {}
         if scope is None:
-            owners = await asyncio.gather(*(self._owner_of(f) for f in frames
-                                            if f.id != self.target_id and f.id in by_frame))
-            for f, owner in zip([f for f in frames if f.id != self.target_id and f.id in by_frame],
-                                owners, strict=True):
-                if owner is not None:
-                    children[owner] = f
+            children = await self._children_of(frames, by_frame)
+            if guessed and _unplaced(by_frame, children):
+                # events had not told of a frame yet: ask for the trees, read what was new
+                frames = await self._frame_list()
+                await self._rows_into(by_frame, [f for f in frames if f.id not in by_frame],
+                                      opts_js)
+                children = await self._children_of(frames, by_frame)
         lines: list[snap.Line] = []
         root = scope.frame if scope else self.frames[self.target_id]
         self._stitch(root, by_frame, children, 0, lines, set())
@@ -111,6 +102,48 @@ class SnapshotTaking:
                     seen[(ln.role, ln.name)] = entry.nth + 1
         page = by_frame.get(root.id, {})
         return lines, page
+
+    async def _rows_of_every_frame(self, opts_js: str,
+                                   by_frame: dict[str, dict[str, Any]]
+                                   ) -> tuple[list[Frame], bool]:
+        """Every frame's rows into by_frame; the frames they came from, and whether those
+        were only the ones events told of (no tree was read)."""
+        main = self.frames[self.target_id]
+        known = self.known_frames()
+        if known is not None:  # the frames events told of: one round for all of them
+            await self._rows_into(by_frame, known, opts_js)
+            return known, True
+        if len(self.frames) == 1 and not self.child_sessions:
+            # no subframe known: the walk alone, and the frame tree only if it met one
+            by_frame[main.id] = await self._frame_rows(main, opts_js)
+            met = any(row[1] == snap.FRAME for row in by_frame[main.id].get("rows", []))
+            frames = await self._frame_list() if met else [main]
+        else:  # the main frame's walk and the frame-tree query travel together
+            by_frame[main.id], frames = await asyncio.gather(self._frame_rows(main, opts_js),
+                                                             self._frame_list())
+        await self._rows_into(by_frame, [f for f in frames if f.id != main.id], opts_js)
+        return frames, False
+
+    async def _rows_into(self, by_frame: dict[str, dict[str, Any]], frames: list[Frame],
+                         opts_js: str) -> None:
+        """The rows of frames into by_frame, together; a subframe that cannot answer (gone,
+        still loading) is left out, the main frame's failure is raised."""
+        results = await asyncio.gather(*(self._frame_rows(f, opts_js) for f in frames),
+                                       return_exceptions=True)
+        for f, got in zip(frames, results, strict=True):
+            if isinstance(got, BaseException):
+                if not isinstance(got, Exception) or f.id == self.target_id:
+                    raise got
+                log.debug("frame %s not snapshotted: %s", f.id, got)
+                continue
+            by_frame[f.id] = got
+
+    async def _children_of(self, frames: list[Frame], by_frame: dict[str, dict[str, Any]]
+                           ) -> dict[tuple[str, int], Frame]:
+        """(parent frame id, iframe element's local id) -> the frame it holds."""
+        placed = [f for f in frames if f.id != self.target_id and f.id in by_frame]
+        owners = await asyncio.gather(*(self._owner_of(f) for f in placed))
+        return {owner: f for f, owner in zip(placed, owners, strict=True) if owner is not None}
 
     async def _frame_rows(self, frame: Frame, opts_js: str) -> dict[str, Any]:
         # one JSON string rather than a tree of values: much cheaper to carry over every

@@ -65,6 +65,10 @@ class Tab(SnapshotTaking):
         self._next_ref = 1
         self._next_doc = 1
         self._owner: dict[str, tuple[str, int]] = {}  # child frame -> (parent frame, local id)
+        # sessions whose frame tree was read since Page events began: from then on the
+        # events keep self.frames current for them
+        self._trees_read: set[str] = set()
+        self._events_on: set[str] = set()  # sessions whose Page events are enabled
         self._last_refs: set[int] = set()
         self._last_doc = 0
         self._waiters: list[_Waiter] = []
@@ -88,11 +92,14 @@ class Tab(SnapshotTaking):
             send("Page.addScriptToEvaluateOnNewDocument",
                  {"source": HOOK_JS, "runImmediately": True}, session_id=session_id),
         )
+        self._events_on.add(session_id)
 
     def forget_worlds(self) -> None:
         """After a new debugger session on the tab, our helper worlds must be made again."""
         for frame in self.frames.values():
             frame.world = None
+        self._trees_read.clear()  # events may have been missed while it was detached
+        self._events_on.clear()
 
     def owns_session(self, session_id: str | None) -> bool:
         return session_id == self.session_id or session_id in self.child_sessions
@@ -148,6 +155,8 @@ class Tab(SnapshotTaking):
             child = params.get("sessionId")
             if isinstance(child, str) and child in self.child_sessions:
                 fid = self.child_sessions.pop(child)
+                self._trees_read.discard(child)
+                self._events_on.discard(child)
                 frame = self.frames.get(fid)
                 if frame is not None and frame.session == child:
                     del self.frames[fid]
@@ -283,6 +292,7 @@ class Tab(SnapshotTaking):
     async def _frame_list(self) -> list[Frame]:
         """Frames of the current document: main session's tree plus OOPIF sessions."""
         sessions = [self.session_id, *self.child_sessions]
+        evented = set(self._events_on)  # a tree read before its events began can go stale
         trees = await asyncio.gather(
             *(self.send("Page.getFrameTree", session=s) for s in sessions),
             return_exceptions=True)
@@ -292,6 +302,8 @@ class Tab(SnapshotTaking):
                 if session == self.session_id:
                     raise tree
                 continue
+            if session in evented:
+                self._trees_read.add(session)
             stack: list[tuple[dict[str, Any], str | None]] = [(tree.get("frameTree", {}), None)]
             while stack:
                 node, parent = stack.pop()
@@ -315,6 +327,14 @@ class Tab(SnapshotTaking):
                 for child in node.get("childFrames", []) or []:
                     stack.append((child, fid))
         return frames
+
+    def known_frames(self) -> list[Frame] | None:
+        """The frames events say the page has, once every session's tree was read (else
+        None): a guess that saves the tree queries, for callers that can check it."""
+        sessions = {self.session_id, *self.child_sessions}
+        if not sessions <= self._trees_read:
+            return None
+        return [f for f in self.frames.values() if f.session in sessions]
 
     async def _owner_of(self, frame: Frame) -> tuple[str, int] | None:
         """(parent frame id, local id of the iframe element) for a child frame."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import struct
 import zlib
 from pathlib import Path
@@ -55,6 +56,52 @@ async def test_iframe_contents_appear_under_their_frame(tab: Tab, site: Site) ->
     indent = len(lines[cross]) - len(lines[cross].lstrip())
     assert len(lines[press_cross]) - len(lines[press_cross].lstrip()) > indent
     assert "> Frame cross" in shot.text
+
+
+async def test_frames_added_moved_and_removed_after_a_snapshot_show_in_the_next(
+        tab: Tab, site: Site) -> None:
+    await frames_page(tab, site)
+    await js(tab, f"""(() => {{
+        for (const [id, src] of [["late", "inner.html?who=late"],
+                                 ["far", "{site.other_origin}/inner.html?who=far"]]) {{
+            const f = document.createElement("iframe");
+            f.id = id; f.title = "Frame " + id; f.src = src;
+            document.body.append(f);
+        }}
+        return true }})()""")
+    shot = await snapshot_showing(tab, "Press far", "Press late")
+    for who in ("same", "cross", "late", "far"):
+        assert f"Press {who}" in shot.text, shot.text
+    lines = shot.text.splitlines()
+    far = lines.index(line_of(shot, ref(shot, "iframe", "Frame far")))
+    assert lines.index(line_of(shot, ref(shot, "button", "Press far"))) > far
+    # the same-origin frame goes to another site, the far one to this site, one goes away
+    await js(tab, f"""(() => {{
+        document.getElementById("same").src = "{site.other_origin}/inner.html?who=moved";
+        document.getElementById("far").src = "inner.html?who=back";
+        document.getElementById("late").remove();
+        return true }})()""")
+    shot = await snapshot_showing(tab, "Press moved", "Press back")
+    for who in ("cross", "moved", "back"):
+        assert f"Press {who}" in shot.text, shot.text
+    for gone in ("Press same", "Press late", "Press far", "Frame late"):
+        assert gone not in shot.text, shot.text
+    out = await actions.click(tab, target(shot, "button", "Press moved"))
+    assert out.did.startswith("clicked")
+    after = (await tab.snapshot()).text
+    assert "moved clicked (trusted)" in after
+    assert "cross clicked" not in after
+    assert "back clicked" not in after
+
+
+async def snapshot_showing(tab: Tab, *texts: str) -> Snapshot:
+    """Snapshots (only: nothing else that reads the frame trees) until all texts show."""
+    deadline = asyncio.get_running_loop().time() + 10
+    while True:
+        shot = await tab.snapshot()
+        if all(t in shot.text for t in texts) or asyncio.get_running_loop().time() > deadline:
+            return shot
+        await asyncio.sleep(0.1)
 
 
 async def test_button_inside_same_origin_iframe_gets_a_ref_that_clicks(

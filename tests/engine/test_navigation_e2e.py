@@ -50,6 +50,17 @@ async def test_click_on_a_link_reports_the_navigation(tab: Tab, site: Site) -> N
     assert f"navigated to {site.url('nav2.html')}" in out.text()
 
 
+@pytest.mark.parametrize("script", ["location.href = 'nav2.html'",
+                                    "document.querySelector('a').click()"])
+async def test_a_script_that_navigates_reports_the_navigation(
+        tab: Tab, site: Site, script: str) -> None:
+    await goto(tab, site.url("nav1.html"))
+    out = await actions.evaluate(tab, script)
+    assert out.data["url"] == site.url("nav2.html")
+    assert f"navigated to {site.url('nav2.html')}" in out.text()
+    assert await js(tab, "document.readyState") != "loading"
+
+
 async def test_back_forward_and_reload(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("nav1.html"))
     await goto(tab, site.url("nav2.html"))
