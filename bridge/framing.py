@@ -33,8 +33,9 @@ def encode(message: Any, max_size: int = DEFAULT_MAX) -> bytes:
     return len(body).to_bytes(HEADER, sys.byteorder) + body
 
 
-class Decoder:
-    """Feed bytes with `feed`; take whole messages with `messages`."""
+class Splitter:
+    """Feed bytes with `feed`; take whole frame bodies with `bodies`. A body is checked to be
+    UTF-8 but not parsed: what a relay needs."""
 
     def __init__(self, max_size: int = DEFAULT_MAX) -> None:
         self.max_size = max_size
@@ -56,14 +57,20 @@ class Decoder:
                 break
             body = bytes(self._buf[HEADER:HEADER + size])
             del self._buf[:HEADER + size]
-            try:  # decoded first: json.loads would also take UTF-16 and a BOM
-                self._out.append(json.loads(body.decode("utf-8")))
-            except (ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON,
-                # or an integer too long to convert; RecursionError: nested too deep
-                self.failed = FrameError(f"frame is not UTF-8 JSON: {str(exc)[:200]}")
-                raise self.failed from exc
+            try:
+                self._out.append(self._take(body))
+            except FrameError as exc:
+                self.failed = exc
+                raise
 
-    def messages(self) -> list[Any]:
+    def _take(self, body: bytes) -> Any:
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise FrameError(f"frame is not UTF-8: {str(exc)[:200]}") from None
+        return body
+
+    def bodies(self) -> list[bytes]:
         out, self._out = self._out, []
         return out
 
@@ -71,3 +78,18 @@ class Decoder:
     def pending(self) -> int:
         """Bytes received that do not yet make a whole frame."""
         return len(self._buf)
+
+
+class Decoder(Splitter):
+    """Feed bytes with `feed`; take whole messages (parsed JSON) with `messages`."""
+
+    def _take(self, body: bytes) -> Any:
+        try:  # decoded first: json.loads would also take UTF-16 and a BOM
+            return json.loads(body.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON, or
+            # an integer too long to convert; RecursionError: nested too deep
+            raise FrameError(f"frame is not UTF-8 JSON: {str(exc)[:200]}") from exc
+
+    def messages(self) -> list[Any]:
+        out, self._out = self._out, []
+        return out

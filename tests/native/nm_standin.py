@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -66,6 +67,19 @@ class StandInHub:
             self.decoder.feed(data)
             self.inbox += self.decoder.messages()
         return self.inbox.pop(0)
+
+    def recv_frame_bytes(self) -> bytes:
+        """One frame as the host wrote it, header included, unparsed."""
+        assert self.conn is not None
+        assert self.decoder.pending == 0, "part of a frame was read as parsed"
+        assert not self.inbox, "parsed frames are waiting"
+        data = b""
+        while len(data) < 4 or len(data) < 4 + int.from_bytes(data[:4], sys.byteorder):
+            more = self.conn.recv(1 << 20)
+            if not more:
+                raise EOFError("the host closed the hub connection")
+            data += more
+        return data
 
     def at_eof(self) -> bool:
         """True once the host has closed its end (reads until EOF, dropping frames)."""

@@ -181,12 +181,23 @@ def test_the_host_exits_0_on_sigterm(host: Host, hub: StandInHub) -> None:
 
 
 @pytest.mark.timeout(60)
-def test_bad_json_from_the_browser_ends_the_host_but_not_the_hub(
-        env: dict[str, str], host: Host, hub: StandInHub) -> None:
+def test_a_frame_that_is_not_json_is_relayed_unread_for_the_hub_to_judge(
+        host: Host, hub: StandInHub) -> None:
     body = b"{not json"
     host.write(len(body).to_bytes(4, sys.byteorder) + body)
-    assert host.wait() != 0
+    assert hub.recv_frame_bytes() == len(body).to_bytes(4, sys.byteorder) + body
+    host.send({"id": 5, "still": "relaying"})
+    assert hub.recv() == {"id": 5, "still": "relaying"}
+
+
+@pytest.mark.timeout(60)
+def test_a_frame_that_is_not_utf8_from_the_browser_ends_the_host_but_not_the_hub(
+        env: dict[str, str], host: Host, hub: StandInHub) -> None:
+    body = b'{"id": "\xff"}'
+    host.write(len(body).to_bytes(4, sys.byteorder) + body)
+    assert host.wait() == 2
     assert hub.at_eof()
+    assert "malformed frame from the browser" in log_text(env)
     second = Host(env)
     try:
         hub.accept()
