@@ -1,7 +1,8 @@
 """Sans-I/O framing: a 32-bit native-order length, then that many bytes of UTF-8 JSON.
 
 Native messaging uses this framing, and so does the hub's local socket, so one codec
-serves the native host, the hub and every client. Bytes go in, messages come out.
+serves the native host, the hub and every client. Bytes go in; frame bodies (`Splitter`, for
+the host's relay) or parsed messages (`Decoder`) come out.
 """
 
 from __future__ import annotations
@@ -34,13 +35,14 @@ def encode(message: Any, max_size: int = DEFAULT_MAX) -> bytes:
 
 
 class Splitter:
-    """Feed bytes with `feed`; take whole frame bodies with `bodies`. A body is checked to be
-    UTF-8 but not parsed: what a relay needs."""
+    """Feed bytes with `feed`; take whole frame bodies, unparsed, with `bodies` (what a relay
+    needs). With `utf8` a body that is not UTF-8 fails the stream."""
 
-    def __init__(self, max_size: int = DEFAULT_MAX) -> None:
+    def __init__(self, max_size: int = DEFAULT_MAX, utf8: bool = True) -> None:
         self.max_size = max_size
+        self.utf8 = utf8
         self._buf = bytearray()
-        self._out: list[Any] = []
+        self._out: list[bytes] = []
         self.failed: FrameError | None = None
 
     def feed(self, data: bytes) -> None:
@@ -57,18 +59,13 @@ class Splitter:
                 break
             body = bytes(self._buf[HEADER:HEADER + size])
             del self._buf[:HEADER + size]
-            try:
-                self._out.append(self._take(body))
-            except FrameError as exc:
-                self.failed = exc
-                raise
-
-    def _take(self, body: bytes) -> Any:
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise FrameError(f"frame is not UTF-8: {str(exc)[:200]}") from None
-        return body
+            if self.utf8:
+                try:
+                    body.decode("utf-8")
+                except UnicodeDecodeError as exc:
+                    self.failed = FrameError(f"frame is not UTF-8: {str(exc)[:200]}")
+                    raise self.failed from None
+            self._out.append(body)
 
     def bodies(self) -> list[bytes]:
         out, self._out = self._out, []
@@ -80,16 +77,39 @@ class Splitter:
         return len(self._buf)
 
 
-class Decoder(Splitter):
+class Decoder:
     """Feed bytes with `feed`; take whole messages (parsed JSON) with `messages`."""
 
-    def _take(self, body: bytes) -> Any:
-        try:  # decoded first: json.loads would also take UTF-16 and a BOM
-            return json.loads(body.decode("utf-8"))
-        except (ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON, or
-            # an integer too long to convert; RecursionError: nested too deep
-            raise FrameError(f"frame is not UTF-8 JSON: {str(exc)[:200]}") from exc
+    def __init__(self, max_size: int = DEFAULT_MAX) -> None:
+        self._frames = Splitter(max_size, utf8=False)  # checked below, as it is decoded
+        self._out: list[Any] = []
+        self.failed: FrameError | None = None
+
+    def feed(self, data: bytes) -> None:
+        if self.failed:
+            raise self.failed
+        try:
+            self._frames.feed(data)
+        except FrameError as exc:
+            self._parse()  # the whole frames before the bad one still count
+            self.failed = exc
+            raise
+        self._parse()
+
+    def _parse(self) -> None:
+        for body in self._frames.bodies():
+            try:  # decoded first: json.loads would also take UTF-16 and a BOM
+                self._out.append(json.loads(body.decode("utf-8")))
+            except (ValueError, RecursionError) as exc:  # ValueError: bad UTF-8 or JSON,
+                # or an integer too long to convert; RecursionError: nested too deep
+                self.failed = FrameError(f"frame is not UTF-8 JSON: {str(exc)[:200]}")
+                raise self.failed from exc
 
     def messages(self) -> list[Any]:
         out, self._out = self._out, []
         return out
+
+    @property
+    def pending(self) -> int:
+        """Bytes received that do not yet make a whole frame."""
+        return self._frames.pending

@@ -126,6 +126,36 @@ def test_messages_framed_back_to_back_come_out_equal_however_the_bytes_are_split
     assert decoder.pending == 0
 
 
+@props(40)
+@given(bodies=st.lists(st.binary(max_size=300), min_size=1, max_size=5), data=st.data())
+def test_a_relay_gets_each_frame_body_unchanged_or_stops_at_the_first_that_is_not_utf8(
+        bodies: list[bytes], data: st.DataObject) -> None:
+    stream = b"".join(len(b).to_bytes(framing.HEADER, sys.byteorder) + b for b in bodies)
+    splitter = framing.Splitter()
+    got: list[bytes] = []
+    error = None
+    for chunk in _split(stream, data):
+        try:
+            splitter.feed(chunk)
+        except framing.FrameError as exc:
+            error = exc
+            break
+        finally:
+            got += splitter.bodies()
+    good = []
+    for body in bodies:
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            break
+        good.append(body)
+    assert got == good
+    assert (error is None) == (good == bodies)
+    if error is not None:
+        assert "not UTF-8" in str(error)
+        assert splitter.failed is error
+
+
 def _garbage_part(kind: str, value: Any, raw: bytes) -> bytes:
     if kind == "frame":
         return framing.encode(value)
