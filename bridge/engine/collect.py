@@ -34,8 +34,10 @@ class SnapshotTaking:
     """The snapshot half of a Tab (tab.py has the sessions, frames and targets)."""
 
     target_id: str
+    session_id: str
     frames: dict[str, Frame]
     child_sessions: dict[str, str]
+    _trees_read: set[str]
     refs: dict[int, RefEntry]
     state: TabState
     _by_key: dict[tuple[int, int], int]
@@ -50,7 +52,6 @@ class SnapshotTaking:
         async def resolve(self, target: Target) -> Handle: ...
         async def _frame_list(self) -> list[Frame]: ...
         async def _owner_of(self, frame: Frame) -> tuple[str, int] | None: ...
-        def known_frames(self) -> list[Frame] | None: ...
 
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)
@@ -102,6 +103,14 @@ class SnapshotTaking:
                     seen[(ln.role, ln.name)] = entry.nth + 1
         page = by_frame.get(root.id, {})
         return lines, page
+
+    def known_frames(self) -> list[Frame] | None:
+        """The frames events say the page has, once every session's tree was read (else
+        None): a guess that saves the tree queries, for callers that can check it."""
+        sessions = {self.session_id, *self.child_sessions}
+        if not sessions <= self._trees_read:
+            return None
+        return [f for f in self.frames.values() if f.session in sessions]
 
     async def _rows_of_every_frame(self, opts_js: str,
                                    by_frame: dict[str, dict[str, Any]]

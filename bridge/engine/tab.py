@@ -328,14 +328,6 @@ class Tab(SnapshotTaking):
                     stack.append((child, fid))
         return frames
 
-    def known_frames(self) -> list[Frame] | None:
-        """The frames events say the page has, once every session's tree was read (else
-        None): a guess that saves the tree queries, for callers that can check it."""
-        sessions = {self.session_id, *self.child_sessions}
-        if not sessions <= self._trees_read:
-            return None
-        return [f for f in self.frames.values() if f.session in sessions]
-
     async def _owner_of(self, frame: Frame) -> tuple[str, int] | None:
         """(parent frame id, local id of the iframe element) for a child frame."""
         cached = self._owner.get(frame.id)
