@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError, UsageError
+from .listeners import tell
 
 if TYPE_CHECKING:
     from ..cdp.extension_link import ExtensionLink
@@ -235,11 +236,7 @@ class BrowserPool:
         self._changed()
 
     def _changed(self) -> None:
-        for listener in list(self.listeners):
-            try:
-                listener()
-            except Exception:
-                log.exception("a browser listener failed; the others were told")
+        tell(self.listeners, "browser")
 
     async def close(self) -> None:
         self._closing = True

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .listeners import tell
+
 log = logging.getLogger("tabsteward.hub")
 
 KEEP_DONE = 50  # agents whose last action is remembered
@@ -91,11 +93,7 @@ class Status:
         return sorted(rows, key=lambda w: (w.ended == 0, w.ended or w.started), reverse=True)
 
     def _changed(self) -> None:
-        for listener in list(self.listeners):
-            try:
-                listener()
-            except Exception:
-                log.exception("a status listener failed; the others were told")
+        tell(self.listeners, "status")
 
 
 @dataclass
@@ -123,11 +121,7 @@ class Goals:
         self.listeners: list[Callable[[], None]] = []
 
     def changed(self) -> None:
-        for listener in list(self.listeners):
-            try:
-                listener()
-            except Exception:
-                log.exception("a goal listener failed; the others were told")
+        tell(self.listeners, "goal")
 
     def stop(self, run_id: str) -> bool:
         """Stop a run (it ends as stopped); False when no such run is at work."""
