@@ -3,16 +3,21 @@
 Pages may write `__OTHER__`: it becomes the other server's origin, so a page on one site can
 embed a frame from the other (Chromium puts that frame in its own process). Paths under
 `/download/` are served as attachments, so clicking a link to one starts a download.
+
+Every request is recorded (`Site.requests`: host, method, path, body) so that an attack test
+can prove a page sent nothing: a POST is answered "received" and goes nowhere else.
+`/redirect?to=URL` answers 302 to URL.
 """
 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
+from urllib.parse import parse_qs
 
 PAGES = Path(__file__).parent / "fixtures" / "pages"
 HOSTS = ("127.0.0.1", "127.0.0.2")
@@ -23,8 +28,18 @@ def download_body(name: str) -> bytes:
     return "".join(f"{name},{i},{i * i}\n" for i in range(400)).encode()
 
 
+class Request(NamedTuple):
+    """One request a fixture server received."""
+
+    host: str
+    method: str
+    path: str
+    body: bytes
+
+
 class _Handler(SimpleHTTPRequestHandler):
     other_origin: ClassVar[str] = ""
+    requests: ClassVar[list[Request]] = []
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, directory=str(PAGES), **kwargs)
@@ -36,8 +51,29 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
 
+    def _record(self, body: bytes = b"") -> None:
+        self.requests.append(Request(self.server.server_address[0], self.command, self.path,
+                                     body))
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self._record(self.rfile.read(length))
+        body = b"<!doctype html><title>Received</title><p>received</p>"
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_GET(self) -> None:
-        path = self.path.split("?", 1)[0]
+        self._record()
+        path, _, query = self.path.partition("?")
+        if path == "/redirect":
+            self.send_response(HTTPStatus.FOUND)
+            self.send_header("Location", parse_qs(query).get("to", ["/"])[0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if path == "/favicon.ico":
             self.send_response(HTTPStatus.NO_CONTENT)
             self.end_headers()
@@ -72,6 +108,15 @@ class Site:
     origin: str
     other_origin: str
     servers: list[ThreadingHTTPServer]
+    requests: list[Request] = field(default_factory=list)  # both servers', in order
+
+    def posts(self) -> list[Request]:
+        """Every POST either server received."""
+        return [r for r in self.requests if r.method == "POST"]
+
+    def received(self, host: str, path: str) -> list[Request]:
+        """The requests `host` received for `path` (the query aside)."""
+        return [r for r in self.requests if r.host == host and r.path.split("?")[0] == path]
 
     def url(self, page: str) -> str:
         return f"{self.origin}/{page}"
@@ -85,8 +130,8 @@ class Site:
             server.server_close()
 
 
-def _server(host: str) -> ThreadingHTTPServer:
-    handler = type(f"Handler_{host.replace('.', '_')}", (_Handler,), {})
+def _server(host: str, requests: list[Request]) -> ThreadingHTTPServer:
+    handler = type(f"Handler_{host.replace('.', '_')}", (_Handler,), {"requests": requests})
     server = ThreadingHTTPServer((host, 0), handler)
     server.daemon_threads = True
     return server
@@ -94,11 +139,12 @@ def _server(host: str) -> ThreadingHTTPServer:
 
 def start() -> Site:
     """Serve the fixture pages on both hosts, each on a free port, in daemon threads."""
-    servers = [_server(host) for host in HOSTS]
+    requests: list[Request] = []
+    servers = [_server(host, requests) for host in HOSTS]
     origins = [f"http://{host}:{s.server_address[1]}" for host, s in zip(HOSTS, servers,
                                                                           strict=True)]
     for server, other in zip(servers, reversed(origins), strict=True):
         server.RequestHandlerClass.other_origin = other  # type: ignore[attr-defined]
         threading.Thread(target=server.serve_forever, name=f"fixtures-{other}",
                          daemon=True).start()
-    return Site(origins[0], origins[1], servers)
+    return Site(origins[0], origins[1], servers, requests)

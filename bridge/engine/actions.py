@@ -23,6 +23,7 @@ from ..errors import (
     TargetNotInteractable,
     UsageError,
 )
+from ..policy import keystrokes
 from . import keys
 from .model import Handle
 from .tab import Tab
@@ -363,14 +364,17 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                                         "nothing was typed")
         raise TargetNotInteractable(f"{what} is {state}; nothing was typed")
 
-    async def act() -> None:
-        if text:
-            await tab.send("Input.insertText", {"text": text})
-        elif mode == "fill":
-            for ev in keys.events(keys.parse_chord("Delete")):
-                await tab.send("Input.dispatchKeyEvent", ev)
+    typed: list[str] = []
 
-    await guarded(tab, act(), mode, out)
+    async def act() -> None:
+        if mode == "type":
+            await _type_lines(tab, text, typed)
+        elif text:
+            await tab.send("Input.insertText", {"text": text})
+        else:
+            await _press_chord(tab, keys.parse_chord("Delete"))
+
+    await _stopped_after(guarded(tab, act(), mode, out), typed, "typed")
     if tab.state.dialog is None:
         after = await tab.info(handle)
         shown = "(hidden)" if info.get("type") == "password" else after.get("value")
@@ -379,26 +383,74 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     return out
 
 
+async def _type_lines(tab: Tab, text: str, typed: list[str]) -> None:
+    """Type text as a person would: each line break is an Enter, judged like a `press` of
+    Enter against the element focused when it lands (it may submit a form or send)."""
+    pieces = keystrokes.lines(text)
+    for n, piece in enumerate(pieces):
+        if n > 0:
+            await tab.permit("press", await tab.focused_info(), keys="Enter")
+            await _press_chord(tab, keys.parse_chord("Enter"))
+            typed.append("Enter")
+        if piece:
+            await tab.send("Input.insertText", {"text": piece})
+            typed.append(f"{len(piece)} character{'s' if len(piece) != 1 else ''}")
+
+
 async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
-    chords = [keys.parse_chord(part) for part in spec.split()] if spec.strip() else []
+    """Press keys as a person would. Each chord that can activate something (Enter, Space)
+    is judged against the element focused when it lands, in whichever frame holds focus;
+    the chords between are judged together (see policy/keystrokes.py)."""
+    parts = spec.split()
+    chords = [keys.parse_chord(part) for part in parts]
     if not chords:
         raise UsageError("no key given; nothing was pressed")
+    steps = keystrokes.steps(parts)
     out = Outcome(f"pressed {spec}")
+    handle: Handle | None = None
     if target is not None:
         handle = await tab.resolve(target)
-        await tab.permit("press", await tab.info(handle), keys=spec)
+        await tab.permit("press", await tab.info(handle), keys=" ".join(steps[0]))
         obj = await tab.object_id(handle)
         await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
     else:
-        await tab.permit("press", await tab.focused_info(), keys=spec)
+        await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
+    pressed: list[str] = []
 
     async def act() -> None:
-        for chord in chords:
-            for ev in keys.events(chord):
-                await tab.send("Input.dispatchKeyEvent", ev)
+        for n, step in enumerate(steps):
+            if n > 0 or (handle is not None and keystrokes.activates(step[0])
+                         and not await _still_focused(tab, handle)):
+                await tab.permit("press", await tab.focused_info(), keys=" ".join(step))
+            for part in step:
+                await _press_chord(tab, keys.parse_chord(part))
+                pressed.append(part)
 
-    await guarded(tab, act(), "press", out)
+    await _stopped_after(guarded(tab, act(), "press", out), pressed, "pressed")
     return out
+
+
+async def _press_chord(tab: Tab, chord: keys.Chord) -> None:
+    for ev in keys.events(chord):
+        await tab.send("Input.dispatchKeyEvent", ev)
+
+
+async def _still_focused(tab: Tab, handle: Handle) -> bool:
+    """Whether the element just focused still has focus (a focus handler may pass it on)."""
+    return bool(await tab.evaluate(handle.frame, f"(e => e !== null && (e === "
+                                   "document.activeElement || e.contains(document."
+                                   f"activeElement)))(__ts.get({handle.local}))"))
+
+
+async def _stopped_after(action: Awaitable[None], done: list[str], verb: str) -> None:
+    """Run a key sequence; when policy stops it part way, say which keys did go through."""
+    try:
+        await action
+    except PolicyError as exc:
+        if not done:
+            raise
+        raise PolicyError(f"{verb} {', '.join(done)}; the rest was not: {exc.message}",
+                          **exc.details) from None
 
 
 # -- forms --

@@ -716,10 +716,14 @@
   }
 
   // -- what policy reads: where a link leads and what a form holds --
+  // The element with keyboard focus in this document; a frame element holding focus comes
+  // back as {frame: id}, for the caller to ask that frame's document in turn.
   function focusedInfo() {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    return el && el !== document.body && el !== document.documentElement ? info(idOf(el)) : null;
+    if (!el || el === document.body || el === document.documentElement) return null;
+    if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { frame: idOf(el) };
+    return info(idOf(el));
   }
 
   function linkOf(el) {

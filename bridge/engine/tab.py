@@ -36,6 +36,8 @@ PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
 HOOK_JS = (Path(__file__).with_name("hook.js")).read_text(encoding="utf-8").replace(
     "__SECRET__", HOOK_SECRET)
 WORLD = "tabsteward"
+MAX_FRAME_DEPTH = 20
+FOCUS_TRIES, FOCUS_WAIT = 10, 0.02  # a frame entered by Tab is told so a moment later
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
 
 
@@ -535,9 +537,39 @@ class Tab(SnapshotTaking):
             await gate(self, Intent(action, self.state.url, element, **facts))
 
     async def focused_info(self) -> dict[str, Any] | None:
-        """The `info` of the element that has keyboard focus in the top page, if any."""
-        res = await self.evaluate(self.frames[self.target_id], "__ts.focusedInfo()")
-        return res if isinstance(res, dict) else None
+        """The `info` of the element that has keyboard focus, in whichever frame holds it
+        (same- or cross-origin), or None when no element has it. Fails, rather than guess,
+        when focus is in a frame that does not say what has it."""
+        frame = self.frames[self.target_id]
+        for _ in range(MAX_FRAME_DEPTH):
+            res = await self.evaluate(frame, "__ts.focusedInfo()")
+            if not isinstance(res, dict) or "frame" not in res:
+                return res if isinstance(res, dict) else None
+            frame = await self._focused_child(frame, int(res["frame"]))
+        raise TargetNotInteractable("focus is in frames nested too deep to tell what has it; "
+                                    "nothing was done")
+
+    async def _focused_child(self, parent: Frame, owner: int) -> Frame:
+        """The child frame that the frame element `owner` of `parent` shows. A frame entered
+        by Tab learns it has focus a moment after its parent does: wait for that, briefly."""
+        child = await self._child_shown_by(parent, owner)
+        if child is None:
+            raise TargetNotInteractable("focus is in a frame whose document could not be "
+                                        "asked what has it; nothing was done")
+        for _ in range(FOCUS_TRIES):
+            if await self.evaluate(child, "document.hasFocus()"):
+                break
+            await asyncio.sleep(FOCUS_WAIT)
+        return child
+
+    async def _child_shown_by(self, parent: Frame, owner: int) -> Frame | None:
+        for refresh in (False, True):
+            if refresh:  # a frame not seen yet: read the frame trees again
+                await self._frame_list()
+            for child in [f for f in self.frames.values() if f.parent == parent.id]:
+                if await self._owner_of(child) == (parent.id, owner):
+                    return child
+        return None
 
     async def info(self, handle: Handle) -> dict[str, Any]:
         res = await self.evaluate(handle.frame, f"__ts.info({handle.local})")

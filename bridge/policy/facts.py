@@ -149,14 +149,20 @@ def key_activates(el: Element, chords: list[tuple[frozenset[str], str]]) -> bool
 
 
 def implicit_submit(el: Element, chords: list[tuple[frozenset[str], str]]) -> bool:
-    """Enter in a one-line field submits its form; Control/Meta+Enter in a text area often
-    does too."""
+    """Enter in a one-line field submits its form (in Chrome, Enter in any input that is no
+    button does: a checkbox, a date); Control/Meta+Enter in a text area often does too."""
     for mods, key in chords:
         if key != "enter":
             continue
-        if single_line(el) or (multi_line(el) and mods & PASTE_MODS):
+        if single_line(el) or enter_submits_input(el) or (multi_line(el) and mods & PASTE_MODS):
             return True
     return False
+
+
+def enter_submits_input(el: Element) -> bool:
+    """An <input> whose Enter submits its form rather than clicking it."""
+    return el.tag == "input" and el.type not in ("submit", "button", "image", "reset", "file",
+                                                 "hidden")
 
 
 def named_submit(el: Element) -> bool:
