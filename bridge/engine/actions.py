@@ -62,6 +62,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
     reply already comes after the events they caused."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
+    stopped_before = len(tab.state.stopped)
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     task: asyncio.Future[Any] = asyncio.ensure_future(
@@ -85,7 +86,9 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
-    if tab.state.url != before_url:
+    stopped = tab.state.stopped[stopped_before:]
+    outcome.changes.extend(stopped)
+    if tab.state.url != before_url and not stopped:
         outcome.changes.append(f"navigated to {tab.state.url}")
         outcome.data["url"] = tab.state.url
     deadline = asyncio.get_running_loop().time() + 10
@@ -146,7 +149,12 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     try:
+        stopped_before = len(tab.state.stopped)
         res = await tab.send("Page.navigate", {"url": url})
+        stopped = tab.state.stopped[stopped_before:]
+        if stopped:
+            raise PolicyError(f"did not open {url}: {'; '.join(stopped)}. Nothing was loaded "
+                              "from there", url=url)
         if res.get("errorText"):
             raise BrowserError(f"could not open {url}: {res['errorText']}")
         if res.get("loaderId") and wait != "none":

@@ -60,3 +60,4 @@ class TabState:
     closed: str | None = None
     loading: bool = False
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    stopped: list[str] = field(default_factory=list)  # requests policy failed (screen.py)

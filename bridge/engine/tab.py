@@ -22,6 +22,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy.intent import Element, Intent
+from . import screen
 from . import snapshot as snap
 from .collect import HOOK_SECRET, SnapshotTaking
 from .model import Dialog, Frame, Handle, RefEntry, TabState
@@ -79,11 +80,15 @@ class Tab(SnapshotTaking):
         self.opener: str | None = None  # the tab whose page opened this one
         self.opened: list[str] = []  # tabs this tab's pages opened
         self.adopting: set[asyncio.Task[None]] = set()  # such tabs still being attached
+        self.screening = False  # document requests wait for policy (engine/screen.py)
+        self.screen_tasks: set[asyncio.Task[None]] = set()
 
     # -- set-up and events --
     async def init_session(self, session_id: str) -> None:
         """Enable what the engine needs on a page or OOPIF session."""
         send = self.conn.send
+        if session_id == self.session_id:  # a new debugger session starts with no pausing
+            self.screening = screen.wanted(self)
         await asyncio.gather(
             send("Page.enable", session_id=session_id),
             send("Page.setLifecycleEventsEnabled", {"enabled": True}, session_id=session_id),
@@ -93,6 +98,7 @@ class Tab(SnapshotTaking):
                  session_id=session_id),
             send("Page.addScriptToEvaluateOnNewDocument",
                  {"source": HOOK_JS, "runImmediately": True}, session_id=session_id),
+            *([screen.enable(self, session_id, True)] if self.screening else []),
         )
         self._events_on.add(session_id)
 
@@ -162,6 +168,8 @@ class Tab(SnapshotTaking):
                 frame = self.frames.get(fid)
                 if frame is not None and frame.session == child:
                     del self.frames[fid]
+        elif method == "Fetch.requestPaused":
+            screen.paused(self, params, session_id)
         elif method == "Page.frameStartedLoading" and params.get("frameId") == self.target_id:
             st.loading = True
         elif method == "Page.frameStoppedLoading" and params.get("frameId") == self.target_id:
@@ -533,6 +541,7 @@ class Tab(SnapshotTaking):
         when it may, raises PolicyError when not. Ask before anything reaches the page."""
         gate = getattr(self.browser, "gate", None)
         if gate is not None:
+            await screen.follow_policy(self)
             element = Element.from_page(info) if info else None
             await gate(self, Intent(action, self.state.url, element, **facts))
 

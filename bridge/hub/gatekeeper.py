@@ -11,9 +11,11 @@ from typing import TYPE_CHECKING, Any
 from ..errors import PolicyError, TabstewardError
 from ..policy.categories import Category, Rule
 from ..policy.classify import Verdict, decide
-from ..policy.describe import element_of
+from ..policy.describe import element_of, page_of, place
 from ..policy.grants import Grants
 from ..policy.profiles import Config, Profile
+from ..policy.screen import screens, stop_reason
+from ..policy.sites import site_of
 from ..policy.watch import ConfigFile
 from .approvals import Answer, Approvals, Question
 from .redact import REDACTOR
@@ -98,6 +100,29 @@ class PolicyGate:
             for finding in verdict.findings:
                 self.grants.add(profile.name, verdict.site, finding.category)
             self._log(tab.agent, intent, verdict, "granted always", answer.who)
+
+    # -- document requests the agent did not ask for (engine/screen.py) --
+    def screens(self, tab: Tab) -> bool:
+        return screens(self.profile(tab.principal or tab.agent).sites)
+
+    def screen(self, tab: Tab, url: str, *, redirect: bool, main: bool) -> str:
+        """Why a page's document request must not leave ("" when it may); a stop is logged."""
+        profile = self.profile(tab.principal or tab.agent)
+        why = stop_reason(url, profile, redirect=redirect, main=main,
+                          granted=lambda site, c: self.grants.allows(profile.name, site, c))
+        if why:
+            what = "a redirect" if redirect else "the page's request" if main else \
+                "a frame's request"
+            log.info("policy: stopped %s of agent %s's tab before it left: %s", what,
+                     tab.agent, why)
+            if self.activity is not None:
+                self.activity.append("decision", agent=tab.agent, tool="navigate",
+                                     site=site_of(url), decision="block", decided_by="policy",
+                                     summary=f"{what} to {place(url)} from "
+                                             f"{page_of(tab.state.url)}",
+                                     reason=f"{why}; stopped before the request was sent",
+                                     data={"policy": "block"})
+        return why
 
     async def _picture(self, tab: Tab, intent: Intent) -> bytes | None:
         """A picture of the target in its page, when the person's window shows one."""

@@ -1,0 +1,91 @@
+"""Document requests held at the browser until policy lets them leave (CDP Fetch at the
+request stage): a redirect or a page's own navigation to a site the profile refuses is
+failed before it is sent, and the tab remembers it for the action's report."""
+
+# Only document requests (pages and frames) are paused, and only while the agent's profile
+# can refuse some site: one event and one reply per page load, no cost for the rest. Redirect
+# hops are paused at the request stage too (`redirectedRequestId` says which).
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..errors import BrowserError, TabError
+
+if TYPE_CHECKING:
+    from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
+
+PATTERNS = [{"urlPattern": "*", "resourceType": "Document", "requestStage": "Request"}]
+
+
+class Screen(Protocol):
+    """What the hub's gate answers about requests the agent did not ask for itself."""
+
+    def screens(self, tab: Tab) -> bool:
+        """Whether the tab's profile can refuse any site (else nothing is paused)."""
+        ...
+
+    def screen(self, tab: Tab, url: str, *, redirect: bool, main: bool) -> str:
+        """Why the request must not leave, or "" when it may."""
+        ...
+
+
+def screen_of(tab: Tab) -> Screen | None:
+    gate = getattr(tab.browser, "gate", None)
+    return gate if callable(getattr(gate, "screen", None)) else None
+
+
+def wanted(tab: Tab) -> bool:
+    screen = screen_of(tab)
+    return screen is not None and screen.screens(tab)
+
+
+async def enable(tab: Tab, session: str, on: bool) -> None:
+    if on:
+        await tab.conn.send("Fetch.enable", {"patterns": PATTERNS}, session_id=session)
+    else:
+        await tab.conn.send("Fetch.disable", session_id=session)
+
+
+async def follow_policy(tab: Tab) -> None:
+    """Pause document requests when the profile (maybe just edited) can refuse a site, and
+    stop pausing them when it no longer can; a no-op when nothing changed."""
+    on = wanted(tab)
+    if on == tab.screening:
+        return
+    tab.screening = on
+    sessions = [tab.session_id, *tab.child_sessions]
+    await asyncio.gather(*(enable(tab, s, on) for s in sessions))
+
+
+def paused(tab: Tab, params: dict[str, Any], session: str | None) -> None:
+    """A document request waits: let it go or fail it, without holding the event loop."""
+    task = asyncio.get_running_loop().create_task(_decide(tab, params, session))
+    tab.screen_tasks.add(task)
+    task.add_done_callback(tab.screen_tasks.discard)
+
+
+async def _decide(tab: Tab, params: dict[str, Any], session: str | None) -> None:
+    request_id = str(params.get("requestId", ""))
+    url = str(params.get("request", {}).get("url", ""))
+    redirect = bool(params.get("redirectedRequestId"))
+    main = params.get("frameId") == tab.target_id
+    screen = screen_of(tab)
+    why = screen.screen(tab, url, redirect=redirect, main=main) if screen is not None else ""
+    try:
+        if why:
+            what = "a redirect" if redirect else ("the page's request" if main else
+                                                  "a frame's request")
+            tab.state.stopped.append(f"stopped {what} to {url} before it was sent: {why}")
+            await tab.conn.send("Fetch.failRequest", {"requestId": request_id,
+                                                      "errorReason": "BlockedByClient"},
+                                session_id=session)
+        else:
+            await tab.conn.send("Fetch.continueRequest", {"requestId": request_id},
+                                session_id=session)
+    except (BrowserError, TabError) as exc:  # the tab or its frame went away meanwhile
+        log.info("a paused request of tab %s was not answered: %s", tab.id, exc.message)
