@@ -31,14 +31,22 @@ PICTURE_SECONDS = 3.0  # a question waits this long at most for the picture of i
 
 
 class _OnceToo:
-    """The grants as `decide` reads them, where an 'allow once' also counts (and is used)."""
+    """The grants as `decide` reads them, where an 'allow once' also counts (and is used)
+    when it was given for the same subject (the same script)."""
 
-    def __init__(self, grants: Grants) -> None:
+    def __init__(self, grants: Grants, subject: str) -> None:
         self.grants = grants
+        self.subject = subject
 
     def allows(self, profile: str, site: str, category: Category) -> bool:
         return (self.grants.allows(profile, site, category)
-                or self.grants.take_once(profile, site, category))
+                or self.grants.take_once(profile, site, category, self.subject))
+
+
+def once_subject(intent: Intent) -> str:
+    """What an 'allow once' is for beyond its site and category: an eval's script, by its
+    SHA-256, so allowing one script once allows no other."""
+    return intent.extra.get("sha256", "") if intent.action == "eval" else ""
 
 
 class PolicyGate:
@@ -71,7 +79,7 @@ class PolicyGate:
 
     async def __call__(self, tab: Tab, intent: Intent) -> None:
         profile = self.profile(tab.principal or tab.agent)
-        verdict = decide(intent, profile, _OnceToo(self.grants))
+        verdict = decide(intent, profile, _OnceToo(self.grants, once_subject(intent)))
         if intent.text and any(f.category is Category.CREDENTIALS for f in verdict.findings):
             REDACTOR.add(intent.text)  # a password or card number: never shown again
         if verdict.rule is Rule.ALLOW:
@@ -154,7 +162,8 @@ class PolicyGate:
                 if answer.always:
                     self.grants.add(profile.name, verdict.site, finding.category)
                 else:
-                    self.grants.add_once(profile.name, verdict.site, finding.category)
+                    self.grants.add_once(profile.name, verdict.site, finding.category,
+                                         once_subject(intent))
             self._log(agent, intent, verdict,
                       "override always" if answer.always else "override once", answer.who)
 

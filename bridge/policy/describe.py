@@ -36,7 +36,8 @@ def _describe_bare(f: Facts) -> str:
     intent = f.intent
     whose = "the person's" if intent.person_tab else "the agent's"
     texts = {
-        "eval": "run script the agent wrote",
+        "eval": "run script the agent wrote" + (
+            f" (SHA-256 {intent.extra['sha256'][:12]})" if intent.extra.get("sha256") else ""),
         "read_storage": "read cookies and storage",
         "download": f"download {place(intent.url)}" if intent.url else "download a file",
         "tab_close": f"close {whose} tab", "tab_select": f"switch to {whose} tab",

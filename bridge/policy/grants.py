@@ -47,7 +47,7 @@ class Grants:
         self.path = path if path is not None else state_dir() / FILE_NAME
         self._grants: dict[Key, Grant] = {}
         self._seen: tuple[int, int] | None = None  # (mtime_ns, size) of what _grants holds
-        self._once: set[Key] = set()
+        self._once: set[tuple[str, str, Category, str]] = set()
 
     # -- remembered --
     def add(self, profile: str, site: str, category: Category) -> Grant:
@@ -84,13 +84,15 @@ class Grants:
         return removed
 
     # -- one-shot, in memory only --
-    def add_once(self, profile: str, site: str, category: Category) -> None:
-        """Let the next matching action through once (an answer of "allow once")."""
-        self._once.add((profile, site, Category(category)))
+    def add_once(self, profile: str, site: str, category: Category, subject: str = "") -> None:
+        """Let the next matching action through once (an answer of "allow once"); with a
+        `subject` (a script's SHA-256), only an action about that same subject."""
+        self._once.add((profile, site, Category(category), subject))
 
-    def take_once(self, profile: str, site: str, category: Category) -> bool:
+    def take_once(self, profile: str, site: str, category: Category,
+                  subject: str = "") -> bool:
         """Use up a one-shot grant; whether there was one."""
-        key = (profile, site, category)
+        key = (profile, site, category, subject)
         if key in self._once:
             self._once.discard(key)
             return True

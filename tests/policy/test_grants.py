@@ -116,6 +116,15 @@ def test_a_one_shot_grant_is_used_up_by_the_first_action(path: Path) -> None:
     assert not grants.take_once("default", SHOP, C.PURCHASE)
 
 
+def test_a_one_shot_grant_for_one_script_allows_no_other(path: Path) -> None:
+    grants = Grants(path)
+    grants.add_once("default", SHOP, C.EVAL, "a" * 64)
+    assert not grants.take_once("default", SHOP, C.EVAL, "b" * 64)
+    assert not grants.take_once("default", SHOP, C.EVAL)
+    assert grants.take_once("default", SHOP, C.EVAL, "a" * 64)
+    assert not grants.take_once("default", SHOP, C.EVAL, "a" * 64)
+
+
 def test_one_shot_grants_live_in_memory_only(path: Path) -> None:
     Grants(path).add_once("default", SHOP, C.PURCHASE)
     assert not path.exists()
