@@ -7,12 +7,14 @@ resolved again) only before anything was sent to the page.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..errors import (
     ActionTimeout,
@@ -86,6 +88,11 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
+    sent = forms_sent(events)
+    if sent:  # first: the activity log keeps the start of the outcome
+        outcome.changes[:0] = [f"the page sent a form to {to} right after this action"
+                               for to in sent]
+        outcome.data["forms_sent"] = sent
     stopped = tab.state.stopped[stopped_before:]
     outcome.changes.extend(stopped)
     if tab.state.url != before_url and not stopped:
@@ -102,6 +109,25 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
+
+
+def forms_sent(events: list[tuple[str, dict[str, Any]]]) -> list[str]:
+    """Where the page sent forms while the action ran (in any frame, submitted by the input
+    or by the page's own script), as scheme://host/path: the query may hold what was sent."""
+    out: list[str] = []
+    for method, params in events:
+        if method == "Page.frameRequestedNavigation" and str(params.get("reason", "")) in (
+                "formSubmissionGet", "formSubmissionPost"):
+            to = _where(str(params.get("url", "")))
+            if to not in out:
+                out.append(to)
+    return out
+
+
+def _where(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return f"{parts.scheme}://{host}{parts.path}" if parts.scheme and host else url[:200]
 
 
 async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
@@ -287,8 +313,10 @@ async def focus(tab: Tab, target: Target) -> Outcome:
     info = await tab.info(handle)
     await tab.permit("focus", info)
     obj = await tab.object_id(handle)
-    await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
-    return Outcome(f"focused {describe(handle, info)}")
+    out = Outcome(f"focused {describe(handle, info)}")
+    await guarded(tab, tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session),
+                  "focus", out)
+    return out
 
 
 # -- text entry --
@@ -492,7 +520,14 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit("select", info)
-    res = await _call_on(tab, handle, _SELECT, values)
+    picked: list[Any] = []
+    seen = Outcome("")
+
+    async def act() -> None:
+        picked.append(await _call_on(tab, handle, _SELECT, values))
+
+    await guarded(tab, act(), "select", seen)
+    res = picked[0]
     err = res.get("error") if isinstance(res, dict) else "no answer"
     if err == "not-select":
         raise TargetNotInteractable(f"{what} is not a <select>; for a custom list click its "
@@ -505,8 +540,8 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         raise UsageError(f"{what} takes one option; nothing was selected")
     if err:
         raise TargetNotInteractable(f"{what} is {err}; nothing was selected")
-    out = Outcome(f"selected {', '.join(res['selected'])} in {what}")
-    out.data["selected"] = res["selected"]
+    out = Outcome(f"selected {', '.join(res['selected'])} in {what}", seen.changes,
+                  {**seen.data, "selected": res["selected"]})
     return out
 
 
@@ -678,7 +713,9 @@ async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
 
 async def evaluate(tab: Tab, expression: str) -> Outcome:
     tab.check_no_dialog()
-    await tab.permit("eval")
+    # an "allow once" allows this script, by its hash, and no other
+    digest = hashlib.sha256(expression.encode("utf-8", "surrogatepass")).hexdigest()
+    await tab.permit("eval", extra={"sha256": digest})
     out = Outcome("evaluated")
     res: dict[str, Any] = {}
 

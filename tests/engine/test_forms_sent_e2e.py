@@ -1,0 +1,52 @@
+"""A form the page sends right after an action (on change, on focus, or submitted by the
+input itself) is reported in the action's result, as scheme://host/path."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, target
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_page_that_submits_its_form_when_an_option_is_chosen_is_reported(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("autosubmit.html"))
+    shot = await tab.snapshot()
+    before = len(site.posts())
+    out = await actions.select(tab, target(shot, "combobox", "Newsletter"), ["Daily"])
+    sent = f"{site.origin}/prefs"
+    assert out.changes[0] == f"the page sent a form to {sent} right after this action"
+    assert out.data["forms_sent"] == [sent]
+    assert out.did.startswith("selected Daily in")
+    assert [p.path for p in site.posts()[before:]] == ["/prefs"]
+
+
+async def test_a_page_that_submits_its_form_on_focus_is_reported(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("autosubmit.html"))
+    out = await actions.focus(tab, parse("[name=nick]"))
+    assert f"the page sent a form to {site.origin}/prefs right after this action" in \
+        out.changes
+
+
+async def test_a_form_sent_with_get_is_reported_without_what_it_sent(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("autosubmit.html"))
+    await tab.send("Runtime.evaluate", {"expression": """(() => {
+        const f = document.getElementById('prefs'); f.method = 'get';
+        document.querySelector('select').onchange = () => f.submit(); })()"""})
+    shot = await tab.snapshot()
+    out = await actions.select(tab, target(shot, "combobox", "Newsletter"), ["Daily"])
+    assert out.data["forms_sent"] == [f"{site.origin}/prefs"]
+    assert "freq=daily" not in out.changes[0]
+
+
+async def test_an_action_that_sends_no_form_reports_none(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("checkout.html"))
+    out = await actions.enter_text(tab, parse("[name=name]"), "Ada", "type")
+    assert "forms_sent" not in out.data
+    assert not any("sent a form" in c for c in out.changes)
