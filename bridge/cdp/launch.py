@@ -40,7 +40,8 @@ QUIET_FLAGS = (
     "--window-size=1280,720",
 )
 
-LOCAL_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'
+# loopback only: 127.0.0.1, and 127.0.0.2 as a second site (cross-site frames, redirects)
+LOCAL_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE 127.0.0.2'
 
 
 def find_chromium() -> str:

@@ -47,7 +47,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--headed", action="store_true",
                    help="show the windows of the Chromium the hub launches")
     p.add_argument("--local-only", action="store_true",
-                   help="launched Chromium resolves no host but 127.0.0.1 (tests, bench)")
+                   help="launched Chromium resolves no host but 127.0.0.1 and 127.0.0.2 "
+                        "(tests, bench)")
     p.add_argument("--idle-timeout", type=_seconds, default=0.0, metavar="SECONDS",
                    help="stop after this long without a request (default 0: never)")
     p.add_argument("--idle-detach", type=_seconds, default=DEFAULT_IDLE_DETACH,
