@@ -51,7 +51,8 @@ async def fill(call: Call, args: dict[str, Any]) -> Result:
                       tab)
 
 
-@tool("type", "Type text at the end of an input, textarea or editable element", TARGET, TEXT,
+@tool("type", "Type text at the end of an input, textarea or editable element (a line "
+      "break is pressed as Enter)", TARGET, TEXT,
       mutating=True)
 async def type_(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:

@@ -139,3 +139,14 @@ async def test_plain_typing_asks_policy_once(
     await actions.press(tab, "h e l l o", parse("[name=name]"))
     assert policy.presses() == [("h e l l o", "Name")]
     assert await js(tab, "document.querySelector('[name=name]').value") == "hello"
+
+
+async def test_enter_on_a_field_that_hands_focus_to_place_order_is_judged_on_the_button(
+        tab: Tab, site: Site, policy: DefaultPolicy) -> None:
+    await goto(tab, site.url("checkout.html"))
+    before = len(site.posts())
+    with pytest.raises(PolicyError) as refused:
+        await actions.press(tab, "Enter", parse("#note"))
+    assert "purchase" in refused.value.details["categories"]
+    assert policy.presses() == [("Enter", "Gift note"), ("Enter", "Place order $49.99")]
+    assert site.posts()[before:] == []
