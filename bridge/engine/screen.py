@@ -75,7 +75,11 @@ async def _decide(tab: Tab, params: dict[str, Any], session: str | None) -> None
     redirect = bool(params.get("redirectedRequestId"))
     main = params.get("frameId") == tab.target_id
     screen = screen_of(tab)
-    why = screen.screen(tab, url, redirect=redirect, main=main) if screen is not None else ""
+    try:
+        why = screen.screen(tab, url, redirect=redirect, main=main) if screen else ""
+    except Exception as exc:  # a request policy cannot judge does not leave
+        log.exception("policy could not judge a request of tab %s; it was stopped", tab.id)
+        why = f"policy could not judge it ({getattr(exc, 'message', type(exc).__name__)})"
     try:
         if why:
             what = "a redirect" if redirect else ("the page's request" if main else
