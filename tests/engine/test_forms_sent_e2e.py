@@ -33,6 +33,14 @@ async def test_a_page_that_submits_its_form_on_focus_is_reported(tab: Tab, site:
         out.changes
 
 
+async def test_a_harmless_button_whose_handler_submits_the_form_is_reported(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("autosubmit.html"))
+    shot = await tab.snapshot()
+    out = await actions.click(tab, target(shot, "button", "Show more"))
+    assert out.data["forms_sent"] == [f"{site.origin}/prefs"]
+
+
 async def test_a_form_sent_with_get_is_reported_without_what_it_sent(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("autosubmit.html"))
