@@ -26,7 +26,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy import keystrokes
-from . import keys
+from . import keyboard, keys
 from .model import Handle
 from .tab import Tab
 from .targets import Target
@@ -404,33 +404,19 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
 
     async def act() -> None:
         if mode == "type":
-            await _type_lines(tab, text, typed)
+            await keyboard.type_lines(tab, text, typed)
         elif text:
             await tab.send("Input.insertText", {"text": text})
         else:
-            await _press_chord(tab, keys.parse_chord("Delete"))
+            await keyboard.press_chord(tab, keys.parse_chord("Delete"))
 
-    await _stopped_after(guarded(tab, act(), mode, out), typed, "typed")
+    await keyboard.stopped_after(guarded(tab, act(), mode, out), typed, "typed")
     if tab.state.dialog is None:
         after = await tab.info(handle)
         shown = "(hidden)" if info.get("type") == "password" else after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown
     return out
-
-
-async def _type_lines(tab: Tab, text: str, typed: list[str]) -> None:
-    """Type text as a person would: each line break is an Enter, judged like a `press` of
-    Enter against the element focused when it lands (it may submit a form or send)."""
-    pieces = keystrokes.lines(text)
-    for n, piece in enumerate(pieces):
-        if n > 0:
-            await tab.permit("press", await tab.focused_info(), keys="Enter")
-            await _press_chord(tab, keys.parse_chord("Enter"))
-            typed.append("Enter")
-        if piece:
-            await tab.send("Input.insertText", {"text": piece})
-            typed.append(f"{len(piece)} character{'s' if len(piece) != 1 else ''}")
 
 
 async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
@@ -452,41 +438,10 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     else:
         await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
     pressed: list[str] = []
-
-    async def act() -> None:
-        for n, step in enumerate(steps):
-            if n > 0 or (handle is not None and keystrokes.activates(step[0])
-                         and not await _still_focused(tab, handle)):
-                await tab.permit("press", await tab.focused_info(), keys=" ".join(step))
-            for part in step:
-                await _press_chord(tab, keys.parse_chord(part))
-                pressed.append(part)
-
-    await _stopped_after(guarded(tab, act(), "press", out), pressed, "pressed")
+    await keyboard.stopped_after(
+        guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
+        pressed, "pressed")
     return out
-
-
-async def _press_chord(tab: Tab, chord: keys.Chord) -> None:
-    for ev in keys.events(chord):
-        await tab.send("Input.dispatchKeyEvent", ev)
-
-
-async def _still_focused(tab: Tab, handle: Handle) -> bool:
-    """Whether the element just focused still has focus (a focus handler may pass it on)."""
-    return bool(await tab.evaluate(handle.frame, f"(e => e !== null && (e === "
-                                   "document.activeElement || e.contains(document."
-                                   f"activeElement)))(__ts.get({handle.local}))"))
-
-
-async def _stopped_after(action: Awaitable[None], done: list[str], verb: str) -> None:
-    """Run a key sequence; when policy stops it part way, say which keys did go through."""
-    try:
-        await action
-    except PolicyError as exc:
-        if not done:
-            raise
-        raise PolicyError(f"{verb} {', '.join(done)}; the rest was not: {exc.message}",
-                          **exc.details) from None
 
 
 # -- forms --
@@ -527,6 +482,8 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         picked.append(await _call_on(tab, handle, _SELECT, values))
 
     await guarded(tab, act(), "select", seen)
+    if not picked:  # the page opened a dialog on the change: it holds the answer back
+        return Outcome(f"chose {', '.join(values)} in {what}", seen.changes, seen.data)
     res = picked[0]
     err = res.get("error") if isinstance(res, dict) else "no answer"
     if err == "not-select":

@@ -58,3 +58,14 @@ async def test_an_action_that_sends_no_form_reports_none(tab: Tab, site: Site) -
     out = await actions.enter_text(tab, parse("[name=name]"), "Ada", "type")
     assert "forms_sent" not in out.data
     assert not any("sent a form" in c for c in out.changes)
+
+
+async def test_a_select_whose_page_opens_a_dialog_on_change_reports_the_dialog(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("autosubmit.html"))
+    await tab.send("Runtime.evaluate", {"expression": (
+        "document.querySelector('select').onchange = () => alert('Saved?')")})
+    shot = await tab.snapshot()
+    out = await actions.select(tab, target(shot, "combobox", "Newsletter"), ["Daily"])
+    assert out.data["dialog"] == {"type": "alert", "message": "Saved?"}
+    await actions.dialog(tab, "accept")
