@@ -14,7 +14,6 @@ import time
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
 
 from ..errors import (
     ActionTimeout,
@@ -26,7 +25,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy import keystrokes
-from . import keyboard, keys
+from . import keyboard, keys, sent
 from .model import Handle
 from .tab import Tab
 from .targets import Target
@@ -65,6 +64,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
     before_url = tab.state.url
     opened_before = len(tab.opened)
     stopped_before = len(tab.state.stopped)
+    listening = await sent.listen(tab)  # what the page posts in reply to the input
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     task: asyncio.Future[Any] = asyncio.ensure_future(
@@ -76,6 +76,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         else:  # the page is blocked on the dialog; the action finishes when it is answered
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
     finally:
+        sent.stop_listening(tab, listening)
         dialog.cancel()
         events = tab.stop_recording()
     nav_started = any(
@@ -88,11 +89,10 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
-    sent = forms_sent(events)
-    if sent:  # first: the activity log keeps the start of the outcome
-        outcome.changes[:0] = [f"the page sent a form to {to} right after this action"
-                               for to in sent]
-        outcome.data["forms_sent"] = sent
+    said, places = sent.reports(events)
+    if said:  # first: the activity log keeps the start of the outcome
+        outcome.changes[:0] = said
+        outcome.data["sent_to"] = places
     stopped = tab.state.stopped[stopped_before:]
     outcome.changes.extend(stopped)
     if tab.state.url != before_url and not stopped:
@@ -109,25 +109,6 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
-
-
-def forms_sent(events: list[tuple[str, dict[str, Any]]]) -> list[str]:
-    """Where the page sent forms while the action ran (in any frame, submitted by the input
-    or by the page's own script), as scheme://host/path: the query may hold what was sent."""
-    out: list[str] = []
-    for method, params in events:
-        if method == "Page.frameRequestedNavigation" and str(params.get("reason", "")) in (
-                "formSubmissionGet", "formSubmissionPost"):
-            to = _where(str(params.get("url", "")))
-            if to not in out:
-                out.append(to)
-    return out
-
-
-def _where(url: str) -> str:
-    parts = urlsplit(url)
-    host = parts.netloc.rpartition("@")[2]
-    return f"{parts.scheme}://{host}{parts.path}" if parts.scheme and host else url[:200]
 
 
 async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:

@@ -65,8 +65,8 @@ async def follow_policy(tab: Tab) -> None:
 def paused(tab: Tab, params: dict[str, Any], session: str | None) -> None:
     """A document request waits: let it go or fail it, without holding the event loop."""
     task = asyncio.get_running_loop().create_task(_decide(tab, params, session))
-    tab.screen_tasks.add(task)
-    task.add_done_callback(tab.screen_tasks.discard)
+    tab.chores.add(task)
+    task.add_done_callback(tab.chores.discard)
 
 
 async def _decide(tab: Tab, params: dict[str, Any], session: str | None) -> None:

@@ -81,7 +81,7 @@ class Tab(SnapshotTaking):
         self.opened: list[str] = []  # tabs this tab's pages opened
         self.adopting: set[asyncio.Task[None]] = set()  # such tabs still being attached
         self.screening = False  # document requests wait for policy (engine/screen.py)
-        self.screen_tasks: set[asyncio.Task[None]] = set()
+        self.chores: set[asyncio.Task[None]] = set()  # its own background tasks
 
     # -- set-up and events --
     async def init_session(self, session_id: str) -> None:

@@ -1,5 +1,6 @@
 """A form the page sends right after an action (on change, on focus, or submitted by the
-input itself) is reported in the action's result, as scheme://host/path."""
+input itself), and data its scripts post, are reported in the action's result, as
+scheme://host/path."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ async def test_a_page_that_submits_its_form_when_an_option_is_chosen_is_reported
     out = await actions.select(tab, target(shot, "combobox", "Newsletter"), ["Daily"])
     sent = f"{site.origin}/prefs"
     assert out.changes[0] == f"the page sent a form to {sent} right after this action"
-    assert out.data["forms_sent"] == [sent]
+    assert out.data["sent_to"] == [sent]
     assert out.did.startswith("selected Daily in")
     assert [p.path for p in site.posts()[before:]] == ["/prefs"]
 
@@ -38,7 +39,17 @@ async def test_a_harmless_button_whose_handler_submits_the_form_is_reported(
     await goto(tab, site.url("autosubmit.html"))
     shot = await tab.snapshot()
     out = await actions.click(tab, target(shot, "button", "Show more"))
-    assert out.data["forms_sent"] == [f"{site.origin}/prefs"]
+    assert out.data["sent_to"] == [f"{site.origin}/prefs"]
+
+
+async def test_data_a_script_posts_right_after_a_click_is_reported(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("autosubmit.html"))
+    shot = await tab.snapshot()
+    out = await actions.click(tab, target(shot, "button", "Remember"))
+    sent = f"{site.origin}/api/save"
+    assert f"the page sent data to {sent} right after this action" in out.changes
+    assert out.data["sent_to"] == [sent]
 
 
 async def test_a_form_sent_with_get_is_reported_without_what_it_sent(
@@ -49,14 +60,14 @@ async def test_a_form_sent_with_get_is_reported_without_what_it_sent(
         document.querySelector('select').onchange = () => f.submit(); })()"""})
     shot = await tab.snapshot()
     out = await actions.select(tab, target(shot, "combobox", "Newsletter"), ["Daily"])
-    assert out.data["forms_sent"] == [f"{site.origin}/prefs"]
+    assert out.data["sent_to"] == [f"{site.origin}/prefs"]
     assert "freq=daily" not in out.changes[0]
 
 
 async def test_an_action_that_sends_no_form_reports_none(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("checkout.html"))
     out = await actions.enter_text(tab, parse("[name=name]"), "Ada", "type")
-    assert "forms_sent" not in out.data
+    assert "sent_to" not in out.data
     assert not any("sent a form" in c for c in out.changes)
 
 

@@ -1,0 +1,110 @@
+"""What the page sent while an action ran: forms it submitted, and data it posted with a
+script (fetch, XMLHttpRequest, sendBeacon), as scheme://host/path for the action's report."""
+
+# Forms come from Page.frameRequestedNavigation, which the tab records anyway (free, on both
+# transports, in every frame). Scripted requests need the Network domain: it is enabled only
+# while the input is sent (one round trip before it, none after: it is switched off without
+# waiting), so a page's own traffic costs nothing between actions and a navigation's
+# subresources are not streamed while its load is awaited.
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..errors import BrowserError, TabError
+from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
+
+FORM_REASONS = ("formSubmissionGet", "formSubmissionPost")
+SCRIPTED = ("XHR", "Fetch", "Ping", "EventSource", "Other")  # resource types a script sends
+READS = ("GET", "HEAD", "OPTIONS")
+# no response bodies are kept for us while we listen
+NETWORK = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
+
+Events = list[tuple[str, dict[str, Any]]]
+
+
+async def listen(tab: Tab) -> list[str]:
+    """Start hearing the tab's requests (its page and its frames' sessions); the sessions
+    that now listen. A session that cannot is left out: the report is then partial."""
+    sessions = [tab.session_id, *tab.child_sessions]
+    results = await asyncio.gather(
+        *(tab.conn.send("Network.enable", NETWORK, session_id=s) for s in sessions),
+        return_exceptions=True)
+    heard = []
+    for session, res in zip(sessions, results, strict=True):
+        if isinstance(res, BaseException):
+            if not isinstance(res, BrowserError | TabError):
+                raise res
+            log.debug("no request report from session %s: %s", session, res)
+            continue
+        heard.append(session)
+    return heard
+
+
+def stop_listening(tab: Tab, sessions: list[str]) -> None:
+    """Switch the Network domain off again, without waiting for the browser's answer."""
+    if not sessions:
+        return
+    task = asyncio.get_running_loop().create_task(_disable(tab, sessions))
+    tab.chores.add(task)
+    task.add_done_callback(tab.chores.discard)
+
+
+async def _disable(tab: Tab, sessions: list[str]) -> None:
+    results = await asyncio.gather(
+        *(tab.conn.send("Network.disable", session_id=s) for s in sessions),
+        return_exceptions=True)
+    for res in results:
+        if isinstance(res, BaseException):
+            if not isinstance(res, BrowserError | TabError):
+                raise res
+            log.debug("Network.disable failed (the tab or frame went away): %s", res)
+
+
+def reports(events: Events) -> tuple[list[str], list[str]]:
+    """(lines for the action's report, the places data was sent to) from recorded events."""
+    forms = forms_sent(events)
+    posted = [to for to in posted_by_script(events) if to not in forms]
+    lines = [f"the page sent a form to {to} right after this action" for to in forms]
+    lines += [f"the page sent data to {to} right after this action" for to in posted]
+    return lines, forms + posted
+
+
+def forms_sent(events: Events) -> list[str]:
+    """Where the page sent forms while the action ran (in any frame, submitted by the input
+    or by the page's own script)."""
+    out: list[str] = []
+    for method, params in events:
+        if method == "Page.frameRequestedNavigation" and \
+                str(params.get("reason", "")) in FORM_REASONS:
+            _add(out, where(str(params.get("url", ""))))
+    return out
+
+
+def posted_by_script(events: Events) -> list[str]:
+    """Where the page's scripts sent anything but a read (POST, PUT, DELETE...)."""
+    out: list[str] = []
+    for method, params in events:
+        if method != "Network.requestWillBeSent" or params.get("type") not in SCRIPTED:
+            continue
+        request = params.get("request", {})
+        if str(request.get("method", "GET")).upper() not in READS:
+            _add(out, where(str(request.get("url", ""))))
+    return out
+
+
+def _add(out: list[str], item: str) -> None:
+    if item not in out:
+        out.append(item)
+
+
+def where(url: str) -> str:
+    """scheme://host/path of a URL: no user info, no query (it may hold what was sent)."""
+    parts = urlsplit(url)
+    host = parts.netloc.rpartition("@")[2]
+    return f"{parts.scheme}://{host}{parts.path}" if parts.scheme and host else url[:200]
