@@ -150,3 +150,16 @@ async def test_enter_on_a_field_that_hands_focus_to_place_order_is_judged_on_the
     assert "purchase" in refused.value.details["categories"]
     assert policy.presses() == [("Enter", "Gift note"), ("Enter", "Place order $49.99")]
     assert site.posts()[before:] == []
+
+
+async def test_tabbing_into_a_cross_origin_frame_then_enter_is_judged_on_its_pay_button(
+        tab: Tab, site: Site, policy: DefaultPolicy) -> None:
+    await goto(tab, site.url("paypage.html"))
+    before = len(site.posts())
+    with pytest.raises(PolicyError) as refused:
+        await actions.press(tab, "Tab Tab Enter")
+    assert "purchase" in refused.value.details["categories"]
+    judged = policy.refused[-1].element
+    assert judged is not None
+    assert (judged.name, judged.frame_url) == ("Pay $49.99", site.other("payframe.html"))
+    assert site.posts()[before:] == []
