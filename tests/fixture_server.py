@@ -2,7 +2,8 @@
 
 Pages may write `__OTHER__`: it becomes the other server's origin, so a page on one site can
 embed a frame from the other (Chromium puts that frame in its own process). Paths under
-`/download/` are served as attachments, so clicking a link to one starts a download.
+`/download/` are served as attachments, so clicking a link to one starts a download. Every
+POST is recorded (`Site.posts`), so a test can prove a form was never sent.
 """
 
 from __future__ import annotations
@@ -23,6 +24,18 @@ def download_body(name: str) -> bytes:
     return "".join(f"{name},{i},{i * i}\n" for i in range(400)).encode()
 
 
+@dataclass(frozen=True)
+class Post:
+    """One POST a fixture server received."""
+
+    host: str
+    path: str
+    body: str
+
+
+POSTS: list[Post] = []  # every POST either server received, oldest first
+
+
 class _Handler(SimpleHTTPRequestHandler):
     other_origin: ClassVar[str] = ""
 
@@ -35,6 +48,17 @@ class _Handler(SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-store")
         super().end_headers()
+
+    def do_POST(self) -> None:
+        length = min(int(self.headers.get("Content-Length") or 0), 65536)
+        body = self.rfile.read(length).decode("utf-8", "replace")
+        POSTS.append(Post(str(self.headers.get("Host") or ""), self.path, body))
+        reply = b"<!doctype html><title>Received</title><p>order received</p>"
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(reply)))
+        self.end_headers()
+        self.wfile.write(reply)
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
@@ -78,6 +102,10 @@ class Site:
 
     def other(self, page: str) -> str:
         return f"{self.other_origin}/{page}"
+
+    def posts(self, path: str = "/") -> list[Post]:
+        """The POSTs received so far whose path starts with `path`."""
+        return [p for p in POSTS if p.path.startswith(path)]
 
     def close(self) -> None:
         for server in self.servers:

@@ -650,6 +650,80 @@
     return false;
   }
 
+  // -- what a click really activates ---------------------------------------------------
+  // The element whose own behaviour a click at a point runs: walking up the composed tree
+  // from the hit element, the first with a browser-given activation (a button, a link, a
+  // form control, a summary; a label stands for its control), else the nearest one a page
+  // made clickable (an ARIA role, a click handler, a pointer cursor). null when none.
+  const SOFT_ROLES = new Set([
+    "button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "checkbox",
+    "switch", "radio", "option", "treeitem", "textbox", "searchbox", "combobox", "slider",
+    "spinbutton", "gridcell",
+  ]);
+
+  function composedParent(n) {
+    if (n.assignedSlot) return n.assignedSlot;
+    if (n.parentElement) return n.parentElement;
+    const root = n.getRootNode && n.getRootNode();
+    return root && root !== n && root.host ? root.host : null;
+  }
+
+  function nativeTarget(n) {
+    const tag = n.tagName;
+    if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "IFRAME" ||
+        tag === "FRAME") return n;
+    if (tag === "INPUT") return n.type === "hidden" ? null : n;
+    if ((tag === "A" || tag === "AREA") && n.hasAttribute("href")) return n;
+    if (tag === "SUMMARY" && n.parentElement && n.parentElement.tagName === "DETAILS" &&
+        n.parentElement.querySelector(":scope > summary") === n) return n;
+    if (tag === "LABEL" && n.control) return n.control;
+    if (n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable))
+      return n;
+    return null;
+  }
+
+  function softTarget(n, handlers) {
+    const role = roleOf(n);
+    if (SOFT_ROLES.has(role) || n.hasAttribute("onclick") || handlers.has(n)) return true;
+    const parent = composedParent(n);
+    return getComputedStyle(n).cursor === "pointer" &&
+      !(parent && getComputedStyle(parent).cursor === "pointer");
+  }
+
+  function activationOf(hit, secret) {
+    let handlers = null;
+    let soft = null;
+    for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      const native = nativeTarget(n);
+      if (native) return native;
+      if (!soft) {
+        if (!handlers) handlers = listened(secret);
+        if (softTarget(n, handlers)) soft = n;
+      }
+    }
+    return soft;
+  }
+
+  // The point a click on `id` goes to and, when `secret` is given, what it activates there:
+  // `target` (its info, with `id`), or `frame` when the point is inside a child frame.
+  function aim(id, secret) {
+    const res = point(id);
+    if (res.error) return res;
+    const el = get(id);
+    const hit = hitTarget(el, res.x, res.y);
+    const t = hit ? activationOf(hit, secret) : null;
+    if (t && (t.tagName === "IFRAME" || t.tagName === "FRAME")) {
+      res.frame = describe(t);
+      return res;
+    }
+    if (t) {
+      res.target = info(idOf(t));
+      res.target.id = idOf(t);
+    }
+    return res;
+  }
+
   // Where a click lands: the centre if it reaches the element, else another uncovered point.
   function point(id) {
     const el = get(id);
@@ -706,8 +780,35 @@
       autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
-      form: formOf(src), box: boxOf(el),
+      form: formOf(src), box: boxOf(el), text: shownText(src), near: nearText(src),
     };
+  }
+
+  // What a person reads on the element itself, whatever its accessible name says.
+  function shownText(el) {
+    if (el.tagName === "INPUT") {
+      const t = (el.type || "").toLowerCase();
+      return t === "submit" || t === "button" || t === "reset" ? clean(el.value) : "";
+    }
+    if (el.tagName === "SELECT" || el.tagName === "TEXTAREA") return "";
+    return clean(el.innerText || "").slice(0, 300);
+  }
+
+  // The text around the element a person reads with it: its form's, else that of the
+  // largest of its four nearest containers that stays short (a card, a row, a dialog).
+  const NEAR_CHARS = 600;
+  function nearText(el) {
+    const form = el.form || (el.closest && el.closest("form"));
+    if (form) return clean(form.innerText || "").slice(0, NEAR_CHARS);
+    let near = "";
+    let n = composedParent(el);
+    for (let i = 0; n && i < 4; i++, n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      const t = clean(n.innerText || "");
+      if (t.length > 400) break;
+      near = t;
+    }
+    return near;
   }
 
   function boxOf(el) {  // in page coordinates, for a picture of it beside a question
@@ -752,6 +853,7 @@
       action, method: (form.getAttribute("method") || "get").toLowerCase(),
       name: form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "",
       submitName: submitter ? nameOf(submitter, roleOf(submitter)) : "",
+      submitText: submitter ? shownText(submitter) : "",
       hasPassword: kinds.has("password"), hasPayment: kinds.has("payment"),
       hasOtp: kinds.has("otp"), submits,
     };
@@ -826,7 +928,7 @@
   }
 
   globalThis.__ts = {
-    idOf, get, snapshot, query, point, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
+    idOf, get, snapshot, query, point, aim, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
     markdown, state, rect, coverOf,
   };
   return "installed";

@@ -39,6 +39,17 @@ WORLD = "tabsteward"
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
 
 
+@dataclass(frozen=True)
+class Aim:
+    """Where a click on an element goes (page coordinates) and what it activates there: the
+    `info` of that element and its id in the element's frame (None and 0 when nothing)."""
+
+    x: float
+    y: float
+    target: dict[str, Any] | None
+    target_id: int
+
+
 @dataclass
 class _Waiter:
     predicate: EventPredicate
@@ -492,9 +503,20 @@ class Tab(SnapshotTaking):
 
     async def point(self, handle: Handle, what: str) -> tuple[float, float]:
         """Scroll the element into view and return an uncovered point on it (page coords)."""
+        placed = await self._place(handle, what, f"__ts.point({handle.local})")
+        return placed.x, placed.y
+
+    async def aim(self, handle: Handle, what: str) -> Aim:
+        """`point`, and what a click there really activates: the element hit at that point,
+        walked up to its button, link or control (through a label to the control it names).
+        Policy judges a click by that element, not by the one the agent named."""
+        expr = f"__ts.aim({handle.local}, {json.dumps(HOOK_SECRET)})"
+        return await self._place(handle, what, expr)
+
+    async def _place(self, handle: Handle, what: str, expression: str) -> Aim:
         frame = handle.frame
         await self.scroll_into_view(handle)
-        res = await self.evaluate(frame, f"__ts.point({handle.local})")
+        res = await self.evaluate(frame, expression)
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
@@ -510,12 +532,20 @@ class Tab(SnapshotTaking):
         if err == "covered":
             raise TargetCovered(f"{what} is covered by {res.get('cover')}; nothing was done. "
                                 "Close or move what covers it first", cover=res.get("cover"))
+        if res.get("frame"):
+            raise TargetNotInteractable(
+                f"a click on {what} would land inside the frame {res['frame']}, whose content "
+                "cannot be judged from here; act on the element inside the frame (the "
+                "snapshot gives it a ref). Nothing was done")
         # up through the frames holding it: each iframe must be what its page shows there
         x, y = float(res["x"]), float(res["y"])
+        activated = res.get("target")
+        target = activated if isinstance(activated, dict) else None
+        target_id = int(target.get("id") or 0) if target is not None else 0
         current = frame
         for _ in range(20):
             if current.id == self.target_id:
-                return x, y
+                return Aim(x, y, target, target_id)
             parent, owner_local, dx, dy = await self._step_out(current)
             x, y = x + dx, y + dy
             cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
@@ -523,7 +553,7 @@ class Tab(SnapshotTaking):
                 raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
                                     "move what covers it first", cover=cover)
             current = parent
-        return x, y
+        return Aim(x, y, target, target_id)
 
     async def permit(self, action: str, info: dict[str, Any] | None = None,
                      **facts: Any) -> None:
