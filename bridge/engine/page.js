@@ -796,14 +796,18 @@
 
   // The text around the element a person reads with it: its form's, else that of the
   // largest of its four nearest containers that stays short (a card, a row, a dialog).
+  // Amounts read from it count only for a button that sends its form and says nothing.
   const NEAR_CHARS = 600;
   function nearText(el) {
     const form = el.form || (el.closest && el.closest("form"));
-    if (form) return clean(form.innerText || "").slice(0, NEAR_CHARS);
+    // a form that wraps a whole page (as some frameworks make) is no nearby text
+    if (form && (form.textContent || "").length <= 4000)
+      return clean(form.innerText || "").slice(0, NEAR_CHARS);
     let near = "";
     let n = composedParent(el);
     for (let i = 0; n && i < 4; i++, n = composedParent(n)) {
       if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      if ((n.textContent || "").length > 4000) break;  // a page region, not a container
       const t = clean(n.innerText || "");
       if (t.length > 400) break;
       near = t;
