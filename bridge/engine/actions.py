@@ -505,6 +505,12 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
     first = await aim_and_ask(tab, src, src_what, src_info, Ask("drag"))
     dropping = await aim_and_ask(tab, dst, dst_what, dst_info, Ask("drag"))
+    if src.frame.id == dst.frame.id and first.hit_id and dropping.hit_id:
+        # the release clicks the two ends' nearest common ancestor: a button holding both
+        common = await tab.common_target(src.frame, first.hit_id, dropping.hit_id)
+        if common is not None and int(common.get("id") or 0) not in (first.target_id,
+                                                                       dropping.target_id):
+            await tab.permit("drag", common)
     start = await tab.aim(src, src_what)  # the destination may have scrolled it
     if start.target_id != first.target_id:
         raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "

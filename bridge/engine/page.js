@@ -721,7 +721,24 @@
       res.target = info(idOf(t));
       res.target.id = idOf(t);
     }
+    if (hit) res.hit = idOf(hit);
     return res;
+  }
+
+  // What the click a press on one element and a release on another makes activates: the
+  // browser sends it to their nearest common ancestor. Its info (with `id`), or null.
+  function commonTarget(a, b, secret) {
+    const down = get(a), up = get(b);
+    if (!down || !up) return null;
+    const above = new Set();
+    for (let n = down; n; n = composedParent(n)) above.add(n);
+    let common = up;
+    while (common && !above.has(common)) common = composedParent(common);
+    const t = common ? activationOf(common, secret) : null;
+    if (!t) return null;
+    const found = info(idOf(t));
+    found.id = idOf(t);
+    return found;
   }
 
   // Where a click lands: the centre if it reaches the element, else another uncovered point.
@@ -932,7 +949,7 @@
   }
 
   globalThis.__ts = {
-    idOf, get, snapshot, query, point, aim, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
+    idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
     markdown, state, rect, coverOf,
   };
   return "installed";

@@ -48,6 +48,7 @@ class Aim:
     y: float
     target: dict[str, Any] | None
     target_id: int
+    hit_id: int = 0  # the element hit there, in the element's frame
 
 
 @dataclass
@@ -513,6 +514,13 @@ class Tab(SnapshotTaking):
         expr = f"__ts.aim({handle.local}, {json.dumps(HOOK_SECRET)})"
         return await self._place(handle, what, expr)
 
+    async def common_target(self, frame: Frame, down: int, up: int) -> dict[str, Any] | None:
+        """The info of what a press on element `down` and a release on `up` (ids in `frame`)
+        activate: the browser clicks their nearest common ancestor."""
+        found = await self.evaluate(
+            frame, f"__ts.commonTarget({down}, {up}, {json.dumps(HOOK_SECRET)})")
+        return found if isinstance(found, dict) else None
+
     async def _place(self, handle: Handle, what: str, expression: str) -> Aim:
         frame = handle.frame
         await self.scroll_into_view(handle)
@@ -542,10 +550,11 @@ class Tab(SnapshotTaking):
         activated = res.get("target")
         target = activated if isinstance(activated, dict) else None
         target_id = int(target.get("id") or 0) if target is not None else 0
+        hit_id = int(res.get("hit") or 0)
         current = frame
         for _ in range(20):
             if current.id == self.target_id:
-                return Aim(x, y, target, target_id)
+                return Aim(x, y, target, target_id, hit_id)
             parent, owner_local, dx, dy = await self._step_out(current)
             x, y = x + dx, y + dy
             cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
@@ -553,7 +562,7 @@ class Tab(SnapshotTaking):
                 raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
                                     "move what covers it first", cover=cover)
             current = parent
-        return Aim(x, y, target, target_id)
+        return Aim(x, y, target, target_id, hit_id)
 
     async def permit(self, action: str, info: dict[str, Any] | None = None,
                      **facts: Any) -> None:

@@ -141,6 +141,15 @@ async def test_a_drag_from_the_buy_button_onto_itself_is_asked_about(
     assert Category.PURCHASE in risks(intent)
 
 
+async def test_a_drag_between_two_buttons_inside_a_pay_button_is_asked_about(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    before = await checkout(tab, site)
+    intent = await asked(tab, site, gate, before,
+                         actions.drag(tab, parse("#pad-left"), parse("#pad-right")))
+    assert intent.element is not None
+    assert intent.element.name == "Pay $19.99"
+
+
 @pytest.mark.parametrize("selector", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn"])
 async def test_a_button_whose_name_hides_a_purchase_is_asked_about(
         tab: Tab, site: Site, gate: Gate, selector: str) -> None:
@@ -181,3 +190,27 @@ async def test_a_page_that_swaps_the_button_while_the_person_decides_gets_no_cli
     with pytest.raises(TargetNotInteractable, match="page changed while the person was asked"):
         await actions.click(tab, parse("#spot"))
     assert await text_of(tab, "#out") == "nothing yet"
+
+
+@pytest.mark.parametrize("selector", ["#news", "#fancy"], ids=["native", "aria"])
+async def test_a_check_on_a_checkbox_is_still_put_to_policy_as_a_check(
+        tab: Tab, site: Site, gate: Gate, selector: str) -> None:
+    await goto(tab, site.url("controls.html"))
+    out = await actions.check(tab, parse(selector), True)
+    assert out.did.startswith("checked")
+    assert gate.intents[-1].action == "check"
+
+
+async def test_a_drag_between_harmless_elements_runs_under_the_default_profile(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    await goto(tab, site.url("drag.html"))
+    await actions.drag(tab, parse("#card"), parse("#done"))
+    assert await text_of(tab, "#out") == "dropped Card A on done"
+    assert [i.action for i in gate.intents][-2:] == ["drag", "drag"]
+
+
+async def test_hovering_over_the_buy_button_is_no_click(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    await checkout(tab, site)
+    await actions.hover(tab, parse("#buy-span"))
+    assert gate.intents[-1].action == "hover"
