@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import TargetNotInteractable
-from ..policy.facts import is_toggle
+from ..policy.facts import is_toggle, plain
 from ..policy.intent import Element
 from .model import Handle
 from .tab import Aim, Tab
@@ -47,13 +47,28 @@ async def aim_and_ask(tab: Tab, handle: Handle, what: str, info: dict[str, Any],
     action, facts = intent_of(ask, aim.target or info)
     started = time.monotonic()
     await tab.permit(action, aim.target or info, **facts)
+    if aim.also is not None and says_more(aim.also, aim.target or info):
+        await tab.permit("click", aim.also)  # the click runs it too: the riskier counts
     if time.monotonic() - started < ANSWERED:
         return aim
     again = await tab.aim(handle, what)
-    if again.target_id != aim.target_id:
+    if (again.target_id, _id(again.also)) != (aim.target_id, _id(aim.also)):
         raise TargetNotInteractable(f"the page changed while the person was asked: a click on "
                                     f"{what} now reaches another element; nothing was done")
     return again
+
+
+def says_more(other: dict[str, Any], target: dict[str, Any]) -> bool:
+    """Whether another element a click runs says something its target does not (a menu item
+    holding a link of the same name is asked about once): other words, or a destination."""
+    if other.get("href") and other.get("href") != target.get("href"):
+        return True
+    known = plain(f"{target.get('name') or ''} {target.get('text') or ''}").lower()
+    return any(plain(str(other.get(key) or "")).lower() not in known for key in ("name", "text"))
+
+
+def _id(info: dict[str, Any] | None) -> int:
+    return int(info.get("id") or 0) if info is not None else 0
 
 
 def reaches(handle: Handle, aim: Aim) -> str:

@@ -705,6 +705,24 @@
     return soft;
   }
 
+  // Another element on the path the click also runs: one with a page-given button role or
+  // an onclick (a role=button holding a real button, a role=button span inside one), or
+  // another button or link around the target (Chromium follows a link around a button).
+  // The nearest one.
+  function alsoOf(hit, target) {
+    for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      if (n === target) continue;
+      const native = nativeTarget(n);
+      if (native && native !== target && native.tagName !== "IFRAME" &&
+          native.tagName !== "FRAME") return native;
+      const role = (n.getAttribute("role") || "").trim().split(/\s+/)[0];
+      if ((SOFT_ROLES.has(role) && role !== "gridcell") || n.hasAttribute("onclick"))
+        return n;
+    }
+    return null;
+  }
+
   // The point a click on `id` goes to and, when `secret` is given, what it activates there:
   // `target` (its info, with `id`), or `frame` when the point is inside a child frame.
   function aim(id, secret) {
@@ -720,6 +738,11 @@
     if (t) {
       res.target = info(idOf(t));
       res.target.id = idOf(t);
+    }
+    const also = hit ? alsoOf(hit, t) : null;
+    if (also) {
+      res.also = info(idOf(also));
+      res.also.id = idOf(also);
     }
     if (hit) res.hit = idOf(hit);
     return res;
@@ -949,7 +972,8 @@
   }
 
   globalThis.__ts = {
-    idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
+    idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
+    focusedInfo, describe, pageText,
     markdown, state, rect, coverOf,
   };
   return "installed";

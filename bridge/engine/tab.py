@@ -49,6 +49,7 @@ class Aim:
     target: dict[str, Any] | None
     target_id: int
     hit_id: int = 0  # the element hit there, in the element's frame
+    also: dict[str, Any] | None = None  # another element on the path the click runs
 
 
 @dataclass
@@ -551,10 +552,11 @@ class Tab(SnapshotTaking):
         target = activated if isinstance(activated, dict) else None
         target_id = int(target.get("id") or 0) if target is not None else 0
         hit_id = int(res.get("hit") or 0)
+        also = res.get("also") if isinstance(res.get("also"), dict) else None
         current = frame
         for _ in range(20):
             if current.id == self.target_id:
-                return Aim(x, y, target, target_id, hit_id)
+                return Aim(x, y, target, target_id, hit_id, also)
             parent, owner_local, dx, dy = await self._step_out(current)
             x, y = x + dx, y + dy
             cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
@@ -562,7 +564,7 @@ class Tab(SnapshotTaking):
                 raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
                                     "move what covers it first", cover=cover)
             current = parent
-        return Aim(x, y, target, target_id, hit_id)
+        return Aim(x, y, target, target_id, hit_id, also)
 
     async def permit(self, action: str, info: dict[str, Any] | None = None,
                      **facts: Any) -> None:

@@ -141,13 +141,33 @@ async def test_a_drag_from_the_buy_button_onto_itself_is_asked_about(
     assert Category.PURCHASE in risks(intent)
 
 
-async def test_a_drag_between_two_buttons_inside_a_pay_button_is_asked_about(
+async def test_a_click_on_a_button_inside_a_pay_link_is_asked_about_as_the_link(
         tab: Tab, site: Site, gate: Gate) -> None:
+    # Chromium follows a link around a button that was clicked
+    before = await checkout(tab, site)
+    intent = await asked(tab, site, gate, before, actions.click(tab, parse("#tip-left")))
+    assert intent.element is not None
+    assert intent.element.name == "Pay a $5 tip"
+
+
+async def test_a_drag_between_two_buttons_inside_a_pay_link_is_asked_about_as_the_link(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    # a press on one and a release on the other clicks their common ancestor, the link
     before = await checkout(tab, site)
     intent = await asked(tab, site, gate, before,
-                         actions.drag(tab, parse("#pad-left"), parse("#pad-right")))
+                         actions.drag(tab, parse("#tip-left"), parse("#tip-right")))
+    assert intent.element is not None
+    assert intent.element.name == "Pay a $5 tip"
+
+
+async def test_a_click_on_a_button_inside_a_pay_button_is_asked_about_as_both(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    before = await checkout(tab, site)
+    intent = await asked(tab, site, gate, before, actions.click(tab, parse("#pad-left")))
     assert intent.element is not None
     assert intent.element.name == "Pay $19.99"
+    assert gate.intents[-2].element is not None
+    assert gate.intents[-2].element.name == "Left"
 
 
 @pytest.mark.parametrize("selector", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn"])

@@ -123,6 +123,18 @@ def test_an_upload_onto_the_place_order_button_is_asked_about_as_the_purchase_it
     assert "upload" in line
 
 
+def test_a_click_on_a_plain_button_inside_a_pay_button_is_asked_about(
+        basket: tuple[Hub, Terminal], site: Site) -> None:
+    line = held_and_denied(*basket, site, "click", "#pad-left")
+    assert 'button "Pay $19.99"' in line
+
+
+def test_a_drag_between_two_buttons_inside_a_pay_button_is_asked_about(
+        basket: tuple[Hub, Terminal], site: Site) -> None:
+    line = held_and_denied(*basket, site, "drag", "#pad-left", "#pad-right")
+    assert 'button "Pay $19.99"' in line
+
+
 @pytest.mark.parametrize("button", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn"],
                          ids=["label-for-finish", "aria-label-continue", "image-without-alt",
                               "div-role-button-next"])
