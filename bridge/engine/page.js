@@ -834,25 +834,25 @@
     return clean(el.innerText || "").slice(0, 300);
   }
 
-  // The text around the element a person reads with it: its form's, else that of the
-  // largest of its four nearest containers that stays short (a card, a row, a dialog).
+  // The text around the element a person reads with it: its form's, or that of the largest
+  // of the four nearest containers of its form (or of itself) that stays short (a card, a
+  // checkout summary, a dialog). A form or container that spans a page region counts not.
   // Amounts read from it count only for a button that sends its form and says nothing.
   const NEAR_CHARS = 600;
+  const REGION = 4000;
   function nearText(el) {
-    const form = el.form || (el.closest && el.closest("form"));
-    // a form that wraps a whole page (as some frameworks make) is no nearby text
-    if (form && (form.textContent || "").length <= 4000)
-      return clean(form.innerText || "").slice(0, NEAR_CHARS);
-    let near = "";
-    let n = composedParent(el);
+    const found = el.form || (el.closest && el.closest("form"));
+    const form = found && (found.textContent || "").length <= REGION ? found : null;
+    let near = form ? clean(form.innerText || "") : "";
+    let n = composedParent(form || el);
     for (let i = 0; n && i < 4; i++, n = composedParent(n)) {
       if (n.tagName === "BODY" || n.tagName === "HTML") break;
-      if ((n.textContent || "").length > 4000) break;  // a page region, not a container
+      if ((n.textContent || "").length > REGION) break;
       const t = clean(n.innerText || "");
       if (t.length > 400) break;
       near = t;
     }
-    return near;
+    return near.slice(0, NEAR_CHARS);
   }
 
   function boxOf(el) {  // in page coordinates, for a picture of it beside a question

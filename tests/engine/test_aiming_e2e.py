@@ -170,7 +170,8 @@ async def test_a_click_on_a_button_inside_a_pay_button_is_asked_about_as_both(
     assert gate.intents[-2].element.name == "Left"
 
 
-@pytest.mark.parametrize("selector", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn"])
+@pytest.mark.parametrize("selector", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn",
+                                      "#outside-btn"])
 async def test_a_button_whose_name_hides_a_purchase_is_asked_about(
         tab: Tab, site: Site, gate: Gate, selector: str) -> None:
     before = await checkout(tab, site)

@@ -135,9 +135,10 @@ def test_a_drag_between_two_buttons_inside_a_pay_button_is_asked_about(
     assert 'button "Pay $19.99"' in line
 
 
-@pytest.mark.parametrize("button", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn"],
+@pytest.mark.parametrize("button", ["#rename-btn", "#aria-btn", "#image-btn", "#div-btn",
+                                    "#outside-btn"],
                          ids=["label-for-finish", "aria-label-continue", "image-without-alt",
-                              "div-role-button-next"])
+                              "div-role-button-next", "image-beside-the-order-total"])
 def test_a_button_whose_name_hides_the_purchase_is_asked_about(
         basket: tuple[Hub, Terminal], site: Site, button: str) -> None:
     line = held_and_denied(*basket, site, "click", button)
