@@ -110,9 +110,9 @@ class Site:
     servers: list[ThreadingHTTPServer]
     requests: list[Request] = field(default_factory=list)  # both servers', in order
 
-    def posts(self) -> list[Request]:
-        """Every POST either server received."""
-        return [r for r in self.requests if r.method == "POST"]
+    def posts(self, path: str = "/") -> list[Request]:
+        """Every POST either server received whose path starts with `path`."""
+        return [r for r in self.requests if r.method == "POST" and r.path.startswith(path)]
 
     def received(self, host: str, path: str) -> list[Request]:
         """The requests `host` received for `path` (the query aside)."""

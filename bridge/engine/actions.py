@@ -26,6 +26,7 @@ from ..errors import (
 )
 from ..policy import keystrokes
 from . import keyboard, keys, sent
+from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .tab import Tab
 from .targets import Target
@@ -222,8 +223,9 @@ async def _mouse(tab: Tab, kind: str, x: float, y: float, session: str | None = 
 
 
 async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
-                modifiers: list[str] | None = None, *, gated: bool = True) -> Outcome:
-    """Click like a person; `gated=False` when the caller already asked policy."""
+                modifiers: list[str] | None = None, *, ask: Ask = CLICK) -> Outcome:
+    """Click like a person, once policy allowed what the click really activates; `ask` says
+    which action the click is part of (a check, a download, an upload through a button)."""
     if button not in BUTTONS:
         raise UsageError(f"button must be one of {', '.join(BUTTONS)}; nothing was clicked")
     if not 1 <= count <= 3:
@@ -234,14 +236,12 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
-    if gated:
-        await tab.permit("click", info)
-    x, y = await tab.point(handle, what)
-    session, x, y = await tab.route(handle, x, y)
+    aim = await aim_and_ask(tab, handle, what, info, ask)
+    session, x, y = await tab.route(handle, aim.x, aim.y)
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
     if button == "right":
         verb = "right-clicked"
-    out = Outcome(f"{verb} {what}")
+    out = Outcome(f"{verb} {what}{reaches(handle, aim)}")
 
     async def act() -> None:
         # Sent back to back, answered in order: in a hidden background tab the renderer
@@ -491,8 +491,8 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
     word = "checked" if on else "unchecked"
     if checked == on:
         return Outcome(f"{what} was already {word}; nothing was done")
-    await tab.permit("check" if on else "uncheck", info)
-    out = await click(tab, target if handle.ref == 0 else _ref(handle), gated=False)
+    out = await click(tab, target if handle.ref == 0 else _ref(handle),
+                      ask=Ask("check" if on else "uncheck"))
     after = await tab.info(handle)
     now = "checked" in after.get("states", []) or after.get("checked") is True
     if now != on:
@@ -530,20 +530,39 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
 
 
 async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
+    """Press on the source, move, release on the destination. Both ends are put to policy as
+    the clicks they may be (a drag that ends where it began is one), before any input."""
     src = await tab.resolve(source)
     dst = await tab.resolve(dest)
     src_info, dst_info = await tab.info(src), await tab.info(dst)
-    await tab.permit("drag", src_info)
-    await tab.permit("drag", dst_info)
-    sx, sy = await tab.point(src, describe(src, src_info))
-    out = Outcome(f"dragged {describe(src, src_info)} to {describe(dst, dst_info)}")
+    src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
+    first = await aim_and_ask(tab, src, src_what, src_info, Ask("drag"))
+    dropping = await aim_and_ask(tab, dst, dst_what, dst_info, Ask("drag"))
+    if src.frame.id == dst.frame.id and first.hit_id and dropping.hit_id:
+        # the release clicks the two ends' nearest common ancestor: a button holding both
+        common = await tab.common_target(src.frame, first.hit_id, dropping.hit_id)
+        if common is not None and int(common.get("id") or 0) not in (first.target_id,
+                                                                       dropping.target_id):
+            await tab.permit("drag", common)
+    start = await tab.aim(src, src_what)  # the destination may have scrolled it
+    if start.target_id != first.target_id:
+        raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
+                                    "was done")
+    sx, sy = start.x, start.y
+    out = Outcome(f"dragged {src_what} to {dst_what}")
     intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
     await tab.send("Input.setInterceptDrags", {"enabled": True})
     try:
         await _mouse(tab, "mouseMoved", sx, sy)
         await _mouse(tab, "mousePressed", sx, sy, button="left", clickCount=1)
         await _mouse(tab, "mouseMoved", sx + 5, sy + 5, button="left")
-        tx, ty = await tab.point(dst, describe(dst, dst_info))
+        end = await tab.aim(dst, dst_what)
+        if end.target_id != dropping.target_id:  # let go where it was allowed: the source
+            await _mouse(tab, "mouseMoved", sx, sy, button="left")
+            await _mouse(tab, "mouseReleased", sx, sy, button="left", clickCount=1)
+            raise TargetNotInteractable(f"{dst_what} moved during the drag; the mouse was "
+                                        "let go where it was pressed and nothing was dropped")
+        tx, ty = end.x, end.y
         await _mouse(tab, "mouseMoved", (sx + tx) / 2, (sy + ty) / 2, button="left")
         await _mouse(tab, "mouseMoved", tx, ty, button="left")
         if intercepted.done():  # an HTML5 drag: play the drag events ourselves

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..errors import ActionTimeout, BrowserError, TargetNotInteractable, UsageError
 from .actions import Outcome, click, describe
+from .aiming import Ask
 from .tab import Tab
 from .targets import RefTarget, Target
 
@@ -24,8 +25,9 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
     handle = await tab.resolve(target)
     info = await tab.info(handle)
     what = describe(handle, info)
-    await tab.permit("upload", info, files=tuple(os.path.basename(f) for f in files))
+    names = tuple(os.path.basename(f) for f in files)
     if info.get("tag") == "input" and info.get("type") == "file":
+        await tab.permit("upload", info, files=names)
         obj = await tab.object_id(handle)
         await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
                        session=handle.frame.session)
@@ -33,9 +35,10 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
                        data={"files": [os.path.basename(f) for f in files]})
     # a button that opens the file chooser: catch the chooser and fill it
     await tab.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+    chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
     try:
-        chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
-        await click(tab, RefTarget(handle.ref), gated=False)
+        # the click is put to policy as an upload through what it really activates
+        await click(tab, RefTarget(handle.ref), ask=Ask("upload", {"files": names}))
         try:
             async with asyncio.timeout(5):
                 _, params = await chooser
@@ -45,6 +48,7 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
         await tab.send("DOM.setFileInputFiles",
                        {"files": files, "backendNodeId": params["backendNodeId"]})
     finally:
+        chooser.cancel()  # when the click was refused, nobody waits for it
         await tab.send("Page.setInterceptFileChooserDialog", {"enabled": False})
     return Outcome(f"chose {len(files)} file(s) through {what}",
                    data={"files": [os.path.basename(f) for f in files]})
@@ -101,14 +105,12 @@ async def _capture(tab: Tab, params: dict[str, Any]) -> dict[str, Any]:
 
 
 async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
-    await tab.permit("download", info, url=str(info.get("href") or ""))
     browser = tab.browser
     await browser.catch_downloads(True)
     browser_expect = browser.expect_download()
     try:
-        out = await click(tab, target, gated=False)
+        # put to policy as a download by what the click really activates (a link, a button)
+        out = await click(tab, target, ask=Ask("download"))
         try:
             async with asyncio.timeout(10):
                 entry = await browser_expect

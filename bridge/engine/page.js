@@ -650,6 +650,120 @@
     return false;
   }
 
+  // -- what a click really activates ---------------------------------------------------
+  // The element whose own behaviour a click at a point runs: walking up the composed tree
+  // from the hit element, the first with a browser-given activation (a button, a link, a
+  // form control, a summary; a label stands for its control), else the nearest one a page
+  // made clickable (an ARIA role, a click handler, a pointer cursor). null when none.
+  const SOFT_ROLES = new Set([
+    "button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "checkbox",
+    "switch", "radio", "option", "treeitem", "textbox", "searchbox", "combobox", "slider",
+    "spinbutton", "gridcell",
+  ]);
+
+  function composedParent(n) {
+    if (n.assignedSlot) return n.assignedSlot;
+    if (n.parentElement) return n.parentElement;
+    const root = n.getRootNode && n.getRootNode();
+    return root && root !== n && root.host ? root.host : null;
+  }
+
+  function nativeTarget(n) {
+    const tag = n.tagName;
+    if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "IFRAME" ||
+        tag === "FRAME") return n;
+    if (tag === "INPUT") return n.type === "hidden" ? null : n;
+    if ((tag === "A" || tag === "AREA") && n.hasAttribute("href")) return n;
+    if (tag === "SUMMARY" && n.parentElement && n.parentElement.tagName === "DETAILS" &&
+        n.parentElement.querySelector(":scope > summary") === n) return n;
+    if (tag === "LABEL" && n.control) return n.control;
+    if (n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable))
+      return n;
+    return null;
+  }
+
+  function softTarget(n, handlers) {
+    const role = roleOf(n);
+    if (SOFT_ROLES.has(role) || n.hasAttribute("onclick") || handlers.has(n)) return true;
+    const parent = composedParent(n);
+    return getComputedStyle(n).cursor === "pointer" &&
+      !(parent && getComputedStyle(parent).cursor === "pointer");
+  }
+
+  function activationOf(hit, secret) {
+    let handlers = null;
+    let soft = null;
+    for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      const native = nativeTarget(n);
+      if (native) return native;
+      if (!soft) {
+        if (!handlers) handlers = listened(secret);
+        if (softTarget(n, handlers)) soft = n;
+      }
+    }
+    return soft;
+  }
+
+  // Another element on the path the click also runs: one with a page-given button role or
+  // an onclick (a role=button holding a real button, a role=button span inside one), or
+  // another button or link around the target (Chromium follows a link around a button).
+  // The nearest one.
+  function alsoOf(hit, target) {
+    for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      if (n === target) continue;
+      const native = nativeTarget(n);
+      if (native && native !== target && native.tagName !== "IFRAME" &&
+          native.tagName !== "FRAME") return native;
+      const role = (n.getAttribute("role") || "").trim().split(/\s+/)[0];
+      if ((SOFT_ROLES.has(role) && role !== "gridcell") || n.hasAttribute("onclick"))
+        return n;
+    }
+    return null;
+  }
+
+  // The point a click on `id` goes to and, when `secret` is given, what it activates there:
+  // `target` (its info, with `id`), or `frame` when the point is inside a child frame.
+  function aim(id, secret) {
+    const res = point(id);
+    if (res.error) return res;
+    const el = get(id);
+    const hit = hitTarget(el, res.x, res.y);
+    const t = hit ? activationOf(hit, secret) : null;
+    if (t && (t.tagName === "IFRAME" || t.tagName === "FRAME")) {
+      res.frame = describe(t);
+      return res;
+    }
+    if (t) {
+      res.target = info(idOf(t));
+      res.target.id = idOf(t);
+    }
+    const also = hit ? alsoOf(hit, t) : null;
+    if (also) {
+      res.also = info(idOf(also));
+      res.also.id = idOf(also);
+    }
+    if (hit) res.hit = idOf(hit);
+    return res;
+  }
+
+  // What the click a press on one element and a release on another makes activates: the
+  // browser sends it to their nearest common ancestor. Its info (with `id`), or null.
+  function commonTarget(a, b, secret) {
+    const down = get(a), up = get(b);
+    if (!down || !up) return null;
+    const above = new Set();
+    for (let n = down; n; n = composedParent(n)) above.add(n);
+    let common = up;
+    while (common && !above.has(common)) common = composedParent(common);
+    const t = common ? activationOf(common, secret) : null;
+    if (!t) return null;
+    const found = info(idOf(t));
+    found.id = idOf(t);
+    return found;
+  }
+
   // Where a click lands: the centre if it reaches the element, else another uncovered point.
   function point(id) {
     const el = get(id);
@@ -706,8 +820,39 @@
       autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
-      form: formOf(src), box: boxOf(el),
+      form: formOf(src), box: boxOf(el), text: shownText(src), near: nearText(src),
     };
+  }
+
+  // What a person reads on the element itself, whatever its accessible name says.
+  function shownText(el) {
+    if (el.tagName === "INPUT") {
+      const t = (el.type || "").toLowerCase();
+      return t === "submit" || t === "button" || t === "reset" ? clean(el.value) : "";
+    }
+    if (el.tagName === "SELECT" || el.tagName === "TEXTAREA") return "";
+    return clean(el.innerText || "").slice(0, 300);
+  }
+
+  // The text around the element a person reads with it: its form's, or that of the largest
+  // of the four nearest containers of its form (or of itself) that stays short (a card, a
+  // checkout summary, a dialog). A form or container that spans a page region counts not.
+  // Amounts read from it count only for a button that sends its form and says nothing.
+  const NEAR_CHARS = 600;
+  const REGION = 4000;
+  function nearText(el) {
+    const found = el.form || (el.closest && el.closest("form"));
+    const form = found && (found.textContent || "").length <= REGION ? found : null;
+    let near = form ? clean(form.innerText || "") : "";
+    let n = composedParent(form || el);
+    for (let i = 0; n && i < 4; i++, n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      if ((n.textContent || "").length > REGION) break;
+      const t = clean(n.innerText || "");
+      if (t.length > 400) break;
+      near = t;
+    }
+    return near.slice(0, NEAR_CHARS);
   }
 
   function boxOf(el) {  // in page coordinates, for a picture of it beside a question
@@ -756,6 +901,7 @@
       action, method: (form.getAttribute("method") || "get").toLowerCase(),
       name: form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "",
       submitName: submitter ? nameOf(submitter, roleOf(submitter)) : "",
+      submitText: submitter ? shownText(submitter) : "",
       hasPassword: kinds.has("password"), hasPayment: kinds.has("payment"),
       hasOtp: kinds.has("otp"), submits,
     };
@@ -830,7 +976,8 @@
   }
 
   globalThis.__ts = {
-    idOf, get, snapshot, query, point, scrollIntoView, frameOffset, info, focusedInfo, describe, pageText,
+    idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
+    focusedInfo, describe, pageText,
     markdown, state, rect, coverOf,
   };
   return "installed";

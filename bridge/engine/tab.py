@@ -42,6 +42,19 @@ FOCUS_TRIES, FOCUS_WAIT = 10, 0.02  # a frame entered by Tab is told so a moment
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
 
 
+@dataclass(frozen=True)
+class Aim:
+    """Where a click on an element goes (page coordinates) and what it activates there: the
+    `info` of that element and its id in the element's frame (None and 0 when nothing)."""
+
+    x: float
+    y: float
+    target: dict[str, Any] | None
+    target_id: int
+    hit_id: int = 0  # the element hit there, in the element's frame
+    also: dict[str, Any] | None = None  # another element on the path the click runs
+
+
 @dataclass
 class _Waiter:
     predicate: EventPredicate
@@ -502,9 +515,27 @@ class Tab(SnapshotTaking):
 
     async def point(self, handle: Handle, what: str) -> tuple[float, float]:
         """Scroll the element into view and return an uncovered point on it (page coords)."""
+        placed = await self._place(handle, what, f"__ts.point({handle.local})")
+        return placed.x, placed.y
+
+    async def aim(self, handle: Handle, what: str) -> Aim:
+        """`point`, and what a click there really activates: the element hit at that point,
+        walked up to its button, link or control (through a label to the control it names).
+        Policy judges a click by that element, not by the one the agent named."""
+        expr = f"__ts.aim({handle.local}, {json.dumps(HOOK_SECRET)})"
+        return await self._place(handle, what, expr)
+
+    async def common_target(self, frame: Frame, down: int, up: int) -> dict[str, Any] | None:
+        """The info of what a press on element `down` and a release on `up` (ids in `frame`)
+        activate: the browser clicks their nearest common ancestor."""
+        found = await self.evaluate(
+            frame, f"__ts.commonTarget({down}, {up}, {json.dumps(HOOK_SECRET)})")
+        return found if isinstance(found, dict) else None
+
+    async def _place(self, handle: Handle, what: str, expression: str) -> Aim:
         frame = handle.frame
         await self.scroll_into_view(handle)
-        res = await self.evaluate(frame, f"__ts.point({handle.local})")
+        res = await self.evaluate(frame, expression)
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
@@ -520,12 +551,22 @@ class Tab(SnapshotTaking):
         if err == "covered":
             raise TargetCovered(f"{what} is covered by {res.get('cover')}; nothing was done. "
                                 "Close or move what covers it first", cover=res.get("cover"))
+        if res.get("frame"):
+            raise TargetNotInteractable(
+                f"a click on {what} would land inside the frame {res['frame']}, whose content "
+                "cannot be judged from here; act on the element inside the frame (the "
+                "snapshot gives it a ref). Nothing was done")
         # up through the frames holding it: each iframe must be what its page shows there
         x, y = float(res["x"]), float(res["y"])
+        activated = res.get("target")
+        target = activated if isinstance(activated, dict) else None
+        target_id = int(target.get("id") or 0) if target is not None else 0
+        hit_id = int(res.get("hit") or 0)
+        also = res.get("also") if isinstance(res.get("also"), dict) else None
         current = frame
         for _ in range(20):
             if current.id == self.target_id:
-                return x, y
+                return Aim(x, y, target, target_id, hit_id, also)
             parent, owner_local, dx, dy = await self._step_out(current)
             x, y = x + dx, y + dy
             cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
@@ -533,7 +574,7 @@ class Tab(SnapshotTaking):
                 raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
                                     "move what covers it first", cover=cover)
             current = parent
-        return x, y
+        return Aim(x, y, target, target_id, hit_id, also)
 
     async def permit(self, action: str, info: dict[str, Any] | None = None,
                      **facts: Any) -> None:

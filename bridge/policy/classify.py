@@ -13,7 +13,7 @@ from typing import Protocol
 
 from .categories import Category, Rule
 from .describe import describe, place, target_of
-from .facts import Facts, address, basename, facts_of, is_toggle, plain, quote
+from .facts import Facts, address, basename, facts_of, is_button, is_toggle, plain, quote
 from .intent import Element, Intent
 from .profiles import Profile
 from .sites import SiteList, parse_url, site_of
@@ -31,6 +31,7 @@ from .words import (
     SETTINGS_NAME,
     SETTINGS_PATH,
     SIMPLE,
+    VAGUE_NAME,
 )
 
 C = Category
@@ -158,12 +159,15 @@ def _sources(f: Facts) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     if el is not None and el.name and f.activates:  # a field's label is no action
         out.append((target_of(el), el.name))
+    if el is not None and f.activates and shown_text(el):
+        out.append((f"the text {quote(el.text)} on {target_of(el)}", el.text))
     if f.action == "dialog" and f.intent.keys == "accept" and f.intent.extra.get("message"):
         out.append(("the dialog being accepted", f.intent.extra["message"]))
     if f.href:
         out.append((f"the link's address {quote(address(f.href))}", address(f.href)))
     if f.submits and form is not None:
         out.extend([(f"its form's button {quote(form.submit_name)}", form.submit_name),
+                    (f"its form's button showing {quote(form.submit_text)}", form.submit_text),
                     (f"its form {quote(form.name)}", form.name),
                     (f"the form's address {quote(address(form.action))}",
                      address(form.action))])
@@ -204,12 +208,37 @@ def _money(f: Facts, sites: SiteList) -> list[Finding]:
     if f.el is None or not (f.activates or f.submits):
         return []
     names = [(target_of(f.el), f.el.name if f.activates else "")]
+    if f.activates and is_button(f.el) and shown_text(f.el):  # a link's text is its name
+        names.append((f"the text on {target_of(f.el)}", f.el.text))
     if f.submits and f.form is not None:
         names.append((f"its form's button {quote(f.form.submit_name)}", f.form.submit_name))
+        names.append((f"its form's button showing {quote(f.form.submit_text)}",
+                      f.form.submit_text))
     for what, name in names:
         if name and MONEY.search(name):
             return [Finding(C.PURCHASE, f"{what} names an amount of money")]
-    return []
+    return _amount_nearby(f)
+
+
+def _amount_nearby(f: Facts) -> list[Finding]:
+    """A button that sends a form and says nothing of what it does ("Continue", or only an
+    image) does what the amounts around it say."""
+    el, form = f.el, f.form
+    if el is None or form is None or not (f.activates and f.submits) or form.method == "get":
+        return []
+    if not VAGUE_NAME.match(plain(f"{el.name} {el.text}")):
+        return []
+    m = MONEY.search(el.near)
+    if m is None:
+        return []
+    return [Finding(C.PURCHASE, f"{target_of(el)} sends a form that shows an amount of money "
+                                f"({quote(m.group(0), 20)})")]
+
+
+def shown_text(el: Element) -> bool:
+    """The element shows text its name does not say (a label or aria-label renamed it)."""
+    words = plain(el.text).lower()
+    return bool(words) and words not in plain(el.name).lower()
 
 
 def _payment_form(f: Facts, sites: SiteList) -> list[Finding]:
@@ -272,13 +301,15 @@ def _changes_something(f: Facts) -> bool:
     if f.action in ("check", "uncheck", "select") or f.typing or f.submits:
         return True
     return f.activates and f.el is not None and (
-        is_toggle(f.el) or bool(COMMIT_NAME.search(plain(f.el.name))))
+        is_toggle(f.el) or bool(COMMIT_NAME.search(plain(f"{f.el.name} {f.el.text}"))))
 
 
 def _account_settings(f: Facts, sites: SiteList) -> list[Finding]:
     if f.el is None or not _changes_something(f):
         return []
     names = [(target_of(f.el), f.el.name)]
+    if f.activates and shown_text(f.el):
+        names.append((f"the text {quote(f.el.text)} on {target_of(f.el)}", f.el.text))
     if f.submits and f.form is not None:
         names.append((f"its form's button {quote(f.form.submit_name)}", f.form.submit_name))
     for what, name in names:

@@ -75,7 +75,7 @@ def _effect(f: Facts) -> str:
         if f.form.action and site_of(f.form.action) != site_of(f.doc):
             to = f" to {place(f.form.action)}"
         return f" (submits its form{to})"
-    if f.href:
+    if f.href and f.action != "download":
         return f" (leads to {place(f.href)})"
     return ""
 

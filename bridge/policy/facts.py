@@ -9,7 +9,7 @@ from urllib.parse import unquote
 
 from .intent import Element, Form, Intent
 from .sites import parse_url, site_of
-from .words import BUTTON_ROLES, PASTE_MODS, SUBMIT_NAME, TEXT_TYPES, TOGGLE_ROLES
+from .words import BUTTON_ROLES, CLICKING, PASTE_MODS, SUBMIT_NAME, TEXT_TYPES, TOGGLE_ROLES
 
 # -- quoting page text --
 
@@ -70,7 +70,7 @@ def facts_of(intent: Intent) -> Facts:
     chords = chords_of(intent.keys) if intent.action == "press" else []
     enter = el is not None and any(key == "enter" for _, key in chords)
     # a click into a text field focuses it: what it is named for happens on submit
-    clicks = intent.action == "click" and not (el is not None and (
+    clicks = clicks_element(intent) and not (el is not None and (
         single_line(el) or multi_line(el)))
     activates = clicks or (el is not None and key_activates(el, chords))
     implicit = form is not None and el is not None and implicit_submit(el, chords)
@@ -81,6 +81,15 @@ def facts_of(intent: Intent) -> Facts:
     framed = doc != intent.page_url and site_of(doc) != site_of(intent.page_url)
     return Facts(intent, el, form, doc, framed, activates, enter, implicit, submits, typing,
                   href)
+
+
+def clicks_element(intent: Intent) -> bool:
+    """The action clicks its element: a click, or the click made inside a download, a drag,
+    or an upload through anything but a file input (a button that opens a chooser)."""
+    el = intent.element
+    if intent.action == "upload":
+        return el is not None and not (el.tag == "input" and el.type == "file")
+    return intent.action in CLICKING
 
 
 def inherits_origin(url: str) -> bool:
@@ -167,7 +176,8 @@ def enter_submits_input(el: Element) -> bool:
 
 def named_submit(el: Element) -> bool:
     """A button inside a form named like one that sends the form."""
-    return is_button(el) and not is_toggle(el) and bool(SUBMIT_NAME.search(plain(el.name)))
+    return is_button(el) and not is_toggle(el) and bool(
+        SUBMIT_NAME.search(plain(f"{el.name} {el.text}")))
 
 def basename(path: str) -> str:
     return re.split(r"[\\/]", path)[-1]

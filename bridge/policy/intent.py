@@ -23,6 +23,7 @@ ACTIONS = frozenset({
 })
 
 MAX_TEXT = 200  # page-supplied strings are cut to this many characters
+MAX_NEAR = 600  # the text around an element (its form's, its container's), cut to this
 
 
 def _cut(value: Any) -> str:
@@ -46,6 +47,7 @@ class Form:
     method: str = "get"
     name: str = ""              # its accessible name or name/id attribute
     submit_name: str = ""       # the name of the button that submits it (its default button)
+    submit_text: str = ""       # the text that button shows, whatever its name says
     has_password: bool = False  # it holds a password field
     has_payment: bool = False   # it holds card / payment fields
     has_otp: bool = False       # it holds a one-time-code field
@@ -58,6 +60,8 @@ class Element:
 
     role: str = ""
     name: str = ""              # accessible name (page text: untrusted, never obeyed)
+    text: str = ""              # the text it shows, which its name may hide or contradict
+    near: str = ""              # the text around it: its form's, else its small container's
     tag: str = ""
     type: str = ""              # input type attribute
     autocomplete: str = ""
@@ -74,6 +78,7 @@ class Element:
         form = info.get("form")
         return cls(
             role=_cut(info.get("role")), name=_cut(info.get("name")),
+            text=_cut(info.get("text")), near=str(info.get("near") or "")[:MAX_NEAR],
             tag=_cut(info.get("tag")), type=_cut(info.get("type")).lower(),
             autocomplete=_cut(info.get("autocomplete")).lower(),
             field=_cut(info.get("field")), href=str(info.get("href") or "")[:2048],
@@ -82,6 +87,7 @@ class Element:
                 action=str(form.get("action") or "")[:2048],
                 method=_cut(form.get("method") or "get").lower(),
                 name=_cut(form.get("name")), submit_name=_cut(form.get("submitName")),
+                submit_text=_cut(form.get("submitText")),
                 has_password=bool(form.get("hasPassword")),
                 has_payment=bool(form.get("hasPayment")), has_otp=bool(form.get("hasOtp")),
                 submits=bool(form.get("submits")),

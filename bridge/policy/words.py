@@ -65,6 +65,11 @@ SUBMIT_NAME = _phrases(
     "confirm", "ok", "done", "apply", "update", "search", "go", "proceed", "create", "finish",
     "verify", "send", "post", "publish", "pay", "buy", "order", "place order", "subscribe",
     "delete", "remove")
+# names that say nothing of what a button does: the amounts around it say it instead
+VAGUE_NAME = re.compile(
+    r"^(?:(?:continue|next|finish|submit|ok|okay|done|confirm|proceed|complete|yes|accept|"
+    r"go|weiter|fertig|suivant|valider|terminer|siguiente|continuar|finalizar)\s*)*$",
+    re.IGNORECASE)
 MONEY = re.compile(r"[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:usd|eur|gbp|chf)\b)|"
                    r"\b(?:usd|eur|gbp|chf)\s?\d", re.IGNORECASE)
 SECRET_FIELDS = (
@@ -93,7 +98,10 @@ TEXT_TYPES = frozenset({"", "text", "search", "email", "url", "tel", "password",
 BUTTON_ROLES = frozenset({"button", "menuitem", "menuitemcheckbox", "menuitemradio", "tab",
                           "switch", "checkbox", "radio", "option", "treeitem"})
 TOGGLE_ROLES = frozenset({"switch", "checkbox", "radio", "menuitemcheckbox", "menuitemradio"})
-ACTING = frozenset({"click", "fill", "type", "press", "select", "check", "uncheck", "upload"})
+# actions that send a click to their element (an upload too, unless into a file input)
+CLICKING = frozenset({"click", "download", "drag"})
+ACTING = frozenset({"click", "fill", "type", "press", "select", "check", "uncheck", "upload",
+                    "download", "drag"})
 NAVIGATING = frozenset({"navigate", "tab_open"})
 SIMPLE = {"upload": C.UPLOAD, "download": C.DOWNLOAD, "eval": C.EVAL,
           "read_storage": C.READ_STORAGE}
