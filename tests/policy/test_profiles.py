@@ -45,7 +45,7 @@ def test_every_category_has_a_short_label() -> None:
     assert all(c.label for c in Category)
     assert [c.value for c in Category] == [
         "navigate_offsite", "submit", "purchase", "send", "delete", "credentials", "upload",
-        "download", "account_settings", "eval", "read_storage", "person_tabs"]
+        "download", "write_files", "account_settings", "eval", "read_storage", "person_tabs"]
 
 
 def test_a_missing_file_gives_the_safe_defaults_and_is_not_created(tmp_path: Path) -> None:
@@ -70,8 +70,8 @@ def test_the_default_profile_is_the_safe_one() -> None:
     assert default.ask_timeout == 120
     assert default.rules == {
         C.NAVIGATE_OFFSITE: Q, C.SUBMIT: A, C.PURCHASE: Q, C.SEND: Q, C.DELETE: Q,
-        C.CREDENTIALS: Q, C.UPLOAD: Q, C.DOWNLOAD: A, C.ACCOUNT_SETTINGS: Q, C.EVAL: B,
-        C.READ_STORAGE: B, C.PERSON_TABS: B}
+        C.CREDENTIALS: Q, C.UPLOAD: Q, C.DOWNLOAD: A, C.WRITE_FILES: Q, C.ACCOUNT_SETTINGS: Q,
+        C.EVAL: B, C.READ_STORAGE: B, C.PERSON_TABS: B}
 
 
 def test_trusted_allows_all_but_script_storage_and_the_persons_tabs_which_ask() -> None:
