@@ -47,7 +47,8 @@ async def test_a_second_link_claiming_a_live_extensions_install_id_is_refused(
         ext_hub: ExtensionHub, site: Site) -> None:
     browser = await ext_hub.connect()
     conn = browser.conn
-    assert isinstance(conn, ExtensionConnection) and conn.link.hello is not None
+    assert isinstance(conn, ExtensionConnection)
+    assert conn.link.hello is not None
     live, install = conn.link, conn.link.hello.install
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("form.html"))
@@ -66,7 +67,8 @@ async def test_a_second_link_claiming_a_live_extensions_install_id_is_refused(
 
     # the impostor was closed without a single call (no page content, no commands)
     assert received == []
-    assert conn.link is live and not live.closed.done()
+    assert conn.link is live
+    assert not live.closed.done()
     assert ext_hub.pool is not None
     assert list(ext_hub.pool.extensions.values()) == [browser]
     assert (await tab.snapshot()).title == "Sign up"  # the agent carries on, as before
