@@ -73,7 +73,10 @@ def _describe_element(f: Facts) -> str:
 
 
 def _saved_at(intent: Intent) -> str:
-    return f" to {shown_path(intent.files[0])}" if intent.files else ""
+    if not intent.files:
+        return ""
+    replaces = ", replacing the file there" if intent.extra.get("replaces") else ""
+    return f" to {shown_path(intent.files[0])}{replaces}"
 
 
 def _effect(f: Facts) -> str:
