@@ -13,14 +13,14 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, ClassVar
 
 import hub_env
 import pytest
-from hub_env import BIN, Hub, Terminal
+from hub_env import Hub, Terminal
 
 pytestmark = pytest.mark.browser
 
