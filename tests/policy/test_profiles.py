@@ -470,3 +470,19 @@ def test_the_template_mentions_the_goal_budgets_as_comments_that_load_as_the_def
     assert "(10 to 86400)" in text
     uncommented = text.replace("# goal_", "goal_")
     assert load(write(tmp_path, uncommented)).profiles == Config().profiles
+
+
+def test_each_agent_may_have_50_tabs_unless_its_profile_says_otherwise() -> None:
+    assert BUILTIN["default"].max_tabs == 50
+    assert "max_tabs = 50" in profiles.template()
+    assert profiles.load_text(profiles.template()).profile("default").max_tabs == 50
+    config = profiles.load_text('[profiles.few]\nmax_tabs = 3\n[profiles.more]\n'
+                                'inherits = "few"\n')
+    assert config.profile("few").max_tabs == 3
+    assert config.profile("more").max_tabs == 3
+
+
+@pytest.mark.parametrize("value", ["0", "1001", "true", '"5"', "2.5"])
+def test_a_tab_cap_out_of_bounds_loads_nothing(value: str) -> None:
+    with pytest.raises(UsageError, match="max_tabs"):
+        profiles.load_text(f"[profiles.few]\nmax_tabs = {value}\n")
