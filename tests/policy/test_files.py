@@ -101,5 +101,6 @@ def test_a_path_is_shown_with_home_as_tilde_its_end_kept_and_quoted(monkeypatch)
     assert shown_path("/home/ada/.ssh/id_ed25519") == '"~/.ssh/id_ed25519"'
     long = "/srv/" + "x" * 200 + "/end.png"
     shown = shown_path(long)
-    assert shown.startswith('"…') and shown.endswith('/end.png"')
+    assert shown.startswith('"…')
+    assert shown.endswith('/end.png"')
     assert shown_path('/tmp/a"\nb') == '"/tmp/a\\" b"'
