@@ -129,7 +129,9 @@ async def download(tab: Tab, target: Target, dest: Output, timeout: float = 60) 
             raise ActionTimeout("the click started no download within 10 s; the click was "
                                 "made, nothing was saved") from None
         if dest.into:
-            dest = outputs.named(dest, str(entry.get("filename") or ""))
+            await browser.wait_download(entry, timeout)  # its name may come late
+            dest = outputs.named(dest, str(entry.get("filename") or
+                                           os.path.basename(str(entry.get("path") or ""))))
             outputs.check(dest, own)
         size = await browser.finish_download(entry, dest, timeout)
     finally:

@@ -356,6 +356,12 @@ class Browser:
                               timeout: float) -> int:
         """Wait for a download to complete and save it at dest (see outputs.save); returns
         its size. The browser's own copy is removed."""
+        await self.wait_download(entry, timeout)
+        src = entry.get("path") or os.path.join(self.download_dir, str(entry["guid"]))
+        return await asyncio.to_thread(_move, str(src), dest)
+
+    async def wait_download(self, entry: dict[str, Any], timeout: float) -> None:
+        """Wait for a download to complete (by then the browser has named its file)."""
         if entry.get("state") != "completed":
             done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
             entry["done"] = done
@@ -367,8 +373,6 @@ class Browser:
                                    f"within {timeout:g} s; nothing was saved") from None
             if state != "completed":
                 raise BrowserError(f"the download of {entry.get('filename')} was canceled")
-        src = entry.get("path") or os.path.join(self.download_dir, str(entry["guid"]))
-        return await asyncio.to_thread(_move, str(src), dest)
 
     async def close(self) -> None:
         for session in list(self.sessions.values()):

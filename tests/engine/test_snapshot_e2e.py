@@ -68,7 +68,7 @@ async def test_interactive_snapshot_lists_only_refs(tab: Tab, site: Site) -> Non
     await goto(tab, site.url("form.html"))
     full = await tab.snapshot()
     inter = await tab.snapshot(interactive=True)
-    body = inter.text.split(UNTRUSTED, 1)[1].strip().splitlines()
+    body = inter.text.split(UNTRUSTED, 1)[1].strip().splitlines()[2:]  # after page:, url:
     assert body, inter.text
     for line in body:
         assert line.startswith("- "), line  # no indentation, no text lines
