@@ -334,3 +334,5 @@ def test_an_agent_past_its_tab_cap_opens_no_tab_and_its_pages_none_either(record
         assert count() == 3
         ok(hub, "click", ref(hub, "More"))  # one more would pass the cap: it is closed
         assert count() == 3
+        log = Path(hub.env["XDG_STATE_HOME"], "tabsteward", "hub.log").read_text()
+        assert "that agent tests's page opened: it has 3 tabs, its cap" in log
