@@ -184,8 +184,9 @@ class ProfilesWindow(QWidget):
         self.goal: dict[str, QSpinBox] = {key: self._goal_box(key) for key in GOAL_FIELDS}
         self.max_tabs = _named(QSpinBox(), "max_tabs")
         self.max_tabs.setRange(*MAX_TABS_BOUNDS)
+        low, high = MAX_TABS_BOUNDS
         self.max_tabs.setToolTip("The most tabs one agent may have open in a browser, those "
-                                 "its pages open included (%d to %d)" % MAX_TABS_BOUNDS)
+                                 f"its pages open included ({low} to {high})")
         self.max_tabs.valueChanged.connect(self._edited)
         form = QFormLayout()
         form.addRow(self.editing)
