@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -45,6 +46,21 @@ def data_dir() -> Path:
     if sys.platform == "win32":
         return Path(os.environ.get("LOCALAPPDATA", Path.home())) / APP
     return _xdg("XDG_DATA_HOME", ".local/share") / APP
+
+
+def downloads_dir() -> Path:
+    """The person's Downloads folder ($XDG_DOWNLOAD_DIR when set, else ~/Downloads)."""
+    value = os.environ.get("XDG_DOWNLOAD_DIR")
+    if value and os.path.isabs(value):
+        return Path(value)
+    return Path.home() / "Downloads"
+
+
+def agent_files_dir(agent: str) -> Path:
+    """Where an agent's screenshots, downloads and exports go unless it names another place:
+    ~/Downloads/Tabsteward/AGENT (the agent's id, made safe as a folder name)."""
+    safe = re.sub(r"[^A-Za-z0-9_-]+", "-", agent).strip("-")[:64] or "agent"
+    return downloads_dir() / "Tabsteward" / safe
 
 
 def ensure_private_dir(path: Path) -> Path:

@@ -423,9 +423,24 @@ class Tabsteward:
         return await self._run("wait", target=target, state=state, text=text, url=url,
                                load=load, seconds=seconds, timeout=timeout)
 
-    async def screenshot(self, path: str, *, target: str | None = None,
-                         full: bool = False) -> Result:
-        return await self._run("screenshot", path=path, target=target, full=full)
+    async def screenshot(self, path: str | None = None, *, target: str | None = None,
+                         full: bool = False, overwrite: bool = False) -> Result:
+        """Save a picture of the page: by default a new file in the agent's own folder
+        (~/Downloads/Tabsteward/AGENT, where a relative path starts too)."""
+        return await self._run("screenshot", path=path, target=target, full=full,
+                               overwrite=overwrite or None)
+
+    async def download(self, target: str, path: str | None = None, *,
+                       overwrite: bool = False) -> Result:
+        """Click what starts a download and save the file (by default in the agent's own
+        folder, under the name the site gives it)."""
+        return await self._run("download", target=target, path=path, overwrite=overwrite or None)
+
+    async def upload(self, target: str, files: str | Sequence[str]) -> Result:
+        """Put files into a file input; paths are read as the hub sees them (this client's
+        folder for relative ones), and the real file behind a link is what is sent."""
+        return await self._run("upload", target=target,
+                               files=[files] if isinstance(files, str) else list(files))
 
     async def tabs(self) -> Result:
         return await self._run("tabs")

@@ -41,6 +41,7 @@ from tabsteward.bridge.policy.profiles import (
     GOAL_BOUNDS,
     GOAL_FIELDS,
     GOAL_HELP,
+    MAX_TABS_BOUNDS,
     Config,
     valid_name,
 )
@@ -181,6 +182,12 @@ class ProfilesWindow(QWidget):
         self.browser.setEditable(True)
         self.browser.currentTextChanged.connect(self._edited)
         self.goal: dict[str, QSpinBox] = {key: self._goal_box(key) for key in GOAL_FIELDS}
+        self.max_tabs = _named(QSpinBox(), "max_tabs")
+        self.max_tabs.setRange(*MAX_TABS_BOUNDS)
+        low, high = MAX_TABS_BOUNDS
+        self.max_tabs.setToolTip("The most tabs one agent may have open in a browser, those "
+                                 f"its pages open included ({low} to {high})")
+        self.max_tabs.valueChanged.connect(self._edited)
         form = QFormLayout()
         form.addRow(self.editing)
         form.addRow("Allowed sites", self.allow_sites)
@@ -189,6 +196,7 @@ class ProfilesWindow(QWidget):
         form.addRow(rules)
         form.addRow("Wait for your answer", self.ask_timeout)
         form.addRow("Browser", self.browser)
+        form.addRow("Tabs per agent", self.max_tabs)
         goal_agent = _named(QLabel("Goal agent"), "goal_agent")
         goal_agent.setToolTip("Tabsteward's own agent for goals you give it: the model it "
                               "uses and what one run may spend")
@@ -374,6 +382,7 @@ class ProfilesWindow(QWidget):
             self._fill_browser(table["browser"])
             for key, box in self.goal.items():
                 box.setValue(table[key])
+            self.max_tabs.setValue(table["max_tabs"])
         finally:
             self._filling = False
         self._update_delete()
@@ -408,6 +417,7 @@ class ProfilesWindow(QWidget):
         table["browser"] = self.browser.currentText().strip()
         for key, box in self.goal.items():
             table[key] = box.value()
+        table["max_tabs"] = self.max_tabs.value()
 
     def _edited(self) -> None:
         if self._filling:

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
+from ..engine.snapshot import printable
 from .observe import Observation
 
 TAG = "page_untrusted"
 HISTORY_LINES = 8
 _LINE_CHARS = 300
-# anything that could open or close the untrusted block: `<page_untrusted`, `</ PAGE_untrusted`
-_TAG_LIKE = re.compile(r"<(?=\s*/?\s*" + TAG + ")", re.IGNORECASE)
+# anything that could open or close the untrusted block: `<page_untrusted`, `</ PAGE_untrusted`,
+# and look-alikes: a full-width or small `<`, full-width letters, invisible characters or
+# escaped ones (<U+200B>) between the letters
+_OPENERS = re.compile("[<\uff1c\ufe64\u2039\u2329\u27e8\u3008]")
+_ESCAPED = re.compile(r"<U\+[0-9A-F]{4,6}>")
+_SKELETON = re.sub(r"[^a-z0-9]", "", TAG)
+_WINDOW = 120  # characters after a `<` looked at
 
 SYSTEM = f"""\
 You operate a web browser to reach a person's goal. Each turn shows the goal, the budget left, \
@@ -80,8 +87,10 @@ def prompt_bytes(system: str, messages: list[dict[str, str]]) -> int:
 def page_block(obs: Observation) -> str:
     """The page inside the untrusted block, which nothing in the page can close; then what
     was cut from it."""
-    head = [f"page: {obs.title}" if obs.title else "page: (untitled)", f"url: {obs.url}"]
-    body = obs.text if obs.text.split("\n", 2)[:2] == head else "\n".join([*head, obs.text])
+    head = [f"page: {printable(obs.title)}" if obs.title else "page: (untitled)",
+            f"url: {printable(obs.url)}"]
+    first = obs.text.split("\n", 3)[:3]  # a snapshot starts with them (after its marker)
+    body = obs.text if all(h in first for h in head) else "\n".join([*head, obs.text])
     out = f"<{TAG}>\n{neutralise(body)}\n</{TAG}>"
     cut = [f"{n} {what}" for n, what in ((obs.cut_chars, "characters of page text"),
                                          (obs.cut_candidates, "elements")) if n]
@@ -90,7 +99,24 @@ def page_block(obs: Observation) -> str:
 
 def neutralise(text: str) -> str:
     """text with every tag that could open or close the untrusted block defused."""
-    return _TAG_LIKE.sub("&lt;", text)
+    if not _OPENERS.search(text):
+        return text
+    out: list[str] = []
+    last = 0
+    for m in _OPENERS.finditer(text):
+        if _names_the_tag(text[m.end():m.end() + _WINDOW]):
+            out += [text[last:m.start()], "&lt;"]
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _names_the_tag(after: str) -> bool:
+    """Whether what follows a `<` spells the block's tag, once look-alikes are folded and
+    everything but letters and digits is dropped."""
+    folded = unicodedata.normalize("NFKC", _ESCAPED.sub("", after)).casefold()
+    letters = "".join(ch for ch in folded[:_WINDOW] if ch.isalnum())
+    return letters.startswith(_SKELETON)
 
 
 def _history(history: list[str]) -> list[str]:

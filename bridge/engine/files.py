@@ -6,11 +6,14 @@ import asyncio
 import base64
 import contextlib
 import os
+import time
 from typing import Any
 
-from ..errors import ActionTimeout, BrowserError, TargetNotInteractable, UsageError
+from ..errors import ActionTimeout, BrowserError, TargetNotInteractable
+from . import outputs
 from .actions import Outcome, click, describe
 from .aiming import Ask
+from .outputs import Output
 from .tab import Tab
 from .targets import RefTarget, Target
 
@@ -18,16 +21,14 @@ HIDDEN_TRIES = 4
 HIDDEN_WAIT = 4.0
 
 
-async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
-    missing = [f for f in files if not os.path.isfile(f)]
-    if missing:
-        raise UsageError(f"no such file: {', '.join(missing)}; nothing was uploaded")
+async def upload(tab: Tab, target: Target, given: list[str]) -> Outcome:
+    # what is asked about, classified and sent is the real file, whatever a link is named
+    files = [outputs.real_file(f) for f in given]
     handle = await tab.resolve(target)
     info = await tab.info(handle)
     what = describe(handle, info)
-    names = tuple(os.path.basename(f) for f in files)
     if info.get("tag") == "input" and info.get("type") == "file":
-        await tab.permit("upload", info, files=names)
+        await tab.permit("upload", info, files=tuple(files))
         obj = await tab.object_id(handle)
         await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
                        session=handle.frame.session)
@@ -38,7 +39,7 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
     chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
     try:
         # the click is put to policy as an upload through what it really activates
-        await click(tab, RefTarget(handle.ref), ask=Ask("upload", {"files": names}))
+        await click(tab, RefTarget(handle.ref), ask=Ask("upload", {"files": tuple(files)}))
         try:
             async with asyncio.timeout(5):
                 _, params = await chooser
@@ -54,9 +55,19 @@ async def upload(tab: Tab, target: Target, files: list[str]) -> Outcome:
                    data={"files": [os.path.basename(f) for f in files]})
 
 
-async def screenshot(tab: Tab, path: str, full: bool = False,
+def _own_files(tab: Tab) -> tuple[str, ...]:
+    """Files of the hub's that no agent may write besides its folders (the policy file)."""
+    return tuple(getattr(getattr(tab.browser, "gate", None), "own_files", ()))
+
+
+async def screenshot(tab: Tab, dest: Output, full: bool = False,
                      target: Target | None = None) -> Outcome:
     tab.check_no_dialog()
+    if dest.into:
+        dest = outputs.named(dest, time.strftime("screenshot-%Y%m%d-%H%M%S.png"))
+    facts = outputs.prepare(dest, _own_files(tab))
+    await tab.permit("save", files=(dest.path,), extra={**facts, "what": "a screenshot"})
+    path = dest.path
     params: dict[str, Any] = {"format": "jpeg" if path.lower().endswith((".jpg", ".jpeg"))
                               else "png"}
     if target is not None:
@@ -78,9 +89,7 @@ async def screenshot(tab: Tab, path: str, full: bool = False,
         params["captureBeyondViewport"] = True
     res = await _capture(tab, params)
     data = base64.b64decode(res["data"])
-    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-    with open(path, "wb") as f:
-        f.write(data)
+    await asyncio.to_thread(outputs.save, dest, lambda fp: fp.write(data))
     return Outcome(f"saved screenshot {path} ({len(data)} bytes)",
                    data={"path": path, "bytes": len(data)})
 
@@ -104,27 +113,33 @@ async def _capture(tab: Tab, params: dict[str, Any]) -> dict[str, Any]:
     return await tab.send("Page.captureScreenshot", params, timeout=30)
 
 
-async def download(tab: Tab, target: Target, dest: str, timeout: float = 60) -> Outcome:
+async def download(tab: Tab, target: Target, dest: Output, timeout: float = 60) -> Outcome:
+    own = _own_files(tab)
+    facts = outputs.prepare(dest, own)
     browser = tab.browser
     await browser.catch_downloads(True)
     browser_expect = browser.expect_download()
     try:
         # put to policy as a download by what the click really activates (a link, a button)
-        out = await click(tab, target, ask=Ask("download"))
+        out = await click(tab, target, ask=Ask("download", {"files": (dest.path,),
+                                                             "extra": facts}))
         try:
             async with asyncio.timeout(10):
                 entry = await browser_expect
         except TimeoutError:
             raise ActionTimeout("the click started no download within 10 s; the click was "
                                 "made, nothing was saved") from None
-        if os.path.isdir(dest):
-            dest = os.path.join(dest, str(entry.get("filename") or entry["guid"]))
+        if dest.into:
+            await browser.wait_download(entry, timeout)  # its name may come late
+            dest = outputs.named(dest, str(entry.get("filename") or
+                                           os.path.basename(str(entry.get("path") or ""))))
+            outputs.check(dest, own)
         size = await browser.finish_download(entry, dest, timeout)
     finally:
         browser_expect.cancel()
         await browser.catch_downloads(False)
-    out.changes.append(f"downloaded {entry.get('filename')} to {dest} ({size} bytes)")
-    out.data["download"] = {"path": dest, "bytes": size, "url": entry.get("url")}
+    out.changes.append(f"downloaded {entry.get('filename')} to {dest.path} ({size} bytes)")
+    out.data["download"] = {"path": dest.path, "bytes": size, "url": entry.get("url")}
     return out
 
 

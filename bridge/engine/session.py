@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import shutil
@@ -11,8 +12,10 @@ from typing import Any
 
 from ..cdp.connection import CDPConnection
 from ..cdp.extension import ExtensionConnection
-from ..errors import BrowserError, TabError
+from ..errors import BrowserError, PolicyError, TabError
+from . import outputs
 from .gate import Gate
+from .outputs import Output
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
@@ -82,6 +85,7 @@ class Browser:
         self.tabs: dict[str, Tab] = {}  # target id -> tab
         self._by_session: dict[str, Tab] = {}
         self._tab_numbers = 0
+        self._opening: dict[str, int] = {}  # owner -> tabs being opened for it now
         self.downloads: dict[str, dict[str, Any]] = {}
         self.download_dir = tempfile.mkdtemp(prefix="tabsteward-downloads-")
         self._download_waiters: list[asyncio.Future[dict[str, Any]]] = []
@@ -162,7 +166,39 @@ class Browser:
     # -- tabs --
     async def create_tab(self, agent: str, url: str = "about:blank",
                          target_id: str | None = None, principal: str | None = None) -> Tab:
-        """Open a background tab (never activated) and attach to it."""
+        """Open a background tab (never activated) and attach to it; or, given `target_id`,
+        attach to a tab an agent's page opened. PolicyError when the agent has its cap."""
+        if target_id is None:
+            owner = principal or agent
+            self.check_tab_cap(owner)
+            self._opening[owner] = self._opening.get(owner, 0) + 1
+            try:
+                return await self._create_tab(agent, url, principal)
+            finally:
+                self._opening[owner] -= 1
+        return await self._create_tab(agent, url, principal, target_id)
+
+    def tab_cap(self, owner: str) -> int | None:
+        """The most tabs `owner` (a paired agent, else a session) may have open here: its
+        policy profile's max_tabs; None without a policy."""
+        cap = getattr(self.gate, "max_tabs", None)
+        return int(cap(owner)) if callable(cap) else None
+
+    def open_tabs(self, owner: str) -> int:
+        """Tabs open for `owner` in this browser, those its pages opened included."""
+        return sum(1 for t in self.tabs.values()
+                   if not t.state.closed and (t.principal or t.agent) == owner)
+
+    def check_tab_cap(self, owner: str) -> None:
+        cap = self.tab_cap(owner)
+        count = self.open_tabs(owner) + self._opening.get(owner, 0)
+        if cap is not None and count >= cap:
+            raise PolicyError(f"agent {owner!r} has {count} tabs open in this browser, the most "
+                              f"its policy profile allows (max_tabs = {cap}); no tab was "
+                              "opened. Close one with `tab-close` first", max_tabs=cap)
+
+    async def _create_tab(self, agent: str, url: str, principal: str | None,
+                          target_id: str | None = None) -> Tab:
         adopted = target_id is not None
         if target_id is None:
             # In a Chromium of our own each agent tab gets its own (inactive) window, where
@@ -270,6 +306,16 @@ class Browser:
         """A tab that an agent's page opened belongs to that agent."""
         if target_id in self.tabs:
             return
+        owner = parent.principal or parent.agent
+        cap = self.tab_cap(owner)
+        if cap is not None and self.open_tabs(owner) + self._opening.get(owner, 0) >= cap:
+            log.info("closed tab %s that agent %s's page opened: it has %d tabs, its cap",
+                     target_id, owner, cap)
+            try:
+                await self.conn.send("Target.closeTarget", {"targetId": target_id})
+            except BrowserError as exc:
+                log.info("tab %s not closed: %s", target_id, exc.message)
+            return
         try:
             tab = await self.create_tab(parent.agent, target_id=target_id,
                                         principal=parent.principal)
@@ -306,8 +352,16 @@ class Browser:
         fut.add_done_callback(lambda f: self._download_waiters.remove(f))
         return fut
 
-    async def finish_download(self, entry: dict[str, Any], dest: str, timeout: float) -> int:
-        """Wait for a download to complete and move it to dest; returns its size."""
+    async def finish_download(self, entry: dict[str, Any], dest: Output,
+                              timeout: float) -> int:
+        """Wait for a download to complete and save it at dest (see outputs.save); returns
+        its size. The browser's own copy is removed."""
+        await self.wait_download(entry, timeout)
+        src = entry.get("path") or os.path.join(self.download_dir, str(entry["guid"]))
+        return await asyncio.to_thread(_move, str(src), dest)
+
+    async def wait_download(self, entry: dict[str, Any], timeout: float) -> None:
+        """Wait for a download to complete (by then the browser has named its file)."""
         if entry.get("state") != "completed":
             done: asyncio.Future[str] = asyncio.get_running_loop().create_future()
             entry["done"] = done
@@ -319,10 +373,6 @@ class Browser:
                                    f"within {timeout:g} s; nothing was saved") from None
             if state != "completed":
                 raise BrowserError(f"the download of {entry.get('filename')} was canceled")
-        src = entry.get("path") or os.path.join(self.download_dir, str(entry["guid"]))
-        os.makedirs(os.path.dirname(dest) or ".", exist_ok=True)
-        await asyncio.to_thread(shutil.move, src, dest)
-        return os.path.getsize(dest)
 
     async def close(self) -> None:
         for session in list(self.sessions.values()):
@@ -330,3 +380,18 @@ class Browser:
                 await session.close()
         await self.conn.close()
         shutil.rmtree(self.download_dir, ignore_errors=True)
+
+
+def _move(src: str, dest: Output) -> int:
+    """Copy the browser's finished download to dest, then remove the browser's copy."""
+    try:
+        fd = os.open(src, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError as exc:
+        raise BrowserError(f"the finished download {src} cannot be read ({exc.strerror}); "
+                           "nothing was saved") from None
+    with open(fd, "rb") as source:
+        outputs.save(dest, lambda fp: shutil.copyfileobj(source, fp, 1 << 20))
+        size = os.fstat(source.fileno()).st_size
+    with contextlib.suppress(OSError):
+        os.unlink(src)
+    return size

@@ -76,6 +76,8 @@ _COLUMNS = ("id", "ts", "kind", *LIMITS, "data")
 # Control characters, line and paragraph separators, and bidirectional overrides: a page
 # could use them to forge lines or reorder text in the log's one-line-per-entry output.
 _UNSAFE = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# a lone surrogate has no UTF-8: SQLite would refuse the whole entry
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,7 @@ class ActivityLog:
     def _field(self, name: str, value: object) -> str | None:
         if value is None:
             return None
-        text = _UNSAFE.sub(" ", self.redactor.text(str(value)))
+        text = _UNSAFE.sub(" ", self.redactor.text(_SURROGATE.sub("\ufffd", str(value))))
         return _cut(text, LIMITS[name])
 
     def _data(self, data: Mapping[str, Any] | None) -> str | None:
@@ -225,6 +227,7 @@ class ActivityLog:
             encoded = json.dumps(clean, ensure_ascii=False, default=self._unknown)
         except (TypeError, ValueError) as exc:  # non-string keys, cycles, NaN is allowed
             encoded = json.dumps({"unlogged": f"data could not be stored as JSON: {exc}"})
+        encoded = _SURROGATE.sub("\ufffd", encoded)
         size = len(encoded.encode("utf-8"))
         if size > MAX_DATA:
             encoded = json.dumps({"unlogged": f"data was {size} bytes; the log keeps at most "

@@ -10,11 +10,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import framing, version
+from ..engine.snapshot import printable
 from ..errors import AuthError, BrowserError, TabstewardError
 from ..tools.registry import Call, Result, Tool, table
 from . import argv, context, protocol
 from .agents import Agent, Agents
 from .approvals import Approvals
+from .loggable import loggable
 from .redact import REDACTOR
 from .status import Status
 
@@ -142,7 +144,7 @@ class Hub:
         # a mutation is logged before it runs (so a crash mid-way still shows it was asked)
         # and again with its outcome; a read, once, with its outcome
         entry = self.record("request", agent=agent, tool=tool.name,
-                            data=_loggable(tool, checked)) if tool.mutating else None
+                            data=loggable(checked)) if tool.mutating else None
         work = self.status.begin(agent, tool.name)
         outcome = "failed"
         try:
@@ -154,11 +156,12 @@ class Hub:
             result = await tool.handler(Call(session, cwd, self), checked)
             outcome = "ok"
         except TabstewardError as err:
+            err.message = printable(err.message, lines=True)  # it may quote page text
             log.info("%s (agent %s) failed after %.0f ms: %s", tool.name, agent,
                      (self._loop.time() - started) * 1000, REDACTOR.text(err.message))
             self.record("outcome" if entry else "request", agent=agent, tool=tool.name,
                         request_id=entry, outcome=f"error {err.code}: {err.message}",
-                        data=None if entry else _loggable(tool, checked))
+                        data=None if entry else loggable(checked))
             outcome = f"error: {REDACTOR.text(err.message)}"
             raise
         finally:
@@ -171,9 +174,11 @@ class Hub:
                  (self._loop.time() - started) * 1000)
         self.record("outcome" if entry else "request", agent=agent, tool=tool.name,
                     request_id=entry, outcome="ok: " + result.text.partition("\n")[0][:300],
-                    data=None if entry else _loggable(tool, checked))
+                    data=None if entry else loggable(checked))
         # known secrets (what was typed into password fields) never leave the hub
-        return Result(REDACTOR.text(result.text), REDACTOR.data(result.data))
+        # and control characters a page put in its text never reach a terminal or a model
+        return Result(printable(REDACTOR.text(result.text), lines=True),
+                      REDACTOR.data(result.data))
 
     def _profile_browser(self, principal: Agent | None, agent: str) -> str | None:
         """The browser the agent's policy profile names, if any (the person's choice)."""
@@ -311,11 +316,6 @@ def _process(pid: int) -> str:
         return f"process {pid}"
     line = " ".join(w.decode("utf-8", "replace") for w in words if w)[:200]
     return f"process {pid} ({line})" if line else f"process {pid}"
-
-
-def _loggable(tool: Tool, args: Mapping[str, Any]) -> dict[str, Any]:
-    """A request's arguments as the activity log keeps them: typed text by length only."""
-    return {k: (f"<{len(str(v))} characters>" if k == "text" else v) for k, v in args.items()}
 
 
 def _reason(closed: asyncio.Future[str]) -> str:

@@ -77,6 +77,17 @@ class PolicyGate:
                                                           Category.EVAL: Rule.ALLOW})
         return profile
 
+    def max_tabs(self, agent: str) -> int:
+        """The most tabs the agent's profile lets it have open in one browser."""
+        return self.profile(agent).max_tabs
+
+    @property
+    def own_files(self) -> tuple[str, ...]:
+        """The policy file in use: no agent may write it, wherever it is."""
+        path = self.config_file.path if self.config_file is not None else \
+            (self._config.source if self._config is not None else None)
+        return (str(path),) if path is not None else ()
+
     async def __call__(self, tab: Tab, intent: Intent) -> None:
         profile = self.profile(tab.principal or tab.agent)
         verdict = decide(intent, profile, _OnceToo(self.grants, once_subject(intent)))

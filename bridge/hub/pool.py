@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabsteward.hub")
 
 DEFAULT_IDLE_DETACH = 120.0
+ALIVE_WAIT = 3.0  # seconds a connected extension has to show it is alive
 
 
 class BrowserPool:
@@ -168,10 +169,15 @@ class BrowserPool:
         from ..cdp.extension import ExtensionConnection
         from ..engine.session import Browser
         assert link.hello is not None
-        for name, known in self.extensions.items():
+        for name, known in list(self.extensions.items()):
             conn = known.conn
             if self._installs.get(name) == link.hello.install and \
                     isinstance(conn, ExtensionConnection) and not conn.closed.done():
+                if await _answers(conn.link):
+                    raise UsageError(
+                        f"a second extension link claimed the install id of browser {name!r}, "
+                        "whose link is alive and answers; it was refused, and the browser's "
+                        "link was left as it was")
                 conn.relink(link)  # the same profile, back: its agents keep their tabs
                 self.disconnected.pop(link.hello.install, None)
                 link.on_hello = lambda hello, b=known: self._renamed(b, hello.name)
@@ -251,6 +257,21 @@ class BrowserPool:
                 await browser.close()
             except Exception:  # closing one must not keep the others open
                 log.exception("closing a browser failed")
+
+
+async def _answers(link: ExtensionLink) -> bool:
+    """Whether an extension link is alive: it answers a call that only reads its settings.
+    A restarted service worker's old link is closed, or never answers again."""
+    from ..cdp.extension_link import ExtensionCallError
+    if link.closed.done():
+        return False
+    try:
+        await link.call("settings.update", {}, timeout=ALIVE_WAIT)
+    except ExtensionCallError:
+        return True  # it refused, so it is there
+    except BrowserError:
+        return False
+    return True
 
 
 def _reason(closed: asyncio.Future[str]) -> str:

@@ -17,6 +17,7 @@ class Category(StrEnum):
     CREDENTIALS = "credentials"
     UPLOAD = "upload"
     DOWNLOAD = "download"
+    WRITE_FILES = "write_files"
     ACCOUNT_SETTINGS = "account_settings"
     EVAL = "eval"
     READ_STORAGE = "read_storage"
@@ -37,6 +38,7 @@ _LABELS = {
     Category.CREDENTIALS: "entering credentials or payment data",
     Category.UPLOAD: "file upload",
     Category.DOWNLOAD: "downloads",
+    Category.WRITE_FILES: "saving files outside the agent's own folder, or over a file",
     Category.ACCOUNT_SETTINGS: "account or security settings",
     Category.EVAL: "running arbitrary script",
     Category.READ_STORAGE: "reading cookies or storage",

@@ -13,7 +13,8 @@ from typing import Protocol
 
 from .categories import Category, Rule
 from .describe import describe, place, target_of
-from .facts import Facts, address, basename, facts_of, is_button, is_toggle, plain, quote
+from .facts import Facts, address, facts_of, is_button, is_toggle, plain, quote
+from .files import sensitive, shown_path, within
 from .intent import Element, Intent
 from .profiles import Profile
 from .sites import SiteList, parse_url, site_of
@@ -27,7 +28,6 @@ from .words import (
     MONEY,
     NAVIGATING,
     SECRET_FIELDS,
-    SENSITIVE_FILE,
     SETTINGS_NAME,
     SETTINGS_PATH,
     SIMPLE,
@@ -70,7 +70,7 @@ def classify(intent: Intent, sites: SiteList) -> list[Finding]:
 
 def _classify(f: Facts, sites: SiteList) -> list[Finding]:
     found: list[Finding] = []
-    for rater in (_navigation, _outside_document, _simple, _tabs, _submission, _words,
+    for rater in (_navigation, _outside_document, _simple, _saving, _tabs, _submission, _words,
                   _composer, _money, _payment_form, _credentials, _account_settings):
         found.extend(rater(f, sites))
     first: dict[Category, Finding] = {}
@@ -122,11 +122,26 @@ def _simple(f: Facts, sites: SiteList) -> list[Finding]:
     if category is None:
         return []
     out = [Finding(category, _simple_reason(f))]
-    if f.action == "upload":
-        out.extend(Finding(C.CREDENTIALS, f"the upload includes {quote(name, 40)}, which looks "
-                           "like a key or credentials file")
-                   for name in f.intent.files if SENSITIVE_FILE.match(basename(name)))
+    if f.action == "upload":  # the engine gives real paths: a link named cv.pdf is its target
+        out.extend(Finding(C.CREDENTIALS, f"the upload includes {shown_path(path)}, which is "
+                           "a key, credentials, keyring or browser profile file")
+                   for path in f.intent.files if sensitive(path))
     return out
+
+
+def _saving(f: Facts, sites: SiteList) -> list[Finding]:
+    """A file saved outside the agent's own folder, or over a file that exists."""
+    if f.action not in ("save", "download") or not f.intent.files:
+        return []
+    path, folder = f.intent.files[0], f.intent.extra.get("folder", "")
+    reasons = []
+    if not within(path, folder):
+        reasons.append(f"the file would be saved at {shown_path(path)}, outside the agent's "
+                       f"folder {shown_path(folder)}" if folder else
+                       f"the file would be saved at {shown_path(path)}")
+    if f.intent.extra.get("replaces"):
+        reasons.append(f"it would replace the existing file {shown_path(path)}")
+    return [Finding(C.WRITE_FILES, "; ".join(reasons))] if reasons else []
 
 
 def _simple_reason(f: Facts) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from .facts import Facts, basename, facts_of, quote
+from .facts import Facts, facts_of, quote
+from .files import shown_path
 from .intent import Element, Intent
 from .sites import Url, is_blank, parse_url, site_of
 from .words import NAVIGATING
@@ -39,7 +40,10 @@ def _describe_bare(f: Facts) -> str:
         "eval": "run script the agent wrote" + (
             f" (SHA-256 {intent.extra['sha256'][:12]})" if intent.extra.get("sha256") else ""),
         "read_storage": "read cookies and storage",
-        "download": f"download {place(intent.url)}" if intent.url else "download a file",
+        "download": (f"download {place(intent.url)}" if intent.url else "download a file")
+        + _saved_at(intent),
+        "save": f"save {quote(intent.extra.get('what') or 'a file', 30)[1:-1]}"
+        + _saved_at(intent),
         "tab_close": f"close {whose} tab", "tab_select": f"switch to {whose} tab",
         "tab_open": "open a tab", "scroll": "scroll the page", "read": "read the page",
         "dialog": f"{'accept' if intent.keys == 'accept' else 'dismiss'} the page's dialog",
@@ -56,17 +60,24 @@ def _describe_element(f: Facts) -> str:
     elif f.action == "press":
         text = f"press {quote(intent.keys, 40)} in {target}"
     elif f.action == "upload":
-        names = ", ".join(quote(basename(n), 40) for n in intent.files[:5])
+        names = ", ".join(shown_path(n) for n in intent.files[:5])
         more = f" and {len(intent.files) - 5} more" if len(intent.files) > 5 else ""
         text = f"upload {len(intent.files)} file(s) ({names}{more}) with {target}"
     elif f.action == "download":
-        text = f"download {place(intent.url or f.el.href)} from {target}"
+        text = f"download {place(intent.url or f.el.href)} from {target}{_saved_at(intent)}"
     elif f.action == "select":
         text = f"choose an option in {target}"
     else:
         verb = {"hover": "hover over", "scroll": "scroll to"}.get(f.action, f.action)
         text = f"{verb} {target}"
     return text + _effect(f)
+
+
+def _saved_at(intent: Intent) -> str:
+    if not intent.files:
+        return ""
+    replaces = ", replacing the file there" if intent.extra.get("replaces") else ""
+    return f" to {shown_path(intent.files[0])}{replaces}"
 
 
 def _effect(f: Facts) -> str:

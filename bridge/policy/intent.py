@@ -15,7 +15,9 @@ ACTIONS = frozenset({
     "press",         # `keys`; `element` is the focused element when the keys go to one
     "select", "check", "uncheck",
     "upload",        # `element` is the file input; `files` the paths
-    "download",      # `url` when known
+    "download",      # `url` when known; `files` the real path it is saved at, `extra` as save
+    "save",          # a screenshot or export: `files` its real path; `extra` "folder" (the
+                     # agent's own) and "replaces" (non-empty: it replaces a file), "what"
     "eval",          # arbitrary script
     "read_storage",  # cookies, localStorage, sessionStorage
     "tab_open", "tab_close", "tab_select",  # `person_tab`: the tab is not an agent's
@@ -106,7 +108,7 @@ class Intent:
     url: str = ""                        # navigate/download destination
     keys: str = ""                       # press: the keys; dialog: accept/dismiss
     text: str = field(default="", repr=False)  # fill/type: never logged nor shown
-    files: tuple[str, ...] = ()          # upload: the paths
+    files: tuple[str, ...] = ()          # upload: the real paths; download, save: the target
     person_tab: bool = False             # the tab belongs to the person, not an agent
     extra: dict[str, str] = field(default_factory=dict)
 

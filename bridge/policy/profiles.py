@@ -33,6 +33,8 @@ GOAL_BOUNDS: Mapping[str, tuple[int, int]] = {
     "goal_actions": GOAL_ACTIONS_BOUNDS, "goal_requests": GOAL_REQUESTS_BOUNDS,
     "goal_seconds": GOAL_SECONDS_BOUNDS, "goal_candidates": GOAL_CANDIDATES_BOUNDS,
 }
+# How many tabs one agent may have open in a browser (those its pages open count too).
+MAX_TABS, MAX_TABS_BOUNDS = 50, (1, 1000)
 GOAL_FIELDS = tuple(GOAL_BOUNDS)  # a Profile's goal agent budgets, in this order
 GOAL_HELP: Mapping[str, str] = {  # what each budget limits, in one line
     "goal_actions": "the most actions one run takes in the browser",
@@ -45,7 +47,8 @@ _A, _Q, _B = Rule.ALLOW, Rule.ASK, Rule.BLOCK
 DEFAULT_RULES: Mapping[Category, Rule] = {
     Category.NAVIGATE_OFFSITE: _Q, Category.SUBMIT: _A, Category.PURCHASE: _Q,
     Category.SEND: _Q, Category.DELETE: _Q, Category.CREDENTIALS: _Q, Category.UPLOAD: _Q,
-    Category.DOWNLOAD: _A, Category.ACCOUNT_SETTINGS: _Q, Category.EVAL: _B,
+    Category.DOWNLOAD: _A, Category.WRITE_FILES: _Q, Category.ACCOUNT_SETTINGS: _Q,
+    Category.EVAL: _B,
     Category.READ_STORAGE: _B, Category.PERSON_TABS: _B,
 }
 TRUSTED_RULES: Mapping[Category, Rule] = {
@@ -59,7 +62,7 @@ _SECRET_KEY = re.compile(r"token|passw(or)?d|pwd|secret|api[_-]?key|private[_-]?
                          r"access[_-]?key|bearer", re.IGNORECASE)
 _TOP_KEYS = frozenset({"default_profile", "agents", "profiles"})
 _PROFILE_KEYS = frozenset({"inherits", "allow_sites", "deny_sites", "ask_timeout", "rules",
-                           "model", "key", "browser", *GOAL_FIELDS})
+                           "model", "key", "browser", "max_tabs", *GOAL_FIELDS})
 TEXT_FIELDS = ("model", "key", "browser")  # a Profile's plain text settings, "" when unset
 _TEXT_LIMITS = {"model": 200, "browser": 64}
 _KEY_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -85,6 +88,7 @@ class Profile:
     goal_requests: int = GOAL_REQUESTS
     goal_seconds: int = GOAL_SECONDS
     goal_candidates: int = GOAL_CANDIDATES
+    max_tabs: int = MAX_TABS  # the most tabs one agent may have open in a browser
     sites: SiteList = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -105,6 +109,11 @@ class Profile:
                     or not in_bounds(key, value):
                 raise UsageError(f"profile {self.name!r}: {key} must be {goal_range(key)}, "
                                  f"not {value!r}")
+        low_tabs, high_tabs = MAX_TABS_BOUNDS
+        if isinstance(self.max_tabs, bool) or not isinstance(self.max_tabs, int) \
+                or not low_tabs <= self.max_tabs <= high_tabs:
+            raise UsageError(f"profile {self.name!r}: max_tabs must be a whole number from "
+                             f"{low_tabs} to {high_tabs}, not {self.max_tabs!r}")
         object.__setattr__(self, "rules", {c: Rule(self.rules[c]) for c in Category})
         object.__setattr__(self, "sites", SiteList.of(self.allow_sites, self.deny_sites))
 
@@ -339,7 +348,9 @@ class _Reader:
                        goal_seconds=self.budget(table, "goal_seconds", where,
                                                 base.goal_seconds),
                        goal_candidates=self.budget(table, "goal_candidates", where,
-                                                   base.goal_candidates))
+                                                   base.goal_candidates),
+                       max_tabs=self.whole(table, "max_tabs", where, base.max_tabs,
+                                           MAX_TABS_BOUNDS))
 
     def budget(self, table: dict[str, Any], key: str, where: tuple[str, ...],
                inherited: int) -> int:
@@ -349,6 +360,18 @@ class _Reader:
         value: int = self.typed(table, key, where, (int,), goal_range(key))
         if not in_bounds(key, value):
             raise self.fail(_key(*where, key), f"is {value}; it must be {goal_range(key)}")
+        return value
+
+    def whole(self, table: dict[str, Any], key: str, where: tuple[str, ...], inherited: int,
+              bounds: tuple[int, int]) -> int:
+        """A whole number within bounds (never true/false)."""
+        if key not in table:
+            return inherited
+        low, high = bounds
+        wanted = f"a whole number from {low} to {high}"
+        value: int = self.typed(table, key, where, (int,), wanted)
+        if not low <= value <= high:
+            raise self.fail(_key(*where, key), f"is {value}; it must be {wanted}")
         return value
 
     def text(self, table: dict[str, Any], key: str, where: tuple[str, ...],
@@ -499,6 +522,9 @@ def template() -> str:
         f"key = {json.dumps(profile.key)}",
         '# the browser this profile\'s agents use unless they name one ("" = any)',
         f"browser = {json.dumps(profile.browser)}",
+        f"# the most tabs one agent may have open in a browser, counting those its pages open "
+        f"({MAX_TABS_BOUNDS[0]} to {MAX_TABS_BOUNDS[1]})",
+        f"max_tabs = {profile.max_tabs}",
         "# what one run of Tabsteward's own goal agent may spend (remove the # to change one):",
         *(line for key in GOAL_FIELDS for line in (
             f"# {GOAL_HELP[key]} ({_bounds_words(key)})",

@@ -85,9 +85,21 @@ SECRET_FIELDS = (
                                  "passport number")),
 )
 SENSITIVE_FILE = re.compile(
-    r"^(id_(rsa|dsa|ecdsa|ed25519)(\.pub)?|\.env(\..*)?|\.netrc|\.npmrc|\.pypirc|"
-    r"credentials(\.json)?|cookies|login data|wallet\.dat|.*\.(pem|key|p12|pfx|kdbx|keychain|"
-    r"gpg|ovpn))$", re.IGNORECASE)
+    r"^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.pub)?|\.env(\..*)?|\.netrc|_netrc|\.npmrc|\.pypirc|"
+    r"\.git-credentials|\.pgpass|\.my\.cnf|\.htpasswd|\.vault-token|secring\.gpg|"
+    r"credentials(\.json)?|cookies|login data|web data|wallet\.dat|.*\.(pem|key|p12|pfx|kdbx?|"
+    r"keychain(-db)?|keystore|jks|gpg|asc|ovpn|keyring))$", re.IGNORECASE)
+# folders whose files are keys, keyrings, cloud credentials, browser profiles or Tabsteward's
+# own state, wherever the path starts (matched against a real path written with "/")
+SENSITIVE_PATH = re.compile(
+    r"(^|/)(\.ssh|\.gnupg|\.aws|\.azure|\.kube|\.docker|\.password-store|\.mozilla|\.pki|"
+    r"\.local/share/(keyrings|tabsteward)|\.local/state/tabsteward|"
+    r"\.config/(gcloud|gh|op|1password|rclone|tabsteward|chromium|google-chrome[^/]*|"
+    r"BraveSoftware|microsoft-edge[^/]*|vivaldi|opera|keepassxc|Signal)|"
+    r"Library/(Keychains|Cookies|Application Support/(Google/Chrome|Chromium|BraveSoftware|"
+    r"Microsoft Edge|Firefox|tabsteward))|"
+    r"AppData/(Local|Roaming)/(Google/Chrome|Microsoft/Edge|Mozilla|Microsoft/Credentials|"
+    r"Microsoft/Protect|tabsteward))(/|$)", re.IGNORECASE)
 
 FAMILIES = ((C.PURCHASE, PURCHASE, "a purchase or payment"),
             (C.SEND, SEND, "sending or publishing"),

@@ -39,6 +39,7 @@ def profile_table(profile: Profile) -> dict[str, Any]:
         "model": profile.model,
         "key": profile.key,
         "browser": profile.browser,
+        "max_tabs": profile.max_tabs,
         **{key: getattr(profile, key) for key in GOAL_FIELDS},
         "rules": {c.value: profile.rules[c].value for c in Category},
     }

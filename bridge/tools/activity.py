@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
+import io
 import os
 import re
 import time
 from datetime import datetime
 from typing import Any
 
-from ..errors import TabstewardError, UsageError
+from ..engine import outputs
+from ..errors import PolicyError, TabstewardError, UsageError
+from ..hub import context
 from ..hub.activity import KINDS, MAX_QUERY, ActivityLog, Entry, Format
+from .common import OVERWRITE
 from .registry import PERSON, Call, Param, Result, tool
 
 DEFAULT_LIMIT = 50
@@ -69,8 +72,9 @@ def _what(entry: Entry) -> str:
       Param("grep", help="only entries whose summary or reason contains this text"),
       Param("limit", "int", help=f"at most this many entries, 1 to {MAX_QUERY} (default "
             f"{DEFAULT_LIMIT}; an export writes every match unless given)"),
-      Param("export", help="write the entries to this new .jsonl or .csv file instead"),
-      mutating=False, group=PERSON, browser=False)
+      Param("export", help="write the entries to this new .jsonl or .csv file instead (an "
+            "agent's export goes in its own folder, ~/Downloads/Tabsteward/AGENT)"),
+      OVERWRITE, mutating=False, group=PERSON, browser=False)
 async def activity(call: Call, args: dict[str, Any]) -> Result:
     limit = args.get("limit")
     if limit is not None and not 1 <= int(limit) <= MAX_QUERY:
@@ -86,7 +90,7 @@ async def activity(call: Call, args: dict[str, Any]) -> Result:
         raise TabstewardError("this hub keeps no activity log (see its log for why); "
                               "nothing was read")
     if args.get("export"):
-        return _export(log, call.path(str(args["export"])), filters,
+        return _export(log, _export_place(call, args), filters,
                        int(limit) if limit is not None else None)
     entries = log.query(**filters, limit=int(limit) if limit is not None else DEFAULT_LIMIT)
     entries.reverse()  # the latest ones, read top to bottom
@@ -94,49 +98,41 @@ async def activity(call: Call, args: dict[str, Any]) -> Result:
     return Result(text, {"entries": [e.to_dict() for e in entries]})
 
 
-def _export(log: ActivityLog, path: str, filters: dict[str, Any], limit: int | None) -> Result:
+def _export_place(call: Call, args: dict[str, Any]) -> outputs.Output:
+    """Where an export goes: an agent's only into its own folder (relative paths start
+    there); the person's wherever they say (relative to their folder), never into
+    Tabsteward's own folders or a dotfile."""
+    agent = context.principal.get()
+    raw, overwrite = str(args["export"]), bool(args.get("overwrite"))
+    if agent is None:
+        dest = outputs.output(raw, "person", "", cwd=call.cwd, overwrite=overwrite)
+    else:
+        dest = outputs.output(raw, agent.id, "", overwrite=overwrite)
+        if not dest.inside:
+            raise PolicyError(f"{dest.path} is outside the agent's own folder {dest.folder}; an "
+                              "agent exports the activity log only there. Nothing was written")
+    own = getattr(getattr(call.hub, "policy", None), "own_files", ())
+    outputs.prepare(dest, own)
+    return dest
+
+
+def _export(log: ActivityLog, dest: outputs.Output, filters: dict[str, Any],
+            limit: int | None) -> Result:
+    path = dest.path
     fmt = _FORMATS.get(os.path.splitext(path)[1].lower())
-    if fmt is None:
+    if fmt is None or dest.into:
         raise UsageError(f"export to a file ending in .jsonl or .csv, not {path}; "
                          "nothing was written")
-    folder = os.path.dirname(path)
-    if os.path.lexists(path):
-        raise UsageError(f"{path} already exists; nothing was written (name a new file)")
-    if not os.path.isdir(folder):
-        raise UsageError(f"the folder {folder} does not exist; nothing was written")
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
-                     0o600)
-    except OSError as exc:
-        raise UsageError(f"cannot write in {folder} ({exc.strerror}); nothing was written"
-                         ) from exc
-    try:
-        with open(fd, "w", encoding="utf-8", newline="") as fp:
-            count = log.export(fp, fmt, **filters, limit=limit)
-            fp.flush()
-            os.fsync(fp.fileno())
-        _publish(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-    return Result(f"wrote {count} entries to {path}",
-                  {"export": path, "format": fmt, "count": count})
+    counted: list[int] = []
 
+    def fill(fp: Any) -> None:
+        text = io.TextIOWrapper(fp, encoding="utf-8", newline="")
+        try:
+            counted.append(log.export(text, fmt, **filters, limit=limit))
+            text.flush()
+        finally:
+            text.detach()  # the binary file stays open for save to sync and close
 
-def _publish(tmp: str, path: str) -> None:
-    """Give the finished file its name, never replacing a file that appeared meanwhile."""
-    try:
-        os.link(tmp, path)  # fails if `path` exists, unlike a rename
-    except FileExistsError:
-        raise UsageError(f"{path} already exists; nothing was written (name a new file)"
-                         ) from None
-    except OSError:  # a filesystem without hard links
-        if os.path.lexists(path):
-            raise UsageError(f"{path} already exists; nothing was written (name a new file)"
-                             ) from None
-        os.replace(tmp, path)
-        return
-    os.unlink(tmp)
-
+    outputs.save(dest, fill)
+    return Result(f"wrote {counted[0]} entries to {path}",
+                  {"export": path, "format": fmt, "count": counted[0]})

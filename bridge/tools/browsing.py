@@ -5,8 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions, files
+from ..engine.snapshot import UNTRUSTED, printable
 from ..errors import UsageError
-from .common import TARGET, optional_target, result, tab_of, target
+from .common import (
+    FOLDER_HELP,
+    OVERWRITE,
+    TARGET,
+    optional_target,
+    output,
+    result,
+    tab_of,
+    target,
+)
 from .registry import Call, Param, Result, tool
 
 
@@ -20,8 +30,10 @@ async def tabs(call: Call, args: dict[str, Any]) -> Result:
         mark = "*" if t is session.current else " "
         rows.append({"id": t.id, "url": t.state.url, "title": t.state.title,
                      "current": t is session.current, "opener": t.opener})
-        lines.append(f"{mark} {t.id} {t.state.title or '(untitled)'} — {t.state.url}")
-    text = "\n".join(lines) if lines else "no tabs (open one with `open URL`)"
+        lines.append(f"{mark} {t.id} {printable(t.state.title) or '(untitled)'} — "
+                     f"{printable(t.state.url)}")
+    # titles and addresses are the pages' words: below the marker, like a snapshot's
+    text = "\n".join([UNTRUSTED, *lines]) if lines else "no tabs (open one with `open URL`)"
     return Result(text, {"tabs": rows})
 
 
@@ -79,14 +91,13 @@ async def wait(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("screenshot", "Save a PNG/JPEG of the viewport, the full page, or one element",
-      Param("path", required=True, positional=True, help="file to write (.png or .jpg)"),
+      Param("path", positional=True, help=f"file to write (.png or .jpg); {FOLDER_HELP}"),
       Param("full", "bool", help="the whole page, not just the viewport"),
-      Param("target", help="only this element"), mutating=False)
+      Param("target", help="only this element"), OVERWRITE, mutating=False)
 async def screenshot(call: Call, args: dict[str, Any]) -> Result:
+    dest = output(call, args)
     async with tab_of(call, args) as tab:
-        await tab.permit("read")
-        out = await files.screenshot(tab, call.path(str(args["path"])), bool(args.get("full")),
-                                       optional_target(args))
+        out = await files.screenshot(tab, dest, bool(args.get("full")), optional_target(args))
         return result(out, tab)
 
 
@@ -100,11 +111,12 @@ async def upload(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("download", "Click an element that starts a download and save the file", TARGET,
-      Param("path", required=True, positional=True, help="file or folder to save into"),
-      mutating=True)
+      Param("path", positional=True, help=f"file or folder to save into; {FOLDER_HELP}"),
+      OVERWRITE, mutating=True)
 async def download(call: Call, args: dict[str, Any]) -> Result:
+    dest = output(call, args)
     async with tab_of(call, args) as tab:
-        out = await files.download(tab, target(args), call.path(str(args["path"])))
+        out = await files.download(tab, target(args), dest)
         return result(out, tab)
 
 

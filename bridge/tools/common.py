@@ -6,10 +6,16 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+from ..engine import outputs
 from ..engine.actions import Outcome
 from ..engine.tab import Tab
 from ..engine.targets import Target, parse
 from .registry import Call, Param, Result
+
+OVERWRITE = Param("overwrite", "bool", help="replace a file that is there already (where the "
+                  "policy profile allows)")
+FOLDER_HELP = ("default: your own folder, ~/Downloads/Tabsteward/AGENT, where a relative path "
+               "starts too; elsewhere is asked about")
 
 TARGET = Param("target", help="@N from a snapshot, loc=..., or a CSS selector",
                required=True, positional=True)
@@ -38,3 +44,11 @@ def optional_target(args: dict[str, Any], name: str = "target") -> Target | None
 def result(out: Outcome, tab: Tab) -> Result:
     return Result(out.text(), {"done": out.did, "changes": out.changes, "tab": tab.id,
                                **out.data})
+
+
+def output(call: Call, args: dict[str, Any], default_name: str = "") -> outputs.Output:
+    """Where a tool that writes a file writes it (see outputs.output), for the calling agent."""
+    session = call.session
+    raw = args.get("path")
+    return outputs.output(str(raw) if raw else None, session.principal or session.agent,
+                          default_name, overwrite=bool(args.get("overwrite")))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions
+from ..engine.snapshot import UNTRUSTED, printable
 from ..errors import UsageError
 from .common import optional_target, result, tab_of
 from .registry import Call, Param, Result, tool
@@ -68,5 +69,6 @@ async def text(call: Call, args: dict[str, Any]) -> Result:
         await tab.permit("read")
         fmt = "markdown" if args.get("markdown") else "text"
         body = await actions.read(tab, fmt)
-        out = f"[untrusted page content from {tab.state.url}]\n{body}"
+        # the address is the page's word too: below the marker
+        out = f"{UNTRUSTED}\nurl: {printable(tab.state.url)}\n{printable(body, lines=True)}"
         return Result(out, {"url": tab.state.url, "format": fmt, "text": body})

@@ -184,6 +184,18 @@ def test_the_goal_agent_budgets_are_spin_boxes_with_their_bounds_under_a_goal_ag
     assert [box.value() for box in boxes.values()] == [60, 120, 1200, 250]
 
 
+def test_the_tab_cap_is_a_spin_box_that_is_saved(setup: Setup) -> None:
+    box = setup.get(QSpinBox, "max_tabs")
+    assert (box.minimum(), box.maximum(), box.value()) == (1, 1000, 50)
+    assert box.toolTip()
+    setup.select("work")
+    box.setValue(8)
+    setup.click("save")
+    assert "Saved" in setup.status()
+    assert profiles.load(setup.path).profiles["work"].max_tabs == 8
+    assert profiles.load(setup.path).profiles["default"].max_tabs == 50
+
+
 def test_a_changed_goal_budget_is_saved_and_the_others_kept(setup: Setup) -> None:
     setup.select("work")
     setup.get(QSpinBox, "goal_actions").setValue(150)

@@ -12,6 +12,7 @@ from fixture_server import Site
 from pagetools import goto, js, line_of, ref, target, text_of
 from tabsteward.bridge.engine import actions, files
 from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import TargetCovered
@@ -266,7 +267,8 @@ async def test_screenshot_of_an_element_inside_a_frame_shows_that_element(
                    "stale frame; known gap of the extension transport", strict=False))
     shot = await frames_page(tab, site)
     path = tmp_path / "swatch.png"
-    await files.screenshot(tab, str(path), target=target(shot, "button", f"Swatch {who}"))
+    await files.screenshot(tab, at(str(path), str(tmp_path)),
+                           target=target(shot, "button", f"Swatch {who}"))
     pixels = png_pixels(path)
     red = [p for p in pixels if p[0] > 230 and p[1] < 30 and p[2] < 30]
     assert len(red) >= 0.9 * len(pixels), f"{len(red)} of {len(pixels)} pixels are red"

@@ -9,6 +9,7 @@ import pytest
 from fixture_server import Site, download_body
 from pagetools import goto, js, target, text_of
 from tabsteward.bridge.engine import actions, files
+from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import (
@@ -184,10 +185,10 @@ async def test_screenshot_of_viewport_full_page_and_element(
     view = tmp_path / "view.png"
     full = tmp_path / "sub" / "full.png"
     elem = tmp_path / "button.png"
-    out = await files.screenshot(tab, str(view))
+    out = await files.screenshot(tab, at(str(view), str(tmp_path)))
     assert out.data == {"path": str(view), "bytes": view.stat().st_size}
-    await files.screenshot(tab, str(full), full=True)
-    await files.screenshot(tab, str(elem), target=parse("#bottom"))
+    await files.screenshot(tab, at(str(full), str(tmp_path)), full=True)
+    await files.screenshot(tab, at(str(elem), str(tmp_path)), target=parse("#bottom"))
     vw, vh = png_size(view)
     _, fh = png_size(full)
     ew, eh = png_size(elem)
@@ -203,7 +204,7 @@ async def test_screenshot_of_viewport_full_page_and_element(
 async def test_jpeg_screenshot_by_extension(tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("nav1.html"))
     path = tmp_path / "shot.jpg"
-    await files.screenshot(tab, str(path))
+    await files.screenshot(tab, at(str(path), str(tmp_path)))
     assert path.read_bytes()[:3] == b"\xff\xd8\xff"
 
 
@@ -213,7 +214,7 @@ async def test_download_is_saved_where_asked_and_reported_with_path_and_size(
     await goto(tab, site.url("download.html"))
     shot = await tab.snapshot()
     out = await files.download(tab, target(shot, "link", "Download the report"),
-                                 str(tmp_path))
+                               at(str(tmp_path), str(tmp_path)))
     saved = tmp_path / "report.csv"
     assert saved.read_bytes() == download_body("report.csv")
     assert out.data["download"]["path"] == str(saved)
@@ -224,7 +225,7 @@ async def test_download_is_saved_where_asked_and_reported_with_path_and_size(
 async def test_download_to_a_file_name(tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("download.html"))
     dest = tmp_path / "deep" / "mine.csv"
-    await files.download(tab, parse("#report"), str(dest))
+    await files.download(tab, parse("#report"), at(str(dest), str(tmp_path)))
     assert dest.read_bytes() == download_body("report.csv")
 
 
@@ -232,7 +233,7 @@ async def test_click_that_starts_no_download_says_so(
         tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("download.html"))
     with pytest.raises(ActionTimeout, match="started no download"):
-        await files.download(tab, parse("#page"), str(tmp_path))
+        await files.download(tab, parse("#page"), at(str(tmp_path), str(tmp_path)))
     assert list(tmp_path.iterdir()) == []
 
 

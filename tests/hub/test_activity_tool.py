@@ -145,9 +145,9 @@ def test_export_never_overwrites_an_existing_file(hub: HubLike, tmp_path: Path) 
     assert existing.read_text() == "keep me\n"
 
 
-def test_export_into_a_missing_folder_is_refused(hub: HubLike, tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="does not exist; nothing was written"):
-        run(hub, tmp_path, export="nowhere/log.csv")
+def test_export_into_a_missing_folder_makes_it(hub: HubLike, tmp_path: Path) -> None:
+    run(hub, tmp_path, export="new/log.csv")
+    assert (tmp_path / "new" / "log.csv").read_text().startswith("id,time,")
 
 
 def test_a_hub_without_a_log_says_nothing_was_read(tmp_path: Path) -> None:

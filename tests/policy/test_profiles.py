@@ -45,7 +45,7 @@ def test_every_category_has_a_short_label() -> None:
     assert all(c.label for c in Category)
     assert [c.value for c in Category] == [
         "navigate_offsite", "submit", "purchase", "send", "delete", "credentials", "upload",
-        "download", "account_settings", "eval", "read_storage", "person_tabs"]
+        "download", "write_files", "account_settings", "eval", "read_storage", "person_tabs"]
 
 
 def test_a_missing_file_gives_the_safe_defaults_and_is_not_created(tmp_path: Path) -> None:
@@ -70,8 +70,8 @@ def test_the_default_profile_is_the_safe_one() -> None:
     assert default.ask_timeout == 120
     assert default.rules == {
         C.NAVIGATE_OFFSITE: Q, C.SUBMIT: A, C.PURCHASE: Q, C.SEND: Q, C.DELETE: Q,
-        C.CREDENTIALS: Q, C.UPLOAD: Q, C.DOWNLOAD: A, C.ACCOUNT_SETTINGS: Q, C.EVAL: B,
-        C.READ_STORAGE: B, C.PERSON_TABS: B}
+        C.CREDENTIALS: Q, C.UPLOAD: Q, C.DOWNLOAD: A, C.WRITE_FILES: Q, C.ACCOUNT_SETTINGS: Q,
+        C.EVAL: B, C.READ_STORAGE: B, C.PERSON_TABS: B}
 
 
 def test_trusted_allows_all_but_script_storage_and_the_persons_tabs_which_ask() -> None:
@@ -470,3 +470,19 @@ def test_the_template_mentions_the_goal_budgets_as_comments_that_load_as_the_def
     assert "(10 to 86400)" in text
     uncommented = text.replace("# goal_", "goal_")
     assert load(write(tmp_path, uncommented)).profiles == Config().profiles
+
+
+def test_each_agent_may_have_50_tabs_unless_its_profile_says_otherwise() -> None:
+    assert BUILTIN["default"].max_tabs == 50
+    assert "max_tabs = 50" in profiles.template()
+    assert profiles.load_text(profiles.template()).profile("default").max_tabs == 50
+    config = profiles.load_text('[profiles.few]\nmax_tabs = 3\n[profiles.more]\n'
+                                'inherits = "few"\n')
+    assert config.profile("few").max_tabs == 3
+    assert config.profile("more").max_tabs == 3
+
+
+@pytest.mark.parametrize("value", ["0", "1001", "true", '"5"', "2.5"])
+def test_a_tab_cap_out_of_bounds_loads_nothing(value: str) -> None:
+    with pytest.raises(UsageError, match="max_tabs"):
+        profiles.load_text(f"[profiles.few]\nmax_tabs = {value}\n")

@@ -16,6 +16,7 @@ from tabsteward.bridge.policy.profiles import (
     ASK_TIMEOUT_BOUNDS,
     BUILTIN,
     GOAL_BOUNDS,
+    MAX_TABS_BOUNDS,
     Config,
     Profile,
     load,
@@ -101,6 +102,7 @@ def profiles_named(draw: st.DrawFn, name: str) -> Profile:
         goal_requests=draw(st.integers(*GOAL_BOUNDS["goal_requests"])),
         goal_seconds=draw(st.integers(*GOAL_BOUNDS["goal_seconds"])),
         goal_candidates=draw(st.integers(*GOAL_BOUNDS["goal_candidates"])),
+        max_tabs=draw(st.integers(*MAX_TABS_BOUNDS)),
     )
 
 

@@ -337,7 +337,8 @@ def test_convenience_methods_leave_out_none_and_shape_lists(paths: Paths) -> Non
 
 
 CONVENIENCE = ("open", "snapshot", "click", "fill", "type", "press", "select", "check",
-               "uncheck", "hover", "scroll", "wait", "screenshot", "tabs", "tab_new",
+               "uncheck", "hover", "scroll", "wait", "screenshot", "download", "upload", "tabs",
+               "tab_new",
                "tab_select", "tab_close", "back", "forward", "reload", "text", "eval")
 
 
