@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, text_of
-from tabsteward.bridge.engine import actions, files
+from tabsteward.bridge.engine import actions, files, outputs
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -117,7 +117,8 @@ async def test_a_download_on_the_buy_button_is_asked_about(
         tab: Tab, site: Site, gate: Gate, tmp_path: Path) -> None:
     before = await checkout(tab, site)
     intent = await asked(tab, site, gate, before,
-                         files.download(tab, parse("#buy-span"), str(tmp_path)))
+                         files.download(tab, parse("#buy-span"),
+                                        outputs.at(str(tmp_path), str(tmp_path))))
     assert intent.action == "download"
     assert Category.PURCHASE in risks(intent)
 
