@@ -11,6 +11,7 @@ from typing import Any
 
 from ..errors import TabstewardError, UsageError
 from ..hub.activity import KINDS, MAX_QUERY, ActivityLog, Entry, Format
+from ..shown import shown
 from .registry import PERSON, Call, Param, Result, tool
 
 DEFAULT_LIMIT = 50
@@ -42,7 +43,7 @@ def line(entry: Entry) -> str:
         parts.append(entry.summary)
     if entry.reason:
         parts.append(f"({entry.reason})")
-    return "  ".join(parts)
+    return shown("  ".join(parts))  # agents' and pages' words, made inert for a terminal
 
 
 def _what(entry: Entry) -> str:
