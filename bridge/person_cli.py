@@ -57,7 +57,7 @@ def confirmed(request: dict[str, object]) -> dict[str, object]:
                 continue
             qid = str(notice.get("id"))
             sys.stderr.write(f"tabsteward: the hub asks you to confirm this command as {qid}: "
-                             "its code is on the hub's console, or press Approve in the "
+                             "its code is on the hub's console, or press Allow in the "
                              "tray\n")
             sys.stderr.flush()
             while asking:

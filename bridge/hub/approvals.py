@@ -27,7 +27,9 @@ MAX_WRONG = 3
 LOCK_SECONDS = 60.0  # after MAX_WRONG wrong codes: no code answers this long (the tray works)
 OFFER_SECONDS = 600.0  # how long a blocked action stays on offer to the person
 MAX_OPEN = 200  # questions open at once; more are refused, not queued
-MAX_PAIRS = 20  # pairing requests open at once (so they never fill MAX_OPEN) ...
+# pairing requests, and the person's terminal commands, open at once (so those who hold
+# no token never fill MAX_OPEN) ...
+MAX_PAIRS = 20
 MAX_PAIRS_PER_PROGRAM = 3  # ... from one program (its executable) ...
 MAX_PAIRS_PER_PROCESS = 1  # ... and from one process
 
@@ -133,29 +135,32 @@ class Approvals:
         if len(self._open) >= MAX_OPEN:
             raise UsageError(f"{MAX_OPEN} questions already wait for the person; this one was "
                              "not asked and nothing was done")
-        if q.kind == "pair":
-            self._check_pairing(q)
+        if q.kind in ("pair", "person"):
+            self._check_unpaired(q)
         self._open[q.id] = q
         self._emit("asked", q)
         return q
 
-    def _check_pairing(self, q: Question) -> None:
-        """Pairing requests are capped, all told and per asking program and process, so
+    def _check_unpaired(self, q: Question) -> None:
+        """Questions anyone may cause without a token (pairing requests, the person's
+        terminal commands) are capped, all told and per asking program and process, so
         unpaired processes cannot crowd out the questions of paired agents."""
-        pairs = [o for o in self._open.values() if o.kind == "pair"]
-        same_pid = [o for o in pairs if o.process.get("pid") is not None
+        what = "pairing requests" if q.kind == "pair" else "terminal commands"
+        same = [o for o in self._open.values() if o.kind == q.kind]
+        same_pid = [o for o in same if o.process.get("pid") is not None
                     and o.process.get("pid") == q.process.get("pid")]
-        same_exe = [o for o in pairs if o.process.get("exe")
+        same_exe = [o for o in same if o.process.get("exe")
                     and o.process.get("exe") == q.process.get("exe")]
         if len(same_pid) >= MAX_PAIRS_PER_PROCESS:
-            raise UsageError("this process already waits for the person to pair it; this "
-                             "second request was not asked")
+            raise UsageError(f"this process already waits for the person to "
+                             f"{'pair it' if q.kind == 'pair' else 'confirm a command'}; "
+                             "this second request was not asked")
         if len(same_exe) >= MAX_PAIRS_PER_PROGRAM:
-            raise UsageError(f"{MAX_PAIRS_PER_PROGRAM} pairing requests from this program "
-                             "already wait for the person; this one was not asked")
-        if len(pairs) >= MAX_PAIRS:
-            raise UsageError(f"{MAX_PAIRS} pairing requests already wait for the person; this "
-                             "one was not asked")
+            raise UsageError(f"{MAX_PAIRS_PER_PROGRAM} {what} from this program already wait "
+                             "for the person; this one was not asked")
+        if len(same) >= MAX_PAIRS:
+            raise UsageError(f"{MAX_PAIRS} {what} already wait for the person; this one was "
+                             "not asked")
 
     def _id(self, prefix: str) -> str:
         qid = f"{prefix}{self._next}"

@@ -594,3 +594,17 @@ async def test_a_person_question_has_no_always_and_is_settled_by_the_tray_withou
     assert (await task) == Answer(True, "approved by person (tray)", who="person (tray)")
     with pytest.raises(UsageError, match="no longer open"):
         approvals.settle(q, True)
+
+
+async def test_the_persons_terminal_commands_are_capped_like_pairings() -> None:
+    # the attack: flood the person with "a terminal asks to run ..." questions
+    approvals = Approvals()
+    tasks = [asyncio.create_task(approvals.ask("person", "a terminal", "run: x", 30.0,
+                                               process={"pid": 300 + i, "exe": f"/p{i}"}))
+             for i in range(MAX_PAIRS)]
+    await open_questions(approvals, MAX_PAIRS)
+    with pytest.raises(UsageError, match=f"{MAX_PAIRS} terminal commands already wait"):
+        await approvals.ask("person", "a terminal", "run: y", 30.0,
+                            process={"pid": 999, "exe": "/q"})
+    for task in tasks:
+        await cancel(task)
