@@ -10,14 +10,9 @@ import getpass
 import os
 import select
 import sys
-import termios
 from collections.abc import Iterator
 
 from . import client
-
-# approve and deny answer a question with its code; these others ask the person first
-ANSWERS = ("approve", "deny")
-CONFIRMED = ("approvals", "agents", "unpair", "grants", "revoke", "activity")
 
 
 class NoCode(Exception):
@@ -103,8 +98,9 @@ def _input(prompt: str) -> Iterator[int]:
         yield sys.stdin.fileno()
         return
     try:
+        import termios  # POSIX terminals only
         fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
-    except OSError:
+    except (ImportError, OSError):
         yield sys.stdin.fileno()
         return
     old = termios.tcgetattr(fd)
