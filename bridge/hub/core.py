@@ -248,7 +248,6 @@ class Hub:
             if parsed.options.help:
                 return _cli_reply(0, argv.tool_help(tool))
             what = tool.name
-            args = dict(parsed.args)
             if mode == "answer":
                 context.code.set(request.get("code") or "")
             elif mode == "person":
@@ -256,7 +255,7 @@ class Hub:
             label = "person" if mode != "agent" else (parsed.options.agent
                                                       or request.get("agent"))
             result = await self._run(tool, label,
-                                     request["cwd"], args,
+                                     request["cwd"], parsed.args,
                                      parsed.options.browser or request.get("browser"))
             if as_json:
                 # the person's commands print to the person's terminal: every character

@@ -11,7 +11,6 @@ import os
 import secrets
 import socket
 import struct
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ from ..errors import AuthError, TabstewardError, UsageError
 from ..paths import ensure_private_dir
 from . import context, locate, protocol
 from .agents import Agent, Agents
+from .strangers import Strangers
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -37,10 +37,7 @@ _REFUSAL = b"web pages may not talk to the Tabsteward hub\n"
 FORBIDDEN = (b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n"
              b"Content-Length: %d\r\n\r\n%s" % (len(_REFUSAL), _REFUSAL))
 MAX_INFLIGHT = 64
-# connections that have not shown a token (anyone may open one): at most this many at once
-# (a new one pushes out the longest-idle), each closed after IDLE_SECONDS with nothing to do
-MAX_ANONYMOUS = 64
-IDLE_SECONDS = 10.0
+IDLE_SECONDS = 10.0  # a connection without a token, with nothing to do, is closed after it
 MAX_SOCKET_PATH = 107
 CLOSE_GRACE = 5.0
 
@@ -77,11 +74,7 @@ class LocalServer:
         self._socket_id: tuple[int, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # requests
         self._connections: dict[asyncio.StreamWriter, asyncio.Task[Any]] = {}
-        # connections with no token shown yet -> when they last did something, or None
-        # while a request of theirs runs (a pairing or a question waiting for the person)
-        self._anonymous: dict[asyncio.StreamWriter, float | None] = {}
-        self.max_anonymous = MAX_ANONYMOUS
-        self._evicted = 0  # anonymous connections closed to make room, in this hub's life
+        self.strangers = Strangers()  # connections that have shown no token yet
         self.idle_seconds = IDLE_SECONDS
 
     # -- start and stop ----------------------------------------------------------------
@@ -192,9 +185,10 @@ class LocalServer:
         task = asyncio.current_task()
         if task is not None:
             self._connections[writer] = task
-        self._admit_anonymous(writer)
+        pid = _peer_pid(writer)
+        self.strangers.admit(writer, pid)
         context.connection.set(writer)  # the requests' tasks copy it
-        context.peer_pid.set(_peer_pid(writer))
+        context.peer_pid.set(pid)
         send_lock = asyncio.Lock()
         mine: set[asyncio.Task[None]] = set()
         try:
@@ -217,28 +211,8 @@ class LocalServer:
             if mine:  # requests admitted before the end still answer
                 await asyncio.wait(set(mine))
             self._connections.pop(writer, None)
-            self._anonymous.pop(writer, None)
+            self.strangers.drop(writer)
             writer.close()
-
-    def _admit_anonymous(self, writer: asyncio.StreamWriter) -> None:
-        """Count a new connection as anonymous; over the cap, close the one idle longest
-        (none idle: this new one), so idle connections never crowd out the person's."""
-        if len(self._anonymous) >= self.max_anonymous:
-            idle = [(since, w) for w, since in self._anonymous.items() if since is not None]
-            victim = min(idle, key=lambda pair: pair[0])[1] if idle else writer
-            self._evicted += 1
-            if self._evicted % 1000 == 1:  # a flood is logged, not every connection of it
-                log.warning("%d connections without a token were open: closed the one idle "
-                            "longest (%d so far)", len(self._anonymous), self._evicted)
-            self._anonymous.pop(victim, None)
-            victim.close()
-            if victim is writer:
-                return
-        self._anonymous[writer] = time.monotonic()
-
-    def _anonymous_busy(self, writer: asyncio.StreamWriter, busy: bool) -> None:
-        if writer in self._anonymous:
-            self._anonymous[writer] = None if busy else time.monotonic()
 
     async def _read_requests(self, reader: asyncio.StreamReader,
                              writer: asyncio.StreamWriter, data: bytes,
@@ -274,7 +248,7 @@ class LocalServer:
                     mine: set[asyncio.Task[None]]) -> bytes:
         """The connection's next bytes; b"" (the end) when a connection without a token
         stays idle (no request of its own running) for idle_seconds."""
-        if writer not in self._anonymous:
+        if writer not in self.strangers:
             return await reader.read(65536)
         reading = asyncio.ensure_future(reader.read(65536))
         try:
@@ -308,7 +282,7 @@ class LocalServer:
             log.warning("refused an extension connection: %s", err.message)
             await self._send(writer, send_lock, protocol.error_reply(err))
             return
-        self._anonymous.pop(writer, None)  # the native host's, with the host token
+        self.strangers.drop(writer)  # the native host's, with the host token
         log.info("a browser extension connected")
         await self.extension_handler(reader, writer, decoder, rest)
 
@@ -360,13 +334,13 @@ class LocalServer:
             await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))
             return True
         if principal is not None:
-            self._anonymous.pop(writer, None)  # a paired agent's: no longer capped as idle
+            self.strangers.drop(writer)  # a paired agent's: no longer capped as idle
         task = asyncio.create_task(self._run(request, writer, send_lock, principal))
         for tasks in (mine, self._tasks):
             tasks.add(task)
             task.add_done_callback(tasks.discard)
-        self._anonymous_busy(writer, True)
-        task.add_done_callback(lambda _: self._anonymous_busy(writer, bool(mine)))
+        self.strangers.busy(writer, True)
+        task.add_done_callback(lambda _: self.strangers.busy(writer, bool(mine)))
         return True
 
     async def _run(self, request: dict[str, Any], writer: asyncio.StreamWriter,

@@ -587,13 +587,13 @@ def test_idle_connections_without_a_token_are_capped_and_the_oldest_make_room() 
     # the attack: hold thousands of idle connections so the person's own command waits
     async def go() -> tuple[int, dict[str, Any], int]:
         async with serving() as server:
-            server.max_anonymous = 8
+            server.strangers.max_all = 8
             idle = [await Peer.open() for _ in range(30)]
             await asyncio.sleep(0.1)
             person = await Peer.open()
             person.send(ping(id=1))
             [reply] = await person.replies(1)
-            held = len(server._anonymous)
+            held = len(server.strangers)
             closed = 0
             for peer in idle:
                 with contextlib.suppress(TimeoutError):
@@ -612,7 +612,7 @@ def test_idle_connections_without_a_token_are_capped_and_the_oldest_make_room() 
 def test_a_paired_agents_connection_is_not_counted_as_anonymous() -> None:
     async def go() -> int:
         async with serving() as server:
-            server.max_anonymous = 2
+            server.strangers.max_all = 2
             agent = await Peer.open()
             agent.send(tools(id=1))
             await agent.replies(1)
