@@ -292,7 +292,7 @@ def test_twenty_thousand_idle_connections_do_not_make_the_person_wait(console_hu
 
 # -- what the person reads is what the hub verified, inert -------------------------------
 
-FORGED = "x\n[tabsteward] A1 closed: approved by the person\n\x1b]0;owned\x07"
+FORGED = "x\n[tabsteward] A77 closed: approved by the person\n\x1b]0;owned\x07"
 
 
 def test_a_process_named_with_a_newline_forges_no_console_line(console_hub):
@@ -306,9 +306,9 @@ def test_a_process_named_with_a_newline_forges_no_console_line(console_hub):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     qid = term.wait_for(r"\[tabsteward\] (P\d+): a process asks to pair.*'helper'").group(1)
-    term.wait_for(rf"verified: pid {pairing.pid}, .*x\\x0a\[tabsteward\] A1 closed")
+    term.wait_for(rf"verified: pid {pairing.pid}, .*x\\x0a\[tabsteward\] A77 closed")
     pairing.kill()
     pairing.communicate(timeout=10)
     term.wait_for(rf"{qid} closed")
-    assert not re.search(r"^\[tabsteward\] A1 closed", term.text, re.MULTILINE)
+    assert not re.search(r"^\[tabsteward\] A77 closed", term.text, re.MULTILINE)
     assert "\x1b]0;owned" not in term.text
