@@ -31,7 +31,8 @@ async def approvals(call: Call, args: dict[str, Any]) -> Result:
     for q in open_:
         risk = f" [{', '.join(q.categories)}]" if q.categories else ""
         who = (f"says it is '{shown(q.agent)}'; {peer.describe(q.process)}"
-               if q.kind in ("pair", "person") else shown(q.agent))
+               if q.kind == "pair" else peer.describe(q.process) if q.kind == "person"
+               else shown(q.agent))
         lines.append(f"{q.id:<5} {q.kind:<8} {who:<16} {shown(q.summary)}{risk} "
                      f"({max(0, round(q.expires - now))} s left)")
     return Result("\n".join(lines), {"approvals": [q.public() for q in open_]})
