@@ -138,6 +138,8 @@ def _code(args: list[str]) -> str | int:
     verb = _first_word(args)
     rest = args[args.index(verb) + 1:]
     qid = next((w for w in rest if not w.startswith("-")), "?")
+    if verb == "approve" and "--always" in rest:
+        verb = "approve always"  # its own code: the console shows it on its own line
     try:
         return person_cli.read_code(f"code to {verb} {qid} (from the hub's console or the "
                                     "tray): ")
