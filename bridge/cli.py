@@ -17,9 +17,11 @@ if TYPE_CHECKING:
 # exit status by the wire error code, for errors the hub reports outside a command's run
 EXIT_BY_CODE = {2: 2, 3: 3, 4: 4}
 AUTH_FAILED = 3
-# the person's commands, which need no pairing (the tools with open=True; a test keeps the
-# two lists equal): they go as op "answer", and answering needs the question's code
-ANSWERS = ("approvals", "approve", "deny")
+# the person's commands, which need no pairing (a test keeps these lists equal to the tool
+# table's): approve and deny (open=True) go as op "answer" with the code typed or read from
+# stdin; the others as op "person", which waits until the person confirms them
+ANSWERS = ("approve", "deny")
+CONFIRMED = ("approvals", "agents", "unpair", "grants", "revoke", "activity")
 HUB_UNAVAILABLE = 4
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
@@ -62,25 +64,35 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
-    op = "answer" if _first_word(args) in ANSWERS else "cli"
+    word = _first_word(args)
+    op = "answer" if word in ANSWERS else "person" if word in CONFIRMED else "cli"
+    if op == "answer" and "--code" in " ".join(args):
+        from .errors import CODE_NOT_ON_COMMAND_LINE, code_on_command_line
+        if code_on_command_line(args):
+            return _fail(CODE_NOT_ON_COMMAND_LINE, 2)
     request: dict[str, object] = {"op": op, "argv": args, "cwd": _cwd(), "id": 1}
     agent = os.environ.get("TABSTEWARD_AGENT")
-    if agent:
+    if agent and op == "cli":  # the person's commands name no agent session
         request["agent"] = agent
     browser = os.environ.get("TABSTEWARD_BROWSER")
-    if browser:
+    if browser and op == "cli":
         request["browser"] = browser
     asks_help = _asks_help(args)
+    if op == "answer" and not asks_help:
+        typed = _code(args)
+        if isinstance(typed, int):
+            return typed
+        request["code"] = typed
     name = credentials.identity(str(request["cwd"]))
     token = None
     try:
-        if op == "cli":  # the person's answers need no token
+        if op == "cli":  # the person's commands carry no token: agents' tokens never run them
             token = credentials.load(name)
     except credentials.TokenStoreError as exc:
         return _fail(f"{exc}; nothing was run", AUTH_FAILED)
     try:
         try:
-            reply = client.request(request, token=token or "")
+            reply = _send(request, token, op, asks_help)
         except client.NoHub:
             if asks_help:
                 return _local_help(args)
@@ -90,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
             problem = _start_hub()
             if problem:
                 return _fail(problem, HUB_UNAVAILABLE)
-            reply = client.request(request, token=token or "")
+            reply = _send(request, token, op, asks_help)
         if _unpaired(reply) and asks_help:
             return _local_help(args)  # help needs no pairing
         if _unpaired(reply) and op == "cli":
@@ -100,12 +112,41 @@ def main(argv: list[str] | None = None) -> int:
             reply = client.request(request, token=paired)
     except client.NoHub as exc:
         return _fail(f"{exc}, even after starting one; nothing was run", HUB_UNAVAILABLE)
+    except KeyboardInterrupt:
+        return _fail("interrupted; nothing was answered", 130)
     except client.HubLost as exc:
         return _fail(str(exc), HUB_UNAVAILABLE)
     except OSError as exc:
         return _fail(f"cannot reach the hub: {exc.strerror or exc}; nothing was run",
                      HUB_UNAVAILABLE)
     return _show(reply)
+
+
+def _send(request: dict[str, object], token: str | None, op: str,
+          asks_help: bool) -> dict[str, object]:
+    """The request sent the way its op needs; the hub's reply."""
+    if op != "person" or asks_help:
+        return client.request(request, token=token or "")
+    from . import person_cli
+    return person_cli.confirmed(request)
+
+
+def _code(args: list[str]) -> str | int:
+    """approve or deny: the code, typed without echo or read from stdin; else an exit
+    status (nothing was answered)."""
+    from . import person_cli
+    verb = _first_word(args)
+    rest = args[args.index(verb) + 1:]
+    qid = next((w for w in rest if not w.startswith("-")), "?")
+    if verb == "approve" and "--always" in rest:
+        verb = "approve always"  # its own code: the console shows it on its own line
+    try:
+        return person_cli.read_code(f"code to {verb} {qid} (from the hub's console or the "
+                                    "tray): ")
+    except person_cli.NoCode as exc:
+        return _fail(str(exc), 2)
+    except KeyboardInterrupt:
+        return _fail("interrupted; nothing was answered", 130)
 
 
 def _desktop(args: list[str]) -> int:

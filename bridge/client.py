@@ -145,30 +145,59 @@ def _progress(step: object) -> None:
     sys.stderr.flush()
 
 
-def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, object]:
-    """Send one request on an open connection and read its reply (notices that it waits
-    for the person are shown on stderr meanwhile)."""
+def send(sock: _socket.socket, message: dict[str, object]) -> None:
+    """Send one request frame."""
     body = dumps(message).encode("ascii")
     try:
         sock.sendall(len(body).to_bytes(HEADER, sys.byteorder) + body)
-        while True:
-            size = int.from_bytes(_recv_exactly(sock, HEADER), sys.byteorder)
-            if size > MAX_FRAME:
-                raise HubLost(f"the hub announced a {size}-byte reply, over the limit; it "
-                              "was not read")
-            reply = loads(_recv_exactly(sock, size).decode("utf-8"))
-            if not (isinstance(reply, dict) and "ok" not in reply and
-                    ("pending" in reply or "progress" in reply)):
-                break
-            if "progress" in reply:
-                _progress(reply["progress"])
-            else:
-                _pending(reply["pending"])
+    except (BrokenPipeError, ConnectionResetError, TimeoutError) as exc:
+        raise HubLost(f"the connection to the hub broke ({exc.strerror or exc}); the "
+                      "command may or may not have run") from exc
+
+
+def receive(sock: _socket.socket) -> object:
+    """Read one frame: a reply, or a notice (`pending`, `progress`) that comes before it."""
+    try:
+        size = int.from_bytes(_recv_exactly(sock, HEADER), sys.byteorder)
+        if size > MAX_FRAME:
+            raise HubLost(f"the hub announced a {size}-byte reply, over the limit; it "
+                          "was not read")
+        return loads(_recv_exactly(sock, size).decode("utf-8"))
     except (BrokenPipeError, ConnectionResetError, TimeoutError) as exc:
         raise HubLost(f"the connection to the hub broke ({exc.strerror or exc}); the "
                       "command may or may not have run") from exc
     except (ValueError, UnicodeDecodeError) as exc:
         raise HubLost(f"{exc}; the command may or may not have run") from exc
+
+
+def is_notice(frame: object) -> bool:
+    return (isinstance(frame, dict) and "ok" not in frame and
+            ("pending" in frame or "progress" in frame))
+
+
+def exchange(sock: _socket.socket, message: dict[str, object]) -> dict[str, object]:
+    """Send one request on an open connection and read its reply (notices that it waits
+    for the person are shown on stderr meanwhile)."""
+    send(sock, message)
+    while True:
+        reply = receive(sock)
+        if not is_notice(reply):
+            break
+        assert isinstance(reply, dict)
+        exchange_notice(reply)
+    return final(reply)
+
+
+def exchange_notice(frame: dict[str, object]) -> None:
+    """Show a notice that came before the reply (it waits for the person, a step done)."""
+    if "progress" in frame:
+        _progress(frame["progress"])
+    else:
+        _pending(frame["pending"])
+
+
+def final(reply: object) -> dict[str, object]:
+    """The reply, checked to be an object."""
     if not isinstance(reply, dict):
         raise HubLost("the hub's reply is not a JSON object; the command may or may not "
                       "have run")

@@ -51,6 +51,24 @@ class AuthError(TabstewardError):
     exit_code = 3
 
 
+# approve and deny refuse a code given as an argument, and say why
+CODE_NOT_ON_COMMAND_LINE = (
+    "the one-time code is never taken from the command line: any process on this machine "
+    "can read a command line (ps, /proc/PID/cmdline), and one that saw it could answer in "
+    "your place. Nothing was answered. Run `tabsteward approve ID` (or `deny ID`) and type "
+    "the code when asked, or give it on stdin: `tabsteward approve ID < file`")
+
+
+def code_on_command_line(argv: list[str]) -> bool:
+    """Whether a command line tries to carry a one-time code (`--code`, `--code=...`)."""
+    for word in argv:
+        if word == "--":
+            return False
+        if word == "--code" or word.startswith("--code="):
+            return True
+    return False
+
+
 class HubUnavailable(TabstewardError):
     code = 4
     exit_code = 4

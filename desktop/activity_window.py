@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 from tabsteward.bridge.errors import TabstewardError, UsageError
 from tabsteward.bridge.hub.activity import DECISIONS, KINDS, ActivityLog, Entry, Filters, Format
+from tabsteward.bridge.shown import shown
 
 TITLE = "Tabsteward — Activity"
 MAX_ROWS = 2000
@@ -177,14 +178,15 @@ class ActivityModel(QAbstractTableModel):
         if not index.isValid() or not 0 <= index.row() < len(self._entries):
             return None
         entry = self._entries[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[index.column()].text(entry)
+        if role == Qt.ItemDataRole.DisplayRole:  # agents' and pages' words, made inert
+            return shown(COLUMNS[index.column()].text(entry))
         if role == Qt.ItemDataRole.ToolTipRole:
             text = tooltip(entry, index.column())
             if not text:
                 return None
             # a tooltip that looks like markup is rendered as markup: escape it all
-            return GuiQt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
+            return GuiQt.convertFromPlainText(shown(text, lines=True),
+                                              Qt.WhiteSpaceMode.WhiteSpaceNormal)
         return None
 
     def headerData(self, section: int, orientation: Qt.Orientation,

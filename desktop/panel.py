@@ -19,19 +19,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from tabsteward.bridge.errors import TabstewardError
+from tabsteward.bridge.hub import peer
 from tabsteward.bridge.hub.approvals import Answer, Approvals, Question
 from tabsteward.bridge.policy.categories import Category
+from tabsteward.bridge.shown import shown
 
 log = logging.getLogger("tabsteward.desktop")
 
 ARM_SECONDS = 1.0  # a new question's allow buttons wait this long: a click or key meant for
 # something else, or a question swapped in under the pointer, never allows anything
 BY = "person (tray)"
-HEADLINE = {"ask": "wants to", "blocked": "was blocked from", "pair": "asks to pair:"}
+HEADLINE = {"ask": "wants to", "blocked": "was blocked from"}
 
 
 def _plain(text: str) -> QLabel:
-    label = QLabel(text)
+    label = QLabel(shown(text, lines=True))
     label.setTextFormat(Qt.TextFormat.PlainText)  # page text is never markup
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -45,7 +47,7 @@ def _why(q: Question) -> str:
             labels.append(Category(name).label)
         except ValueError:
             labels.append(name)
-    lines = [*q.reasons]
+    lines = [shown(r) for r in q.reasons]
     if labels:
         lines.append("risk: " + ", ".join(labels))
     return "\n".join(lines) or "policy asks about every action of this kind"
@@ -175,14 +177,27 @@ class Panel(QWidget):
             self.show()  # shown, not activated: the keyboard stays where the person types
 
     def _fill(self, q: Question) -> None:
-        self.headline.setText(f"{q.agent} {HEADLINE[q.kind]} {q.summary}")
-        self.fields["agent"].setText(q.agent)
-        self.fields["profile"].setText(q.profile or "—")
-        self.fields["site"].setText(q.site or "—")
-        self.fields["action"].setText(q.summary)
-        self.fields["target"].setText(q.target or "—")
-        self.fields["why"].setText(_why(q) if q.kind != "pair" else
-                                   "an agent the hub does not know wants to use your browser")
+        # every string here came from an agent, a page or a process: shown inert
+        agent, summary = shown(q.agent), shown(q.summary)
+        if q.kind == "pair":
+            self.headline.setText(f"A process asks to pair and {summary}; it says it is "
+                                  f"'{agent}'")
+        elif q.kind == "person":
+            self.headline.setText(f"A terminal asks to {summary}")
+        else:
+            self.headline.setText(f"{agent} {HEADLINE[q.kind]} {summary}")
+        verified = peer.describe(q.process)
+        self.fields["agent"].setText(f"says it is '{agent}'; verified: {verified}"
+                                     if q.kind in ("pair", "person") else agent)
+        self.fields["profile"].setText(shown(q.profile) or "—")
+        self.fields["site"].setText(shown(q.site) or "—")
+        self.fields["action"].setText(summary)
+        self.fields["target"].setText(shown(q.target) or "—")
+        self.fields["why"].setText(
+            _why(q) if q.kind not in ("pair", "person") else
+            "an agent the hub does not know wants to use your browser" if q.kind == "pair"
+            else "a command in a terminal asks for the person's own tools; allow it only if "
+                 "you just ran it")
         pixmap = QPixmap()
         if q.image and pixmap.loadFromData(q.image, "PNG"):
             self.picture.setPixmap(pixmap)
@@ -191,10 +206,11 @@ class Panel(QWidget):
             self.picture.clear()
             self.picture.hide()
         pair = q.kind == "pair"
-        self.allow_once.setText("Pair" if pair else "Allow once")
-        self.allow_always.setVisible(not pair)
+        self.allow_once.setText("Pair" if pair else "Allow" if q.kind == "person"
+                                else "Allow once")
+        self.allow_always.setVisible(q.kind not in ("pair", "person"))
         risk = ", ".join(q.categories) or "this action"
-        self.allow_always.setText(f"Always allow {risk} on {q.site}" if q.site
+        self.allow_always.setText(f"Always allow {risk} on {shown(q.site)}" if q.site
                                   else f"Always allow {risk}")
         self.deny.setText("Keep blocked" if q.kind == "blocked" else "Deny")
         self.status.setText("")
@@ -232,7 +248,9 @@ class Panel(QWidget):
         if approve and self._armed_for != q.id:
             return  # armed by its timer only; never by a click that came before it
         try:
-            self.approvals.answer(q.id, q.code, approve, always=always, by=BY)
+            # the person's own click, in this process: no code needed, and wrong codes typed
+            # elsewhere never lock it
+            self.approvals.settle(q, approve, always=always, by=BY)
         except TabstewardError as err:
             # the question closed either way; say what went wrong to the person
             log.warning("answering %s: %s", q.id, err.message)

@@ -81,9 +81,15 @@ class Hub:
     proc: subprocess.Popen[str]
     socket: str
 
-    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def cli(self, *args: str, typed: str = "") -> subprocess.CompletedProcess[str]:
+        """The CLI; `typed` is its stdin (where approve and deny read the code)."""
         return subprocess.run([BIN, *args], env=self.env, capture_output=True, text=True,
-                              timeout=120, cwd=self.env["HOME"])
+                              timeout=120, cwd=self.env["HOME"], input=typed)
+
+    def answer(self, verb: str, qid: str, code: str,
+               *more: str) -> subprocess.CompletedProcess[str]:
+        """The person answers: `approve ID` or `deny ID`, typing the code when asked."""
+        return self.cli(verb, qid, *more, typed=code + "\n")
 
 
 def private_env() -> dict[str, str]:
@@ -106,6 +112,32 @@ def start_hub(env: dict[str, str], *options: str) -> Hub:
     assert ready.startswith("tabsteward hub ready on "), (
         f"serve printed {ready!r}; its log: {read(env, 'serve.log')}")
     return Hub(env, proc, ready.removeprefix("tabsteward hub ready on ").strip())
+
+
+# Stops the hub of the environment it runs in, as the person would (a signal to its pid):
+# the shutdown op is the person's, and asks them first. Prints {'ok': True} once signalled.
+STOP_HUB = ("import os, signal; from tabsteward.bridge import client; "
+            "os.kill(client.request({'op': 'ping', 'id': 1})['pid'], signal.SIGTERM); "
+            "print({'ok': True})")
+
+
+def stop_hub_of(env: dict[str, str]) -> None:
+    """Stop the hub that answers in this environment (if one does), and wait until it is
+    gone."""
+    found = subprocess.run([sys.executable, "-c", "from tabsteward.bridge import client; "
+                            "print(client.request({'op': 'ping', 'id': 1})['pid'])"],
+                           env=env, capture_output=True, text=True, timeout=30)
+    if found.returncode != 0:
+        return
+    pid = int(found.stdout)
+    with contextlib.suppress(ProcessLookupError):
+        gone = os.pidfd_open(pid)
+        try:
+            os.kill(pid, signal.SIGTERM)
+            import select
+            select.select([gone], [], [], 60)
+        finally:
+            os.close(gone)
 
 
 def stop_hub(hub: Hub) -> int:
@@ -139,8 +171,43 @@ class Terminal(Console):
     def close(self) -> None:
         os.close(self.master)
 
-    def code(self, qid: str) -> str:
-        return self.wait_for(rf"approve: tabsteward approve {qid} --code (\S+)").group(1)
+    def questions(self, prefix: str = "[ABPT]") -> list[str]:
+        """The ids of the questions the console showed, oldest first."""
+        with self._lock:
+            return re.findall(rf"\[tabsteward\] ({prefix}\d+): ", self.text)
+
+    def next_question(self, before: int, prefix: str = "[ABPT]", timeout: float = 30) -> str:
+        """The id of the first question shown after the first `before` of this prefix."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            ids = self.questions(prefix)
+            if len(ids) > before:
+                return ids[before]
+            time.sleep(0.05)
+        raise AssertionError(f"no new question on the console:\n{self.text}")
+
+    def code(self, qid: str, verb: str = "approve") -> str:
+        """The code the console shows for this answer to the question: approve, always or
+        deny (each answer has its own)."""
+        label, command = {"approve": ("approve", f"approve {qid}"),
+                          "always": ("approve always", f"approve {qid} --always"),
+                          "deny": ("deny", f"deny {qid}")}[verb]
+        return self.wait_for(rf"{label}: +tabsteward {command} +code (\S+)").group(1)
+
+
+def person(hub: Hub, term: Terminal, *args: str,
+           confirm: bool = True) -> subprocess.CompletedProcess[str]:
+    """The person runs one of their commands (agents, unpair, activity, approvals, grants,
+    revoke) in a terminal, and confirms it with the code the console shows for it (or, with
+    `confirm` False, types nothing and lets it be refused)."""
+    before = len(term.questions("T"))
+    proc = subprocess.Popen([BIN, *args], env={**hub.env, "TABSTEWARD_TOKEN": ""},
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=hub.env["HOME"])
+    qid = term.next_question(before, "T")
+    typed = term.code(qid) + "\n" if confirm else ""
+    out, err = proc.communicate(typed, timeout=120)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
 def start_hub_on_terminal(env: dict[str, str], *options: str) -> tuple[Hub, Terminal]:

@@ -69,11 +69,11 @@ class Console:
                 self.text += chunk.decode("utf-8", "replace").replace("\r\n", "\n")
 
     def question(self, kind: str, after: int) -> re.Match[str]:
-        """The next question of this kind ("P" pairing, "A" action) on the console: its
-        match has the id and the code as groups 1 and 2."""
+        """The next question of this kind ("P" pairing, "A" action, "T" the person's own
+        command) on the console: its match has the id and the approve code as groups 1, 2."""
         deadline = time.monotonic() + WAIT
-        pattern = re.compile(rf"\[tabsteward\] ({kind}\d+): (?:.*\n)*?.*approve: "
-                             rf"tabsteward approve \1 --code (\S+).*\n")
+        pattern = re.compile(rf"\[tabsteward\] ({kind}\d+): (?:.*\n)*?.*approve: +"
+                             rf"tabsteward approve \1 +code (\S+).*\n")
         while time.monotonic() < deadline:
             with self._lock:
                 found = pattern.search(self.text, after)
@@ -126,14 +126,18 @@ class Demo:
         self.hub.stdout.close()
         os.close(self.console.master)
 
-    def run(self, *args: str, person: bool = False, show: bool = True) -> str:
-        """One CLI command, as the agent (or as the person), echoed with its output."""
+    def run(self, *args: str, person: bool = False, show: bool = True,
+            typed: str | None = None) -> str:
+        """One CLI command, as the agent (or as the person), echoed with its output;
+        `typed` is what the person types when it asks (a code: never on the command line)."""
         who = "person" if person else "agent "
         if show:
-            print(f"{who} $ tabsteward " + " ".join(a if " " not in a else repr(a)
-                                                     for a in args), flush=True)
+            shown = " ".join(a if " " not in a else repr(a) for a in args)
+            more = "   (types the code when asked)" if typed is not None else ""
+            print(f"{who} $ tabsteward {shown}{more}", flush=True)
         done = subprocess.run([*_tabsteward(), *args], capture_output=True, text=True,
-                              env=self.env if person else self.agent_env, timeout=120)
+                              env=self.env if person else self.agent_env, timeout=120,
+                              input="" if typed is None else typed + "\n")
         if done.returncode != 0:
             sys.stderr.write(done.stderr or done.stdout)
             raise SystemExit(done.returncode)
@@ -148,8 +152,25 @@ class Demo:
         self.console.show(found.group(0))
         if self.desktop and self._answered_in_panel(found.group(1)):
             return found.end()
-        self.run("approve", found.group(1), "--code", found.group(2), person=True)
+        self.run("approve", found.group(1), person=True, typed=found.group(2))
         return found.end()
+
+    def confirmed(self, *args: str) -> None:
+        """The person runs one of their own commands: the hub asks them to confirm it (its
+        code on the console, or the panel), and the demo types the code as they would."""
+        print("person $ tabsteward " + " ".join(args), flush=True)
+        seen = len(self.console.text)
+        proc = subprocess.Popen([*_tabsteward(), *args], env=self.env, text=True,
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        found = self.console.question("T", seen)
+        self.console.show(found.group(0))
+        print("person: types the code the console shows for it", flush=True)
+        out, err = proc.communicate(found.group(2) + "\n", timeout=WAIT)
+        if proc.returncode != 0:
+            sys.stderr.write(err or out)
+            raise SystemExit(proc.returncode)
+        print(out.rstrip() + "\n", flush=True)
 
     def _answered_in_panel(self, qid: str) -> bool:
         print(f"person: {qid} waits in the Tabsteward panel too: answer it there within "
@@ -220,7 +241,7 @@ def main() -> int:
         if clicking.returncode != 0:
             raise SystemExit(clicking.returncode)
         demo.run("text")
-        demo.run("activity", "--limit", "8")
+        demo.confirmed("activity", "--limit", "8")  # the person's log: agents cannot read it
         demo.run("tab-close")
         print("Done. The demo's hub, its pairing and its log are removed now; your own hub "
               "starts with the first `tabsteward` command.")

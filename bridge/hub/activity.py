@@ -23,7 +23,8 @@ from .redact import REDACTOR, Redactor
 SCHEMA_VERSION = 1
 FILENAME = "activity.sqlite3"
 
-KINDS = ("request", "decision", "outcome", "pairing", "grant")
+KINDS = ("request", "decision", "outcome", "pairing", "grant", "person")  # person: a command
+# of the person's, run from a terminal once they confirmed it
 # What a `decision` entry's decision field usually holds, and who usually decides; the log
 # stores any short text, so these are the vocabulary, not a check.
 DECISIONS = ("allow", "ask", "block", "approved", "denied", "timeout", "withdrawn",

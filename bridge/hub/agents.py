@@ -50,6 +50,7 @@ class Agents:
         self._by_hash: dict[str, Agent] = {}
         self._seen: tuple[int, int, int] | None = None  # the file's stamp when read
         self._session: dict[str, Agent] = {}  # accepted for this process only
+        self._retired: set[str] = set()  # ids of unpaired agents: never given again
         self._load()
 
     def _stamp(self) -> tuple[int, int, int] | None:
@@ -69,6 +70,7 @@ class Agents:
         every later call reads it again and refuses)."""
         stamp = self._stamp()
         self._by_hash = {}
+        self._retired = set()
         try:
             raw = self.path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -78,20 +80,24 @@ class Agents:
             raise UsageError(f"{self.path} is not a paired-agents file ({exc}); no agent is "
                              "accepted. Move it away to pair agents afresh") from None
         try:
-            rows = json.loads(raw)["agents"]
+            body = json.loads(raw)
+            rows = body["agents"]
+            retired = {str(x) for x in body.get("retired", [])}
             agents = [Agent(str(r["id"]), str(r["name"]), str(r["token_sha256"]),
                             float(r["created"]), float(r.get("last_used", 0.0)))
                       for r in rows]
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise UsageError(f"{self.path} is not a paired-agents file ({exc}); no agent is "
                              "accepted. Move it away to pair agents afresh") from None
         self._by_hash = {a.token_sha256: a for a in agents}
+        self._retired = retired
         self._seen = stamp
 
     def _save(self) -> None:
         paths.ensure_private_dir(self.path.parent)
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
-        body = json.dumps({"agents": [asdict(a) for a in self._by_hash.values()]}, indent=1)
+        body = json.dumps({"agents": [asdict(a) for a in self._by_hash.values()],
+                           "retired": sorted(self._retired)}, indent=1)
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
         try:
             os.write(fd, body.encode("utf-8"))
@@ -121,7 +127,10 @@ class Agents:
         self._fresh()
         token = secrets.token_urlsafe(32)
         base = _SLUG.sub("-", name.lower())[:24].strip("-") or "agent"
-        taken = {a.id for a in self._by_hash.values()}
+        # an id is never given twice: a new agent must not inherit an unpaired one's tabs,
+        # grants or profile
+        taken = ({a.id for a in self._by_hash.values()} | self._retired
+                 | {a.id for a in self._session.values()})
         agent_id, n = base, 2
         while agent_id in taken:
             agent_id, n = f"{base}-{n}", n + 1
@@ -144,6 +153,7 @@ class Agents:
         for key, agent in list(self._by_hash.items()):
             if agent.id == agent_id:
                 del self._by_hash[key]
+                self._retired.add(agent.id)
                 self._save()
                 log.info("unpaired agent %s (%r)", agent.id, agent.name)
                 return agent

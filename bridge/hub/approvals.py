@@ -1,5 +1,6 @@
-"""Questions for the person: actions that wait for approval, blocked actions on offer, and
-agents that want to pair. Each has a one-time code that only the person's channels show."""
+"""Questions for the person: actions that wait for approval, blocked actions on offer,
+agents that want to pair, and the person's own terminal commands. Each has one one-time
+code per answer (approve, approve always, deny) that only the person's channels show."""
 
 from __future__ import annotations
 
@@ -17,12 +18,20 @@ from . import context
 
 log = logging.getLogger("tabsteward.hub")
 
-Kind = Literal["ask", "blocked", "pair"]
+Kind = Literal["ask", "blocked", "pair", "person"]
+Verb = Literal["approve", "always", "deny"]
+VERBS: tuple[Verb, ...] = ("approve", "always", "deny")
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
-CODE_LENGTH = 8  # 40 bits; MAX_WRONG guesses, then the question is refused
+CODE_LENGTH = 8  # 40 bits; MAX_WRONG guesses, then code answers wait LOCK_SECONDS
 MAX_WRONG = 3
+LOCK_SECONDS = 60.0  # after MAX_WRONG wrong codes: no code answers this long (the tray works)
 OFFER_SECONDS = 600.0  # how long a blocked action stays on offer to the person
 MAX_OPEN = 200  # questions open at once; more are refused, not queued
+# pairing requests, and the person's terminal commands, open at once (so those who hold
+# no token never fill MAX_OPEN) ...
+MAX_PAIRS = 20
+MAX_PAIRS_PER_PROGRAM = 3  # ... from one program (its executable) ...
+MAX_PAIRS_PER_PROCESS = 1  # ... and from one process
 
 
 def new_code() -> str:
@@ -34,6 +43,23 @@ def _same(given: str, code: str) -> bool:
     norm = given.strip().upper().replace("-", "").replace(" ", "")
     return hmac.compare_digest(norm.encode("utf-8", "replace"),
                                code.replace("-", "").encode("ascii"))
+
+
+def verb_of(approve: bool, always: bool = False) -> Verb:
+    """The answer's verb, whose code proves it."""
+    if not approve:
+        return "deny"
+    return "always" if always else "approve"
+
+
+def _codes() -> dict[Verb, str]:
+    codes: dict[Verb, str] = {}
+    for verb in VERBS:
+        code = new_code()
+        while code in codes.values():
+            code = new_code()
+        codes[verb] = code
+    return codes
 
 
 @dataclass(frozen=True)
@@ -49,7 +75,9 @@ class Answer:
 
 @dataclass
 class Question:
-    """One thing the person is asked. `code` never leaves the hub but to the person."""
+    """One thing the person is asked. Its `codes` (one per verb) never leave the hub but to
+    the person. `process` is what the hub verified of the process that asked (from the
+    kernel), apart from what it says of itself."""
 
     id: str
     kind: Kind
@@ -63,11 +91,18 @@ class Question:
     image: bytes | None = field(default=None, repr=False)  # a PNG of the target in its page
     timeout: float = 0.0
     created: float = field(default_factory=time.time)
-    code: str = field(default_factory=new_code, repr=False)
+    codes: dict[Verb, str] = field(default_factory=_codes, repr=False)
     wrong: int = 0
+    locked_until: float = 0.0  # code answers refused until then (MAX_WRONG wrong codes)
+    process: dict[str, Any] = field(default_factory=dict)  # pid, exe, cwd, program
     owner: object | None = None  # the connection that asked (asks and pairings)
     future: asyncio.Future[Answer] | None = None
     on_answer: Callable[[Question, Answer], None] | None = None  # blocked offers
+
+    @property
+    def code(self) -> str:
+        """The code that approves it (once)."""
+        return self.codes["approve"]
 
     @property
     def expires(self) -> float:
@@ -78,7 +113,7 @@ class Question:
         return {"id": self.id, "kind": self.kind, "agent": self.agent, "summary": self.summary,
                 "site": self.site, "profile": self.profile,
                 "categories": list(self.categories), "reasons": list(self.reasons),
-                "target": self.target,
+                "target": self.target, "process": dict(self.process),
                 "created": round(self.created, 3), "expires": round(self.expires, 3)}
 
 
@@ -100,9 +135,32 @@ class Approvals:
         if len(self._open) >= MAX_OPEN:
             raise UsageError(f"{MAX_OPEN} questions already wait for the person; this one was "
                              "not asked and nothing was done")
+        if q.kind in ("pair", "person"):
+            self._check_unpaired(q)
         self._open[q.id] = q
         self._emit("asked", q)
         return q
+
+    def _check_unpaired(self, q: Question) -> None:
+        """Questions anyone may cause without a token (pairing requests, the person's
+        terminal commands) are capped, all told and per asking program and process, so
+        unpaired processes cannot crowd out the questions of paired agents."""
+        what = "pairing requests" if q.kind == "pair" else "terminal commands"
+        same = [o for o in self._open.values() if o.kind == q.kind]
+        same_pid = [o for o in same if o.process.get("pid") is not None
+                    and o.process.get("pid") == q.process.get("pid")]
+        same_exe = [o for o in same if o.process.get("exe")
+                    and o.process.get("exe") == q.process.get("exe")]
+        if len(same_pid) >= MAX_PAIRS_PER_PROCESS:
+            raise UsageError(f"this process already waits for the person to "
+                             f"{'pair it' if q.kind == 'pair' else 'confirm a command'}; "
+                             "this second request was not asked")
+        if len(same_exe) >= MAX_PAIRS_PER_PROGRAM:
+            raise UsageError(f"{MAX_PAIRS_PER_PROGRAM} {what} from this program already wait "
+                             "for the person; this one was not asked")
+        if len(same) >= MAX_PAIRS:
+            raise UsageError(f"{MAX_PAIRS} {what} already wait for the person; this one was "
+                             "not asked")
 
     def _id(self, prefix: str) -> str:
         qid = f"{prefix}{self._next}"
@@ -114,7 +172,8 @@ class Approvals:
         """Hold the caller until the person answers, the time runs out (a denial), or the
         question is withdrawn: its connection closed, or `until` ended (its tab closed)."""
         loop = asyncio.get_running_loop()
-        q = self._add(Question(self._id("P" if kind == "pair" else "A"), kind, agent, summary,
+        prefix = {"pair": "P", "person": "T"}.get(kind, "A")
+        q = self._add(Question(self._id(prefix), kind, agent, summary,
                                timeout=timeout, owner=context.connection.get(),
                                future=loop.create_future(), **facts))
         assert q.future is not None
@@ -146,21 +205,40 @@ class Approvals:
     # -- answering --
     def answer(self, qid: str, code: str, approve: bool, *, always: bool = False,
                by: str = "person") -> Question:
-        """The person's answer, proven by the question's code."""
+        """The person's answer, proven by the code shown for that answer (a deny code never
+        approves). MAX_WRONG wrong codes refuse code answers to the question for
+        LOCK_SECONDS; the question stays open, and the tray still answers it."""
         self._expire()
         q = self._open.get(qid.strip().upper())
         if q is None:
             raise UsageError(f"no open question {qid!r}; nothing was answered "
                              "(`tabsteward approvals` lists the open ones)")
-        if not _same(code, q.code):
+        now = time.time()
+        if q.locked_until > now:
+            raise AuthError(f"{q.id} takes no code for {round(q.locked_until - now)} s after "
+                            f"{MAX_WRONG} wrong codes; nothing was answered (the question is "
+                            "still open; the tray app answers it)")
+        verb = verb_of(approve, always)
+        if not _same(code, q.codes[verb]):
             q.wrong += 1
             if q.wrong >= MAX_WRONG:
-                self._close(q, Answer(False, "refused after too many wrong codes",
-                                      who="wrong codes"))
-                raise AuthError(f"wrong code for {q.id}, {MAX_WRONG} times: the question was "
-                                "closed and its action denied")
-            raise AuthError(f"wrong code for {q.id}; nothing was answered "
+                q.wrong = 0
+                q.locked_until = now + LOCK_SECONDS
+                log.warning("question %s: %d wrong codes; code answers wait %g s", q.id,
+                            MAX_WRONG, LOCK_SECONDS)
+                raise AuthError(f"wrong code for {q.id}, {MAX_WRONG} times: it takes no code "
+                                f"for {LOCK_SECONDS:g} s; nothing was answered and the "
+                                "question is still open")
+            raise AuthError(f"wrong code for {q.id} (each answer has its own code: this is "
+                            f"not its {verb} code); nothing was answered "
                             f"({MAX_WRONG - q.wrong} tries left)")
+        return self.settle(q, approve, always=always, by=by)
+
+    def settle(self, q: Question, approve: bool, *, always: bool = False,
+               by: str = "person") -> Question:
+        """The person's answer given in this process (the tray's buttons): no code."""
+        if self._open.get(q.id) is not q:
+            raise UsageError(f"{q.id} is no longer open; nothing was answered")
         verb = "approved" if approve else "denied"
         self._close(q, Answer(approve, f"{verb} by {by}", always and approve, who=by))
         return q

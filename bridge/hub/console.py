@@ -8,11 +8,13 @@ import os
 import time
 from typing import TextIO
 
+from ..shown import shown
+from . import peer
 from .approvals import Answer, Question
 
 log = logging.getLogger("tabsteward.hub")
 
-WHAT = {"ask": "wants to", "blocked": "was blocked from", "pair": "asks to pair:"}
+WHAT = {"ask": "wants to", "blocked": "was blocked from"}
 
 
 class Console:
@@ -32,22 +34,9 @@ class Console:
                             "in a terminal", q.id)
             return
         if event == "asked":
-            self._write(self._question(q))
+            self._write(question_text(q))
         elif answer is not None:
-            self._write(f"[tabsteward] {q.id} closed: {answer.by}\n")
-
-    def _question(self, q: Question) -> str:
-        risk = f" ({', '.join(q.categories)})" if q.categories else ""
-        left = max(0, round(q.expires - time.time()))
-        deny = f"tabsteward deny {q.id} --code {q.code}"
-        if q.kind == "pair":
-            approve = f"tabsteward approve {q.id} --code {q.code}"
-        else:
-            approve = f"tabsteward approve {q.id} --code {q.code} [--always]"
-        return (f"\n[tabsteward] {q.id}: agent {q.agent!r} {WHAT[q.kind]} {q.summary}{risk}\n"
-                f"             approve: {approve}\n"
-                f"             deny:    {deny}\n"
-                f"             (open for {left} s; the code is shown only here)\n")
+            self._write(f"[tabsteward] {q.id} closed: {shown(answer.by)}\n")
 
     def _write(self, text: str) -> None:
         try:
@@ -62,3 +51,29 @@ def _is_tty(stream: TextIO) -> bool:
         return os.isatty(stream.fileno())
     except (OSError, ValueError, AttributeError):
         return False
+
+
+def question_text(q: Question) -> str:
+    """A question as the console shows it: what is asked (every string from an agent, a page
+    or a process made inert), what the hub verified, and one code per answer."""
+    risk = f" ({', '.join(q.categories)})" if q.categories else ""
+    left = max(0, round(q.expires - time.time()))
+    pad = " " * 13
+    if q.kind == "pair":
+        head = (f"{q.id}: a process asks to pair with the hub to {shown(q.summary)}; "
+                f"it says it is '{shown(q.agent)}'\n{pad}verified: {peer.describe(q.process)}")
+    elif q.kind == "person":
+        head = (f"{q.id}: {shown(q.agent)} asks to {shown(q.summary)}\n"
+                f"{pad}verified: {peer.describe(q.process)}")
+    else:
+        head = f"{q.id}: agent '{shown(q.agent)}' {WHAT[q.kind]} {shown(q.summary)}{risk}"
+    rows = [("approve", f"tabsteward approve {q.id}", q.codes["approve"])]
+    if q.kind not in ("pair", "person"):
+        rows.append(("approve always", f"tabsteward approve {q.id} --always",
+                     q.codes["always"]))
+    rows.append(("deny", f"tabsteward deny {q.id}", q.codes["deny"]))
+    width = max(len(cmd) for _, cmd, _ in rows)
+    lines = [f"{pad}{label + ':':<16}{cmd:<{width}}  code {code}" for label, cmd, code in rows]
+    return (f"\n[tabsteward] {head}\n" + "\n".join(lines) + "\n"
+            f"{pad}(open for {left} s; type the code when the command asks for it; each code "
+            "answers only its own line, and is shown only here)\n")

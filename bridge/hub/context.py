@@ -15,6 +15,8 @@ connection: ContextVar[object | None] = ContextVar("connection", default=None)
 principal: ContextVar[Agent | None] = ContextVar("principal", default=None)
 # the client process on the other end (its pid, from the socket), when the OS tells
 peer_pid: ContextVar[int | None] = ContextVar("peer_pid", default=None)
+# the one-time code an `answer` request carries (approve, deny), never its argv
+code: ContextVar[str] = ContextVar("code", default="")
 # sends an interim frame for the request being handled, e.g. {"pending": {...}}
 notice: ContextVar[Callable[[dict[str, Any]], Awaitable[None]] | None] = ContextVar(
     "notice", default=None)

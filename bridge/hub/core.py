@@ -11,9 +11,17 @@ from typing import TYPE_CHECKING, Any
 
 from .. import framing, version
 from ..engine.snapshot import printable
-from ..errors import AuthError, BrowserError, TabstewardError
-from ..tools.registry import Call, Result, Tool, table
-from . import argv, context, protocol
+from ..errors import (
+    CODE_NOT_ON_COMMAND_LINE,
+    AuthError,
+    BrowserError,
+    TabstewardError,
+    UsageError,
+    code_on_command_line,
+)
+from ..shown import shown
+from ..tools.registry import PERSON, Call, Result, Tool, table
+from . import argv, context, peer, protocol
 from .agents import Agent, Agents
 from .approvals import Approvals
 from .loggable import loggable
@@ -30,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("tabsteward.hub")
 
 PAIR_TIMEOUT = 300.0  # how long an unknown agent is held for the person to pair it
+PERSON_TIMEOUT = 120.0  # how long a terminal command of the person's waits for their yes
 
 
 class Hub:
@@ -57,7 +66,7 @@ class Hub:
         self._ops: dict[str, Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]] = {
             "cli": self._cli, "call": self._call, "ping": self._ping,
             "tools": self._list_tools, "shutdown": self._shutdown, "pair": self._pair,
-            "whoami": self._whoami, "answer": self._answer}
+            "whoami": self._whoami, "answer": self._answer, "person": self._person}
         self._loop = asyncio.get_running_loop()
         self._stop: asyncio.Future[int] = self._loop.create_future()
         self._inflight = 0
@@ -92,19 +101,35 @@ class Hub:
         return protocol.ok_reply(result=result.data, text=result.text)
 
     async def _pair(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Hold an unknown agent until the person pairs it; its token, once they do."""
+        """Hold an unknown agent until the person pairs it; its token, once they do. The
+        person is shown what the hub verified of the process apart from the name it gives."""
         name = request["name"]
-        pid = context.peer_pid.get()
-        process = f" from {_process(pid)}" if pid else ""
-        answer = await self.approvals.ask("pair", name, f"use your browser, as {name!r}"
-                                          f"{process}", self.pair_timeout)
-        self.record("pairing", agent=name, summary=f"pairing {name!r}{process}",
-                     decision="approved" if answer.approved else "denied",
-                     decided_by=answer.by)
+        process = peer.facts(context.peer_pid.get())
+        answer = await self.approvals.ask("pair", name, "use your browser",
+                                          self.pair_timeout, process=process)
+        self.record("pairing", agent=name, summary=f"pairing, says it is {name!r}; "
+                    f"{peer.describe(process)}",
+                    decision="approved" if answer.approved else "denied",
+                    decided_by=answer.by)
         if not answer.approved:
             raise AuthError(f"{name!r} was not paired: {answer.by}; nothing was done")
         agent, token = self.agents.add(name)
         return protocol.ok_reply(token=token, agent=agent.id, name=agent.name)
+
+    async def confirm(self, what: str) -> None:
+        """Ask the person whether the terminal command that sent this request may `what`;
+        AuthError when they do not say yes. Agents can send the request, but only the
+        person sees the code that approves it (or the tray's button)."""
+        process = peer.facts(context.peer_pid.get())
+        answer = await self.approvals.ask("person", "a terminal", what, PERSON_TIMEOUT,
+                                          process=process)
+        self.record("person", agent="person", summary=f"a terminal asked to {what}; "
+                    f"{peer.describe(process)}",
+                    decision="approved" if answer.approved else "denied",
+                    decided_by=answer.by)
+        if not answer.approved:
+            raise AuthError(f"the person did not confirm this command ({answer.by}); "
+                            "nothing was run")
 
     async def _whoami(self, request: dict[str, Any]) -> dict[str, Any]:
         """The hub, and which paired agent the token belongs to."""
@@ -120,6 +145,8 @@ class Hub:
         return protocol.ok_reply(tools=self._schemas)
 
     async def _shutdown(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Stop the hub: the person's decision, confirmed like their terminal commands."""
+        await self.confirm("stop the Tabsteward hub")
         self._loop.call_soon(self.stop, "a client asked the hub to shut down")
         return protocol.ok_reply()
 
@@ -133,8 +160,12 @@ class Hub:
                    args: Mapping[str, Any], browser_name: str | None = None) -> Result:
         checked = protocol.check_args(tool, args)
         principal = context.principal.get()
+        if principal is not None and tool.group == PERSON:
+            raise AuthError(f"{tool.name} is the person's command, not an agent's; nothing was "
+                            "run. The person runs it in their terminal (it asks them to "
+                            "confirm with a code from the console or the tray)")
         agent = session_name(principal.id if principal else None, agent)
-        if self.status.paused and not tool.open:
+        if self.status.paused and tool.group != PERSON:
             await context.tell({"pending": {"id": "paused", "summary": f"{tool.name}: all "
                                             "agents are paused by the person; this request "
                                             "waits until they resume", "timeout": None}})
@@ -197,33 +228,45 @@ class Hub:
             raise
 
     async def _answer(self, request: dict[str, Any]) -> dict[str, Any]:
-        """The person's command line (approvals, approve, deny), which needs no pairing:
-        answering proves itself with the question's code."""
-        return await self._cli(request, open_only=True)
+        """`approve` and `deny`, which need no pairing: the answer proves itself with the
+        question's code for that answer, sent in `code` (never on a command line)."""
+        return await self._cli(request, mode="answer")
 
-    async def _cli(self, request: dict[str, Any], open_only: bool = False) -> dict[str, Any]:
+    async def _person(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The person's other commands (approvals, agents, unpair, activity, grants, revoke):
+        run once the person confirms this very command on the console or in the tray."""
+        return await self._cli(request, mode="person")
+
+    async def _cli(self, request: dict[str, Any], mode: str = "agent") -> dict[str, Any]:
         """Run a CLI command line: the reply carries its exit code, stdout and stderr."""
         words: list[str] = request["argv"]
         as_json = argv.wants_json(words)
         what = "the command"
         try:
+            if code_on_command_line(words):
+                raise UsageError(CODE_NOT_ON_COMMAND_LINE)
             parsed = argv.parse(words, self.tools)
             if parsed.tool is None:
                 return _cli_reply(0, argv.main_help(self.tools))
             tool = self.tools[parsed.tool]
-            if open_only and not tool.open:
-                raise AuthError(f"{tool.name} needs a paired agent; only "
-                                f"{', '.join(t.name for t in self.tools.values() if t.open)} "
-                                "run without one. Nothing was run", unpaired=True)
+            _check_mode(tool, mode)
             if parsed.options.help:
                 return _cli_reply(0, argv.tool_help(tool))
             what = tool.name
-            label = "person" if open_only else parsed.options.agent or request.get("agent")
+            if mode == "answer":
+                context.code.set(request.get("code") or "")
+            elif mode == "person":
+                await self.confirm("run: tabsteward " + shown(" ".join(words))[:300])
+            label = "person" if mode != "agent" else (parsed.options.agent
+                                                      or request.get("agent"))
             result = await self._run(tool, label,
                                      request["cwd"], parsed.args,
                                      parsed.options.browser or request.get("browser"))
             if as_json:
-                return _cli_reply(0, json.dumps(result.data, ensure_ascii=False) + "\n")
+                # the person's commands print to the person's terminal: every character
+                # beyond ASCII escaped, so no control, escape or bidi character gets there
+                inert = tool.group == PERSON
+                return _cli_reply(0, json.dumps(result.data, ensure_ascii=inert) + "\n")
         except TabstewardError as err:
             return _cli_error(err, as_json)
         except Exception:
@@ -298,6 +341,18 @@ class Hub:
             await asyncio.sleep(left if left > 0 else self.idle_timeout)
 
 
+def _check_mode(tool: Tool, mode: str) -> None:
+    """Which op may run the tool: `answer` only approve and deny (they carry a code),
+    `person` only the person's other commands; `cli` the rest (`_run` refuses an agent the
+    person's commands)."""
+    if mode == "answer" and not tool.open:
+        raise AuthError(f"op answer runs approve and deny only, not {tool.name}; nothing "
+                        "was run", unpaired=tool.group != PERSON)
+    if mode == "person" and (tool.group != PERSON or tool.open):
+        raise AuthError(f"op person runs the person's commands, not {tool.name}; nothing "
+                        "was run", unpaired=tool.group != PERSON)
+
+
 def session_name(principal: str | None, label: str | None) -> str:
     """Whose tabs a call uses: a paired agent's own, or one of its named sessions."""
     if principal is None:
@@ -307,15 +362,6 @@ def session_name(principal: str | None, label: str | None) -> str:
     return protocol.agent_name(f"{principal}/{label}"[:protocol.MAX_NAME])
 
 
-def _process(pid: int) -> str:
-    """What the OS says the process is (never the agent's own words)."""
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as f:
-            words = f.read(4096).split(b"\0")
-    except OSError:
-        return f"process {pid}"
-    line = " ".join(w.decode("utf-8", "replace") for w in words if w)[:200]
-    return f"process {pid} ({line})" if line else f"process {pid}"
 
 
 def _reason(closed: asyncio.Future[str]) -> str:

@@ -20,7 +20,8 @@ from ..errors import TabstewardError
 from ..policy import profiles
 from ..policy.grants import Grants
 from ..policy.watch import ConfigFile
-from . import locate
+from ..shown import shown
+from . import harden, locate
 from .activity import ActivityLog
 from .agents import Agents
 from .approvals import Approvals
@@ -85,7 +86,7 @@ def setup_logging(path_given: str | None) -> str:
     os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
     root = logging.getLogger("tabsteward")
     root.setLevel(logging.INFO)
-    fmt = logging.Formatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
+    fmt = InertFormatter("%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s")
     handler = logging.handlers.RotatingFileHandler(path, maxBytes=4 * 1024 * 1024,
                                                    backupCount=1, encoding="utf-8")
     handler.setFormatter(fmt)
@@ -95,6 +96,16 @@ def setup_logging(path_given: str | None) -> str:
         stream.setFormatter(fmt)
         root.addHandler(stream)
     return str(path)
+
+
+class InertFormatter(logging.Formatter):
+    """Log lines with what agents, pages and processes wrote made inert: the log goes to
+    the console the person reads, and a message must not forge lines or escape sequences
+    there (tracebacks, added after the message, keep their lines)."""
+
+    def formatMessage(self, record: logging.LogRecord) -> str:
+        record.message = shown(record.message)
+        return super().formatMessage(record)
 
 
 def _is_file(stream: object, path: Path) -> bool:
@@ -133,6 +144,8 @@ async def start(opts: argparse.Namespace, log_path: str, *,
     `console`: show the person's questions on this process's terminal."""
     socket_path = locate.socket_path()
     lock = claim(socket_path)  # first: a command finding no hub meanwhile waits for this one
+    if harden.non_dumpable():  # before any code or token is made: none is ever readable
+        log.info("the hub is non-dumpable: other processes cannot read its memory")
     attach = None
     if opts.cdp:
         url = opts.cdp

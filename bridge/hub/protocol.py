@@ -35,11 +35,15 @@ OPS: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "call": (frozenset({"tool"}), frozenset({"args", "agent", "cwd", "browser"})),
     "cli": (frozenset({"argv", "cwd"}), frozenset({"agent", "browser"})),
     "pair": (frozenset({"name"}), frozenset()),
-    "answer": (frozenset({"argv", "cwd"}), frozenset()),
+    "answer": (frozenset({"argv", "cwd"}), frozenset({"code"})),
+    "person": (frozenset({"argv", "cwd"}), frozenset()),
 }
 # ops that need no token: a ping says only that a hub runs; a pairing asks the person;
-# an answer (approvals, approve, deny) proves itself with the question's one-time code
-OPEN_OPS = frozenset({"ping", "pair", "answer"})
+# an answer (approve, deny) proves itself with the code shown for that answer; the person's
+# other commands wait until the person confirms them (a code, or the tray's button); and
+# shutdown is asked of the person the same way
+OPEN_OPS = frozenset({"ping", "pair", "answer", "person", "shutdown"})
+MAX_CODE = 64
 
 _AGENT = re.compile(r"[^\s\x00-\x1f\x7f]([^\x00-\x1f\x7f]{0,62}[^\s\x00-\x1f\x7f])?")
 _TOOL = re.compile(r"[A-Za-z][\w.-]{0,63}")
@@ -87,6 +91,12 @@ def validate_request(message: Any) -> dict[str, Any]:
         out["args"] = _args(message["args"])
     if "name" in message:
         out["name"] = pairing_name(message["name"])
+    if "code" in message:
+        code = message["code"]
+        if not isinstance(code, str) or len(code) > MAX_CODE:
+            raise UsageError(f"code must be a string of at most {MAX_CODE} characters; "
+                             "nothing was answered")
+        out["code"] = code
     return out
 
 

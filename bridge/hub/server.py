@@ -20,6 +20,7 @@ from ..errors import AuthError, TabstewardError, UsageError
 from ..paths import ensure_private_dir
 from . import context, locate, protocol
 from .agents import Agent, Agents
+from .strangers import Strangers
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -36,6 +37,7 @@ _REFUSAL = b"web pages may not talk to the Tabsteward hub\n"
 FORBIDDEN = (b"HTTP/1.1 403 Forbidden\r\nContent-Type: text/plain\r\nConnection: close\r\n"
              b"Content-Length: %d\r\n\r\n%s" % (len(_REFUSAL), _REFUSAL))
 MAX_INFLIGHT = 64
+IDLE_SECONDS = 10.0  # a connection without a token, with nothing to do, is closed after it
 MAX_SOCKET_PATH = 107
 CLOSE_GRACE = 5.0
 
@@ -72,6 +74,8 @@ class LocalServer:
         self._socket_id: tuple[int, int] | None = None
         self._tasks: set[asyncio.Task[None]] = set()  # requests
         self._connections: dict[asyncio.StreamWriter, asyncio.Task[Any]] = {}
+        self.strangers = Strangers()  # connections that have shown no token yet
+        self.idle_seconds = IDLE_SECONDS
 
     # -- start and stop ----------------------------------------------------------------
     async def start(self, lock: int | None = None) -> None:
@@ -181,14 +185,17 @@ class LocalServer:
         task = asyncio.current_task()
         if task is not None:
             self._connections[writer] = task
+        pid = _peer_pid(writer)
+        self.strangers.admit(writer, pid)
         context.connection.set(writer)  # the requests' tasks copy it
-        context.peer_pid.set(_peer_pid(writer))
+        context.peer_pid.set(pid)
         send_lock = asyncio.Lock()
         mine: set[asyncio.Task[None]] = set()
         try:
             try:
-                head = await reader.readexactly(framing.HEADER)
-            except asyncio.IncompleteReadError:
+                head = await asyncio.wait_for(reader.readexactly(framing.HEADER),
+                                              self.idle_seconds)
+            except (asyncio.IncompleteReadError, TimeoutError):
                 return
             if head.startswith(HTTP_STARTS):
                 log.warning("refused an HTTP request on the hub socket (a browser or web page)")
@@ -204,6 +211,7 @@ class LocalServer:
             if mine:  # requests admitted before the end still answer
                 await asyncio.wait(set(mine))
             self._connections.pop(writer, None)
+            self.strangers.drop(writer)
             writer.close()
 
     async def _read_requests(self, reader: asyncio.StreamReader,
@@ -234,7 +242,29 @@ class LocalServer:
                 return
             while len(mine) >= MAX_INFLIGHT:
                 await asyncio.wait(set(mine), return_when=asyncio.FIRST_COMPLETED)
-            data = await reader.read(65536)
+            data = await self._next(reader, writer, mine)
+
+    async def _next(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                    mine: set[asyncio.Task[None]]) -> bytes:
+        """The connection's next bytes; b"" (the end) when a connection without a token
+        stays idle (no request of its own running) for idle_seconds."""
+        if writer not in self.strangers:
+            return await reader.read(65536)
+        reading = asyncio.ensure_future(reader.read(65536))
+        try:
+            while not reading.done():
+                if mine:  # a pairing or a question waits for the person: not idle
+                    await asyncio.wait({reading, *mine}, return_when=asyncio.FIRST_COMPLETED)
+                    continue
+                await asyncio.wait({reading}, timeout=self.idle_seconds)
+                if not reading.done():
+                    log.info("closed a connection without a token, idle %g s",
+                             self.idle_seconds)
+                    return b""
+            return reading.result()
+        finally:
+            if not reading.done():
+                reading.cancel()
 
     async def _hand_over(self, message: dict[str, Any], reader: asyncio.StreamReader,
                          writer: asyncio.StreamWriter, decoder: framing.Decoder,
@@ -252,6 +282,7 @@ class LocalServer:
             log.warning("refused an extension connection: %s", err.message)
             await self._send(writer, send_lock, protocol.error_reply(err))
             return
+        self.strangers.drop(writer)  # the native host's, with the host token
         log.info("a browser extension connected")
         await self.extension_handler(reader, writer, decoder, rest)
 
@@ -302,10 +333,14 @@ class LocalServer:
         except UsageError as err:
             await self._send(writer, send_lock, _with_id(protocol.error_reply(err), rid))
             return True
+        if principal is not None:
+            self.strangers.drop(writer)  # a paired agent's: no longer capped as idle
         task = asyncio.create_task(self._run(request, writer, send_lock, principal))
         for tasks in (mine, self._tasks):
             tasks.add(task)
             task.add_done_callback(tasks.discard)
+        self.strangers.busy(writer, True)
+        task.add_done_callback(lambda _: self.strangers.busy(writer, bool(mine)))
         return True
 
     async def _run(self, request: dict[str, Any], writer: asyncio.StreamWriter,

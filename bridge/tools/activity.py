@@ -13,6 +13,7 @@ from ..engine import outputs
 from ..errors import PolicyError, TabstewardError, UsageError
 from ..hub import context
 from ..hub.activity import KINDS, MAX_QUERY, ActivityLog, Entry, Format
+from ..shown import shown
 from .common import OVERWRITE
 from .registry import PERSON, Call, Param, Result, tool
 
@@ -45,7 +46,7 @@ def line(entry: Entry) -> str:
         parts.append(entry.summary)
     if entry.reason:
         parts.append(f"({entry.reason})")
-    return "  ".join(parts)
+    return shown("  ".join(parts))  # agents' and pages' words, made inert for a terminal
 
 
 def _what(entry: Entry) -> str:

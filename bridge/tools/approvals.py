@@ -1,7 +1,10 @@
-"""The person's tools: list the questions waiting for them and answer one with its code.
+"""The person's tools: list the questions waiting for them, answer one with its code, and
+the grants they remembered.
 
-They are not offered to agents over MCP; over the CLI an answer needs the question's
-one-time code, which only the person's channels (the hub's console, the tray) show."""
+No agent runs them (the hub refuses them to agent tokens, and MCP does not offer them).
+`approve` and `deny` prove themselves with the code shown for that very answer, which only
+the person's channels (the hub's console, the tray) show; it travels in the request's `code`
+field, never on a command line. The others run once the person confirms the command."""
 
 from __future__ import annotations
 
@@ -9,15 +12,16 @@ import time
 from typing import Any
 
 from ..errors import UsageError
+from ..hub import context, peer
 from ..policy.categories import Category
+from ..shown import shown
 from .registry import PERSON, Call, Param, Result, tool
 
 ID = Param("id", required=True, positional=True, help="the question's id, e.g. A3")
-CODE = Param("code", required=True, help="the one-time code the hub showed you")
 
 
 @tool("approvals", "List the actions and pairings waiting for the person", mutating=False,
-      browser=False, group=PERSON, open=True)
+      browser=False, group=PERSON)
 async def approvals(call: Call, args: dict[str, Any]) -> Result:
     open_ = call.hub.approvals.open()
     if not open_:
@@ -26,19 +30,22 @@ async def approvals(call: Call, args: dict[str, Any]) -> Result:
     lines = []
     for q in open_:
         risk = f" [{', '.join(q.categories)}]" if q.categories else ""
-        lines.append(f"{q.id:<5} {q.kind:<8} {q.agent:<16} {q.summary}{risk} "
+        who = (f"says it is '{shown(q.agent)}'; {peer.describe(q.process)}"
+               if q.kind == "pair" else peer.describe(q.process) if q.kind == "person"
+               else shown(q.agent))
+        lines.append(f"{q.id:<5} {q.kind:<8} {who:<16} {shown(q.summary)}{risk} "
                      f"({max(0, round(q.expires - now))} s left)")
     return Result("\n".join(lines), {"approvals": [q.public() for q in open_]})
 
 
-@tool("approve", "Approve a waiting action or pairing (needs its one-time code)", ID, CODE,
+@tool("approve", "Approve a waiting action or pairing (asks for its one-time code)", ID,
       Param("always", "bool", help="also allow it from now on, for this profile and site"),
       mutating=True, browser=False, group=PERSON, open=True)
 async def approve(call: Call, args: dict[str, Any]) -> Result:
     return _answer(call, args, True)
 
 
-@tool("deny", "Deny a waiting action or pairing (needs its one-time code)", ID, CODE,
+@tool("deny", "Deny a waiting action or pairing (asks for its one-time code)", ID,
       mutating=True, browser=False, group=PERSON, open=True)
 async def deny(call: Call, args: dict[str, Any]) -> Result:
     return _answer(call, args, False)
@@ -47,13 +54,14 @@ async def deny(call: Call, args: dict[str, Any]) -> Result:
 def _answer(call: Call, args: dict[str, Any], approve: bool) -> Result:
     always = bool(args.get("always"))
     q = call.hub.approvals.get(str(args["id"]).strip().upper())
-    if always and q is not None and q.kind == "pair":
-        raise UsageError("--always is for actions, not pairings; nothing was answered")
-    q = call.hub.approvals.answer(str(args["id"]), str(args["code"]), approve,
+    if always and q is not None and q.kind in ("pair", "person"):
+        raise UsageError("--always is for actions, not pairings or commands; nothing was "
+                         "answered")
+    q = call.hub.approvals.answer(str(args["id"]), context.code.get(), approve,
                                   always=always, by="the person (console code)")
     verb = "approved" if approve else "denied"
     more = " and remembered for this site" if always else ""
-    return Result(f"{verb} {q.id}{more}: {q.summary}",
+    return Result(f"{verb} {q.id}{more}: {shown(q.summary)}",
                   {"id": q.id, "approved": approve, "always": always})
 
 
@@ -63,7 +71,7 @@ async def grants(call: Call, args: dict[str, Any]) -> Result:
     rows = call.hub.policy.grants.list()
     if not rows:
         return Result("no grant is remembered", {"grants": []})
-    lines = [f"{g.profile:<12} {g.site:<40} {g.category.value}" for g in rows]
+    lines = [shown(f"{g.profile:<12} {g.site:<40} {g.category.value}") for g in rows]
     return Result("\n".join(lines), {"grants": [g.to_json() for g in rows]})
 
 

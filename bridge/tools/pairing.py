@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..shown import shown
 from .registry import PERSON, Call, Param, Result, tool
 
 
@@ -19,7 +20,7 @@ async def agents(call: Call, args: dict[str, Any]) -> Result:
     for a in rows:
         used = (time.strftime("%Y-%m-%d %H:%M", time.localtime(a.last_used))
                 if a.last_used else "never")
-        lines.append(f"{a.id:<26} {a.name}  (paired "
+        lines.append(f"{a.id:<26} {shown(a.name)}  (paired "
                      f"{time.strftime('%Y-%m-%d', time.localtime(a.created))}, used {used})")
     return Result("\n".join(lines), {"agents": [a.public() for a in rows]})
 
@@ -31,5 +32,6 @@ async def unpair(call: Call, args: dict[str, Any]) -> Result:
     agent = call.hub.agents.revoke(str(args["id"]))
     call.hub.record("pairing", agent=agent.id, summary=f"unpaired {agent.name!r}",
                     decision="revoked")
-    return Result(f"unpaired {agent.id} ({agent.name}); it must pair again to use the hub",
+    return Result(f"unpaired {agent.id} ({shown(agent.name)}); it must pair again to use the "
+                  "hub (under a new id: ids are never given again)",
                   {"unpaired": agent.id})

@@ -77,7 +77,7 @@ class Tool:
     handler: Handler
     group: str = "core"
     browser: bool = True  # False: the tool is about the hub, and picks no browser
-    open: bool = False  # runs without a paired agent (the person's answers, which need a code)
+    open: bool = False  # answers with a one-time code (approve, deny): no pairing, no confirm
 
     def param(self, name: str) -> Param | None:
         for p in self.params:

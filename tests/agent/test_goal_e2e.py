@@ -138,7 +138,7 @@ def test_a_model_that_obeys_a_prompt_injection_is_held_by_policy_and_the_person_
         qid = term.wait_for(r"\[tabsteward\] (A\d+): agent .*Delete my account",
                             timeout=60).group(1)
         assert len(re.findall(r"\[tabsteward\] (A\d+): agent", term.text)) > before
-        denied = hub.cli("deny", qid, "--code", term.code(qid))
+        denied = hub.answer("deny", qid, term.code(qid, "deny"))
         assert denied.returncode == 0, denied.stderr
         out_text, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err

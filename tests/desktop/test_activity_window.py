@@ -468,3 +468,17 @@ def test_the_export_format_follows_the_suffix_then_the_chosen_file_type() -> Non
     assert export_format(Path("a.csv"), "JSON Lines (*.jsonl)") == "csv"
     assert export_format(Path("a.txt"), "JSON Lines (*.jsonl)") == "jsonl"
     assert export_format(Path("a")) == "csv"
+
+
+def test_what_agents_and_pages_wrote_is_shown_inert(private_home: dict[str, str],
+                                                    qtbot: QtBot, tmp_path: Path) -> None:
+    # the attack: a page title or process name with escape, bidi and newline characters
+    with ActivityLog(tmp_path / "inert.sqlite3", redactor=Redactor()) as opened:
+        opened.append("request", agent="codex", tool="open", ts=NOW,
+                      summary="open Docs\x1b]0;owned\x07\u202egnp.exe\nforged line")
+        window = make(qtbot, opened)
+        [summary] = cells(window)
+        [tip] = cells(window, role=Qt.ItemDataRole.ToolTipRole)
+        for text in (summary, tip):
+            assert not {"\x1b", "\x07", "\u202e", "\n"} & set(text), text
+        assert "forged line" in summary

@@ -76,9 +76,10 @@ def test_on_a_display_a_command_that_finds_no_hub_starts_the_tray_app(
     log = Path(private_home["XDG_STATE_HOME"]) / "tabsteward" / "hub.log"
     with xvfb() as display, tray_host(display):
         env["DISPLAY"] = display
-        done = subprocess.run([BIN, "approvals"], env=env, capture_output=True, text=True,
-                              timeout=60)
-        assert done.returncode == 0, done.stderr
+        # a command that needs no pairing: it starts the hub, which answers it
+        done = subprocess.run([BIN, "deny", "A99"], env=env, capture_output=True, text=True,
+                              timeout=60, input="AAAA-AAAA\n")
+        assert "no open question 'A99'" in done.stderr, done.stderr
         started = re.search(r"tray app starting \(pid (\d+)\)", log.read_text())
         assert started, log.read_text()
         os.kill(int(started.group(1)), signal.SIGTERM)
@@ -92,9 +93,9 @@ def test_without_a_display_a_command_starts_the_headless_hub(
         private_home: dict[str, str]) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     env.update(private_home)
-    done = subprocess.run([BIN, "approvals"], env=env, capture_output=True, text=True,
-                          timeout=60)
-    assert done.returncode == 0, done.stderr
+    done = subprocess.run([BIN, "deny", "A99"], env=env, capture_output=True, text=True,
+                          timeout=60, input="AAAA-AAAA\n")
+    assert "no open question 'A99'" in done.stderr, done.stderr
     log = (Path(private_home["XDG_STATE_HOME"]) / "tabsteward" / "hub.log").read_text()
     assert "tabsteward hub starting" in log
     assert "tray app" not in log

@@ -337,3 +337,81 @@ def test_the_tray_lists_a_running_goal_and_stops_it(app, site):
     assert code == 0, err
     assert json.loads(out)["status"] == "stopped"
     assert not goals.running
+
+
+def test_the_persons_terminal_command_is_confirmed_in_the_panel_showing_what_was_verified(
+        app, qtbot):
+    async def scenario() -> tuple[int, str, str]:
+        listing = await asyncio.create_subprocess_exec(
+            BIN, "agents", "--json", env={**app.env, "TABSTEWARD_TOKEN": ""},
+            cwd=app.env["HOME"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE)
+        await app.question()
+        q = app.panel.current
+        assert q is not None
+        assert q.kind == "person"
+        assert app.panel.headline.text() == "A terminal asks to run: tabsteward agents --json"
+        who = app.panel.fields["agent"].text()
+        assert f"verified: pid {listing.pid}, program " in who
+        assert f"in {app.env['HOME']}" in who
+        assert not app.panel.allow_always.isVisibleTo(app.panel)
+        qtbot.mouseClick(app.panel.allow_once, Qt.MouseButton.LeftButton)
+        out, err = await listing.communicate()
+        assert listing.returncode is not None
+        return listing.returncode, out.decode(), err.decode()
+
+    code, out, err = app.qrun(scenario(), 60)
+    assert code == 0, err
+    assert [a["id"] for a in json.loads(out)["agents"]] == ["shopper"]
+
+
+def test_wrong_codes_lock_code_answers_but_not_the_panel(app, qtbot, monkeypatch):
+    # the attack: three wrong codes, to have the purchase question denied or frozen
+    import logging
+
+    from tabsteward.bridge import client
+    hub_log = logging.getLogger("tabsteward.hub")
+    monkeypatch.setattr(hub_log, "warning", hub_log.info)  # the lock's warning is expected
+
+    async def scenario() -> tuple[int, str, str]:
+        click = asyncio.ensure_future(app.cli("click", await app.ref("Buy now")))
+        await app.question()
+        q = app.panel.current
+        assert q is not None
+        sock = app.desktop.running.server.socket_path
+        for _ in range(3):
+            reply = await asyncio.to_thread(client.request, {
+                "op": "answer", "argv": ["deny", q.id], "cwd": "/", "code": "AAAA-AAAA"},
+                sock)
+            assert reply["ok"] is False
+        assert app.panel.current is q
+        assert not click.done()
+        qtbot.mouseClick(app.panel.allow_once, Qt.MouseButton.LeftButton)
+        return await click
+
+    code, _out, err = app.qrun(scenario(), 60)
+    assert code == 0, err
+    assert "ordered" in app.qrun(app.cli("text"), 30)[1]
+
+
+def test_a_pairing_shows_what_the_agent_says_apart_from_what_the_hub_verified(app, qtbot):
+    from tabsteward.bridge import client
+
+    async def scenario() -> None:
+        sock = app.desktop.running.server.socket_path
+        asking = asyncio.ensure_future(asyncio.to_thread(
+            client.request, {"op": "pair", "name": "Claude Code"}, sock))
+        await app.question()
+        q = app.panel.current
+        assert q is not None
+        assert q.kind == "pair"
+        headline = app.panel.headline.text()
+        assert headline.endswith("it says it is 'Claude Code'")
+        import os
+        verified = app.panel.fields["agent"].text()
+        assert verified.startswith(f"says it is 'Claude Code'; verified: pid {os.getpid()}, ")
+        qtbot.mouseClick(app.panel.deny, Qt.MouseButton.LeftButton)
+        reply = await asking
+        assert reply["ok"] is False
+
+    app.qrun(scenario(), 60)

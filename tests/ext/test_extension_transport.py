@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable, Iterator
 import pytest
 from extension_env import ExtensionHub, Profile, chrome_call, devtools, in_worker, worker_target
 from fixture_server import Site
-from hub_env import BIN, private_env, start_hub, stop_hub
+from hub_env import BIN, STOP_HUB, private_env, start_hub, stop_hub
 from looprunner import LoopThread
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
@@ -297,9 +297,7 @@ def test_a_restarted_hub_is_started_again_by_the_host_and_the_browser_reconnects
         assert _ping(env) != first  # a new hub, started by the native host
     finally:
         stopped = subprocess.run(
-            [sys.executable, "-c", "import os; from tabsteward.bridge import client; "
-             "print(client.request({'op': 'shutdown', 'id': 1}, "
-             "token=os.environ['TABSTEWARD_TOKEN']))"], env=env, timeout=30, check=False,
+            [sys.executable, "-c", STOP_HUB], env=env, timeout=30, check=False,
             capture_output=True, text=True)
         assert "'ok': True" in stopped.stdout, stopped.stdout + stopped.stderr
 

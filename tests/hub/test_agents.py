@@ -324,3 +324,18 @@ def test_a_failed_verification_writes_nothing(
     monkeypatch.setattr(time, "time", lambda: T0 + 3600)
     assert agents.verify("wrong") is None
     assert path.read_bytes() == before
+
+
+def test_an_unpaired_agents_id_is_never_given_again(path: Path) -> None:
+    # the attack: a new agent pairs under the old one's name and inherits its id (its tabs,
+    # its session, the profile the person gave that id)
+    agents = Agents(path)
+    old, _ = agents.add("Agent C")
+    agents.revoke(old.id)
+    new, _ = agents.add("Agent C")
+    assert new.id != old.id
+    again = Agents(path)  # another instance, or the hub after a restart, remembers too
+    again.revoke(new.id)
+    third, _ = again.add("Agent C")
+    assert third.id not in (old.id, new.id)
+    assert json.loads(path.read_text(encoding="utf-8"))["retired"] == sorted([old.id, new.id])

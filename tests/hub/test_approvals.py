@@ -15,7 +15,10 @@ from tabsteward.bridge.errors import AuthError, UsageError
 from tabsteward.bridge.hub import context
 from tabsteward.bridge.hub.approvals import (
     CODE_ALPHABET,
+    LOCK_SECONDS,
     MAX_OPEN,
+    MAX_PAIRS,
+    MAX_PAIRS_PER_PROGRAM,
     MAX_WRONG,
     OFFER_SECONDS,
     Answer,
@@ -101,7 +104,7 @@ async def test_an_ask_denied_with_the_right_code_ends_as_a_denial() -> None:
     approvals = Approvals()
     task = asking(approvals)
     [q] = await open_questions(approvals)
-    approvals.answer(q.id, q.code, approve=False, by="the tray")
+    approvals.answer(q.id, q.codes["deny"], approve=False, by="the tray")
     assert await task == Answer(False, "denied by the tray", always=False, who="the tray")
 
 
@@ -109,7 +112,7 @@ async def test_approving_always_is_remembered_in_the_answer() -> None:
     approvals = Approvals()
     task = asking(approvals)
     [q] = await open_questions(approvals)
-    approvals.answer(q.id, q.code, approve=True, always=True)
+    approvals.answer(q.id, q.codes["always"], approve=True, always=True)
     assert await task == Answer(True, "approved by person", always=True, who="person")
 
 
@@ -117,7 +120,7 @@ async def test_denying_with_always_does_not_make_the_answer_always() -> None:
     approvals = Approvals()
     task = asking(approvals)
     [q] = await open_questions(approvals)
-    approvals.answer(q.id, q.code, approve=False, always=True)
+    approvals.answer(q.id, q.codes["deny"], approve=False, always=True)
     assert await task == Answer(False, "denied by person", always=False, who="person")
 
 
@@ -149,19 +152,55 @@ async def test_a_wrong_code_raises_auth_error_saying_tries_left_and_keeps_the_qu
     assert (await task).approved
 
 
-async def test_the_third_wrong_code_closes_the_question_as_denied() -> None:
+async def test_three_wrong_codes_lock_code_answers_but_never_deny_the_question() -> None:
+    # the attack: an unpaired process guesses three times to have the person's question denied
     approvals = Approvals()
     task = asking(approvals)
     [q] = await open_questions(approvals)
     for _ in range(MAX_WRONG - 1):
         with pytest.raises(AuthError, match="tries left"):
-            approvals.answer(q.id, "nope", approve=True)
-    with pytest.raises(AuthError, match="closed and its action denied"):
-        approvals.answer(q.id, "nope", approve=True)
-    assert await task == Answer(False, "refused after too many wrong codes", who="wrong codes")
-    assert approvals.open() == []
-    with pytest.raises(UsageError, match="no open question"):
+            approvals.answer(q.id, "nope", approve=False)
+    with pytest.raises(AuthError, match=f"takes no code for {LOCK_SECONDS:g} s; nothing was "
+                       "answered and the question is still open"):
+        approvals.answer(q.id, "nope", approve=False)
+    await asyncio.sleep(0)
+    assert not task.done()
+    assert approvals.open() == [q]
+    with pytest.raises(AuthError, match="takes no code"):  # even the right one, for now
         approvals.answer(q.id, q.code, approve=True)
+    assert approvals.open() == [q]
+    approvals.settle(q, True, by="person (tray)")  # the tray still answers
+    assert (await task).approved
+
+
+async def test_code_answers_come_back_once_the_lock_has_passed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    approvals = Approvals()
+    task = asking(approvals)
+    [q] = await open_questions(approvals)
+    for _ in range(MAX_WRONG):
+        with pytest.raises(AuthError):
+            approvals.answer(q.id, "nope", approve=True)
+    later = time.time() + LOCK_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: later)
+    approvals.answer(q.id, q.code, approve=True)
+    assert (await task).approved
+
+
+async def test_a_code_answers_only_the_verb_it_was_shown_with() -> None:
+    # the attack: a watcher who saw the person's deny code uses it to approve
+    approvals = Approvals()
+    task = asking(approvals)
+    [q] = await open_questions(approvals)
+    assert len(set(q.codes.values())) == 3
+    with pytest.raises(AuthError, match="not its approve code"):
+        approvals.answer(q.id, q.codes["deny"], approve=True)
+    with pytest.raises(AuthError, match="not its always code"):
+        approvals.answer(q.id, q.codes["approve"], approve=True, always=True)
+    assert approvals.open() == [q]
+    approvals.answer(q.id, q.codes["always"], approve=True, always=True)
+    answer = await task
+    assert (answer.approved, answer.always) == (True, True)
 
 
 async def test_a_code_with_characters_beyond_ascii_is_a_wrong_code() -> None:
@@ -183,7 +222,7 @@ async def test_an_answered_question_cannot_be_answered_again() -> None:
     approvals = Approvals()
     task = asking(approvals)
     [q] = await open_questions(approvals)
-    approvals.answer(q.id, q.code, approve=False)
+    approvals.answer(q.id, q.codes["deny"], approve=False)
     with pytest.raises(UsageError, match="no open question"):
         approvals.answer(q.id, q.code, approve=True)
     assert not (await task).approved
@@ -320,7 +359,7 @@ def test_an_approved_offer_calls_on_answer_with_the_answer() -> None:
                         site="shop.test", categories=("read_storage",))
     assert (q.kind, q.id[0], q.timeout, q.owner) == ("blocked", "B", OFFER_SECONDS, None)
     assert calls == []
-    approvals.answer(q.id, q.code, approve=True, always=True)
+    approvals.answer(q.id, q.codes["always"], approve=True, always=True)
     assert calls == [(q, Answer(True, "approved by person", always=True, who="person"))]
     assert approvals.open() == []
 
@@ -329,7 +368,7 @@ def test_a_denied_offer_calls_on_answer_with_the_denial() -> None:
     approvals = Approvals()
     calls: list[Answer] = []
     q = approvals.offer("agent-a", "read cookies", lambda q, a: calls.append(a))
-    approvals.answer(q.id, q.code, approve=False)
+    approvals.answer(q.id, q.codes["deny"], approve=False)
     assert calls == [Answer(False, "denied by person", who="person")]
 
 
@@ -386,11 +425,13 @@ async def test_public_never_contains_the_code() -> None:
     for q in questions:
         public = q.public()
         assert set(public) == {"id", "kind", "agent", "summary", "site", "profile",
-                               "categories", "reasons", "target", "created", "expires"}
-        assert no_code_in(public, q.code), public
-        assert q.code not in repr(q)
+                               "categories", "reasons", "target", "process", "created",
+                               "expires"}
+        for code in q.codes.values():
+            assert no_code_in(public, code), public
+            assert code not in repr(q)
         for notice in notices:
-            assert no_code_in(notice, q.code), notice
+            assert all(no_code_in(notice, c) for c in q.codes.values()), notice
     for task in tasks:
         await cancel(task)
 
@@ -452,7 +493,7 @@ async def test_tell_sends_a_pending_notice_through_the_context_notice() -> None:
     assert notices == [{"pending": {**q.public(), "timeout": 12.5}}]
     assert notices[0]["pending"]["id"] == q.id
     assert notices[0]["pending"]["site"] == "shop.test"
-    approvals.answer(q.id, q.code, approve=False)
+    approvals.answer(q.id, q.codes["deny"], approve=False)
     assert not (await task).approved
     assert len(notices) == 1  # the answer itself goes back as the reply, not as a notice
 
@@ -471,7 +512,7 @@ async def test_more_than_max_open_questions_are_refused_with_a_usage_error() -> 
         await approvals.ask("ask", "agent-a", "one too many", 30.0)
     assert len(approvals.open()) == MAX_OPEN
     assert heard == ["asked"] * MAX_OPEN  # the refused ones were never shown
-    approvals.answer(offers[0].id, offers[0].code, approve=False)
+    approvals.answer(offers[0].id, offers[0].codes["deny"], approve=False)
     approvals.offer("agent-a", "room again", lambda q, a: None)
     assert len(approvals.open()) == MAX_OPEN
 
@@ -486,3 +527,84 @@ async def test_expired_offers_do_not_count_toward_max_open(
     task = asking(approvals, timeout=0.05)
     assert (await task).by == "nobody answered within 0.05 s"
 
+
+
+# -- pairing requests from unpaired processes ----------------------------------------------
+
+def pairing(approvals: Approvals, pid: int, exe: str) -> asyncio.Task[Answer]:
+    return asyncio.create_task(approvals.ask("pair", f"agent {pid}", "use your browser",
+                                             30.0, process={"pid": pid, "exe": exe}))
+
+
+async def test_one_process_gets_one_pairing_request_at_a_time() -> None:
+    approvals = Approvals()
+    first = pairing(approvals, 100, "/usr/bin/a")
+    await open_questions(approvals)
+    with pytest.raises(UsageError, match="this process already waits"):
+        await approvals.ask("pair", "again", "use your browser", 30.0,
+                            process={"pid": 100, "exe": "/usr/bin/a"})
+    assert len(approvals.open()) == 1
+    await cancel(first)
+
+
+async def test_one_program_gets_a_few_pairing_requests_at_a_time() -> None:
+    approvals = Approvals()
+    tasks = [pairing(approvals, 200 + i, "/usr/bin/python3")
+             for i in range(MAX_PAIRS_PER_PROGRAM)]
+    await open_questions(approvals, MAX_PAIRS_PER_PROGRAM)
+    with pytest.raises(UsageError, match="from this program already wait"):
+        await approvals.ask("pair", "one more", "use your browser", 30.0,
+                            process={"pid": 299, "exe": "/usr/bin/python3"})
+    for task in tasks:
+        await cancel(task)
+
+
+async def test_pairing_requests_cannot_fill_the_questions_of_paired_agents() -> None:
+    # the attack: unpaired processes fill the 200-question cap with pairing requests, so
+    # no paired agent's action can be asked about (and each waits, then is denied)
+    approvals = Approvals()
+    tasks = [pairing(approvals, 1000 + i, f"/tmp/prog{i}") for i in range(MAX_PAIRS)]
+    await open_questions(approvals, MAX_PAIRS)
+    with pytest.raises(UsageError, match=f"{MAX_PAIRS} pairing requests already wait"):
+        await approvals.ask("pair", "late", "use your browser", 30.0,
+                            process={"pid": 5000, "exe": "/tmp/late"})
+    ask = asking(approvals)  # a paired agent's action is still asked about
+    await open_questions(approvals, MAX_PAIRS + 1)
+    assert approvals.open()[-1].kind == "ask"
+    for task in [*tasks, ask]:
+        await cancel(task)
+
+
+async def test_a_pairing_request_expires_as_a_denial() -> None:
+    approvals = Approvals()
+    answer = await approvals.ask("pair", "slow", "use your browser", 0.05,
+                                 process={"pid": 1, "exe": "/x"})
+    assert answer.who == "timeout"
+    assert approvals.open() == []
+
+
+async def test_a_person_question_has_no_always_and_is_settled_by_the_tray_without_code(
+        ) -> None:
+    approvals = Approvals()
+    task = asyncio.create_task(approvals.ask("person", "a terminal", "run: tabsteward agents",
+                                             30.0))
+    [q] = await open_questions(approvals)
+    assert q.id.startswith("T")
+    approvals.settle(q, True, by="person (tray)")
+    assert (await task) == Answer(True, "approved by person (tray)", who="person (tray)")
+    with pytest.raises(UsageError, match="no longer open"):
+        approvals.settle(q, True)
+
+
+async def test_the_persons_terminal_commands_are_capped_like_pairings() -> None:
+    # the attack: flood the person with "a terminal asks to run ..." questions
+    approvals = Approvals()
+    tasks = [asyncio.create_task(approvals.ask("person", "a terminal", "run: x", 30.0,
+                                               process={"pid": 300 + i, "exe": f"/p{i}"}))
+             for i in range(MAX_PAIRS)]
+    await open_questions(approvals, MAX_PAIRS)
+    with pytest.raises(UsageError, match=f"{MAX_PAIRS} terminal commands already wait"):
+        await approvals.ask("person", "a terminal", "run: y", 30.0,
+                            process={"pid": 999, "exe": "/q"})
+    for task in tasks:
+        await cancel(task)

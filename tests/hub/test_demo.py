@@ -20,8 +20,10 @@ def test_the_demo_pairs_shops_and_is_held_at_the_checkout_until_approved() -> No
                           timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert "hub console │ [tabsteward] P1: agent 'demo agent' asks to pair" in out
-    assert "person $ tabsteward approve P1 --code" in out
+    assert ("hub console │ [tabsteward] P1: a process asks to pair with the hub to use "
+            "your browser; it says it is 'demo agent'") in out
+    assert "person $ tabsteward approve P1   (types the code when asked)" in out
+    assert "--code" not in out
     assert "(a purchase: policy asks the person)" in out
     assert 'wants to click button "Place order"' in out
     assert "clicked @6 (button \"Place order\")" in out

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from hub_env import agent_token
-from tabsteward.bridge import cli, client, credentials
+from hub_env import stop_hub_of
+from tabsteward.bridge import cli, credentials
 from tabsteward.bridge.hub import locate
 from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import LocalServer
@@ -176,7 +176,7 @@ def test_a_browser_that_cannot_be_launched_fails_the_command_not_the_hub() -> No
         assert listed.returncode == 0  # the hub still serves
         assert "launched" in listed.stdout
     finally:
-        client.request({"op": "shutdown", "id": 1}, token=agent_token())
+        stop_hub_of(dict(os.environ))
 
 
 def test_no_autostart_setting_keeps_the_cli_from_starting_a_hub(

@@ -198,22 +198,55 @@ def test_tools_op_lists_every_tool_as_json_schema() -> None:
                                                       "tags", "tab"}
 
 
-def test_shutdown_op_answers_then_stops_the_hub_cleanly() -> None:
-    async def go() -> tuple[int, dict[str, object], StandInBrowser, LocalServer]:
+def test_shutdown_asks_the_person_and_stops_the_hub_cleanly_once_they_allow_it() -> None:
+    async def go() -> tuple[int, dict[str, object], StandInBrowser, LocalServer, str]:
         hub, browser = make_hub()
         server = LocalServer(hub.execute)
         await server.start()
         running = asyncio.create_task(hub.run(server))
-        reply = await asyncio.to_thread(client.request, {"op": "shutdown"}, None,
-                                        agent_token())
-        return await running, reply, browser, server
+        asked = asyncio.create_task(asyncio.to_thread(
+            client.request, {"op": "shutdown"}, None, agent_token()))
+        while not hub.approvals.open():
+            await asyncio.sleep(0.01)
+        [q] = hub.approvals.open()
+        assert not running.done()  # nothing stops before the person says so
+        hub.approvals.settle(q, True, by="person (tray)")
+        reply = await asked
+        return await running, reply, browser, server, q.summary
 
-    code, reply, browser, server = run(go())
+    code, reply, browser, server, summary = run(go())
+    assert summary == "stop the Tabsteward hub"
     assert reply == {"ok": True}
     assert code == 0
     assert browser.close_calls == 1
     assert not os.path.exists(server.socket_path)
     assert not os.path.exists(server.token_path)
+
+
+def test_an_agents_shutdown_the_person_denies_leaves_the_hub_running() -> None:
+    # the attack: stop the person's hub, to start one with a policy of the agent's own
+    async def go() -> tuple[dict[str, object], bool]:
+        hub, _ = make_hub()
+        server = LocalServer(hub.execute)
+        await server.start()
+        running = asyncio.create_task(hub.run(server))
+        asked = asyncio.create_task(asyncio.to_thread(
+            client.request, {"op": "shutdown"}, None, agent_token()))
+        while not hub.approvals.open():
+            await asyncio.sleep(0.01)
+        [q] = hub.approvals.open()
+        hub.approvals.settle(q, False, by="person (tray)")
+        reply = await asked
+        await asyncio.sleep(0.1)
+        still = not running.done()
+        hub.stop("test over")
+        await running
+        return reply, still
+
+    reply, still_running = run(go())
+    assert reply["ok"] is False
+    assert "did not confirm" in str(reply["error"])
+    assert still_running
 
 
 def test_idle_hub_stops_itself() -> None:

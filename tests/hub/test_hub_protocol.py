@@ -78,9 +78,12 @@ def test_args_hold_only_scalars_and_lists_of_them(args: Any) -> None:
         protocol.validate_request({"op": "call", "tool": "t", "args": args, **TOKEN})
 
 
-def test_only_ping_pair_and_answer_are_open_to_a_client_without_a_token() -> None:
+def test_only_ping_pair_answer_person_and_shutdown_are_open_to_a_client_without_a_token(
+        ) -> None:
+    # pair, answer, person and shutdown are open because each waits for the person (or a
+    # code only the person sees), never because a token is missing
     open_ops = protocol.OPEN_OPS
-    assert open_ops == {"ping", "pair", "answer"}
+    assert open_ops == {"ping", "pair", "answer", "person", "shutdown"}
     assert open_ops <= set(protocol.OPS)
     assert "extension" not in protocol.OPS  # the native host's op is the server's alone
 

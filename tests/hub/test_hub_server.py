@@ -93,7 +93,7 @@ def tools(**extra: Any) -> dict[str, Any]:
 
 # every op that needs a paired agent's token, as a request that is otherwise well formed
 AGENT_OPS: list[dict[str, Any]] = [
-    {"op": "tools"}, {"op": "whoami"}, {"op": "shutdown"},
+    {"op": "tools"}, {"op": "whoami"},
     {"op": "call", "tool": "click", "args": {"target": "@1"}},
     {"op": "cli", "argv": ["tabs"], "cwd": "/"},
 ]
@@ -545,3 +545,83 @@ def test_a_hub_without_an_extension_handler_refuses_extension_connections() -> N
             assert "serves no browser extension" in reply["error"]["message"]
             host.writer.close()
     run(go())
+
+
+# -- connections without a token: capped, and closed when idle ----------------------------
+
+def test_a_connection_without_a_token_that_stays_idle_is_closed() -> None:
+    async def go() -> tuple[float, float]:
+        async with serving() as server:
+            server.idle_seconds = 0.2
+            silent = await Peer.open()  # sends nothing at all
+            started = asyncio.get_running_loop().time()
+            assert await silent.closed_by_server()
+            quiet = await Peer.open()  # one ping, then nothing
+            quiet.send(ping(id=1))
+            assert (await quiet.replies(1))[0]["ok"] is True
+            assert await quiet.closed_by_server()
+            return asyncio.get_running_loop().time() - started, server.idle_seconds
+
+    took, idle = run(go())
+    assert idle <= took < 5
+
+
+def test_a_connection_waiting_for_the_person_is_not_idle() -> None:
+    async def slow(request: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(0.6)  # a pairing the person answers after a while
+        return {"ok": True}
+
+    async def go() -> list[Any]:
+        async with serving(slow) as server:
+            server.idle_seconds = 0.2
+            peer = await Peer.open()
+            peer.send({"op": "pair", "name": "slow agent", "id": 1})
+            got = await peer.replies(1)
+            await peer.close()
+            return got
+
+    assert run(go())[0]["ok"] is True
+
+
+def test_idle_connections_without_a_token_are_capped_and_the_oldest_make_room() -> None:
+    # the attack: hold thousands of idle connections so the person's own command waits
+    async def go() -> tuple[int, dict[str, Any], int]:
+        async with serving() as server:
+            server.strangers.max_all = 8
+            idle = [await Peer.open() for _ in range(30)]
+            await asyncio.sleep(0.1)
+            person = await Peer.open()
+            person.send(ping(id=1))
+            [reply] = await person.replies(1)
+            held = len(server.strangers)
+            closed = 0
+            for peer in idle:
+                with contextlib.suppress(TimeoutError):
+                    if await asyncio.wait_for(peer.reader.read(1), 0.2) == b"":
+                        closed += 1
+                await peer.close()
+            await person.close()
+            return held, reply, closed
+
+    held, reply, closed = run(go())
+    assert reply["ok"] is True
+    assert held <= 8
+    assert closed >= 30 - 8
+
+
+def test_a_paired_agents_connection_is_not_counted_as_anonymous() -> None:
+    async def go() -> int:
+        async with serving() as server:
+            server.strangers.max_all = 2
+            agent = await Peer.open()
+            agent.send(tools(id=1))
+            await agent.replies(1)
+            others = [await Peer.open() for _ in range(5)]
+            await asyncio.sleep(0.1)
+            agent.send(tools(id=2))
+            [second] = await agent.replies(1)
+            for peer in [*others, agent]:
+                await peer.close()
+            return int(second["id"])
+
+    assert run(go()) == 2

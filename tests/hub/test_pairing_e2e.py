@@ -14,6 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 from hub_env import BIN, Hub, Terminal, private_env, start_hub_on_terminal, stop_hub
+from hub_env import person as as_person
 from tabsteward.bridge import credentials
 from tabsteward.bridge.errors import AuthError
 
@@ -48,7 +49,7 @@ def pairing(hub: Hub, *args: str) -> subprocess.Popen[str]:
 
 
 def question(term: Terminal) -> str:
-    return term.wait_for(r"\[tabsteward\] (P\d+): agent .* asks to pair").group(1)
+    return term.wait_for(r"\[tabsteward\] (P\d+): a process asks to pair").group(1)
 
 
 def test_an_unknown_agent_waits_until_the_person_pairs_it_then_uses_its_keyring_token(person):
@@ -57,18 +58,22 @@ def test_an_unknown_agent_waits_until_the_person_pairs_it_then_uses_its_keyring_
     first = pairing(hub, "tabs")
     qid = question(term)
     assert name in term.text
-    assert re.search(rf"{qid}: agent '{name}' asks to pair: use your browser, as "
-                     rf"'{name}' from process \d+ \(.*tabsteward tabs\)", term.text)
+    # what the agent says it is, apart from what the hub verified of its process
+    assert re.search(rf"{qid}: a process asks to pair with the hub to use your browser; "
+                     rf"it says it is '{name}'\n +verified: pid {first.pid}, program "
+                     rf"\S*python\S*, command .*tabsteward tabs, in {hub.env['HOME']}\n",
+                     term.text), term.text
     # the person's own terminal needs no pairing to see and answer the question
-    listed = json.loads(hub.cli("approvals", "--json").stdout)["approvals"]
+    listed = json.loads(as_person(hub, term, "approvals", "--json").stdout)["approvals"]
     assert [(q["id"], q["kind"]) for q in listed] == [(qid, "pair")]
-    assert hub.cli("approve", qid, "--code", term.code(qid)).returncode == 0
+    assert listed[0]["process"]["pid"] == first.pid
+    assert hub.answer("approve", qid, term.code(qid)).returncode == 0
     _, err = first.communicate(timeout=60)
     assert first.returncode == 0, err
     assert "not paired; asking the person to pair" in err
     token = credentials.load(name)
     assert token
-    agents = json.loads(hub.cli("agents", "--json").stdout)["agents"]
+    agents = json.loads(as_person(hub, term, "agents", "--json").stdout)["agents"]
     assert name in [a["name"] for a in agents]
     # the next command reads the token from the keyring and asks nobody
     again = hub.cli("tabs")
@@ -81,16 +86,15 @@ def test_an_unpaired_agent_must_pair_again_and_a_denial_leaves_it_out(person):
     name = hub.env["TABSTEWARD_NAME"]
     first = pairing(hub, "tabs")
     qid = question(term)
-    hub.cli("approve", qid, "--code", term.code(qid))
+    hub.answer("approve", qid, term.code(qid))
     first.communicate(timeout=60)
-    agent_id = next(a["id"] for a in json.loads(hub.cli("agents", "--json").stdout)["agents"]
-                    if a["name"] == name)
-    assert hub.cli("unpair", agent_id).returncode == 0
+    listed = json.loads(as_person(hub, term, "agents", "--json").stdout)["agents"]
+    agent_id = next(a["id"] for a in listed if a["name"] == name)
+    assert as_person(hub, term, "unpair", agent_id).returncode == 0
     second = pairing(hub, "tabs")
-    again = term.wait_for(r"\[tabsteward\] (P\d+): agent .* asks to pair.*\n(?:.*\n)*?.*"
-                          r"\[tabsteward\] (P\d+): agent").group(2)
+    again = term.next_question(1, "P")
     assert again != qid
-    assert hub.cli("deny", again, "--code", term.code(again)).returncode == 0
+    assert hub.answer("deny", again, term.code(again, "deny")).returncode == 0
     _, err = second.communicate(timeout=60)
     assert second.returncode == AuthError.exit_code
     assert f"{name!r} was not paired: denied by the person" in err

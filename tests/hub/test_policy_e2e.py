@@ -114,10 +114,10 @@ def test_a_purchase_waits_for_the_person_and_runs_once_approved(shop):
     line = term.wait_for(rf"{qid}: agent 'tests/shopper' wants to (.*)").group(1)
     assert "Buy now" in line
     assert "purchase" in line
-    listed = json.loads(run(hub, "approvals", "--json").stdout)["approvals"]
+    listed = json.loads(hub_env.person(hub, term, "approvals", "--json").stdout)["approvals"]
     assert [q["id"] for q in listed] == [qid]
     assert "code" not in json.dumps(listed).lower().replace("categories", "")
-    approved = run(hub, "approve", qid, "--code", term.code(qid))
+    approved = hub.answer("approve", qid, term.code(qid))
     assert approved.returncode == 0, approved.stderr
     _out, err = click.communicate(timeout=60)
     assert click.returncode == 0, err
@@ -129,7 +129,7 @@ def test_a_denied_purchase_is_reported_and_nothing_happens(shop):
     hub, term = shop
     buy = ref(hub, "Buy now")
     click, qid = held(hub, term, "click", buy)
-    assert run(hub, "deny", qid, "--code", term.code(qid)).returncode == 0
+    assert hub.answer("deny", qid, term.code(qid, "deny")).returncode == 0
     _, err = click.communicate(timeout=60)
     assert click.returncode == PolicyError.exit_code
     assert "denied by the person" in err
@@ -154,8 +154,9 @@ def test_a_question_is_withdrawn_when_its_agent_goes_away(shop):
     click.kill()
     click.communicate(timeout=10)
     term.wait_for(rf"{qid} closed: withdrawn: the agent went away")
-    assert json.loads(run(hub, "approvals", "--json").stdout)["approvals"] == []
-    late = run(hub, "approve", qid, "--code", term.code(qid))
+    assert json.loads(hub_env.person(hub, term, "approvals",
+                                     "--json").stdout)["approvals"] == []
+    late = hub.answer("approve", qid, term.code(qid))
     assert late.returncode != 0
     assert f"no open question '{qid}'" in late.stderr
     assert "ordered" not in page_says(hub)
@@ -192,7 +193,7 @@ def test_page_text_asking_for_approval_changes_nothing(shop):
     # a plain button with no risky words: allowed, and the page's plea is no reason
     assert done.returncode == 0, done.stderr
     buy, qid = held(hub, term, "click", ref(hub, "Buy now"))
-    assert run(hub, "deny", qid, "--code", term.code(qid)).returncode == 0
+    assert hub.answer("deny", qid, term.code(qid, "deny")).returncode == 0
     buy.communicate(timeout=60)
     assert buy.returncode == PolicyError.exit_code
 
@@ -208,7 +209,7 @@ def test_a_blocked_action_fails_at_once_and_the_person_may_allow_it_once(shop):
     retry = run(hub, "eval", "1+1")  # the same question, not a second one
     assert f"shown it as {qid}" in retry.stderr
     assert asked(term) == before + 1
-    assert run(hub, "approve", qid, "--code", term.code(qid)).returncode == 0
+    assert hub.answer("approve", qid, term.code(qid)).returncode == 0
     again = run(hub, "eval", "1+1")
     assert again.returncode == 0
     assert again.stdout.strip() == "2"
@@ -221,26 +222,27 @@ def test_always_remembers_the_grant_for_the_site_until_it_is_revoked(shop, site)
     blocked = run(hub, "eval", "2+2")
     assert blocked.returncode == PolicyError.exit_code
     qid = re.search(r"shown it as (B\d+)", blocked.stderr).group(1)  # maybe an earlier one
-    assert run(hub, "approve", qid, "--code", term.code(qid), "--always").returncode == 0
+    assert hub.answer("approve", qid, term.code(qid, "always"), "--always").returncode == 0
     for _ in range(2):
         done = run(hub, "eval", "2+2")
         assert done.returncode == 0
         assert done.stdout.strip() == "4"
-    grants = json.loads(run(hub, "grants", "--json").stdout)["grants"]
+    grants = json.loads(hub_env.person(hub, term, "grants", "--json").stdout)["grants"]
     origin = site.url("shop.html").rsplit("/", 1)[0]
     assert [(g["profile"], g["site"], g["category"]) for g in grants] == [
         ("shop", origin, "eval")]
-    assert run(hub, "revoke", "shop", "--category", "eval").stdout.startswith("revoked 1")
+    revoked = hub_env.person(hub, term, "revoke", "shop", "--category", "eval")
+    assert revoked.stdout.startswith("revoked 1")
     assert run(hub, "eval", "2+2").returncode == PolicyError.exit_code
 
 
 def test_the_activity_log_says_who_decided_what(shop):
     hub, term = shop
     click, qid = held(hub, term, "click", ref(hub, "Buy now"))
-    assert run(hub, "deny", qid, "--code", term.code(qid)).returncode == 0
+    assert hub.answer("deny", qid, term.code(qid, "deny")).returncode == 0
     click.communicate(timeout=60)
-    entries = json.loads(run(hub, "activity", "--kind", "decision", "--json").stdout)[
-        "entries"]
+    entries = json.loads(hub_env.person(hub, term, "activity", "--kind", "decision",
+                                        "--json").stdout)["entries"]
     last = entries[-1]
     assert (last["agent"], last["tool"], last["decision"]) == ("tests/shopper", "click",
                                                                "denied")
@@ -249,18 +251,26 @@ def test_the_activity_log_says_who_decided_what(shop):
     assert "purchase" in last["reason"]
 
 
-def test_a_wrong_code_answers_nothing_and_three_close_the_question(shop):
+def test_three_wrong_codes_lock_code_answers_but_deny_nothing(shop):
+    # the attack: an unpaired process guesses codes to have the person's question denied
     hub, term = shop
     buy = ref(hub, "Buy now")
     click, qid = held(hub, term, "click", buy)
     for tries_left in (2, 1):
-        wrong = run(hub, "approve", qid, "--code", "AAAA-AAAA")
+        wrong = hub.answer("deny", qid, "AAAA-AAAA")
         assert wrong.returncode != 0
         assert f"{tries_left} tries left" in wrong.stderr
-    last = run(hub, "approve", qid, "--code", "AAAA-AAAA")
-    assert "closed and its action denied" in last.stderr
-    _, _err = click.communicate(timeout=60)
-    assert click.returncode == PolicyError.exit_code
+    last = hub.answer("deny", qid, "AAAA-AAAA")
+    assert "takes no code for 60 s" in last.stderr
+    assert "still open" in last.stderr
+    # locked: even the right code waits, and the question and its agent still wait
+    locked = hub.answer("approve", qid, term.code(qid))
+    assert locked.returncode != 0
+    assert "takes no code" in locked.stderr
+    assert click.poll() is None
+    assert f"{qid} closed" not in term.text
+    click.kill()
+    click.communicate(timeout=10)
     assert "ordered" not in page_says(hub)
 
 
@@ -272,10 +282,8 @@ def test_a_hub_without_a_terminal_shows_no_code_anywhere(site):
         opened = run(hub, "open", site.url("shop.html"))
         assert opened.returncode == 0, opened.stderr
         click = agent(hub, "click", ref(hub, "Delete my account"))
-        deadline = time.monotonic() + 30
-        while not json.loads(run(hub, "approvals", "--json").stdout)["approvals"]:
-            assert time.monotonic() < deadline
-            time.sleep(0.1)
+        assert click.stderr is not None
+        assert "waiting for the person to answer" in click.stderr.readline()
         click.kill()
         click.communicate(timeout=10)
     finally:
@@ -298,7 +306,7 @@ def test_an_mcp_agent_hears_that_its_call_waits_for_the_person(console_hub, site
 
     def person() -> None:
         qid = wait_question(term, before)
-        assert run(hub, "approve", qid, "--code", term.code(qid)).returncode == 0
+        assert hub.answer("approve", qid, term.code(qid)).returncode == 0
 
     async def scenario() -> str:
         async with Client(stdio_client(params),
