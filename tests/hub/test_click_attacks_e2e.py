@@ -69,7 +69,7 @@ def held_and_denied(hub: Hub, term: Terminal, site: Site, *command: str) -> str:
     sent = len(site.posts("/order"))
     proc, qid = attack(hub, term, *command)
     line = term.wait_for(rf"{qid}: agent 'tests/attacker' wants to (.*)").group(1)
-    denied = hub.cli("deny", qid, "--code", term.code(qid))
+    denied = hub.answer("deny", qid, term.code(qid, "deny"))
     assert denied.returncode == 0, denied.stderr
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == PolicyError.exit_code, err

@@ -228,15 +228,21 @@ def test_a_screenshot_outside_the_agents_folder_is_asked_and_denied_writes_nothi
     assert not os.path.lexists(target)
 
 
-def test_an_activity_export_outside_the_agents_folder_is_refused(console_hub) -> None:
-    hub, _ = console_hub
-    for path in (home(hub, "log.jsonl"), "../../log.jsonl", "~/.config/log.jsonl"):
-        done = run(hub, "activity", "--export", path)
-        assert done.returncode == 9, done.stderr
-        assert "nothing was written" in done.stderr.lower()
+def test_an_agent_cannot_export_the_activity_log_and_the_person_never_into_a_dot_folder(
+        console_hub) -> None:
+    hub, term = console_hub
+    paths = (home(hub, "log.jsonl"), "../../log.jsonl", "~/.config/log.jsonl")
+    for i, reply in enumerate(api(hub, [("activity", {"export": p}) for p in paths])):
+        assert reply["id"] == i
+        assert "the person's command, not an agent's" in reply["error"]["message"]
     assert not os.path.lexists(home(hub, "log.jsonl"))
-    ok(hub, "activity", "--export", "log.jsonl")
-    assert os.path.isfile(os.path.join(folder(hub), "log.jsonl"))
+    refused = hub_env.person(hub, term, "activity", "--export", "~/.config/log.jsonl")
+    assert refused.returncode == 9, refused.stderr
+    assert "nothing was written" in refused.stderr.lower()
+    assert not os.path.lexists(home(hub, ".config", "log.jsonl"))
+    done = hub_env.person(hub, term, "activity", "--export", "log.jsonl")
+    assert done.returncode == 0, done.stderr
+    assert os.path.isfile(home(hub, "log.jsonl"))
 
 
 # -- uploads -----------------------------------------------------------------------------------
@@ -282,24 +288,32 @@ def test_a_title_faking_the_marker_with_escape_sequences_stays_below_it_escaped(
     assert tabs.index(MARKER) < tabs.index(FAKE)
 
 
+def api(hub: Hub, calls: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Call tools on the local API as the agent "files", the way any client may speak it
+    (JSON may carry what the CLI cannot, such as a lone surrogate); the replies, in order."""
+    replies = []
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.connect(hub.socket)
+        for i, (name, args) in enumerate(calls):
+            body = json.dumps({"op": "call", "token": hub.env["TABSTEWARD_TOKEN"], "id": i,
+                               "agent": "files", "cwd": hub.env["HOME"], "tool": name,
+                               "args": args}).encode()
+            sock.sendall(len(body).to_bytes(4, sys.byteorder) + body)
+            size = int.from_bytes(sock.recv(4, socket.MSG_WAITALL), sys.byteorder)
+            replies.append(json.loads(sock.recv(size, socket.MSG_WAITALL)))
+    return replies
+
+
 # -- the activity log --------------------------------------------------------------------------
 
 def test_open_with_a_lone_surrogate_or_a_huge_userinfo_is_logged_with_its_host(
         console_hub, recorder) -> None:
-    hub, _ = console_hub
+    hub, term = console_hub
     host = recorder.removeprefix("http://")
     urls = [f"http://{host}/upload?\ud800", f"http://{'A' * 9000}:pw@{host}/opener?secret=1"]
-    with socket.socket(socket.AF_UNIX) as sock:  # the local API, as any client may speak it
-        sock.connect(hub.socket)
-        for i, url in enumerate(urls):
-            body = json.dumps({"op": "call", "token": hub.env["TABSTEWARD_TOKEN"], "id": i,
-                               "agent": "files", "cwd": hub.env["HOME"], "tool": "open",
-                               "args": {"url": url}}).encode()  # "\ud800" as JSON allows
-            sock.sendall(len(body).to_bytes(4, sys.byteorder) + body)
-            size = int.from_bytes(sock.recv(4, socket.MSG_WAITALL), sys.byteorder)
-            reply = json.loads(sock.recv(size, socket.MSG_WAITALL))
-            assert reply["id"] == i
-    entries = json.loads(ok(hub, "activity", "--json", "--limit", "50"))["entries"]
+    api(hub, [("open", {"url": url}) for url in urls])  # "\ud800" as JSON allows
+    log = hub_env.person(hub, term, "activity", "--json", "--limit", "50")
+    entries = json.loads(log.stdout)["entries"]
     logged = [e["data"]["url"] for e in entries
               if e["tool"] == "open" and e["kind"] == "request" and e.get("data")]
     assert f"http://{host}/upload?…" in logged

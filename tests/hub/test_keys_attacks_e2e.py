@@ -80,7 +80,7 @@ def denied(hub: Hub, term: Terminal, *command: str) -> tuple[str, str]:
     proc = start(hub, *command)
     qid = wait_question(term, before)
     said = term.wait_for(rf"{qid}: agent '[^']*' wants to (.*)").group(1)
-    answer = run(hub, "deny", qid, "--code", term.code(qid))
+    answer = hub.answer("deny", qid, term.code(qid, "deny"))
     assert answer.returncode == 0, answer.stderr
     _out, err = proc.communicate(timeout=60)
     assert proc.returncode == PolicyError.exit_code, err
@@ -151,14 +151,15 @@ def test_typing_a_line_break_into_a_checkout_field_is_asked_and_nothing_is_poste
 
 def test_a_page_that_submits_its_form_on_select_is_reported_in_the_result_and_the_log(
         console_hub: tuple[Hub, Terminal], site: Site) -> None:
-    hub, _term = console_hub
+    hub, term = console_hub
     opened(hub, site.url("autosubmit.html"))
     done = run(hub, "select", ref(hub, "combobox", "Newsletter"), "Daily")
     assert done.returncode == 0, done.stderr
     note = f"the page sent a form to {site.origin}/prefs right after this action"
     assert note in done.stdout
-    entries = json.loads(run(hub, "activity", "--kind", "outcome", "--json").stdout)["entries"]
-    assert note in entries[-1]["outcome"]
+    log = hub_env.person(hub, term, "activity", "--kind", "outcome", "--json")
+    entries = json.loads(log.stdout)["entries"]
+    assert note in [e for e in entries if e["tool"] == "select"][-1]["outcome"]
 
 
 def test_allowing_one_blocked_script_once_does_not_allow_another(
@@ -169,7 +170,7 @@ def test_allowing_one_blocked_script_once_does_not_allow_another(
     first = run(hub, "eval", "6*7")
     assert first.returncode == PolicyError.exit_code
     qid = wait_question(term, before)
-    assert run(hub, "approve", qid, "--code", term.code(qid)).returncode == 0
+    assert hub.answer("approve", qid, term.code(qid)).returncode == 0
     other = run(hub, "eval", "document.forms[0].submit(), 1")
     assert other.returncode == PolicyError.exit_code
     assert f"shown it as {qid}" not in other.stderr  # a question of its own
@@ -192,13 +193,13 @@ deny_sites = ["file:", "private", "chrome:", "127.0.0.2"]
 def test_a_redirect_to_a_denied_host_never_reaches_its_server(site: Site) -> None:
     land = site.other("land.html?secret=1")
     bounce = site.url(f"redirect?to={quote(land, safe='')}")
-    with hub_env.console_hub(DENY_OTHER) as (hub, _term):
+    with hub_env.console_hub(DENY_OTHER) as (hub, term):
         opened(hub, site.url("checkout.html"))
         done = run(hub, "open", bounce)
         assert done.returncode == PolicyError.exit_code, done.stderr
         assert f"stopped a redirect to {land} before it was sent" in done.stderr
-        entries = json.loads(run(hub, "activity", "--kind", "decision", "--json").stdout)[
-            "entries"]
+        log = hub_env.person(hub, term, "activity", "--kind", "decision", "--json")
+        entries = json.loads(log.stdout)["entries"]
         stop = [e for e in entries if "stopped before the request was sent" in
                 (e["reason"] or "")]
         assert stop
