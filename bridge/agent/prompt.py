@@ -6,7 +6,7 @@ import re
 import unicodedata
 from typing import Any
 
-from ..engine.snapshot import printable
+from ..shown import printable
 from .observe import Observation
 
 TAG = "page_untrusted"

@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import framing, version
-from ..engine.snapshot import printable
 from ..errors import (
     CODE_NOT_ON_COMMAND_LINE,
     AuthError,
@@ -19,7 +18,7 @@ from ..errors import (
     UsageError,
     code_on_command_line,
 )
-from ..shown import shown
+from ..shown import printable, shown
 from ..tools.registry import PERSON, Call, Result, Tool, table
 from . import argv, context, peer, protocol
 from .agents import Agent, Agents

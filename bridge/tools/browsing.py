@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions, files
-from ..engine.snapshot import UNTRUSTED, printable
+from ..engine.snapshot import UNTRUSTED
 from ..errors import UsageError
+from ..shown import printable
 from .common import (
     FOLDER_HELP,
     OVERWRITE,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions
-from ..engine.snapshot import UNTRUSTED, printable
+from ..engine.snapshot import UNTRUSTED
 from ..errors import UsageError
+from ..shown import printable
 from .common import optional_target, result, tab_of
 from .registry import Call, Param, Result, tool
 

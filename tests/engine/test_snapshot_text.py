@@ -11,9 +11,9 @@ from tabsteward.bridge.engine.snapshot import (
     Built,
     Line,
     build,
-    printable,
     quote,
 )
+from tabsteward.bridge.shown import printable
 
 
 def make(lines: list[Line], *, interactive: bool = False, max_chars: int | None = None,

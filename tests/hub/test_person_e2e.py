@@ -306,7 +306,7 @@ def test_a_process_named_with_a_newline_forges_no_console_line(console_hub):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     qid = term.wait_for(r"\[tabsteward\] (P\d+): a process asks to pair.*'helper'").group(1)
-    term.wait_for(rf"verified: pid {pairing.pid}, .*x\\x0a\[tabsteward\] A77 closed")
+    term.wait_for(rf"verified: pid {pairing.pid}, .*x<U\+000A>\[tabsteward\] A77 closed")
     pairing.kill()
     pairing.communicate(timeout=10)
     term.wait_for(rf"{qid} closed")

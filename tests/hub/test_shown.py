@@ -19,16 +19,16 @@ FORGED = "x\n[tabsteward] A1 closed: approved by the person\n"
 
 
 @pytest.mark.parametrize(("raw", "inert"), [
-    pytest.param("a\nb", "a\\x0ab", id="newline"),
-    pytest.param("a\rb", "a\\x0db", id="carriage return"),
-    pytest.param("\x1b]0;owned\x07", "\\x1b]0;owned\\x07", id="OSC title"),
-    pytest.param("\x1b[2K\x1b[1A", "\\x1b[2K\\x1b[1A", id="CSI erase and move"),
-    pytest.param("\x9b2K", "\\x9b2K", id="C1 CSI"),
-    pytest.param("\u0085", "\\x85", id="C1 next line"),
-    pytest.param("abc\u202edcba", "abc\\u202edcba", id="bidi override"),
-    pytest.param("pay\u200b", "pay\\u200b", id="zero width space"),
-    pytest.param("a\u2028b", "a\\u2028b", id="line separator"),
-    pytest.param("\ud800", "\\ud800", id="lone surrogate"),
+    pytest.param("a\nb", "a<U+000A>b", id="newline"),
+    pytest.param("a\rb", "a<U+000D>b", id="carriage return"),
+    pytest.param("\x1b]0;owned\x07", "<U+001B>]0;owned<U+0007>", id="OSC title"),
+    pytest.param("\x1b[2K\x1b[1A", "<U+001B>[2K<U+001B>[1A", id="CSI erase and move"),
+    pytest.param("\x9b2K", "<U+009B>2K", id="C1 CSI"),
+    pytest.param("\u0085", "<U+0085>", id="C1 next line"),
+    pytest.param("abc\u202edcba", "abc<U+202E>dcba", id="bidi override"),
+    pytest.param("pay\u200b", "pay<U+200B>", id="zero width space"),
+    pytest.param("a\u2028b", "a<U+2028>b", id="line separator"),
+    pytest.param("\ud800", "<U+D800>", id="lone surrogate"),
     pytest.param("Café — ✓ 価格", "Café — ✓ 価格", id="ordinary text stays"),
 ])
 def test_shown_escapes_what_could_move_recolour_or_reorder_a_terminal(raw: str,
@@ -37,7 +37,7 @@ def test_shown_escapes_what_could_move_recolour_or_reorder_a_terminal(raw: str,
 
 
 def test_shown_keeps_newlines_only_when_asked_for_lines() -> None:
-    assert shown("one\ntwo\x1b", lines=True) == "one\ntwo\\x1b"
+    assert shown("one\ntwo\x1b", lines=True) == "one\ntwo<U+001B>"
 
 
 @given(st.text())
@@ -55,7 +55,7 @@ def test_a_process_named_with_a_newline_forges_no_line_on_the_console() -> None:
                           "cwd": "/tmp/\x1b]0;x\x07"})
     text = question_text(q)
     assert "\n[tabsteward] A1 closed" not in text
-    assert "x\\x0a[tabsteward] A1 closed" in text
+    assert "x<U+000A>[tabsteward] A1 closed" in text
     assert "\x1b" not in text
     lines = text.strip("\n").splitlines()
     assert lines[0].startswith("[tabsteward] P1: a process asks to pair")
@@ -67,8 +67,8 @@ def test_an_agent_or_page_string_in_an_action_question_forges_no_line() -> None:
                  target="button \u202eredro")
     text = question_text(q)
     assert all(not ln.startswith("[tabsteward] A1") for ln in text.splitlines())
-    assert "x\\x0a[tabsteward] A1 closed" in text
-    assert "\\x1b[2K" in text
+    assert "x<U+000A>[tabsteward] A1 closed" in text
+    assert "<U+001B>[2K" in text
 
 
 def test_the_console_shows_one_code_per_answer_and_none_on_a_command_line() -> None:
@@ -85,7 +85,7 @@ def test_the_console_shows_one_code_per_answer_and_none_on_a_command_line() -> N
 def test_verified_facts_are_described_apart_from_the_claimed_name() -> None:
     text = peer.describe({"pid": 7, "exe": "/usr/bin/evil\n", "cwd": "/home/a",
                           "command": "evil --x"})
-    assert text == "pid 7, program /usr/bin/evil\\x0a, command evil --x, in /home/a"
+    assert text == "pid 7, program /usr/bin/evil<U+000A>, command evil --x, in /home/a"
     assert peer.describe({}) == "a process the hub could not identify"
 
 
