@@ -15,6 +15,7 @@ from ..engine import actions
 from ..engine.tab import Tab
 from ..engine.targets import parse as parse_target
 from ..errors import PolicyError, TabstewardError
+from ..hub.redact import REDACTOR
 from ..policy.profiles import GOAL_ACTIONS, GOAL_CANDIDATES, GOAL_REQUESTS, GOAL_SECONDS, Profile
 from . import decision as dec
 from . import prompt
@@ -175,7 +176,10 @@ class GoalRun:
                 obs = await self._observe()
                 unchanged = unchanged + 1 if self._look(obs) == before else 0
                 elapsed = (time.monotonic() - step_start) * 1000
-                step = Step(len(self.steps) + 1, decision.op, target, result, ok,
+                # a step is the run's record (progress, the person's status, the outcome):
+                # what was typed into a password field just now is not in it
+                step = Step(len(self.steps) + 1, decision.op, REDACTOR.text(target),
+                            REDACTOR.text(result), ok,
                             round(elapsed), round(model_ms), size, response_bytes, policy,
                             round(max(0.0, elapsed - model_ms - act_ms)))
                 self._record(step)

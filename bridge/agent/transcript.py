@@ -1,5 +1,8 @@
 """A goal run's record: one JSON line per event in the state folder, listed and replayed by
-`tabsteward runs`. Page text and typed values are never written, only digests and sizes."""
+`tabsteward runs`. Page text and typed values are never written, only digests and sizes;
+what is written (a goal, a model's reason) is redacted of every secret typed into a password
+field when written, and again when the run ends and when read (a secret typed later, such
+as the password a goal names, typed during the run)."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
+from ..hub.redact import REDACTOR
 from ..paths import ensure_private_dir, state_dir
 
 FOLDER = "runs"
@@ -39,13 +43,38 @@ class Transcript:
         self._out = os.fdopen(fd, "a", encoding="utf-8")
 
     def write(self, event: str, **fields: Any) -> None:
-        line = json.dumps({"t": round(time.time(), 3), "event": event, **fields},
+        line = json.dumps(REDACTOR.data({"t": round(time.time(), 3), "event": event,
+                                          **fields}),
                           ensure_ascii=False, default=str)
         self._out.write(line + "\n")
         self._out.flush()
 
     def close(self) -> None:
         self._out.close()
+        _redact_file(self.path)
+
+
+def _redact_file(path: Path) -> None:
+    """Rewrite the run's lines with every secret known now redacted (only if one was)."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        lines = f.readlines()
+    clean = [_redact_line(line) for line in lines]
+    if clean == lines:
+        return
+    temp = path.with_name(f".{path.name}.tmp")  # not a run id: `runs` never lists it
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.writelines(clean)
+    os.replace(temp, path)
+
+
+def _redact_line(line: str) -> str:
+    try:
+        event = json.loads(line)
+    except ValueError:
+        return REDACTOR.text(line)  # a line cut short: redacted as text
+    clean = REDACTOR.data(event)
+    return line if clean == event else json.dumps(clean, ensure_ascii=False) + "\n"
 
 
 @dataclass(frozen=True)
@@ -70,7 +99,7 @@ def _read(path: Path) -> list[dict[str, Any]]:
             except ValueError:
                 continue  # a run cut short mid-line (the hub stopped)
             if isinstance(event, dict):
-                events.append(event)
+                events.append(REDACTOR.data(event))
     return events
 
 

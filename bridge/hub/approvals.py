@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from ..errors import AuthError, UsageError
 from . import context
+from .redact import REDACTOR
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -131,6 +132,10 @@ class Approvals:
 
     # -- asking --
     def _add(self, q: Question) -> Question:
+        # shown to the person and kept: never with a secret an agent typed (the page's
+        # words it quotes included)
+        q.summary, q.target = REDACTOR.text(q.summary), REDACTOR.text(q.target)
+        q.reasons = tuple(REDACTOR.text(r) for r in q.reasons)
         self._expire()
         if len(self._open) >= MAX_OPEN:
             raise UsageError(f"{MAX_OPEN} questions already wait for the person; this one was "

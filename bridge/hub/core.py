@@ -24,7 +24,7 @@ from . import argv, context, peer, protocol
 from .agents import Agent, Agents
 from .approvals import Approvals
 from .loggable import loggable
-from .redact import REDACTOR
+from .redact import PATTERNS, REDACTOR
 from .status import Status
 
 if TYPE_CHECKING:
@@ -205,10 +205,11 @@ class Hub:
         self.record("outcome" if entry else "request", agent=agent, tool=tool.name,
                     request_id=entry, outcome="ok: " + result.text.partition("\n")[0][:300],
                     data=None if entry else loggable(checked))
-        # known secrets (what was typed into password fields) never leave the hub
-        # and control characters a page put in its text never reach a terminal or a model
-        return Result(printable(REDACTOR.text(result.text), lines=True),
-                      REDACTOR.data(result.data))
+        # obvious secrets (keys, tokens) do not reach the agent, and control characters a
+        # page put in its text never reach a terminal or a model; what agents typed into
+        # password fields is kept out of the records above (REDACTOR), not out of pages
+        return Result(printable(PATTERNS.text(result.text), lines=True),
+                      PATTERNS.data(result.data))
 
     def _profile_browser(self, principal: Agent | None, agent: str) -> str | None:
         """The browser the agent's policy profile names, if any (the person's choice)."""

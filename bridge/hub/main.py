@@ -13,6 +13,7 @@ import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import paths
 from ..engine.session import Browser
@@ -29,6 +30,7 @@ from .console import Console
 from .core import Hub
 from .gatekeeper import PolicyGate
 from .pool import DEFAULT_IDLE_DETACH, BrowserPool
+from .redact import REDACTOR
 from .server import LocalServer, claim
 
 log = logging.getLogger("tabsteward.hub")
@@ -101,11 +103,15 @@ def setup_logging(path_given: str | None) -> str:
 class InertFormatter(logging.Formatter):
     """Log lines with what agents, pages and processes wrote made inert: the log goes to
     the console the person reads, and a message must not forge lines or escape sequences
-    there (tracebacks, added after the message, keep their lines)."""
+    there (tracebacks, added after the message, keep their lines). Every secret an agent
+    typed and every obvious secret pattern is redacted, tracebacks included."""
 
     def formatMessage(self, record: logging.LogRecord) -> str:
-        record.message = shown(record.message)
+        record.message = shown(REDACTOR.text(record.message))
         return super().formatMessage(record)
+
+    def formatException(self, ei: Any) -> str:
+        return REDACTOR.text(super().formatException(ei))
 
 
 def _is_file(stream: object, path: Path) -> bool:

@@ -1,4 +1,11 @@
-"""Known secret values and obvious secret patterns replaced by `[redacted]` in text and data."""
+"""Known secret values and obvious secret patterns replaced by `[redacted]` in text and data.
+
+Where each applies (the rule in the README's security section): what the hub records
+(activity log, hub log, goal transcripts, the person's questions) passes through
+`REDACTOR`, which knows every value typed into a password, card or one-time-code field;
+what an agent gets back passes through `PATTERNS`, which knows no typed value, so a page's
+own words reach the agent as they are.
+"""
 
 from __future__ import annotations
 
@@ -112,7 +119,8 @@ class Redactor:
     """Secret values the hub has seen (a typed password, a token) and the patterns of
     obvious secrets; `text` and `data` return copies with each replaced by `[redacted]`.
 
-    Values are remembered in the order added; past `max_values` the oldest is forgotten.
+    Values are remembered in the order added; past `max_values` the oldest is forgotten
+    (with `max_values=0`, none is remembered: the patterns alone).
     """
 
     def __init__(self, max_values: int = MAX_VALUES) -> None:
@@ -127,7 +135,7 @@ class Redactor:
 
     def add(self, value: str) -> None:
         """Remember `value` as a secret (values shorter than 4 characters are ignored)."""
-        if not isinstance(value, str) or len(value) < MIN_LENGTH:
+        if not isinstance(value, str) or len(value) < MIN_LENGTH or self.max_values <= 0:
             return
         with self._lock:
             if value in self._values:
@@ -231,5 +239,10 @@ def _secret_key(key: Any) -> bool:
 
 
 REDACTOR = Redactor()
-"""The process-wide redactor: the hub adds every secret it handles, and everything it logs
-or returns passes through it."""
+"""The process-wide redactor of records: the hub adds every secret an agent types, and
+everything it logs, writes down or shows the person passes through it."""
+
+PATTERNS = Redactor(max_values=0)
+"""Obvious secret patterns only: what the hub returns to an agent passes through it. A value
+an agent typed is not among them: the agent has it, and the pages it reads afterwards keep
+their words ("The tiger is asleep." after typing the password tiger)."""
