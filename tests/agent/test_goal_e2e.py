@@ -220,6 +220,27 @@ def test_runs_are_listed_and_replayed(goal_hub, model_key, site):
     assert hub.cli("runs", "show", "r2").returncode == 2
 
 
+def test_a_goal_that_names_its_password_keeps_it_out_of_its_transcript(goal_hub, model_key,
+                                                                       site):
+    # the goal's text names the password (written down before it is typed); once typed
+    # into the password field, no record of the run holds it: not the file, not `runs`
+    hub, _ = goal_hub
+    task = TASKS[0]
+    with LLMServer(model_for(task)) as server:
+        out, _ = run(hub, task.goal, model_key(server), "--start-url", site.url(task.page))
+    assert out["status"] == "done", out
+    written = Path(out["transcript"]).read_text()
+    assert '"event": "start"' in written
+    assert "lovelace" not in written
+    shown = hub.cli("runs", "show", out["run_id"])
+    assert "sign in as ada (password [redacted])" in shown.stdout
+    assert "lovelace" not in shown.stdout + hub.cli("runs").stdout
+    # nor the hub's log, which logs each step
+    log = (Path(hub.env["XDG_STATE_HOME"]) / "tabsteward" / "hub.log").read_text()
+    assert f"goal {out['run_id']} step 2: fill" in log
+    assert "lovelace" not in log
+
+
 def test_mcp_offers_run_with_a_progress_notification_per_step(goal_hub, model_key, site):
     hub, _ = goal_hub
     task = TASKS[0]
