@@ -2,7 +2,8 @@
 that agent reads afterwards keep their words ("The tiger is asleep." after typing the
 password tiger), while the hub's records (the activity log and its export, the hub log,
 the console) never hold it, and another agent reads its own pages as they are and none of
-the first agent's records."""
+the first agent's records. A question for the person quotes the page's words without
+it too."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ ask_timeout = 30
 
 [profiles.typing.rules]
 credentials = "allow"
+purchase = "ask"
 """
 
 
@@ -121,3 +123,20 @@ def test_a_second_agent_asking_for_the_activity_log_to_learn_the_password_is_ref
     assert reply["ok"] is False
     assert "the person's command, not an agent's" in reply["error"]["message"]
     assert SECRET not in json.dumps(reply)
+
+
+def test_a_question_on_the_console_quotes_the_page_without_the_typed_password(typed):
+    # the person's console (and panel) is a record: the page's words it quotes hold the
+    # typed password only as [redacted]
+    hub, term = typed.hub, typed.term
+    buy = ref(run(hub, "snapshot", "-i").stdout, "button", "Buy the tiger plush")
+    before = len(term.questions("A"))
+    click = subprocess.Popen([BIN, "click", buy], env=hub.env, text=True,
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, cwd=hub.env["HOME"])
+    qid = term.next_question(before, "A")
+    term.wait_for(rf"\[tabsteward\] {qid}: .*Buy the \[redacted\] plush")
+    assert hub.answer("deny", qid, term.code(qid, "deny")).returncode == 0
+    _out, err = click.communicate(timeout=60)
+    assert click.returncode != 0, err
+    assert SECRET not in term.text
