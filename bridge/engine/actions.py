@@ -19,6 +19,7 @@ from ..errors import (
     ActionTimeout,
     BrowserError,
     PolicyError,
+    RefNotFound,
     TabError,
     TargetError,
     TargetNotInteractable,
@@ -28,6 +29,7 @@ from ..policy import keystrokes
 from . import keyboard, keys, sent
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
+from .snapshot import left_out
 from .tab import Tab
 from .targets import Target
 
@@ -51,9 +53,10 @@ class Outcome:
 
 def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
     if info:
-        name = info.get("name") or ""
+        name = str(info.get("name") or "")
+        left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
-            f' "{name[:40]}"' if name else "") + ")"
+            f' "{name[:40]}"{left_out(left)}' if name else "") + ")"
     return f"@{handle.ref}"
 
 
@@ -620,7 +623,6 @@ def _url_matches(pattern: str, url: str) -> bool:
 
 
 async def _target_state(tab: Tab, target: Target, state: str) -> bool:
-    from ..errors import RefNotFound
     try:
         handle = await tab.resolve(target)
     except RefNotFound:
@@ -646,6 +648,17 @@ async def read(tab: Tab, fmt: str) -> str:
         elif body[1]:
             parts.append(f"[frame {body[0]}]\n{body[1]}")
     return "\n\n".join(parts)
+
+
+async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
+    """All a target element holds, uncut: ("value", a field's value; a password's stays
+    masked) or ("text", its rendered text). Only reads: nothing scrolls or takes focus."""
+    tab.check_no_dialog()
+    handle = await tab.resolve(target)
+    got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
+    if not isinstance(got, dict):
+        raise RefNotFound(f"{describe(handle)} is gone from the page; nothing was read")
+    return str(got.get("kind") or "text"), str(got.get("text") or "")
 
 
 async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
