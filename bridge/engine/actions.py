@@ -29,7 +29,7 @@ from ..policy import keystrokes
 from . import keyboard, keys, sent
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
-from .snapshot import left_out
+from .snapshot import left_out, shorten
 from .tab import Tab
 from .targets import Target
 
@@ -353,8 +353,8 @@ async def _call_on(tab: Tab, handle: Handle, fn: str, *args: Any) -> Any:
         "functionDeclaration": fn, "objectId": obj, "returnByValue": True,
         "arguments": [{"value": a} for a in args]}, session=handle.frame.session)
     if "exceptionDetails" in res:
-        raise BrowserError("the page refused the operation: " + str(
-            res["exceptionDetails"].get("exception", {}).get("description", ""))[:200])
+        raise BrowserError("the page refused the operation: " + shorten(str(
+            res["exceptionDetails"].get("exception", {}).get("description", "")), 200))
     return res.get("result", {}).get("value")
 
 
@@ -698,8 +698,10 @@ async def evaluate(tab: Tab, expression: str) -> Outcome:
     if "exceptionDetails" in res:
         desc = res["exceptionDetails"].get("exception", {}).get("description") or \
             res["exceptionDetails"].get("text")
-        raise BrowserError(f"the script threw: {str(desc)[:500]}")
+        raise BrowserError(f"the script threw: {shorten(str(desc), 500)}")
     value = res.get("result", {}).get("value")
     out.data["value"] = value
-    out.did = json.dumps(value, ensure_ascii=False)[:5000] if value is not None else "undefined"
+    # the whole value is in the result's data (--json); the text says where it was cut
+    out.did = shorten(json.dumps(value, ensure_ascii=False), 5000) if value is not None \
+        else "undefined"
     return out

@@ -54,6 +54,11 @@ def left_out(count: int) -> str:
     return f" [+{count:,} char{'' if count == 1 else 's'}]" if count > 0 else ""
 
 
+def shorten(s: str, limit: int) -> str:
+    """s, or its first `limit` characters and the mark saying how many more there were."""
+    return s if len(s) <= limit else s[:limit] + left_out(len(s) - limit)
+
+
 def role_name_loc(role: str, name: str, nth: int) -> str:
     loc = f"{role} {quote(name)}"
     return f"{loc} nth={nth}" if nth else loc

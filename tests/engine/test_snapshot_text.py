@@ -12,6 +12,7 @@ from tabsteward.bridge.engine.snapshot import (
     Line,
     build,
     quote,
+    shorten,
 )
 from tabsteward.bridge.shown import printable
 
@@ -202,3 +203,9 @@ def test_a_whole_value_and_name_carry_no_mark() -> None:
     built = make(PAGE)
     assert "chars]" not in built.text
     assert all("value_left" not in r and "name_left" not in r for r in built.refs.values())
+
+
+def test_a_shortened_message_says_how_much_it_left_out() -> None:
+    assert shorten("x" * 5001, 5000) == "x" * 5000 + " [+1 char]"
+    assert shorten("y" * 6234, 5000) == "y" * 5000 + " [+1,234 chars]"
+    assert shorten("short", 5000) == "short"
