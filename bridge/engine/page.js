@@ -955,6 +955,8 @@
     if (role === "textbox" && src.isContentEditable)
       return { kind: "value", text: src.innerText || "" };
     const value = valueOf(src, role);
+    if (src.tagName === "INPUT" && src.type === "password")
+      return { kind: "value", text: value || "" };
     if (value !== null && value !== undefined &&
         (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
          value !== "")) return { kind: "value", text: String(value) };

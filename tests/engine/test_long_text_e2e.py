@@ -73,7 +73,19 @@ async def test_a_long_paragraph_is_shown_whole_and_unmarked(tab: Tab, site: Site
     assert f"> {story}" in shot.text.splitlines()
     marked = [ln for ln in shot.text.splitlines() if MARK.search(ln)]
     assert marked == [line_of(shot, only(shot, "textbox", "Output")),
-                      line_of(shot, only(shot, "clickable", "Grace"))]
+                      line_of(shot, only(shot, "clickable", "Grace")),
+                      line_of(shot, only(shot, "textbox", "Reply"))]
+
+
+async def test_a_long_rich_text_box_is_cut_at_300_too_and_read_whole_by_ref(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("longtext.html"))
+    shot = await tab.snapshot()
+    reply = only(shot, "textbox", "Reply")
+    assert line_of(shot, reply).endswith('" [+299 chars]')  # 600, less its last space
+    shown = await js(tab, "document.getElementById('reply').innerText")  # as a person sees it
+    assert shown == ("Thanks, Grace. " * 40).rstrip()
+    assert await actions.read_element(tab, parse(reply)) == ("value", shown)
 
 
 async def test_text_of_a_ref_reads_the_whole_value_and_the_page_sees_nothing(
