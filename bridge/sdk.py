@@ -463,8 +463,9 @@ class Tabsteward:
     async def reload(self) -> Result:
         return await self._run("reload")
 
-    async def text(self, markdown: bool = False) -> Result:
-        return await self._run("text", markdown=markdown)
+    async def text(self, target: str | None = None, markdown: bool = False) -> Result:
+        """The page's text; with a target (`"@5"`), all that element holds, uncut."""
+        return await self._run("text", target=target, markdown=markdown)
 
     async def eval(self, expression: str) -> Result:
         return await self._run("eval", expression=expression)

@@ -19,6 +19,7 @@ from ..errors import (
     ActionTimeout,
     BrowserError,
     PolicyError,
+    RefNotFound,
     TabError,
     TargetError,
     TargetNotInteractable,
@@ -28,6 +29,7 @@ from ..policy import keystrokes
 from . import keyboard, keys, sent
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
+from .snapshot import left_out, shorten
 from .tab import Tab
 from .targets import Target
 
@@ -51,9 +53,10 @@ class Outcome:
 
 def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
     if info:
-        name = info.get("name") or ""
+        name = str(info.get("name") or "")
+        left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
-            f' "{name[:40]}"' if name else "") + ")"
+            f' "{name[:40]}"{left_out(left)}' if name else "") + ")"
     return f"@{handle.ref}"
 
 
@@ -350,8 +353,8 @@ async def _call_on(tab: Tab, handle: Handle, fn: str, *args: Any) -> Any:
         "functionDeclaration": fn, "objectId": obj, "returnByValue": True,
         "arguments": [{"value": a} for a in args]}, session=handle.frame.session)
     if "exceptionDetails" in res:
-        raise BrowserError("the page refused the operation: " + str(
-            res["exceptionDetails"].get("exception", {}).get("description", ""))[:200])
+        raise BrowserError("the page refused the operation: " + shorten(str(
+            res["exceptionDetails"].get("exception", {}).get("description", "")), 200))
     return res.get("result", {}).get("value")
 
 
@@ -620,7 +623,6 @@ def _url_matches(pattern: str, url: str) -> bool:
 
 
 async def _target_state(tab: Tab, target: Target, state: str) -> bool:
-    from ..errors import RefNotFound
     try:
         handle = await tab.resolve(target)
     except RefNotFound:
@@ -646,6 +648,17 @@ async def read(tab: Tab, fmt: str) -> str:
         elif body[1]:
             parts.append(f"[frame {body[0]}]\n{body[1]}")
     return "\n\n".join(parts)
+
+
+async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
+    """All a target element holds, uncut: ("value", a field's value; a password's stays
+    masked) or ("text", its rendered text). Only reads: nothing scrolls or takes focus."""
+    tab.check_no_dialog()
+    handle = await tab.resolve(target)
+    got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
+    if not isinstance(got, dict):
+        raise RefNotFound(f"{describe(handle)} is gone from the page; nothing was read")
+    return str(got.get("kind") or "text"), str(got.get("text") or "")
 
 
 async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
@@ -685,8 +698,10 @@ async def evaluate(tab: Tab, expression: str) -> Outcome:
     if "exceptionDetails" in res:
         desc = res["exceptionDetails"].get("exception", {}).get("description") or \
             res["exceptionDetails"].get("text")
-        raise BrowserError(f"the script threw: {str(desc)[:500]}")
+        raise BrowserError(f"the script threw: {shorten(str(desc), 500)}")
     value = res.get("result", {}).get("value")
     out.data["value"] = value
-    out.did = json.dumps(value, ensure_ascii=False)[:5000] if value is not None else "undefined"
+    # the whole value is in the result's data (--json); the text says where it was cut
+    out.did = shorten(json.dumps(value, ensure_ascii=False), 5000) if value is not None \
+        else "undefined"
     return out

@@ -10,6 +10,7 @@ from ..errors import TargetNotInteractable
 from ..policy.facts import is_toggle, plain
 from ..policy.intent import Element
 from .model import Handle
+from .snapshot import left_out
 from .tab import Aim, Tab
 
 # A gate that took longer than this waited for the person: the page may have changed since.
@@ -77,6 +78,7 @@ def reaches(handle: Handle, aim: Aim) -> str:
     t = aim.target
     if t is None or aim.target_id == handle.local:
         return ""
-    name = str(t.get("name") or "")[:40]
+    name = str(t.get("name") or "")
     kind = str(t.get("role") or t.get("tag") or "element")
-    return f", which activates {kind}" + (f' "{name}"' if name else "")
+    left = max(0, len(name) - 40) + int(t.get("nameLeft") or 0)
+    return f", which activates {kind}" + (f' "{name[:40]}"{left_out(left)}' if name else "")

@@ -184,8 +184,9 @@ class SnapshotTaking:
             local = int(row[4]) if len(row) > 4 else 0
             ref = self._ref_for(frame, local, role, name) if local and kind in (
                 snap.REF, snap.FRAME) else 0
+            left = row[9] if len(row) > 9 else (0, 0)
             if kind == snap.FRAME:
-                out.append(snap.Line(depth, kind, role, name, ref))
+                out.append(snap.Line(depth, kind, role, name, ref, name_left=int(left[0])))
                 child = children.get((frame.id, local))
                 if child is not None:
                     self._stitch(child, by_frame, children, depth + 1, out, seen)
@@ -194,7 +195,8 @@ class SnapshotTaking:
                                  str(row[5]) if len(row) > 5 and row[5] else "",
                                  row[6] if len(row) > 6 else None,
                                  row[7] if len(row) > 7 else None,
-                                 row[8] if len(row) > 8 else None))
+                                 row[8] if len(row) > 8 else None,
+                                 name_left=int(left[0]), value_left=int(left[1])))
 
     async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
                        scope: Target | None = None, max_chars: int | None = None) -> Snapshot:

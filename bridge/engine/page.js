@@ -121,6 +121,23 @@
   const HAS_WORD = /[\p{L}\p{N}]/u;
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
 
+  // The longest name and value a snapshot line shows; the rest is counted, not dropped
+  // silently (snapshot.py prints the count, and `text @N` reads the whole).
+  const NAME_MAX = 150;
+  const VALUE_MAX = 300;
+  const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+  // [the first max UTF-16 units of s, never half a character; how many characters (code
+  // points, as Python counts them) were left out]
+  function cut(s, max) {
+    if (s.length <= max) return [s, 0];
+    let end = max;
+    const c = s.charCodeAt(end - 1);
+    if (c >= 0xD800 && c <= 0xDBFF) end--;
+    const rest = s.slice(end);
+    return [s.slice(0, end), rest.length - (rest.match(PAIR) || []).length];
+  }
+
   function hiddenForName(el) {
     if (el.hidden || el.getAttribute("aria-hidden") === "true") return true;
     const cs = getComputedStyle(el);
@@ -199,7 +216,12 @@
     return out;
   }
 
+  // The accessible name as a snapshot line shows it (at most NAME_MAX); fullNameOf has all.
   function nameOf(el, role) {
+    return cut(fullNameOf(el, role), NAME_MAX)[0];
+  }
+
+  function fullNameOf(el, role) {
     let name = "";
     if (el.hasAttribute("aria-labelledby")) name = byIds(el, "aria-labelledby");
     if (!name) name = clean(el.getAttribute("aria-label"));
@@ -243,7 +265,19 @@
       const t = el.querySelector("title");
       if (t) name = clean(t.textContent);
     }
-    return name.length > 150 ? name.slice(0, 147) + "..." : name;
+    return name;
+  }
+
+  // The row with its name set; when the name or the value (valueLeft) was cut, a 10th cell
+  // [characters left out of the name, of the value].
+  function namedRow(row, el, role, valueLeft) {
+    const [name, left] = cut(fullNameOf(el, role), NAME_MAX);
+    row[3] = name;
+    if (left || valueLeft) {
+      while (row.length < 9) row.push(row.length === 5 ? "" : null);
+      row.push([left, valueLeft || 0]);
+    }
+    return row;
   }
 
   // -- layout helpers --------------------------------------------------------------------
@@ -321,7 +355,7 @@
       return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
         (el.value !== undefined ? String(el.value) : null);
     }
-    if (role === "textbox" && el.isContentEditable) return clean(el.innerText).slice(0, 500);
+    if (role === "textbox" && el.isContentEditable) return clean(el.innerText);
     if (role === "combobox") {
       const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
       if (v) return v;
@@ -511,7 +545,7 @@
         if (!visible) return;
         if (viewportOnly && !inViewport(el)) return;
         flush();
-        rows.push([depth, 3, "iframe", nameOf(el, "iframe"), idOf(el)]);
+        rows.push(namedRow([depth, 3, "iframe", "", idOf(el)], el, "iframe", 0));
         return;
       }
       const actionable = visible && (ACTIONABLE.has(role) || clickable);
@@ -528,10 +562,10 @@
         if (src === focused) states.push("focused");
         const value = valueOf(src, role);
         const extra = optionsOf(el);
-        rows.push([depth, 0, role, nameOf(src, role), idOf(el), states.join(" "),
-                   value === null || value === undefined || value === "" ? null
-                     : String(value).slice(0, 300),
-                   locOf(el, role), extra]);
+        const [shown, valueLeft] = value === null || value === undefined || value === ""
+          ? [null, 0] : cut(String(value), VALUE_MAX);
+        rows.push(namedRow([depth, 0, role, "", idOf(el), states.join(" "), shown,
+                            locOf(el, role), extra], src, role, valueLeft));
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox";
         if (fromContent) consumed++;
@@ -553,22 +587,23 @@
         if (role === "heading") {
           flush();
           const states = statesOf(el, role);
-          rows.push([depth, 1, "heading", nameOf(el, role), 0, states.join(" ")]);
+          rows.push(namedRow([depth, 1, "heading", "", 0, states.join(" ")], el, role, 0));
           consumed++;
           walkChildren(el, depth + 1);
           consumed--;
           return;
         }
         if (role === "img") {
-          const name = nameOf(el, role);
-          if (name) { flush(); rows.push([depth, 1, "img", name, 0, ""]); }
+          const row = namedRow([depth, 1, "img", "", 0, ""], el, role, 0);
+          if (row[3]) { flush(); rows.push(row); }
           return;
         }
         if (LANDMARKS.has(role) && role !== "group" && role !== "table" ||
             (role === "group" && tag === "FIELDSET") || (role === "table" && el.rows &&
              el.rows.length > 0 && nameOf(el, role))) {
           flush();
-          rows.push([depth, 1, role, nameOf(el, role), 0, statesOf(el, role).join(" ")]);
+          rows.push(namedRow([depth, 1, role, "", 0, statesOf(el, role).join(" ")], el, role,
+                             0));
           structural = true;
         } else if (role === "listitem") {
           flush();
@@ -624,8 +659,10 @@
     if (typeof el.className === "string" && el.className.trim())
       d += "." + el.className.trim().split(/\s+/).slice(0, 2).join(".");
     const role = roleOf(el);
-    const name = nameOf(el, role || "clickable");
-    if (name) d += " \"" + name.slice(0, 40) + "\"";
+    const [name, left] = cut(fullNameOf(el, role || "clickable"), 40);
+    // the mark as snapshot.py's left_out writes it
+    if (name) d += " \"" + name + "\"" + (left ? " [+" + left.toLocaleString("en-US") +
+                                              (left === 1 ? " char]" : " chars]") : "");
     return d;
   }
 
@@ -811,8 +848,9 @@
     if (!el) return null;
     const src = standIn(el) || el;
     const role = roleOf(src);
+    const [name, nameLeft] = cut(fullNameOf(src, role), NAME_MAX);
     return {
-      role, name: nameOf(src, role), tag: el.tagName.toLowerCase(),
+      role, name, nameLeft, tag: el.tagName.toLowerCase(),
       type: src.type || null, editable: !!el.isContentEditable,
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
       disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
@@ -907,6 +945,24 @@
     };
   }
 
+  // All an element holds, for `text @N`: a field's value (a password's stays masked), else
+  // its rendered text. Reads only: nothing scrolls, takes focus or changes.
+  function fullText(id) {
+    const el = get(id);
+    if (!el) return null;
+    const src = standIn(el) || el;
+    const role = roleOf(src);
+    if (role === "textbox" && src.isContentEditable)
+      return { kind: "value", text: src.innerText || "" };
+    const value = valueOf(src, role);
+    if (src.tagName === "INPUT" && src.type === "password")
+      return { kind: "value", text: value || "" };
+    if (value !== null && value !== undefined &&
+        (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
+         value !== "")) return { kind: "value", text: String(value) };
+    return { kind: "text", text: el.innerText !== undefined ? el.innerText : el.textContent };
+  }
+
   function pageText() {
     return document.body ? document.body.innerText : "";
   }
@@ -977,7 +1033,7 @@
 
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
-    focusedInfo, describe, pageText,
+    focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };
   return "installed";

@@ -30,6 +30,8 @@ class Line:
     options: dict[str, Any] | None = None
     nth: int | None = None  # among same role+name on the whole page, when the lines are a part
     dupes: int | None = None  # how many share this role+name on the whole page, likewise
+    name_left: int = 0  # characters cut from the end of the name (page.js shows at most 150)
+    value_left: int = 0  # likewise from the value (at most 300)
 
 
 @dataclass
@@ -44,6 +46,17 @@ def quote(s: str) -> str:
     are written \\n so that every element stays on one line."""
     s = s.replace("\\", "\\\\").replace('"', '\\"')
     return '"' + s.replace("\r\n", "\\n").replace("\n", "\\n").replace("\r", "\\n") + '"'
+
+
+def left_out(count: int) -> str:
+    """The mark after a quoted string that was cut: ` [+1,240 chars]`. It stands outside the
+    quotes, where no page string can write it."""
+    return f" [+{count:,} char{'' if count == 1 else 's'}]" if count > 0 else ""
+
+
+def shorten(s: str, limit: int) -> str:
+    """s, or its first `limit` characters and the mark saying how many more there were."""
+    return s if len(s) <= limit else s[:limit] + left_out(len(s) - limit)
 
 
 def role_name_loc(role: str, name: str, nth: int) -> str:
@@ -84,13 +97,13 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             continue
         parts = [f"{pad}- {line.role or 'generic'}"]
         if line.name:
-            parts.append(quote(line.name))
+            parts.append(quote(line.name) + left_out(line.name_left))
         if line.ref:
             parts.append(f"@{line.ref}")
         if line.states:
             parts.append(f"[{line.states}]")
         if line.value is not None:
-            parts.append(f"value={quote(line.value)}")
+            parts.append(f"value={quote(line.value)}{left_out(line.value_left)}")
         if line.options:
             opts = "|".join(line.options.get("list", []))
             more = line.options.get("more", 0)
@@ -110,6 +123,10 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
                 info["states"] = line.states.split()
             if line.value is not None:
                 info["value"] = line.value
+            if line.name_left:
+                info["name_left"] = line.name_left
+            if line.value_left:
+                info["value_left"] = line.value_left
             refs[f"@{line.ref}"] = info
         out.append(" ".join(parts))
     text_lines = header + out

@@ -63,13 +63,24 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
         return Result(shot.text, {"text": shot.text, "refs": shot.refs})
 
 
-@tool("text", "The page's visible text (or --markdown)",
+@tool("text", "The page's visible text (or --markdown); with a target, all that element "
+      "holds, uncut: a field's value or an element's text (what a snapshot line cut short)",
+      Param("target", positional=True, help="only this element (@N, loc=, CSS)"),
       Param("markdown", "bool", help="headings, links and lists as Markdown"), mutating=False)
 async def text(call: Call, args: dict[str, Any]) -> Result:
+    of = optional_target(args)
+    if of is not None and args.get("markdown"):
+        raise UsageError("--markdown is for the whole page; give it or a target; nothing read")
     async with tab_of(call, args) as tab:
         await tab.permit("read")
-        fmt = "markdown" if args.get("markdown") else "text"
-        body = await actions.read(tab, fmt)
+        if of is None:
+            fmt = "markdown" if args.get("markdown") else "text"
+            body = await actions.read(tab, fmt)
+            data: dict[str, Any] = {"url": tab.state.url, "format": fmt, "text": body}
+        else:
+            kind, body = await actions.read_element(tab, of)
+            data = {"url": tab.state.url, "format": kind, "target": str(args["target"]),
+                    "text": body}
         # the address is the page's word too: below the marker
         out = f"{UNTRUSTED}\nurl: {printable(tab.state.url)}\n{printable(body, lines=True)}"
-        return Result(out, {"url": tab.state.url, "format": fmt, "text": body})
+        return Result(out, data)

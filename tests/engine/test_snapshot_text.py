@@ -12,6 +12,7 @@ from tabsteward.bridge.engine.snapshot import (
     Line,
     build,
     quote,
+    shorten,
 )
 from tabsteward.bridge.shown import printable
 
@@ -166,3 +167,45 @@ def test_untitled_page() -> None:
     built = build([], title="", url="about:blank", new_refs=set(), interactive=False,
                   max_chars=None, notes=[])
     assert built.text.splitlines()[1] == "page: (untitled)"
+
+
+# -- cuts say that they are cuts (page.js sends the first 300 characters of a value, 150 of a
+# name, and how many it left out) --
+
+def test_a_cut_value_says_how_many_characters_were_left_out_after_its_quotes() -> None:
+    line = Line(0, REF, "textbox", "Log", 3, states="multiline", value="x" * 300,
+                value_left=1240)
+    built = make([line])
+    assert f'- textbox "Log" @3 [multiline] value="{"x" * 300}" [+1,240 chars]' in built.text
+    assert built.refs["@3"]["value"] == "x" * 300
+    assert built.refs["@3"]["value_left"] == 1240
+    assert "name_left" not in built.refs["@3"]
+
+
+def test_a_cut_name_is_marked_before_its_ref_and_kept_whole_in_its_locator() -> None:
+    name = "Grace wrote " + "a" * 138
+    built = make([Line(0, REF, "link", name, 5, name_left=37),
+                  Line(0, STRUCTURE, "heading", "H" * 150, name_left=1, states="level=2")])
+    assert f'- link {quote(name)} [+37 chars] @5' in built.text
+    assert f'- heading "{"H" * 150}" [+1 char] [level=2]' in built.text
+    assert built.refs["@5"]["loc"] == f"link {quote(name)}"
+    assert built.refs["@5"]["name_left"] == 37
+
+
+def test_the_cut_mark_stands_where_no_page_string_can_write_it() -> None:
+    fake = 'short" [+9,999 chars]'
+    built = make([Line(0, REF, "textbox", "Note", 2, value=fake)])
+    assert 'value="short\\" [+9,999 chars]"' in built.text
+    assert not built.text.endswith("chars]")
+
+
+def test_a_whole_value_and_name_carry_no_mark() -> None:
+    built = make(PAGE)
+    assert "chars]" not in built.text
+    assert all("value_left" not in r and "name_left" not in r for r in built.refs.values())
+
+
+def test_a_shortened_message_says_how_much_it_left_out() -> None:
+    assert shorten("x" * 5001, 5000) == "x" * 5000 + " [+1 char]"
+    assert shorten("y" * 6234, 5000) == "y" * 5000 + " [+1,234 chars]"
+    assert shorten("short", 5000) == "short"

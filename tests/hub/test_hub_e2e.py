@@ -36,6 +36,27 @@ def test_cli_opens_a_page_and_snapshots_it(hub: Hub, site: fixture_server.Site) 
     assert [t["url"] for t in listed["tabs"]] == [site.url("form.html")]
 
 
+def test_cli_text_of_a_ref_reads_the_whole_value_a_snapshot_cut_and_marked(
+        hub: Hub, site: fixture_server.Site) -> None:
+    assert hub.cli("open", site.url("longtext.html")).returncode == 0
+    shot = json.loads(hub.cli("snapshot", "--json").stdout)
+    log = next(r for r, i in shot["refs"].items() if i["name"] == "Output")
+    line = next(ln for ln in shot["text"].splitlines() if f" {log} " in ln)
+    assert line.endswith('" [+1,200 chars]')
+    whole = hub.cli("text", log, "--json")
+    assert whole.returncode == 0, whole.stderr
+    data = json.loads(whole.stdout)
+    assert data["format"] == "value"
+    assert len(data["text"]) == 1500
+    assert data["text"].startswith(shot["refs"][log]["value"])
+    assert data["text"].endswith("DONE")
+    plain = hub.cli("text", log)
+    assert plain.stdout.rstrip().endswith("DONE")
+    both = hub.cli("text", log, "--markdown")
+    assert both.returncode == 2
+    assert "nothing read" in both.stderr
+
+
 def test_cli_reports_usage_errors_with_exit_2(hub: Hub) -> None:
     wrong = hub.cli("snapsot")
     assert wrong.returncode == 2

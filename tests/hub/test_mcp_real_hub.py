@@ -75,6 +75,25 @@ def test_mcp_snapshot_is_the_cli_snapshot_and_a_ref_from_it_clicks(
     mcp_session(hub, scenario)
 
 
+def test_mcp_text_of_a_ref_is_the_whole_value_its_snapshot_line_cut(
+        hub: Hub, site: fixture_server.Site) -> None:
+    assert hub.cli("open", site.url("longtext.html")).returncode == 0
+    refs = json.loads(hub.cli("snapshot", "--json").stdout)["refs"]
+    log = next(r for r, info in refs.items() if info["name"] == "Output")
+
+    async def scenario(client: Client) -> None:
+        shot = await client.call_tool("snapshot", {"scope": log})
+        assert text_of(shot).rstrip().endswith('" [+1,200 chars]')
+        whole = await client.call_tool("text", {"target": log})
+        assert not whole.is_error, text_of(whole)
+        body = text_of(whole).split("\n", 2)[2]
+        assert body.startswith(refs[log]["value"][:100])
+        assert body.rstrip().endswith("DONE")
+        assert len(body) > 1400
+
+    mcp_session(hub, scenario)
+
+
 def test_mcp_reports_a_bad_ref_as_a_tool_error(hub: Hub, site: fixture_server.Site) -> None:
     hub.cli("open", site.url("form.html"))
 
