@@ -521,7 +521,7 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
     info = await tab.info(handle)
     await tab.permit("scroll", info)
     if dx == 0 and dy == 0:
-        await tab.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
+        await tab.scroll_into_view(handle, describe(handle, info))
         return Outcome(f"scrolled {describe(handle, info)} into view")
     pos = await _call_on(tab, handle, "function(dx, dy){this.scrollBy(dx, dy); "
                          "return [this.scrollLeft, this.scrollTop, this.scrollHeight];}", dx, dy)
