@@ -456,6 +456,7 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit("select", info)
+    await tab.scroll_into_view(handle, what)  # as a person would see it, or refuse a hidden one
     picked: list[Any] = []
     seen = Outcome("")
 

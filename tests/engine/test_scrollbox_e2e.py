@@ -60,10 +60,28 @@ async def test_fill_reaches_a_field_scrolled_out_of_its_box(tab: Tab, site: Site
     assert await value_of(tab, "#note") == "hello"
 
 
+async def test_a_select_scrolled_out_of_its_box_is_brought_into_view_and_chosen(
+        tab: Tab, site: Site) -> None:
+    shot = await open_page(tab, site, "formbox")
+    await actions.select(tab, target(shot, "combobox", "Size"), ["M"])
+    assert await value_of(tab, "#size") == "M"
+    shown = await js(tab, """(() => { const b = document.getElementById('formbox')
+        .getBoundingClientRect(), r = document.getElementById('size').getBoundingClientRect();
+        return r.top >= b.top && r.bottom <= b.bottom; })()""")
+    assert shown is True
+
+
 async def test_hover_reaches_a_row_scrolled_out_of_its_box(tab: Tab, site: Site) -> None:
     shot = await open_page(tab, site, "hoverbox")
     await actions.hover(tab, target(shot, "button", "Peek 10"))
     assert await text_of(tab, "#out") == "Peek 10 mouseenter"
+
+
+async def test_a_drag_between_rows_of_a_box_presses_and_releases_on_them(
+        tab: Tab, site: Site) -> None:
+    shot = await open_page(tab, site)
+    await actions.drag(tab, target(shot, "button", "Open 11"), target(shot, "button", "Open 2"))
+    assert (await text_of(tab, "#log")).split() == ["mousedown:Open", "11", "mouseup:Open", "2"]
 
 
 async def test_a_row_under_its_lists_sticky_header_is_scrolled_out_from_under_it(
@@ -109,6 +127,15 @@ async def test_a_row_in_a_scroll_box_inside_a_frame_is_scrolled_to(
     said = await js(tab, "document.getElementById('framed').contentDocument"
                          ".getElementById('o').textContent")
     assert said == "Inside 9 clicked"
+
+
+async def test_a_frame_scrolled_out_of_a_box_of_its_parent_is_scrolled_to(
+        tab: Tab, site: Site) -> None:
+    shot = await open_page(tab, site, "framebox")
+    await actions.click(tab, target(shot, "button", "Far"))
+    said = await js(tab, "document.getElementById('boxed').contentDocument"
+                         ".getElementById('o').textContent")
+    assert said == "Far clicked"
 
 
 async def test_a_screenshot_of_a_row_scrolled_out_of_its_box_shows_that_row(
