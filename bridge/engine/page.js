@@ -851,8 +851,8 @@
     const el = get(id);
     if (!el || !el.isConnected) return { error: "gone" };
     const b = el.getBoundingClientRect();
-    if (b.width === 0 && b.height === 0) return { error: "hidden", what: describe(el) };
-    if (getComputedStyle(el).visibility === "hidden") return { error: "hidden", what: describe(el) };
+    if ((b.width === 0 && b.height === 0) || getComputedStyle(el).visibility === "hidden")
+      return { error: "hidden", what: describe(el) };
     let shown = reveal(el, false);
     if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
     let scrolled = shown.scrolled;
