@@ -459,6 +459,7 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit("select", info)
+    await tab.scroll_into_view(handle, what)  # as a person would see it, or refuse a hidden one
     picked: list[Any] = []
     seen = Outcome("")
 
@@ -524,7 +525,7 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
     info = await tab.info(handle)
     await tab.permit("scroll", info)
     if dx == 0 and dy == 0:
-        await tab.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
+        await tab.scroll_into_view(handle, describe(handle, info))
         return Outcome(f"scrolled {describe(handle, info)} into view")
     pos = await _call_on(tab, handle, "function(dx, dy){this.scrollBy(dx, dy); "
                          "return [this.scrollLeft, this.scrollTop, this.scrollHeight];}", dx, dy)

@@ -72,7 +72,7 @@ async def screenshot(tab: Tab, dest: Output, full: bool = False,
                               else "png"}
     if target is not None:
         handle = await tab.resolve(target)
-        await tab.scroll_into_view(handle)
+        await tab.scroll_into_view(handle, f"@{handle.ref}")
         rect = await tab.page_rect(handle)  # in the page, wherever its frame sits
         if not rect or rect[2] <= 0 or rect[3] <= 0:
             raise TargetNotInteractable(f"@{handle.ref} is not visible; no screenshot taken")

@@ -801,36 +801,134 @@
     return found;
   }
 
-  // Where a click lands: the centre if it reaches the element, else another uncovered point.
+  // -- bringing an element into view ---------------------------------------------------
+  // getBoundingClientRect says nothing about the boxes that clip an element, so every box
+  // between it and its document is checked: one that can scroll (overflow auto or scroll)
+  // is scrolled until the element shows in it; one that cannot (overflow hidden or clip)
+  // and cuts the element off entirely hides it. A box that shows the element already is
+  // left alone; one that must scroll puts it in its middle, as a person would, clear of
+  // the box's sticky headers and footers (`centre` puts it there in every box).
+  function isRoot(n) {
+    if (n === document.documentElement) return true;
+    if (n !== document.body) return false;
+    return getComputedStyle(document.documentElement).overflow === "visible";
+  }
+
+  function clipsAs(box, cs, pos) {  // whether `box` clips a descendant positioned `pos`
+    if (pos === "fixed") return false;
+    if (pos === "absolute" && cs.position === "static" && cs.transform === "none") return false;
+    return cs.overflowX !== "visible" || cs.overflowY !== "visible";
+  }
+
+  function shift(lo, hi, start, end, centre) {  // how far to scroll one axis
+    if (!centre && lo >= start && hi <= end) return 0;
+    if (hi - lo > end - start) return lo - start;  // too large to show whole: its start
+    return (lo + hi) / 2 - (start + end) / 2;
+  }
+
+  function reveal(el, centre) {
+    const b = el.getBoundingClientRect();
+    let r = { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    let scrolled = false;
+    let pos = getComputedStyle(el).position;
+    for (let box = composedParent(el); box && !isRoot(box); box = composedParent(box)) {
+      if (pos === "fixed") break;
+      const cs = getComputedStyle(box);
+      if (!clipsAs(box, cs, pos)) {
+        if (cs.position !== "static" || pos !== "absolute") pos = cs.position;
+        continue;
+      }
+      pos = cs.position;
+      const br = box.getBoundingClientRect();
+      const view = { left: br.left + box.clientLeft, top: br.top + box.clientTop };
+      view.right = view.left + box.clientWidth;
+      view.bottom = view.top + box.clientHeight;
+      const sx = cs.overflowX === "auto" || cs.overflowX === "scroll";
+      const sy = cs.overflowY === "auto" || cs.overflowY === "scroll";
+      const dx = sx ? shift(r.left, r.right, view.left, view.right, centre) : 0;
+      const dy = sy ? shift(r.top, r.bottom, view.top, view.bottom, centre) : 0;
+      if (dx || dy) {
+        const x0 = box.scrollLeft, y0 = box.scrollTop;
+        box.scrollBy({ left: dx, top: dy, behavior: "instant" });
+        const mx = box.scrollLeft - x0, my = box.scrollTop - y0;
+        if (mx || my) scrolled = true;
+        r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
+      }
+      r = { left: Math.max(r.left, view.left), top: Math.max(r.top, view.top),
+            right: Math.min(r.right, view.right), bottom: Math.min(r.bottom, view.bottom) };
+      if (r.right <= r.left || r.bottom <= r.top) return { hidden: describe(box) };
+    }
+    const dx = shift(r.left, r.right, 0, innerWidth, centre);
+    const dy = shift(r.top, r.bottom, 0, innerHeight, centre);
+    if (dx || dy) {
+      const x0 = scrollX, y0 = scrollY;
+      scrollBy({ left: dx, top: dy, behavior: "instant" });
+      const mx = scrollX - x0, my = scrollY - y0;
+      if (mx || my) scrolled = true;
+      r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
+    }
+    return { scrolled, shown: r };
+  }
+
+  // Scroll the element into view in every box that clips it and in its frame's viewport:
+  // `{scrolled}`, or `{hidden}` naming a box that cuts it off and cannot scroll.
+  function scrollIntoView(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { scrolled: false };
+    const res = reveal(el, false);
+    delete res.shown;
+    return res;
+  }
+
+  // Where a click lands: the element is brought into view, then the centre of its shown part
+  // if a click there reaches it, else another uncovered point. When a sticky header or a
+  // fixed bar lies on it, it is brought to the middle of every box and tried again, as a
+  // person scrolls a row out from under a list's header; a modal is reported as it is.
   function point(id) {
     const el = get(id);
-    if (!el) return { error: "gone" };
-    if (!el.isConnected) return { error: "gone" };
+    if (!el || !el.isConnected) return { error: "gone" };
+    const b = el.getBoundingClientRect();
+    if ((b.width === 0 && b.height === 0) || getComputedStyle(el).visibility === "hidden")
+      return { error: "hidden", what: describe(el) };
+    let shown = reveal(el, false);
+    if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
+    let scrolled = shown.scrolled;
+    let res = spot(el, shown.shown);
+    if (res.error === "covered" && res.bar) {
+      shown = reveal(el, true);
+      if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
+      scrolled = scrolled || shown.scrolled;
+      res = spot(el, shown.shown);
+    }
+    delete res.bar;
+    if (scrolled) res.scrolled = true;
+    return res;
+  }
+
+  function bar(n) {  // whether `n` sits in a sticky header or a fixed bar (not a modal's veil)
+    for (; n && n.nodeType === 1; n = composedParent(n)) {
+      const cs = getComputedStyle(n);
+      if (cs.position === "sticky") return true;
+      if (cs.position === "fixed") return n.getBoundingClientRect().height <= innerHeight / 4;
+    }
+    return false;
+  }
+
+  function spot(el, shown) {  // a point of `shown` (its visible part) that reaches `el`
     const r = el.getBoundingClientRect();
-    if (r.width === 0 && r.height === 0) return { error: "hidden", what: describe(el) };
-    const cs = getComputedStyle(el);
-    if (cs.visibility === "hidden") return { error: "hidden", what: describe(el) };
-    const left = Math.max(r.left, 0), top = Math.max(r.top, 0);
-    const right = Math.min(r.right, innerWidth), bottom = Math.min(r.bottom, innerHeight);
-    if (right <= left || bottom <= top) return { error: "offscreen", rect: [r.left, r.top, r.width, r.height] };
+    const box = [r.left, r.top, r.width, r.height];
+    const left = Math.max(shown.left, 0), top = Math.max(shown.top, 0);
+    const right = Math.min(shown.right, innerWidth), bottom = Math.min(shown.bottom, innerHeight);
+    if (right <= left || bottom <= top) return { error: "offscreen", rect: box };
     const cx = (left + right) / 2, cy = (top + bottom) / 2;
     const first = hitTarget(el, cx, cy);
-    if (hits(el, first)) return { x: cx, y: cy, rect: [r.left, r.top, r.width, r.height] };
+    if (hits(el, first)) return { x: cx, y: cy, rect: box };
     const fx = [0.5, 0.25, 0.75, 0.1, 0.9], fy = [0.5, 0.25, 0.75, 0.1, 0.9];
     for (const a of fy) for (const b of fx) {
       const x = left + (right - left) * b, y = top + (bottom - top) * a;
-      if (hits(el, hitTarget(el, x, y))) return { x, y, rect: [r.left, r.top, r.width, r.height] };
+      if (hits(el, hitTarget(el, x, y))) return { x, y, rect: box };
     }
-    return { error: "covered", cover: describe(first), what: describe(el) };
-  }
-
-  function scrollIntoView(id) {
-    const el = get(id);
-    if (!el) return false;
-    const r = el.getBoundingClientRect();
-    if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return true;
-    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
-    return "scrolled";
+    return { error: "covered", cover: describe(first), what: describe(el), bar: bar(first) };
   }
 
   // Offset of an iframe's content box inside this frame's viewport.

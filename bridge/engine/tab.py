@@ -489,20 +489,30 @@ class Tab(SnapshotTaking):
                           "requestAnimationFrame(r)); setTimeout(r, 200); })",
             "contextId": ctx, "awaitPromise": True}, timeout=10)
 
-    async def scroll_into_view(self, handle: Handle) -> None:
-        """Scroll the element into view in its frame, and each frame holding it in its own."""
-        inner = handle.frame
-        scrolled = await self.evaluate(inner, f"__ts.scrollIntoView({handle.local})")
-        for _ in range(20):
+    async def scroll_into_view(self, handle: Handle, what: str) -> None:
+        """Scroll the element into view in every box that clips it and in its frame, and each
+        frame holding it in its own; fails when a box that cannot scroll cuts it off."""
+        res = await self.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
+        shown = res if isinstance(res, dict) else {}
+        if shown.get("hidden"):
+            raise TargetNotInteractable(_cut_off(what, str(shown["hidden"])))
+        await self._reveal_frames(handle.frame, bool(shown.get("scrolled")))
+
+    async def _reveal_frames(self, inner: Frame, scrolled: bool) -> None:
+        """Scroll each frame holding `inner` into view in its parent (the element inside
+        is already in view in `inner`), then let the page draw if anything scrolled."""
+        for _ in range(MAX_FRAME_DEPTH):
             if inner.id == self.target_id:
                 break
             owner = await self._owner_of(inner)
             if owner is None:
                 break
             inner = self.frames[owner[0]]
-            if await self.evaluate(inner, f"__ts.scrollIntoView({owner[1]})") == "scrolled":
-                scrolled = "scrolled"
-        if scrolled == "scrolled":
+            res = await self.evaluate(inner, f"__ts.scrollIntoView({owner[1]})")
+            if isinstance(res, dict) and res.get("hidden"):
+                raise TargetNotInteractable(_cut_off("the frame holding it", str(res["hidden"])))
+            scrolled = scrolled or (isinstance(res, dict) and bool(res.get("scrolled")))
+        if scrolled:
             await self._next_frame()
 
     async def page_rect(self, handle: Handle) -> tuple[float, float, float, float] | None:
@@ -534,14 +544,17 @@ class Tab(SnapshotTaking):
 
     async def _place(self, handle: Handle, what: str, expression: str) -> Aim:
         frame = handle.frame
-        await self.scroll_into_view(handle)
-        res = await self.evaluate(frame, expression)
+        res = await self.evaluate(frame, expression)  # brings it into view in its frame first
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
+        if err is None:
+            await self._reveal_frames(frame, bool(res.get("scrolled")))
         if err == "gone":
             raise RefNotFound(f"{what} is no longer in the page; nothing was done. "
                               "Take a new snapshot")
+        if err == "hidden" and res.get("clip"):
+            raise TargetNotInteractable(_cut_off(what, str(res["clip"])))
         if err == "hidden":
             raise TargetNotInteractable(f"{what} is not visible (no size or hidden); "
                                         "nothing was done")
@@ -676,3 +689,8 @@ class Tab(SnapshotTaking):
             return str(await self.evaluate(frame, "document.readyState", timeout=5))
         except (BrowserError, UsageError):
             return "loading"
+
+
+def _cut_off(what: str, box: str) -> str:
+    return (f"{what} is hidden: {box} cuts it off and cannot be scrolled (overflow hidden or "
+            "clip); nothing was done")
