@@ -73,8 +73,8 @@ def _what(entry: Entry) -> str:
       Param("grep", help="only entries whose summary or reason contains this text"),
       Param("limit", "int", help=f"at most this many entries, 1 to {MAX_QUERY} (default "
             f"{DEFAULT_LIMIT}; an export writes every match unless given)"),
-      Param("export", help="write the entries to this new .jsonl or .csv file instead (an "
-            "agent's export goes in its own folder, ~/Downloads/Tabsteward/AGENT)"),
+      Param("export", help="write the entries to this new .jsonl or .csv file instead "
+            "(never into Tabsteward's own folders or a dotfile)"),
       OVERWRITE, mutating=False, group=PERSON, browser=False)
 async def activity(call: Call, args: dict[str, Any]) -> Result:
     limit = args.get("limit")
