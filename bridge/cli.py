@@ -26,6 +26,7 @@ HUB_UNAVAILABLE = 4
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
        tabsteward serve [--help] | desktop [--help] | mcp | demo | skill | --version
+       tabsteward setup [--no-autostart] [--no-open] | extension pack [--out FILE]
        tabsteward install | uninstall | doctor [--browser NAME]... [--user-data-dir DIR] [--json]
 """
 SHORT_HELP = USAGE + """
@@ -54,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     if first in ("install", "uninstall"):
         from .install_cli import main as setup
         return setup(first, args[1:])
+    if first == "setup":
+        from .setup_cli import main as setup_all
+        return setup_all(args[1:])
     if first == "doctor":
         from .doctor import main as doctor
         return doctor(args[1:])

@@ -34,7 +34,8 @@ HELP = """usage: tabsteward doctor [--browser NAME]... [--user-data-dir DIR] [--
 
 Checks every link from the browser to the hub: each browser's native-host manifest, its
 launcher and that launcher's Python, the unpacked extension's copy, the native host's log,
-the hub, and whether a browser extension is connected to it. Each check prints
+the tray app's autostart and menu entries (from `tabsteward setup`), the hub, and whether a
+browser extension is connected to it. Each check prints
 `ok`, `warn` or `FAIL` with how to fix it. Exit status 0 when nothing failed, else 1.
 Without --browser it checks every browser whose config folder exists here.
 """
@@ -426,6 +427,8 @@ def run(opts: setup_args.Options, *, platform: str = sys.platform, home: Path | 
         checks.append(_warn("native host log", f"{log} cannot be read ({exc})"))
     else:
         checks.append(log_check(log, text, copy))
+    from . import setup_doctor  # imports this module: a check of setup's own parts
+    checks.extend(setup_doctor.checks(platform, home, env))
     checks.extend(hub_checks(request))
     return checks
 

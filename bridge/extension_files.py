@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -82,3 +83,12 @@ def differences(src: Traversable, dest: Path) -> list[str]:
     """Names of shipped files missing from, changed in or extra in the copy at `dest`."""
     want, have = contents(src), contents(dest)
     return sorted(n for n in set(want) | set(have) if want.get(n) != have.get(n))
+
+
+def remove_copy(dest: Path) -> bool:
+    """Delete the copy made by `copy` (only a folder holding its manifest); whether it was
+    there."""
+    if not (dest / "manifest.json").is_file():
+        return False
+    shutil.rmtree(dest)
+    return True

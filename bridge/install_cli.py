@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import extension_files, install, setup_args, winreg_hosts
+from . import extension_files, install, login_items, setup_args, winreg_hosts
 from .errors import TabstewardError, UsageError
 from .native_host import EXTENSION_ID
 
@@ -25,8 +25,10 @@ registers the host in DIR/NativeMessagingHosts, for a browser started with that
     "uninstall": """usage: tabsteward uninstall [--browser NAME]... [--user-data-dir DIR] [--json]
 
 Removes the native-host manifests, launchers and registry keys that `tabsteward install`
-made (default: for every known browser). The unpacked extension is left in place: remove
-Tabsteward on the browser's extensions page yourself. Running it again is harmless.
+made (default: for every known browser). Without --browser it undoes all of `tabsteward
+setup` too: the tray app's autostart entry, its menu entry and icons, and the extension's
+copy (remove Tabsteward on the browser's extensions page yourself). Running it again is
+harmless.
 """,
 }
 UNDONE = {"install": "nothing was installed", "uninstall": "nothing was removed"}
@@ -34,7 +36,8 @@ UNDONE = {"install": "nothing was installed", "uninstall": "nothing was removed"
 
 def main(command: str, argv: Sequence[str], *, platform: str = sys.platform,
          home: Path | None = None, env: Mapping[str, str] | None = None,
-         registry: winreg_hosts.Registry | None = None) -> int:
+         registry: winreg_hosts.Registry | None = None,
+         run_key: login_items.RunKey | None = None) -> int:
     """Run `install` or `uninstall` with argv (the words after the command); exit status."""
     as_json = setup_args.wants_json(argv)
     try:
@@ -45,7 +48,7 @@ def main(command: str, argv: Sequence[str], *, platform: str = sys.platform,
         if command == "install":
             report = run_install(opts, platform, home, env, registry)
         else:
-            report = run_uninstall(opts, platform, home, env, registry)
+            report = run_uninstall(opts, platform, home, env, registry, run_key)
     except TabstewardError as err:
         return setup_args.report_error(err, as_json)
     if as_json:
@@ -107,8 +110,10 @@ def run_install(opts: setup_args.Options, platform: str = sys.platform,
 
 def run_uninstall(opts: setup_args.Options, platform: str = sys.platform,
                   home: Path | None = None, env: Mapping[str, str] | None = None,
-                  registry: winreg_hosts.Registry | None = None) -> dict[str, Any]:
-    """Remove what install made for the chosen browsers (default: all known); the report."""
+                  registry: winreg_hosts.Registry | None = None,
+                  run_key: login_items.RunKey | None = None) -> dict[str, Any]:
+    """Remove what install made for the chosen browsers (default: all known, and then what
+    setup made besides: autostart, menu entry, icons, the extension's copy); the report."""
     places = _places(opts, list(opts.browsers) or install.BROWSERS, platform, home, env)
     entries: list[dict[str, Any]] = []
     done: list[str] = []
@@ -119,8 +124,20 @@ def run_uninstall(opts: setup_args.Options, platform: str = sys.platform,
             raise _failed(f"removing the host for {where.browser}", exc, done) from exc
         done.extend(removed)
         entries.append({"browser": where.browser, "removed": removed})
+    whole = not opts.browsers and opts.user_data_dir is None
+    tray: list[str] = []
+    folder = extension_files.copy_dir()
+    gone = False
+    if whole:
+        try:
+            tray = login_items.remove_setup(platform, home, env, run_key)
+            gone = extension_files.remove_copy(folder)
+        except OSError as exc:
+            raise _failed("removing what setup made", exc, done) from exc
+        done.extend(tray)
     return {"ok": True, "command": "uninstall", "browsers": entries, "removed": done,
-            "extension": {"folder": str(extension_files.copy_dir()), "left": True}}
+            "tray": tray, "extension": {"folder": str(folder), "left": folder.is_dir(),
+                                        "removed": whole and gone}}
 
 
 def _pages(pages: Mapping[str, str]) -> str:
@@ -168,10 +185,15 @@ def uninstall_text(report: Mapping[str, Any]) -> str:
     if untouched:
         lines.append(f"nothing to remove for {', '.join(untouched)} (no Tabsteward host was "
                      "registered)")
+    if report.get("tray"):
+        lines.append("removed the tray app's autostart and menu entries:")
+        lines += [f"  {item}" for item in report["tray"]]
     folder = report["extension"]["folder"]
+    if report["extension"].get("removed"):
+        lines.append(f"removed the extension's copy {folder}")
     there = (f"the unpacked extension stays in {folder}" if os.path.isdir(folder)
              else "the unpacked extension, if loaded")
     lines.append(f"Not removed: {there}. Remove Tabsteward on each browser's extensions page "
-                 "(chrome://extensions, edge://extensions, brave://extensions) yourself, "
-                 "then delete the folder if you like.")
+                 "(chrome://extensions, edge://extensions, brave://extensions) yourself"
+                 + (", then delete the folder if you like." if os.path.isdir(folder) else "."))
     return "\n".join(lines) + "\n"

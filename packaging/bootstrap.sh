@@ -23,6 +23,10 @@ if [ "$job" = test ]; then
   command -v dbus-run-session >/dev/null || apt_packages+=(dbus-daemon)
   command -v pgrep >/dev/null || apt_packages+=(procps)
   command -v trayer >/dev/null || apt_packages+=(trayer)  # a system tray on that display
+  # `setup`'s desktop entries: checked by desktop-file-validate, read back and started by GIO
+  command -v desktop-file-validate >/dev/null || apt_packages+=(desktop-file-utils)
+  command -v gio >/dev/null || apt_packages+=(libglib2.0-bin)
+  /usr/bin/python3 -c 'import gi' 2>/dev/null || apt_packages+=(python3-gi gir1.2-glib-2.0)
 fi
 # the tray app's Qt (PySide6's xcb platform) needs these X libraries on a display
 if [ "$job" = test ] || [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then

@@ -96,13 +96,14 @@ def _link_dependencies(venv: Path) -> None:
     (target / "tabsteward-test-deps.pth").write_text(f"{deps}\n")
 
 
-def make(prefix: str = "tsw") -> Installed:
-    """Build, make the venv, install the wheel with pip, and lay out a fresh HOME."""
+def make(prefix: str = "tsw", venv_name: str = "venv") -> Installed:
+    """Build, make the venv (named `venv_name`: spaces welcome), install the wheel with pip,
+    and lay out a fresh HOME."""
     root = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     dist = root / "dist"
     dist.mkdir()
     sdist, wheel = build(dist)
-    venv = root / "venv"
+    venv = root / venv_name
     base = getattr(sys, "_base_executable", sys.executable)
     _call([base, "-m", "venv", "--without-pip", str(venv)], root)
     _link_dependencies(venv)

@@ -17,3 +17,19 @@ class MemoryRegistry:
 
     def delete(self, key: str) -> bool:
         return self.keys.pop(key, None) is not None
+
+
+class MemoryRunKey:
+    """HKCU\\...\\CurrentVersion\\Run's values in a dict (autostart on Windows)."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}
+
+    def get(self, name: str) -> str | None:
+        return self.values.get(name)
+
+    def set(self, name: str, value: str) -> None:
+        self.values[name] = value
+
+    def delete(self, name: str) -> bool:
+        return self.values.pop(name, None) is not None

@@ -84,7 +84,10 @@ def test_a_fresh_install_passes_and_only_warns_that_no_hub_runs(
     assert "has not started the host yet" in line_of(lines, "warn native host log")
     hub = line_of(lines, "warn hub: not running")
     assert "it starts on first use or when the browser's extension connects" in hub
-    assert lines[-1] == "0 failed, 2 warning(s)"
+    # `install` alone sets up no autostart or menu entry: `setup` does
+    assert "run `tabsteward setup`" in line_of(lines, "warn tray app at login: no autostart")
+    assert "Tabsteward is not in it" in line_of(lines, "warn applications menu")
+    assert lines[-1] == "0 failed, 4 warning(s)"
     assert not any(line.startswith("FAIL") for line in lines)
 
 
@@ -404,7 +407,7 @@ def test_json_output_lists_every_check_with_status_what_why_and_fix(
     assert set(report) == {"ok", "failed", "warnings", "checks"}
     assert report["ok"] is False
     assert report["failed"] == 1
-    assert report["warnings"] == 2
+    assert report["warnings"] == 4  # no hub, no host log, no autostart, no menu entry
     for check in report["checks"]:
         assert set(check) == {"status", "what", "why", "fix"}
         assert check["status"] in ("ok", "warn", "fail")

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from memory_registry import MemoryRegistry
+from memory_registry import MemoryRegistry, MemoryRunKey
 from tabsteward.bridge import cli, extension_files, install, install_cli, setup_args, winreg_hosts
 from tabsteward.bridge.errors import UsageError
 from tabsteward.bridge.native_host import ALLOWED_ORIGINS, EXTENSION_ID
@@ -166,7 +166,8 @@ def test_install_then_uninstall_round_trips_for_a_browser_found_in_the_home_fold
     assert "extensions page" in out
     assert tree(folder) == []
     assert (home / CONFIG[browser]).is_dir()
-    assert copy.is_dir()  # the browser may still have it loaded
+    assert f"removed the extension's copy {copy}" in out  # the whole of setup is undone
+    assert not copy.exists()
 
     code, out, _ = run_cli(capsys, "uninstall")
     assert code == 0
@@ -325,12 +326,14 @@ def test_windows_install_writes_one_manifest_a_bat_launcher_and_a_key_per_browse
     assert first["removed"] == [
         "HKCU\\Software\\Google\\Chrome\\NativeMessagingHosts\\com.tabsteward.host"]
     assert manifest.is_file()  # Edge still points at it
-    rest = install_cli.run_uninstall(setup_args.Options(), "win32", home, env, registry)
+    rest = install_cli.run_uninstall(setup_args.Options(), "win32", home, env, registry,
+                                     MemoryRunKey())
     assert rest["removed"] == [
         "HKCU\\Software\\Microsoft\\Edge\\NativeMessagingHosts\\com.tabsteward.host",
         str(manifest), str(folder / "tabsteward-native-host.bat")]
     assert registry.keys == {}
-    again = install_cli.run_uninstall(setup_args.Options(), "win32", home, env, registry)
+    again = install_cli.run_uninstall(setup_args.Options(), "win32", home, env, registry,
+                                      MemoryRunKey())
     assert again["removed"] == []
 
 
