@@ -55,6 +55,9 @@ def main(argv: list[str] | None = None) -> int:
     if first in ("install", "uninstall"):
         from .install_cli import main as setup
         return setup(first, args[1:])
+    if first == "extension":
+        from .extension_pack import main as pack
+        return pack(args[1:])
     if first == "setup":
         from .setup_cli import main as setup_all
         return setup_all(args[1:])

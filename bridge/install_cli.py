@@ -9,18 +9,21 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import extension_files, install, login_items, setup_args, winreg_hosts
+from . import extension_files, extension_ids, install, login_items, setup_args, winreg_hosts
 from .errors import TabstewardError, UsageError
 from .native_host import EXTENSION_ID
 
 HELP = {
-    "install": """usage: tabsteward install [--browser NAME]... [--user-data-dir DIR] [--json]
+    "install": """usage: tabsteward install [--browser NAME]... [--user-data-dir DIR]
+                          [--extension-id ID]... [--json]
 
 Registers Tabsteward's native-messaging host for each browser (NAME: chrome, chromium,
 edge, brave; default: every one whose config folder exists here), copies the extension to
 a stable folder, and says how to load it. --user-data-dir DIR (with exactly one --browser)
 registers the host in DIR/NativeMessagingHosts, for a browser started with that
---user-data-dir. Running it again is harmless.
+--user-data-dir. --extension-id ID lets the host answer that extension too (a Web Store
+build, whose id the store gives): it is kept in the settings file `extension-ids` beside
+policy.toml, so later installs and the host keep it. Running it again is harmless.
 """,
     "uninstall": """usage: tabsteward uninstall [--browser NAME]... [--user-data-dir DIR] [--json]
 
@@ -41,12 +44,15 @@ def main(command: str, argv: Sequence[str], *, platform: str = sys.platform,
     """Run `install` or `uninstall` with argv (the words after the command); exit status."""
     as_json = setup_args.wants_json(argv)
     try:
+        ids: list[str] = []
+        if command == "install":
+            ids, argv = extension_ids.take(argv, UNDONE[command])
         opts = setup_args.parse(argv, command, UNDONE[command])
         if opts.help:
             sys.stdout.write(HELP[command])
             return 0
         if command == "install":
-            report = run_install(opts, platform, home, env, registry)
+            report = run_install(opts, platform, home, env, registry, ids)
         else:
             report = run_uninstall(opts, platform, home, env, registry, run_key)
     except TabstewardError as err:
@@ -73,8 +79,10 @@ def _failed(doing: str, exc: OSError, done: Sequence[str]) -> TabstewardError:
 
 def run_install(opts: setup_args.Options, platform: str = sys.platform,
                 home: Path | None = None, env: Mapping[str, str] | None = None,
-                registry: winreg_hosts.Registry | None = None) -> dict[str, Any]:
-    """Register the host for the chosen browsers and copy the extension; the report."""
+                registry: winreg_hosts.Registry | None = None,
+                ids: Sequence[str] = ()) -> dict[str, Any]:
+    """Keep the extra extension ids, register the host for the chosen browsers and copy the
+    extension; the report."""
     browsers = list(opts.browsers) or install.detect(platform, home, env)
     if not browsers:
         looked = ", ".join(str(install.config_folder(b, platform, home, env))
@@ -84,6 +92,10 @@ def run_install(opts: setup_args.Options, platform: str = sys.platform,
                          "with --browser NAME (chrome, chromium, edge, brave), and add "
                          "--user-data-dir DIR for one started with its own --user-data-dir")
     places = _places(opts, browsers, platform, home, env)
+    try:
+        added = extension_ids.add(ids)
+    except OSError as exc:
+        raise _failed("keeping the extension ids", exc, []) from exc
     src = extension_files.source()
     done: list[str] = []
     entries: list[dict[str, Any]] = []
@@ -105,7 +117,8 @@ def run_install(opts: setup_args.Options, platform: str = sys.platform,
     pages = {b: extension_files.EXTENSION_PAGES[b] for b in browsers}
     return {"ok": True, "command": "install", "browsers": entries,
             "extension": {"folder": str(dest), "id": EXTENSION_ID, "changed": changed,
-                          "pages": pages}}
+                          "pages": pages, "extra_ids": sorted(extension_ids.extra()),
+                          "added_ids": added}}
 
 
 def run_uninstall(opts: setup_args.Options, platform: str = sys.platform,
@@ -167,6 +180,8 @@ def install_text(report: Mapping[str, Any]) -> str:
         f"Its id is {ext['id']} (pinned by its manifest's key); the native host answers that "
         "id only.",
         "Loaded before? Click the reload icon on Tabsteward's card there instead.",
+        *([f"The host also answers extension id(s) {', '.join(ext['extra_ids'])} "
+           "(a Web Store build's)."] if ext.get("extra_ids") else []),
         "Then `tabsteward doctor` checks every link from the browser to the hub.",
     ]
     return "\n".join(lines) + "\n"

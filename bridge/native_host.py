@@ -40,10 +40,10 @@ log = logging.getLogger("tabsteward.native_host")
 
 
 def allowed_origins() -> frozenset[str]:
-    """The pinned origins plus ids from TABSTEWARD_EXTRA_EXTENSION_IDS (comma-separated)."""
-    extra = os.environ.get(EXTRA_IDS_ENV, "")
-    ids = {i.strip() for i in extra.split(",") if i.strip()}
-    return ALLOWED_ORIGINS | {f"chrome-extension://{i}/" for i in ids}
+    """The pinned origins plus the extra ids (a Web Store build's): the settings file's and
+    those in TABSTEWARD_EXTRA_EXTENSION_IDS (comma-separated); see extension_ids."""
+    from .extension_ids import extra
+    return ALLOWED_ORIGINS | {f"chrome-extension://{i}/" for i in extra()}
 
 
 def _setup_logging() -> None:

@@ -14,6 +14,7 @@ from . import (
     app_entries,
     browser_apps,
     extension_files,
+    extension_ids,
     install,
     install_cli,
     login_items,
@@ -24,12 +25,14 @@ from .errors import TabstewardError
 
 UNDONE = "nothing was set up"
 FLAGS = ("--no-autostart", "--no-open")
-HELP = """usage: tabsteward setup [--browser NAME]... [--no-autostart] [--no-open] [--json]
+HELP = """usage: tabsteward setup [--browser NAME]... [--extension-id ID]... [--no-autostart]
+                        [--no-open] [--json]
 
 Sets Tabsteward up for this person, saying what it did at each step:
   - registers the native host for every browser whose config folder exists here (or each
     NAME: chrome, chromium, edge, brave);
-  - copies the extension to its stable folder;
+  - copies the extension to its stable folder (--extension-id ID: the host answers that
+    extension too, as `tabsteward install --extension-id` says);
   - starts the tray app at login (Linux: an XDG autostart entry; macOS: a LaunchAgent;
     Windows: a value under HKCU\\Software\\Microsoft\\Windows\\CurrentVersion\\Run), unless
     --no-autostart;
@@ -48,13 +51,14 @@ def main(argv: Sequence[str], *, platform: str = sys.platform, home: Path | None
     as_json = setup_args.wants_json(argv)
     flags = {w for w in argv if w in FLAGS}
     try:
-        opts = setup_args.parse([w for w in argv if w not in FLAGS], "setup", UNDONE)
+        ids, rest = extension_ids.take([w for w in argv if w not in FLAGS], UNDONE)
+        opts = setup_args.parse(rest, "setup", UNDONE)
         if opts.help:
             sys.stdout.write(HELP)
             return 0
         report = run(opts, autostart="--no-autostart" not in flags,
                      open_page="--no-open" not in flags, platform=platform, home=home,
-                     env=env, registry=registry, run_key=run_key)
+                     env=env, registry=registry, run_key=run_key, ids=ids)
     except TabstewardError as err:
         return setup_args.report_error(err, as_json)
     sys.stdout.write(json.dumps(report, indent=2) + "\n" if as_json else text(report))
@@ -109,9 +113,9 @@ def _opened(browsers: Sequence[str], platform: str, home: Path | None,
 def run(opts: setup_args.Options, *, autostart: bool = True, open_page: bool = True,
         platform: str = sys.platform, home: Path | None = None,
         env: Mapping[str, str] | None = None, registry: winreg_hosts.Registry | None = None,
-        run_key: login_items.RunKey | None = None) -> dict[str, Any]:
+        run_key: login_items.RunKey | None = None, ids: Sequence[str] = ()) -> dict[str, Any]:
     """Every step of setup, in order; the report."""
-    report = install_cli.run_install(opts, platform, home, env, registry)
+    report = install_cli.run_install(opts, platform, home, env, registry, ids)
     report["command"] = "setup"
     report["tray"] = _tray(autostart, platform, home, env, run_key)
     browsers = [entry["browser"] for entry in report["browsers"]]
