@@ -36,12 +36,14 @@ def program(executable: str = sys.executable, frozen: bool | None = None) -> lis
 
 def tray_command(executable: str = sys.executable, frozen: bool | None = None,
                  windows: bool = False) -> list[str]:
-    """The tray app's command line; on Windows with pythonw.exe, so no console opens."""
+    """The tray app's command line; on Windows with pythonw.exe (or the frozen build's
+    tabstewardw.exe), so no console window opens."""
     words = program(executable, frozen)
-    if windows and len(words) > 1:
+    if windows:
         head, tail = ntpath.split(words[0])
-        if tail.lower() == "python.exe":
-            words[0] = ntpath.join(head, "pythonw.exe")
+        windowless = {"python.exe": "pythonw.exe", "tabsteward.exe": "tabstewardw.exe"}
+        if tail.lower() in windowless:
+            words[0] = ntpath.join(head, windowless[tail.lower()])
     return [*words, "desktop"]
 
 

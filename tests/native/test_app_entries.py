@@ -56,6 +56,9 @@ def test_the_tray_command_runs_this_python_or_the_frozen_binary() -> None:
         "/opt/tabsteward/tabsteward", "desktop"]
     assert app_entries.tray_command("C:\\Py 3\\python.exe", frozen=False, windows=True)[0] == \
         "C:\\Py 3\\pythonw.exe"  # no console window at login
+    assert app_entries.tray_command("C:\\Tabsteward\\tabsteward.exe", frozen=True,
+                                    windows=True) == [
+        "C:\\Tabsteward\\tabstewardw.exe", "desktop"]  # the frozen build's windowless one
 
 
 def test_linux_entries_go_to_xdg_folders_and_name_the_icon() -> None:
