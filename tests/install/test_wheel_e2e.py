@@ -133,13 +133,17 @@ def hub(installed: wheel_env.Installed) -> Iterator[subprocess.Popen[str]]:
         proc.stdout.close()
 
 
-def _host_processes() -> list[list[str]]:
-    """The command lines of the native hosts running now."""
+def _host_processes(home: Path) -> list[list[str]]:
+    """The command lines of the native hosts running with this HOME (other tests' and
+    other people's hosts may run too)."""
     found = []
     for pid in os.listdir("/proc"):
         try:
             words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
         except OSError:
+            continue
+        if f"HOME={home}".encode() not in environ:
             continue
         args = [w.decode("utf-8", "replace") for w in words if w]
         if install.HOST_MODULE in args:
@@ -174,7 +178,8 @@ def test_the_installed_hub_reads_the_demo_page_and_chromium_starts_the_installed
                 break
             time.sleep(0.3)
         assert any(b.get("kind") == "extension" for b in _browsers(listed)), listed
-        hosts = [a for a in _host_processes() if f"chrome-extension://{EXTENSION_ID}/" in a]
+        origin = f"chrome-extension://{EXTENSION_ID}/"
+        hosts = [a for a in _host_processes(installed.home) if origin in a]
         assert hosts, "no native host runs for the extension"
         assert all(a[0] == installed.python for a in hosts), hosts
         log = installed.home / ".local" / "state" / "tabsteward" / "native-host.log"
