@@ -21,10 +21,13 @@ from . import (
     setup_args,
     winreg_hosts,
 )
-from .errors import TabstewardError
+from .errors import TabstewardError, UsageError
 
 UNDONE = "nothing was set up"
 FLAGS = ("--no-autostart", "--no-open")
+KNOWN = ("--browser", "--user-data-dir", "--json", "--help", "-h")
+OPTIONS = ("--browser NAME (repeatable), --extension-id ID (repeatable), --no-autostart, "
+           "--no-open, --user-data-dir DIR, --json, --help")
 HELP = """usage: tabsteward setup [--browser NAME]... [--extension-id ID]... [--no-autostart]
                         [--no-open] [--json]
 
@@ -52,6 +55,10 @@ def main(argv: Sequence[str], *, platform: str = sys.platform, home: Path | None
     flags = {w for w in argv if w in FLAGS}
     try:
         ids, rest = extension_ids.take([w for w in argv if w not in FLAGS], UNDONE)
+        for word in rest:
+            if word.startswith("-") and word.partition("=")[0] not in KNOWN:
+                raise UsageError(f"unknown option {word!r} for `tabsteward setup` (options: "
+                                 f"{OPTIONS}); {UNDONE}")
         opts = setup_args.parse(rest, "setup", UNDONE)
         if opts.help:
             sys.stdout.write(HELP)
@@ -144,4 +151,6 @@ def text(report: Mapping[str, Any]) -> str:
     if opened is not None:
         label = install.LABELS[opened["browser"]]
         lines.append(f"opened {opened['page']} in {label}: do steps 2 and 3 there")
-    return install_cli.install_text(report) + "\n".join(lines) + "\n"
+    done, steps, load = install_cli.install_text(report).partition(
+        "\nLoad it into each browser once:")
+    return done + "".join(f"{line}\n" for line in lines) + steps + load

@@ -228,3 +228,28 @@ def test_without_the_tray_app_setup_writes_no_autostart_and_says_why(
     assert report["tray"]["autostart"] is None
     assert not (home / "Library/LaunchAgents").exists()
     assert "no autostart or menu entry: the tray app is not installed" in setup_cli.text(report)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--bogus"], "unknown option '--bogus' for `tabsteward setup` (options: --browser NAME"),
+    (["--extension-id", "XYZ"], "--extension-id needs an extension id"),
+    (["--browser", "firefox"], "unknown browser 'firefox'"),
+])
+def test_setup_with_malformed_arguments_exits_2_and_sets_up_nothing(
+        home: Path, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert setup_cli.main(argv, platform="darwin", home=home, env={}) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert "nothing was set up" in err
+    assert not (home / "Library/LaunchAgents").exists()
+    assert not (home / ".local").exists()
+
+
+def test_setup_says_what_it_did_before_the_three_clicks(home: Path) -> None:
+    report = setup_cli.run(setup_args.Options(), open_page=False, platform="darwin",
+                           home=home, env={})
+    lines = setup_cli.text(report).splitlines()
+    at_login = next(i for i, line in enumerate(lines) if "now starts at login" in line)
+    clicks = lines.index("Load it into each browser once:")
+    assert at_login < clicks
+    assert lines[clicks + 2] == '  2. turn on "Developer mode"'
