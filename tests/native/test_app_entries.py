@@ -231,7 +231,8 @@ def test_without_the_tray_app_setup_writes_no_autostart_and_says_why(
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["--bogus"], "unknown option '--bogus' for `tabsteward setup` (options: --browser NAME"),
+    (["--bogus"], "'--bogus' for `tabsteward setup` (options: --browser NAME (repeatable), "
+                  "--extension-id ID (repeatable), --no-autostart, --no-open"),
     (["--extension-id", "XYZ"], "--extension-id needs an extension id"),
     (["--browser", "firefox"], "unknown browser 'firefox'"),
 ])
