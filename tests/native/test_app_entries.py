@@ -14,6 +14,7 @@ import pytest
 from memory_registry import MemoryRegistry, MemoryRunKey
 from tabsteward.bridge import (
     app_entries,
+    browser_apps,
     install_cli,
     login_items,
     setup_args,
@@ -254,3 +255,21 @@ def test_setup_says_what_it_did_before_the_three_clicks(home: Path) -> None:
     clicks = lines.index("Load it into each browser once:")
     assert at_login < clicks
     assert lines[clicks + 2] == '  2. turn on "Developer mode"'
+
+
+def test_the_browser_to_open_is_looked_for_where_each_system_installs_it(
+        tmp_path: Path) -> None:
+    assert browser_apps.candidates("chrome", "darwin", Path("/Users/ada"))[0] == (
+        "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome")
+    assert browser_apps.candidates("edge", "win32", env={
+        "PROGRAMFILES": "C:\\Program Files", "LOCALAPPDATA": "C:\\Users\\ada\\AppData\\Local"}
+    ) == ["C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe",
+          "C:\\Users\\ada\\AppData\\Local\\Microsoft\\Edge\\Application\\msedge.exe"]
+    assert browser_apps.candidates("brave", "linux") == ["brave-browser", "brave"]
+    (tmp_path / "chromium-browser").write_text("#!/bin/sh\n")
+    (tmp_path / "chromium-browser").chmod(0o755)
+    assert browser_apps.find("chromium", "linux", env={"PATH": str(tmp_path)}) == str(
+        tmp_path / "chromium-browser")
+    assert browser_apps.find("chrome", "linux", env={"PATH": str(tmp_path)}) is None
+    assert not browser_apps.can_show_windows("linux", {})
+    assert browser_apps.can_show_windows("linux", {"WAYLAND_DISPLAY": "wayland-0"})
