@@ -301,6 +301,11 @@ def main_help(table: Mapping[str, Tool]) -> str:
                     (f"{PROG} mcp", "an MCP server on stdio, talking to the hub"),
                     (f"{PROG} demo", "an agent session on a bundled page, step by step"),
                     (f"{PROG} skill", "print the guide for coding agents (SKILL.md)"),
+                    (f"{PROG} desktop", "the tray app, with the hub inside it"),
+                    (f"{PROG} setup", "set Tabsteward up for your browsers and your login"),
+                    (f"{PROG} install | uninstall | doctor",
+                     "the native host per browser; undo setup; check every link"),
+                    (f"{PROG} extension pack", "the extension as a zip for the Web Store"),
                     (f"{PROG} --version", "print the version")])
     return "\n".join(lines) + "\n"
 

@@ -273,3 +273,12 @@ def test_the_browser_to_open_is_looked_for_where_each_system_installs_it(
     assert browser_apps.find("chrome", "linux", env={"PATH": str(tmp_path)}) is None
     assert not browser_apps.can_show_windows("linux", {})
     assert browser_apps.can_show_windows("linux", {"WAYLAND_DISPLAY": "wayland-0"})
+
+
+def test_the_main_help_names_setup_install_doctor_and_extension_pack() -> None:
+    from tabsteward.bridge.hub import argv
+    from tabsteward.bridge.tools.registry import table
+    text = argv.main_help(table())
+    for command in ("tabsteward setup", "tabsteward install | uninstall | doctor",
+                    "tabsteward extension pack", "tabsteward desktop"):
+        assert command in text
