@@ -7,6 +7,9 @@ engine uses (Browser.getVersion, Target.createTarget/attachToTarget/closeTarget,
 done with chrome.tabs calls, and tab events become Target.* events. A tab's target id is
 its main frame's id, as over plain CDP.
 
+The page helper's world is the extension's own isolated world where the extension can reach
+the frame (ext_worlds.py), so its element ids outlive a debugger session.
+
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
 "stop all agents") fails the next command with a clear error and is re-attached only
@@ -25,6 +28,7 @@ from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
+from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
 
 log = logging.getLogger("tabsteward.cdp")
@@ -72,6 +76,7 @@ class ExtensionConnection(CDPConnection):
         self._groups: dict[str, int] = {}  # agent -> tab group id
         self._shown: list[dict[str, Any]] | None = None  # agents the popup was last told of
         self._tasks: set[asyncio.Task[None]] = set()
+        self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a))
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
         self._watch(link)
@@ -132,6 +137,12 @@ class ExtensionConnection(CDPConnection):
             debuggee["sessionId"] = session_id
         elif not tab.attached:
             await self._reattach(tab, method)
+        if method == "Page.createIsolatedWorld":  # the extension's world, where it can
+            world = await self._worlds.world(
+                tab.tab_id, session_id, str(params.get("frameId")),
+                lambda m, p: self.send(m, p, session_id, timeout))
+            if world is not None:
+                return world
         try:
             call = self.link.call("debugger.sendCommand", debuggee, method, params,
                                   timeout=timeout)
@@ -150,9 +161,14 @@ class ExtensionConnection(CDPConnection):
         await super().close()
 
     def show_agents(self, agents: list[dict[str, Any]]) -> None:
-        if agents != self._shown:
-            self._shown = agents
-            self.link.notify("agents", agents=agents)
+        """Tell the popup the agents, each with its tabs' ids (so it can say which agent
+        holds the debugger on which tab)."""
+        shown = [{"name": a["name"], "tabs": a["tabs"],
+                  "tabIds": [self._by_target[t] for t in a.get("targets", [])
+                             if t in self._by_target]} for a in agents]
+        if shown != self._shown:
+            self._shown = shown
+            self.link.notify("agents", agents=shown)
 
     async def label_tab(self, target_id: str, agent: str) -> None:
         """Put the tab into the agent's tab group (made on first use, titled with its name)."""
@@ -380,6 +396,7 @@ class ExtensionConnection(CDPConnection):
             tab.children.discard(params["sessionId"])
             self._children.pop(params["sessionId"], None)
             self._child_gone(params["sessionId"])
+        self._worlds.on_event(session, method, params)
         self._emit(method, params, session)
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:
