@@ -2,6 +2,7 @@
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
 import { cleanLabel, defaultName } from "./names.js";
+import { inject } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
@@ -19,7 +20,7 @@ class CallError extends Error {
   }
 }
 
-const settings = { idleDetachSeconds: 300 };
+const settings = { idleDetachSeconds: 10 };
 let stopped = false;
 let port = null;
 let openedAt = 0;
@@ -50,10 +51,19 @@ function arm(entry) {
   entry.timer = setTimeout(() => release(entry.debuggee, "idle"), Math.max(0, due));
 }
 
+// What the popup shows: which tabs have a debugger now, since when (chrome.storage.session).
+function showDebuggers() {
+  const now = [...attached.values()].filter((e) => e.debuggee.tabId !== undefined)
+    .map((e) => ({ tabId: e.debuggee.tabId, since: e.since }));
+  chrome.storage.session.set({ debuggers: now }).catch(() => {});
+}
+
 function remember(target) {
-  const entry = { debuggee: debuggee(target), last: Date.now(), timer: null };
+  const now = Date.now();
+  const entry = { debuggee: debuggee(target), last: now, since: now, timer: null };
   attached.set(keyOf(target), entry);
   arm(entry);
+  showDebuggers();
 }
 
 function touch(target) {
@@ -65,8 +75,10 @@ function touch(target) {
 
 function forget(target) {
   const entry = attached.get(keyOf(target));
-  if (entry) clearTimeout(entry.timer);
+  if (!entry) return;
+  clearTimeout(entry.timer);
   attached.delete(keyOf(target));
+  showDebuggers();
 }
 
 // Detach one of ours; tell the hub why when a reason is given (Chrome's onDetach does not
@@ -86,7 +98,7 @@ function releaseAll(reason) {
 function updateSettings(changes) {
   if (!changes || typeof changes !== "object" || Array.isArray(changes)) {
     throw new CallError(ERR.usage,
-      "settings.update wants one object like {idleDetachSeconds: 300}; nothing was changed");
+      "settings.update wants one object like {idleDetachSeconds: 10}; nothing was changed");
   }
   for (const [name, value] of Object.entries(changes)) {
     if (name !== "idleDetachSeconds") {
@@ -145,6 +157,7 @@ const CALLS = {
   "tabGroups.update": (groupId, props) => chrome.tabGroups.update(Number(groupId), props || {}),
   "tabGroups.query": (query) => chrome.tabGroups.query(query || {}),
   "settings.update": updateSettings,
+  "scripting.inject": inject,
 };
 
 // ---- messages from the hub ----
@@ -186,7 +199,8 @@ function unchunk(message) {
 const NOTIFY = {
   agents: (m) => ({ agents: (Array.isArray(m.agents) ? m.agents : [])
     .filter((a) => a && typeof a.name === "string")
-    .map((a) => ({ name: a.name, tabs: Number(a.tabs) || 0 })) }),
+    .map((a) => ({ name: a.name, tabs: Number(a.tabs) || 0,
+                   tabIds: (Array.isArray(a.tabIds) ? a.tabIds : []).filter(Number.isInteger) })) }),
   hub: (m) => ({ hub: { version: String(m.version ?? "") } }),
 };
 
@@ -345,6 +359,8 @@ chrome.downloads.onCreated.addListener((item) =>
   send({ event: "downloads.created", args: [item] }));
 chrome.downloads.onChanged.addListener((delta) =>
   send({ event: "downloads.changed", args: [delta] }));
+
+showDebuggers(); // a restarted worker starts with none of its own
 
 // A restarted worker reads the stop flag before it takes any call.
 chrome.storage.local.get("stopped").then((got) => {

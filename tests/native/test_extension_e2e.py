@@ -59,7 +59,7 @@ def test_settings_update_refuses_bad_values_and_answers_the_settings_in_force(
         refused = extension.call("settings.update", bad)
         assert refused["error"]["code"] == 2, bad
         assert "nothing was changed" in refused["error"]["message"]
-    assert extension.result("settings.update", {}) == {"idleDetachSeconds": 300}
+    assert extension.result("settings.update", {}) == {"idleDetachSeconds": 10}
     assert extension.result("settings.update", {"idleDetachSeconds": 0}) == {
         "idleDetachSeconds": 0}
 
