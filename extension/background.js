@@ -2,7 +2,7 @@
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
 import { cleanLabel, defaultName } from "./names.js";
-import { inject } from "./reader.js";
+import { frames, inject, run } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
@@ -158,6 +158,8 @@ const CALLS = {
   "tabGroups.query": (query) => chrome.tabGroups.query(query || {}),
   "settings.update": updateSettings,
   "scripting.inject": inject,
+  "reader.frames": frames,
+  "reader.run": run,
 };
 
 // ---- messages from the hub ----
@@ -355,6 +357,17 @@ chrome.tabs.onRemoved.addListener((tabId, info) => {
 });
 chrome.tabs.onUpdated.addListener((tabId, change) =>
   send({ event: "tabs.updated", args: [tabId, change] }));
+// An agent tab's page loading, told even while no debugger is attached (the hub then
+// learns of its navigations and load states from these).
+for (const [kind, source] of Object.entries({
+  started: chrome.webNavigation.onBeforeNavigate, committed: chrome.webNavigation.onCommitted,
+  interactive: chrome.webNavigation.onDOMContentLoaded, loaded: chrome.webNavigation.onCompleted,
+  failed: chrome.webNavigation.onErrorOccurred })) {
+  source.addListener((d) => {
+    if (d.frameId !== 0 || !isAgentTab(d.tabId)) return;
+    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url }] });
+  });
+}
 chrome.downloads.onCreated.addListener((item) =>
   send({ event: "downloads.created", args: [item] }));
 chrome.downloads.onChanged.addListener((delta) =>

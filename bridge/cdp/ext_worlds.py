@@ -38,10 +38,13 @@ def is_ours(context: dict[str, Any]) -> bool:
 class ExtensionWorlds:
     """Finds the extension's isolated world of a frame for the debugger, per tab session."""
 
-    def __init__(self, call: Callable[..., Awaitable[Any]]) -> None:
+    def __init__(self, call: Callable[..., Awaitable[Any]],
+                 learned: Callable[[int, int, str], None]) -> None:
         self._call = call  # the link's call
+        self._learned = learned  # (tab, the extension's frame id, the debugger's frame id)
         self._seen: dict[str, dict[str, int]] = {}  # session -> frame id -> context id
         self._finding: dict[str, asyncio.Future[dict[str, int]]] = {}
+        self._tokens: dict[int, dict[str, int]] = {}  # tab -> document token -> frame
 
     def on_event(self, session: str, method: str, params: dict[str, Any]) -> None:
         """Execution contexts reported while a search has Runtime enabled on `session`."""
@@ -71,6 +74,9 @@ class ExtensionWorlds:
                 continue  # its document went: look again
             token = res.get("result", {}).get("value")
             if isinstance(token, str):
+                frame = self._tokens.get(tab_id, {}).get(token)
+                if frame is not None:
+                    self._learned(tab_id, frame, frame_id)
                 return {"executionContextId": ctx, "tabstewardDoc": token,
                         "tabstewardReady": True}
         return None
@@ -91,9 +97,13 @@ class ExtensionWorlds:
 
     async def _search(self, tab_id: int, session: str, send: Send) -> dict[str, int]:
         try:
-            await self._call("scripting.inject", tab_id)
+            frames = await self._call("scripting.inject", tab_id)
         except ExtensionCallError as exc:  # no host permission, about:blank, chrome:// ...
             log.debug("page helper not injected into tab %s: %s", tab_id, exc.message)
+        else:
+            self._tokens[tab_id] = {
+                str(f["doc"]): int(f["frameId"]) for f in frames or []
+                if isinstance(f, dict) and isinstance(f.get("frameId"), int) and f.get("doc")}
         found: dict[str, int] = {}
         self._seen[session] = found
         try:

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
+from .ext_reader import Reader, ReaderTab
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
 
@@ -52,6 +53,10 @@ class _Tab:
     problem: str | None = None  # the person took the tab back; told on the next command
     children: set[str] = field(default_factory=set)
     attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
+    frame_ids: dict[int, str] = field(default_factory=dict)  # extension's -> debugger's
+
+    def reader(self) -> ReaderTab:
+        return ReaderTab(self.tab_id, self.target_id, self.frame_ids)
 
 
 def session_of(tab_id: int) -> str:
@@ -76,7 +81,8 @@ class ExtensionConnection(CDPConnection):
         self._groups: dict[str, int] = {}  # agent -> tab group id
         self._shown: list[dict[str, Any]] | None = None  # agents the popup was last told of
         self._tasks: set[asyncio.Task[None]] = set()
-        self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a))
+        self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
+        self._reader = Reader(lambda *a: self.link.call(*a))
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
         self._watch(link)
@@ -136,7 +142,10 @@ class ExtensionConnection(CDPConnection):
         if session_id != session_of(tab.tab_id):
             debuggee["sessionId"] = session_id
         elif not tab.attached:
+            if tab.problem is None and tab.target_id and self._reader.can(method, params):
+                return await self._reader.send(tab.reader(), method, params)  # no debugger
             await self._reattach(tab, method)
+            params = await self._debugger_context(tab, session_id, method, params, timeout)
         if method == "Page.createIsolatedWorld":  # the extension's world, where it can
             world = await self._worlds.world(
                 tab.tab_id, session_id, str(params.get("frameId")),
@@ -151,6 +160,29 @@ class ExtensionConnection(CDPConnection):
         except ExtensionCallError as exc:
             raise await self._error(method, exc, tab) from None
         return result if isinstance(result, dict) else {}
+
+    async def _debugger_context(self, tab: _Tab, session_id: str, method: str,
+                                params: dict[str, Any], timeout: float | None
+                                ) -> dict[str, Any]:
+        """A command that names a context read without the debugger, now that it is
+        attached: the same world's context as the debugger knows it."""
+        for key in ("contextId", "executionContextId"):
+            value = params.get(key)
+            ext = self._reader.frame_of(value) if isinstance(value, int) and value < 0 else None
+            if ext is None:
+                continue
+            world = await self._worlds.world(
+                tab.tab_id, session_id, tab.reader().frame_id(ext),
+                lambda m, p: self.send(m, p, session_id, timeout))
+            if world is None:
+                raise CDPError(method, "Cannot find context with specified id")
+            params = {**params, key: world["executionContextId"]}
+        return params
+
+    def _learned(self, tab_id: int, ext: int, frame_id: str) -> None:
+        tab = self._tabs.get(tab_id)
+        if tab is not None and ext != 0:
+            tab.frame_ids[ext] = frame_id
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -380,6 +412,8 @@ class ExtensionConnection(CDPConnection):
                            {"openerId": self._tabs[opener].target_id, "task": task}, None)
         elif name in ("downloads.created", "downloads.changed") and isinstance(first, dict):
             self._on_download(name, first)
+        elif name == "nav.event" and isinstance(first, int) and len(args) == 3:
+            self._on_nav(first, str(args[1]), args[2])
         elif name == "agents.stopped" and args:
             self.stopped = args[0] is True
 
@@ -398,6 +432,25 @@ class ExtensionConnection(CDPConnection):
             self._child_gone(params["sessionId"])
         self._worlds.on_event(session, method, params)
         self._emit(method, params, session)
+
+    def _on_nav(self, tab_id: int, kind: str, details: Any) -> None:
+        """A tab without a debugger loads a page: the events the debugger would give."""
+        tab = self._tabs.get(tab_id)
+        if tab is None or tab.attached or not tab.target_id or not isinstance(details, dict):
+            return
+        main, session = tab.target_id, session_of(tab_id)
+        by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {
+            "started": [("Page.frameStartedLoading", {"frameId": main})],
+            "committed": [("Page.frameNavigated", {"frame": {
+                "id": main, "url": str(details.get("url", ""))}})],
+            "interactive": [("Page.lifecycleEvent", {"frameId": main,
+                                                     "name": "DOMContentLoaded"})],
+            "loaded": [("Page.lifecycleEvent", {"frameId": main, "name": "load"}),
+                       ("Page.frameStoppedLoading", {"frameId": main})],
+            "failed": [("Page.frameStoppedLoading", {"frameId": main})],
+        }
+        for method, params in by_kind.get(kind, []):
+            self._emit(method, params, session)
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:
         tab = self._tabs.get(tab_id) if isinstance(tab_id, int) else None
