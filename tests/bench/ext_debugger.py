@@ -1,0 +1,141 @@
+"""How long the debugger (and Chrome's "is debugging this browser" bar) is up for an agent
+that only reads and for one that acts, and snapshot time with and without the debugger.
+
+Run by `tests/bench/extension.py --debugger`. Chrome is asked from the extension's side
+(chrome.debugger.getTargets, every 50 ms) whether a debugger is attached to the agent's
+tab; the share is the polls that saw one over all polls of the agent's run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections.abc import Awaitable, Callable
+
+from extension_env import ExtensionHub, chrome_call
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import RefTarget
+from tabsteward.bridge.errors import TabstewardError
+
+POLL = 0.05
+CLICKABLE = ("button", "checkbox", "radio", "tab", "link")
+
+
+def tab_id(tab: Tab) -> int:
+    return int(tab.session_id.removeprefix("tab-"))
+
+
+async def attached(browser: Browser, tab: Tab) -> bool:
+    targets = await chrome_call(browser, "debugger.getTargets")
+    return any(t.get("tabId") == tab_id(tab) and t["attached"] for t in targets)
+
+
+async def share_while(browser: Browser, tab: Tab, run: Callable[[], Awaitable[None]]
+                      ) -> tuple[float, float]:
+    """(share of polls that saw a debugger on the tab, seconds) while `run` runs."""
+    seen = [0, 0]
+
+    async def poll() -> None:
+        while True:
+            seen[0] += 1
+            seen[1] += await attached(browser, tab)
+            await asyncio.sleep(POLL)
+
+    poller = asyncio.ensure_future(poll())
+    start = time.monotonic()
+    try:
+        await run()
+    finally:
+        poller.cancel()
+    return seen[1] / max(1, seen[0]), time.monotonic() - start
+
+
+async def reader(tab: Tab, url: str, seconds: float, think: float) -> None:
+    """An agent that opens one page (none when `url` is ""), then only reads it: snapshot,
+    text, wait for text."""
+    if url:
+        await actions.navigate(tab, url)
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        snap = await tab.snapshot(interactive=True)
+        text = await actions.read(tab, "text")
+        words = [w for w in text.split() if len(w) > 4][:1]
+        if words:
+            await actions.wait(tab, text=words[0], timeout=5)
+        del snap
+        await asyncio.sleep(think)
+
+
+async def actor(tab: Tab, url: str, seconds: float, think: float) -> None:
+    """An agent that reads and clicks: snapshot, click a clickable ref, read the text."""
+    if url:
+        await actions.navigate(tab, url)
+    end = time.monotonic() + seconds
+    turn = 0
+    while time.monotonic() < end:
+        snap = await tab.snapshot(interactive=True)
+        refs = [int(k.lstrip("@")) for k, v in snap.refs.items()
+                if v.get("role") in CLICKABLE and v.get("role") != "link"]
+        if refs:
+            try:
+                await actions.click(tab, RefTarget(refs[turn % len(refs)]))
+            except TabstewardError:
+                pass  # covered or gone: the agent reads on
+        await actions.read(tab, "text")
+        turn += 1
+        await asyncio.sleep(think)
+
+
+async def snapshot_paths(browser: Browser, tab: Tab, rounds: int) -> tuple[float, float]:
+    """Median snapshot ms through chrome.scripting (no debugger) and through the debugger,
+    interleaved on the same tab and page."""
+    scripting, debugger = [], []
+    conn = browser.conn
+    for _ in range(rounds):
+        await conn.send("Target.detachFromTarget", {"targetId": tab.target_id})
+        start = time.perf_counter()
+        await tab.snapshot()
+        scripting.append((time.perf_counter() - start) * 1000)
+        await tab.send("Runtime.evaluate", {"expression": "1+1"})  # attaches again
+        await tab.snapshot()  # the first one finds the helper's world for the debugger
+        start = time.perf_counter()
+        await tab.snapshot()
+        debugger.append((time.perf_counter() - start) * 1000)
+    return statistics.median(scripting), statistics.median(debugger)
+
+
+async def run(urls: list[str], seconds: float, think: float, rounds: int) -> None:
+    hub = ExtensionHub(idle_detach=10)
+    await hub.start()
+    try:
+        browser = await hub.connect()
+        rows = []
+        for url in urls:
+            tab = await browser.session("bench-paths").new_tab()
+            await actions.navigate(tab, url)
+            rows.append(await snapshot_paths(browser, tab, rounds))
+            await browser.close_tab(tab)
+        ratios = [s / d for s, d in rows]
+        print(f"snapshot through chrome.scripting / through the debugger, {len(rows)} pages: "
+              f"median {statistics.median([s for s, _ in rows]):.1f} / "
+              f"{statistics.median([d for _, d in rows]):.1f} ms, ratio "
+              f"{statistics.median(ratios):.2f}x (per page "
+              + ", ".join(f"{r:.2f}" for r in ratios) + ")")
+        for name, agent in (("reads only", reader), ("acts", actor)):
+            tab = await browser.session(f"bench-{name}").new_tab()
+            share, took = await share_while(
+                browser, tab, lambda a=agent, t=tab: a(t, urls[0], seconds, think))
+            print(f"agent that {name}: debugger attached {share * 100:.0f}% of {took:.0f} s")
+            tab2 = await browser.session(f"bench-{name}-open").new_tab()
+            await actions.navigate(tab2, urls[0])
+            await asyncio.sleep(11)  # the idle detach lets go of the page it opened
+            share, took = await share_while(
+                browser, tab2, lambda a=agent, t=tab2: a(t, "", seconds, think))
+            print(f"agent that {name}, on a page already open: debugger attached "
+                  f"{share * 100:.0f}% of {took:.0f} s")
+    finally:
+        await hub.close()
+
