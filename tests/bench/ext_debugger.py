@@ -9,6 +9,7 @@ tab; the share is the polls that saw one over all polls of the agent's run.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import statistics
 import time
 from collections.abc import Awaitable, Callable
@@ -80,10 +81,8 @@ async def actor(tab: Tab, url: str, seconds: float, think: float) -> None:
         refs = [int(k.lstrip("@")) for k, v in snap.refs.items()
                 if v.get("role") in CLICKABLE and v.get("role") != "link"]
         if refs:
-            try:
+            with contextlib.suppress(TabstewardError):  # covered or gone: it reads on
                 await actions.click(tab, RefTarget(refs[turn % len(refs)]))
-            except TabstewardError:
-                pass  # covered or gone: the agent reads on
         await actions.read(tab, "text")
         turn += 1
         await asyncio.sleep(think)
