@@ -48,7 +48,10 @@ function arm(entry) {
   entry.timer = null;
   if (!settings.idleDetachSeconds) return;
   const due = entry.last + settings.idleDetachSeconds * 1000 - Date.now();
-  entry.timer = setTimeout(() => release(entry.debuggee, "idle"), Math.max(0, due));
+  entry.timer = setTimeout(() => {
+    if (entry.busy > 0) arm(entry); // a command still running is use: wait for its answer
+    else release(entry.debuggee, "idle");
+  }, Math.max(0, entry.busy > 0 ? 1000 : due));
 }
 
 // What the popup shows: which tabs have a debugger now, since when (chrome.storage.session).
@@ -60,16 +63,17 @@ function showDebuggers() {
 
 function remember(target) {
   const now = Date.now();
-  const entry = { debuggee: debuggee(target), last: now, since: now, timer: null };
+  const entry = { debuggee: debuggee(target), last: now, since: now, timer: null, busy: 0 };
   attached.set(keyOf(target), entry);
   arm(entry);
   showDebuggers();
 }
 
-function touch(target) {
+function touch(target, busy = 0) {
   const entry = attached.get(keyOf(target));
   if (!entry) return;
   entry.last = Date.now();
+  entry.busy = Math.max(0, entry.busy + busy);
   arm(entry);
 }
 
@@ -131,11 +135,11 @@ const CALLS = {
     await chrome.debugger.detach(target);
   },
   "debugger.sendCommand": async (target, method, params) => {
-    touch(target);
+    touch(target, 1);
     try {
       return await chrome.debugger.sendCommand(target, String(method), params || {});
     } finally {
-      touch(target); // a long command counts as use until it answers
+      touch(target, -1); // a long command counts as use until it answers
     }
   },
   "debugger.getTargets": () => chrome.debugger.getTargets(),
@@ -157,7 +161,14 @@ const CALLS = {
   "tabGroups.update": (groupId, props) => chrome.tabGroups.update(Number(groupId), props || {}),
   "tabGroups.query": (query) => chrome.tabGroups.query(query || {}),
   "settings.update": updateSettings,
-  "scripting.inject": inject,
+  "scripting.inject": async (tabId) => { // for the tab's debugger: that counts as its use
+    touch({ tabId: Number(tabId) }, 1);
+    try {
+      return await inject(tabId);
+    } finally {
+      touch({ tabId: Number(tabId) }, -1);
+    }
+  },
   "reader.frames": frames,
   "reader.run": run,
 };

@@ -15,6 +15,7 @@ from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from xdisplay import xvfb
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
@@ -28,6 +29,23 @@ def ext_hub(loop: LoopThread, request: pytest.FixtureRequest) -> Iterator[Extens
     loop.run(hub.start(), timeout=30)
     yield hub
     loop.run(hub.close(), timeout=60)
+
+
+@pytest.fixture(params=["headless", "headed"])
+def display(request: pytest.FixtureRequest) -> Iterator[str]:
+    """"" for a headless browser; else the Xvfb display a headed one shows on, the person's
+    tab in front and the agent's tab hidden behind it."""
+    if request.param == "headed":
+        with xvfb() as name:
+            yield name
+    else:
+        yield ""
+
+
+async def connect(ext_hub: ExtensionHub, display: str) -> Browser:
+    if display:
+        ext_hub.env["DISPLAY"] = display
+    return await ext_hub.connect(headless=not display)
 
 
 async def until(check: Callable[[], Awaitable[bool]], seconds: float, what: str) -> None:
@@ -84,7 +102,8 @@ async def test_a_ref_from_before_an_idle_detach_acts_on_its_own_element(
 
 
 class Watch:
-    """Polls Chrome, from the extension's side, for a debugger on the tab while reads run."""
+    """Polls Chrome, from the extension's side, for a debugger on the tab while reads run,
+    and for 1.5 s after."""
 
     def __init__(self, browser: Browser, tab: Tab) -> None:
         self.browser, self.tab = browser, tab
@@ -104,13 +123,15 @@ class Watch:
         return self
 
     async def __aexit__(self, *exc: object) -> None:
+        # a debugger attached during the reads stays at least the idle time (1 s): watch on
+        await asyncio.sleep(1.5)
         assert self._task is not None
         self._task.cancel()
 
 
 async def test_an_agent_that_only_reads_never_attaches_the_debugger(
-        ext_hub: ExtensionHub, site: Site) -> None:
-    browser = await ext_hub.connect()
+        ext_hub: ExtensionHub, site: Site, display: str) -> None:
+    browser = await connect(ext_hub, display)
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("frames.html"))
     await let_go(browser, tab)
@@ -136,8 +157,8 @@ async def test_an_agent_that_only_reads_never_attaches_the_debugger(
 
 
 async def test_reads_without_the_debugger_give_the_refs_it_gives_and_a_click_uses_them(
-        ext_hub: ExtensionHub, site: Site) -> None:
-    browser = await ext_hub.connect()
+        ext_hub: ExtensionHub, site: Site, display: str) -> None:
+    browser = await connect(ext_hub, display)
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("frames.html"))
     with_debugger = await tab.snapshot()

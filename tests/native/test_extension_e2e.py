@@ -78,6 +78,20 @@ def test_a_debugger_idle_for_idle_detach_seconds_is_detached_and_reported(
     assert not extension.is_attached(tab)
 
 
+def test_a_command_still_running_past_idle_detach_seconds_keeps_its_debugger(
+        extension: Extension) -> None:
+    extension.result("settings.update", {"idleDetachSeconds": 0.5})
+    tab = extension.attached_tab()
+    slow = "new Promise((r) => setTimeout(() => r(7), 2000))"
+    reply = extension.result("debugger.sendCommand", {"tabId": tab}, "Runtime.evaluate",
+                             {"expression": slow, "awaitPromise": True,
+                              "returnByValue": True})
+    assert reply["result"]["value"] == 7  # answered: not detached while it ran
+    done = time.monotonic()
+    assert extension.event("debugger.detached") == [{"tabId": tab}, "idle"]
+    assert time.monotonic() - done > 0.3  # the idle clock started again at its answer
+
+
 def test_a_debugger_chrome_detaches_is_reported_once_and_forgotten(
         extension: Extension) -> None:
     extension.result("settings.update", {"idleDetachSeconds": 0.5})
