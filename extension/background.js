@@ -69,10 +69,12 @@ function remember(target) {
   showDebuggers();
 }
 
-function touch(target, busy = 0) {
+// A call used the debugger (a read does not count: the clock is not reset); `busy` counts
+// commands running now, which the idle detach waits for.
+function touch(target, busy = 0, read = false) {
   const entry = attached.get(keyOf(target));
   if (!entry) return;
-  entry.last = Date.now();
+  if (!read) entry.last = Date.now();
   entry.busy = Math.max(0, entry.busy + busy);
   arm(entry);
 }
@@ -134,12 +136,12 @@ const CALLS = {
     forget(target);
     await chrome.debugger.detach(target);
   },
-  "debugger.sendCommand": async (target, method, params) => {
-    touch(target, 1);
+  "debugger.sendCommand": async (target, method, params, read) => {
+    touch(target, 1, read === true);
     try {
       return await chrome.debugger.sendCommand(target, String(method), params || {});
     } finally {
-      touch(target, -1); // a long command counts as use until it answers
+      touch(target, -1, read === true); // a long command counts as use until it answers
     }
   },
   "debugger.getTargets": () => chrome.debugger.getTargets(),

@@ -70,6 +70,20 @@ def translate(expression: str) -> tuple[str, list[Any]] | None:
     return None
 
 
+def nav_events(main: str, kind: str, url: str) -> list[tuple[str, dict[str, Any]]]:
+    """The Page events the debugger would give for one of the extension's `nav.event`s of
+    the main frame `main`."""
+    by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {
+        "started": [("Page.frameStartedLoading", {"frameId": main})],
+        "committed": [("Page.frameNavigated", {"frame": {"id": main, "url": url}})],
+        "interactive": [("Page.lifecycleEvent", {"frameId": main, "name": "DOMContentLoaded"})],
+        "loaded": [("Page.lifecycleEvent", {"frameId": main, "name": "load"}),
+                   ("Page.frameStoppedLoading", {"frameId": main})],
+        "failed": [("Page.frameStoppedLoading", {"frameId": main})],
+    }
+    return by_kind.get(kind, [])
+
+
 @dataclass
 class _Context:
     tab_id: int

@@ -8,7 +8,9 @@ done with chrome.tabs calls, and tab events become Target.* events. A tab's targ
 its main frame's id, as over plain CDP.
 
 The page helper's world is the extension's own isolated world where the extension can reach
-the frame (ext_worlds.py), so its element ids outlive a debugger session.
+the frame (ext_worlds.py), so its element ids outlive a debugger session; and while no
+debugger is attached, reading a page is done through chrome.scripting (ext_reader.py),
+without attaching one: only what needs the debugger attaches it.
 
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
@@ -28,7 +30,7 @@ from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
-from .ext_reader import Reader, ReaderTab
+from .ext_reader import Reader, ReaderTab, nav_events
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
 
@@ -152,8 +154,10 @@ class ExtensionConnection(CDPConnection):
                 lambda m, p: self.send(m, p, session_id, timeout))
             if world is not None:
                 return world
+        # a read does not keep the debugger: it lets go after the last action, not read
+        read = (True,) if self._reader.can(method, params) else ()
         try:
-            call = self.link.call("debugger.sendCommand", debuggee, method, params,
+            call = self.link.call("debugger.sendCommand", debuggee, method, params, *read,
                                   timeout=timeout)
             result = await (self._unless_gone(session_id, call, method)
                             if "sessionId" in debuggee else call)
@@ -305,6 +309,7 @@ class ExtensionConnection(CDPConnection):
         async with tab.attaching:
             if tab.attached:
                 return
+            log.info("attaching the debugger to tab %s for %s", tab.tab_id, method)
             await self._attach(tab.tab_id)
             if self.reattached is not None:
                 await self.reattached(session_of(tab.tab_id))
@@ -438,19 +443,8 @@ class ExtensionConnection(CDPConnection):
         tab = self._tabs.get(tab_id)
         if tab is None or tab.attached or not tab.target_id or not isinstance(details, dict):
             return
-        main, session = tab.target_id, session_of(tab_id)
-        by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {
-            "started": [("Page.frameStartedLoading", {"frameId": main})],
-            "committed": [("Page.frameNavigated", {"frame": {
-                "id": main, "url": str(details.get("url", ""))}})],
-            "interactive": [("Page.lifecycleEvent", {"frameId": main,
-                                                     "name": "DOMContentLoaded"})],
-            "loaded": [("Page.lifecycleEvent", {"frameId": main, "name": "load"}),
-                       ("Page.frameStoppedLoading", {"frameId": main})],
-            "failed": [("Page.frameStoppedLoading", {"frameId": main})],
-        }
-        for method, params in by_kind.get(kind, []):
-            self._emit(method, params, session)
+        for method, params in nav_events(tab.target_id, kind, str(details.get("url", ""))):
+            self._emit(method, params, session_of(tab_id))
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:
         tab = self._tabs.get(tab_id) if isinstance(tab_id, int) else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from tabsteward.bridge.cdp.ext_reader import Reader, ReaderTab, translate
+from tabsteward.bridge.cdp.ext_reader import Reader, ReaderTab, nav_events, translate
 from tabsteward.bridge.engine.collect import HOOK_SECRET
 
 QUOTED = 'it\'s "here", {a:1}'
@@ -58,3 +58,13 @@ def test_frames_keep_the_debuggers_ids_where_known_and_get_their_own_elsewhere()
     assert [tab.frame_id(n) for n in (0, 3, 9)] == ["MAIN", "CDP-3", "MAIN:9"]
     assert [tab.ext_id(f) for f in ("MAIN", "CDP-3", "MAIN:9", "OTHER:9", "x")] == [
         0, 3, 9, None, None]
+
+
+def test_the_extensions_navigation_events_become_the_page_events_the_engine_waits_for() -> None:
+    assert nav_events("M", "committed", "https://a.example/") == [
+        ("Page.frameNavigated", {"frame": {"id": "M", "url": "https://a.example/"}})]
+    assert nav_events("M", "loaded", "") == [
+        ("Page.lifecycleEvent", {"frameId": "M", "name": "load"}),
+        ("Page.frameStoppedLoading", {"frameId": "M"})]
+    assert nav_events("M", "interactive", "")[0][1]["name"] == "DOMContentLoaded"
+    assert nav_events("M", "whatever", "") == []

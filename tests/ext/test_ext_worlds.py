@@ -179,3 +179,17 @@ async def test_reads_without_the_debugger_give_the_refs_it_gives_and_a_click_use
     assert set(after.refs) == set(read.refs)
     assert after.refs[email]["name"] == "Email"
     assert "a@b.org" in after.text
+
+
+async def test_reading_on_after_an_action_does_not_keep_the_debugger(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("form.html"))  # opening a page attaches
+    assert await attached(browser, tab)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 4  # four times the idle detach of this hub
+    while loop.time() < end:  # an agent reading every 0.3 s
+        assert "Email" in (await tab.snapshot(interactive=True)).text
+        await asyncio.sleep(0.3)
+    assert not await attached(browser, tab)
