@@ -14,6 +14,7 @@ import statistics
 import time
 from collections.abc import Awaitable, Callable
 
+import fixture_server
 from extension_env import ExtensionHub, chrome_call
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
@@ -132,18 +133,21 @@ async def run(urls: list[str], seconds: float, think: float, rounds: int) -> Non
               f"{statistics.median(r['scripting first'] for r in rows):.1f} / "
               f"{statistics.median(r['debugger first'] for r in rows):.1f} ms, ratio "
               f"{statistics.median(firsts):.2f}x")
+        site = fixture_server.start()  # a page with buttons that act without leaving it
+        page = site.url("mutate.html")
         for name, agent in (("reads only", reader), ("acts", actor)):
             tab = await browser.session(f"bench-{name}").new_tab()
             share, took = await share_while(
-                browser, tab, lambda a=agent, t=tab: a(t, urls[0], seconds, think))
+                browser, tab, lambda a=agent, t=tab: a(t, page, seconds, think))
             print(f"agent that {name}: debugger attached {share * 100:.0f}% of {took:.0f} s")
             tab2 = await browser.session(f"bench-{name}-open").new_tab()
-            await actions.navigate(tab2, urls[0])
+            await actions.navigate(tab2, page)
             await asyncio.sleep(11)  # the idle detach lets go of the page it opened
             share, took = await share_while(
                 browser, tab2, lambda a=agent, t=tab2: a(t, "", seconds, think))
             print(f"agent that {name}, on a page already open: debugger attached "
                   f"{share * 100:.0f}% of {took:.0f} s")
+        site.close()
     finally:
         await hub.close()
 
