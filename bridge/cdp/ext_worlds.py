@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..errors import TabstewardError
+from ..errors import CDPError, TabstewardError
 from ..native_host import allowed_origins
 from .extension_link import ExtensionCallError
 
@@ -80,6 +80,21 @@ class ExtensionWorlds:
                 return {"executionContextId": ctx, "tabstewardDoc": token,
                         "tabstewardReady": True}
         return None
+
+    async def carried(self, tab_id: int, session: str, method: str, params: dict[str, Any],
+                      frame_of: Callable[[int], str | None], send: Send) -> dict[str, Any]:
+        """`params` with each context read without the debugger (a negative id, whose
+        frame `frame_of` gives) replaced by the same world's context for the debugger."""
+        for key in ("contextId", "executionContextId"):
+            value = params.get(key)
+            frame = frame_of(value) if isinstance(value, int) and value < 0 else None
+            if frame is None:
+                continue
+            world = await self.world(tab_id, session, frame, send)
+            if world is None:
+                raise CDPError(method, "Cannot find context with specified id")
+            params = {**params, key: world["executionContextId"]}
+        return params
 
     async def _contexts(self, tab_id: int, session: str, send: Send,
                         fresh: bool) -> dict[str, int]:

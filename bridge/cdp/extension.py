@@ -162,7 +162,11 @@ class ExtensionConnection(CDPConnection):
             result = await (self._unless_gone(session_id, call, method)
                             if "sessionId" in debuggee else call)
         except ExtensionCallError as exc:
-            raise await self._error(method, exc, tab) from None
+            error = await self._error(method, exc, tab)
+            if read and not tab.attached and tab.problem is None and "sessionId" not in debuggee:
+                # the idle detach came as the read went: read without the debugger
+                return await self._reader.send(tab.reader(), method, params)
+            raise error from None
         return result if isinstance(result, dict) else {}
 
     async def _debugger_context(self, tab: _Tab, session_id: str, method: str,
@@ -170,18 +174,11 @@ class ExtensionConnection(CDPConnection):
                                 ) -> dict[str, Any]:
         """A command that names a context read without the debugger, now that it is
         attached: the same world's context as the debugger knows it."""
-        for key in ("contextId", "executionContextId"):
-            value = params.get(key)
-            ext = self._reader.frame_of(value) if isinstance(value, int) and value < 0 else None
-            if ext is None:
-                continue
-            world = await self._worlds.world(
-                tab.tab_id, session_id, tab.reader().frame_id(ext),
-                lambda m, p: self.send(m, p, session_id, timeout))
-            if world is None:
-                raise CDPError(method, "Cannot find context with specified id")
-            params = {**params, key: world["executionContextId"]}
-        return params
+        def frame_of(context: int) -> str | None:
+            ext = self._reader.frame_of(context)
+            return None if ext is None else tab.reader().frame_id(ext)
+        return await self._worlds.carried(tab.tab_id, session_id, method, params, frame_of,
+                                          lambda m, p: self.send(m, p, session_id, timeout))
 
     def _learned(self, tab_id: int, ext: int, frame_id: str) -> None:
         tab = self._tabs.get(tab_id)
