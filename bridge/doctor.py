@@ -1,6 +1,7 @@
 """`tabsteward doctor`: checks each link from browser to hub; says which is broken and the fix.
 
-The chain, in order: per browser the host manifest (found through the registry on Windows),
+The chain, in order: browsers from Snap or Flatpak (which cannot start a native host);
+per browser the host manifest (found through the registry on Windows),
 its launcher and the launcher's Python; the unpacked extension's copy; the native host's
 log; the hub (socket, token, ping); and whether a browser extension is connected to it.
 The checks are functions of paths and data; only `run` and `main` gather and print.
@@ -20,7 +21,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any, Literal
 
-from . import client, extension_files, install, paths, setup_args, winreg_hosts
+from . import client, extension_files, install, paths, sandboxed, setup_args, winreg_hosts
 from .errors import TabstewardError
 from .hub import locate
 from .native_host import EXTENSION_ID
@@ -32,7 +33,8 @@ LOG_TAIL = 256 * 1024
 UNDONE = "nothing was checked"
 HELP = """usage: tabsteward doctor [--browser NAME]... [--user-data-dir DIR] [--json]
 
-Checks every link from the browser to the hub: each browser's native-host manifest, its
+Checks every link from the browser to the hub: browsers from Snap or Flatpak (their
+sandbox cannot start the native host), each browser's native-host manifest, its
 launcher and that launcher's Python, the unpacked extension's copy, the native host's log,
 the tray app's autostart and menu entries (from `tabsteward setup`), the hub, and whether a
 browser extension is connected to it. Each check prints
@@ -179,6 +181,12 @@ def browser_checks(browser: str, manifest_path: Path | None, fix: str, windows: 
     else:
         checks.append(_ok(f"{browser}: launcher's Python {python} imports Tabsteward's host"))
     return checks
+
+
+def confined_checks(found: Sequence[sandboxed.Sandboxed], others: bool) -> list[Check]:
+    """Snap and Flatpak browsers, which cannot start the host: a warning each, or a
+    failure when no other browser is here."""
+    return [Check("warn" if others else "fail", s.name, s.why, s.fix) for s in found]
 
 
 # -- the extension's copy ------------------------------------------------------------------
@@ -384,7 +392,8 @@ def run(opts: setup_args.Options, *, platform: str = sys.platform, home: Path | 
     checks: list[Check] = []
     explicit = bool(opts.browsers)
     browsers = list(opts.browsers) or install.detect(platform, home, env)
-    if not browsers:
+    checks.extend(confined_checks(sandboxed.find(platform, home, env), bool(browsers)))
+    if not browsers and not checks:
         looked = ", ".join(str(install.config_folder(b, platform, home, env))
                            for b in install.BROWSERS)
         checks.append(_fail("browsers", f"no Chrome, Chromium, Edge or Brave config folder "

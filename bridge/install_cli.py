@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import extension_files, extension_ids, install, login_items, setup_args, winreg_hosts
+from . import (extension_files, extension_ids, install, login_items, sandboxed, setup_args,
+               winreg_hosts)
 from .errors import TabstewardError, UsageError
 from .native_host import EXTENSION_ID
 
@@ -19,11 +20,13 @@ HELP = {
 
 Registers Tabsteward's native-messaging host for each browser (NAME: chrome, chromium,
 edge, brave; default: every one whose config folder exists here), copies the extension to
-a stable folder, and says how to load it. --user-data-dir DIR (with exactly one --browser)
-registers the host in DIR/NativeMessagingHosts, for a browser started with that
---user-data-dir. --extension-id ID lets the host answer that extension too (a Web Store
-build, whose id the store gives): it is kept in the settings file `extension-ids` beside
-policy.toml, so later installs and the host keep it. Running it again is harmless.
+a stable folder, and says how to load it. Browsers from Snap or Flatpak are skipped, with
+why and what to use instead: their sandbox cannot start the native host. --user-data-dir
+DIR (with exactly one --browser) registers the host in DIR/NativeMessagingHosts, for a
+browser started with that --user-data-dir. --extension-id ID lets the host answer that
+extension too (a Web Store build, whose id the store gives): it is kept in the settings
+file `extension-ids` beside policy.toml, so later installs and the host keep it. Running it
+again is harmless.
 """,
     "uninstall": """usage: tabsteward uninstall [--browser NAME]... [--user-data-dir DIR] [--json]
 
@@ -84,6 +87,10 @@ def run_install(opts: setup_args.Options, platform: str = sys.platform,
     """Keep the extra extension ids, register the host for the chosen browsers and copy the
     extension; the report."""
     browsers = list(opts.browsers) or install.detect(platform, home, env)
+    confined = sandboxed.find(platform, home, env)
+    if not browsers and confined:
+        raise UsageError("nothing was installed: the only browsers here cannot start a native "
+                         "host. " + " ".join(f"{s.line()}." for s in confined))
     if not browsers:
         looked = ", ".join(str(install.config_folder(b, platform, home, env))
                            for b in install.BROWSERS)
@@ -116,6 +123,7 @@ def run_install(opts: setup_args.Options, platform: str = sys.platform,
         raise _failed(f"copying the extension to {dest}", exc, done) from exc
     pages = {b: extension_files.EXTENSION_PAGES[b] for b in browsers}
     return {"ok": True, "command": "install", "browsers": entries,
+            "skipped": [s.as_dict() for s in confined],
             "extension": {"folder": str(dest), "id": EXTENSION_ID, "changed": changed,
                           "pages": pages, "extra_ids": sorted(extension_ids.extra()),
                           "added_ids": added}}
@@ -168,6 +176,8 @@ def install_text(report: Mapping[str, Any]) -> str:
         lines.append(f"  {entry['browser']:<9} {entry['manifest']}")
         if entry["registry_key"]:
             lines.append(f"  {'':<9} registry key {entry['registry_key']}")
+    for skipped in report.get("skipped", []):
+        lines.append(f"skipped {skipped['name']}: {skipped['why']}; fix: {skipped['fix']}")
     ext = report["extension"]
     state = "copied the extension to" if ext["changed"] else "the extension is up to date in"
     lines += [

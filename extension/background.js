@@ -2,6 +2,7 @@
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
 import { cleanLabel, defaultName } from "./names.js";
+import { frames, inject, run } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
@@ -19,7 +20,7 @@ class CallError extends Error {
   }
 }
 
-const settings = { idleDetachSeconds: 300 };
+const settings = { idleDetachSeconds: 10 };
 let stopped = false;
 let port = null;
 let openedAt = 0;
@@ -47,26 +48,43 @@ function arm(entry) {
   entry.timer = null;
   if (!settings.idleDetachSeconds) return;
   const due = entry.last + settings.idleDetachSeconds * 1000 - Date.now();
-  entry.timer = setTimeout(() => release(entry.debuggee, "idle"), Math.max(0, due));
+  entry.timer = setTimeout(() => {
+    if (entry.busy > 0) arm(entry); // a command still running is use: wait for its answer
+    else release(entry.debuggee, "idle");
+  }, Math.max(0, entry.busy > 0 ? 1000 : due));
+}
+
+// What the popup shows: which tabs have a debugger now, since when (chrome.storage.session).
+function showDebuggers() {
+  const now = [...attached.values()].filter((e) => e.debuggee.tabId !== undefined)
+    .map((e) => ({ tabId: e.debuggee.tabId, since: e.since }));
+  chrome.storage.session.set({ debuggers: now }).catch(() => {});
 }
 
 function remember(target) {
-  const entry = { debuggee: debuggee(target), last: Date.now(), timer: null };
+  const now = Date.now();
+  const entry = { debuggee: debuggee(target), last: now, since: now, timer: null, busy: 0 };
   attached.set(keyOf(target), entry);
   arm(entry);
+  showDebuggers();
 }
 
-function touch(target) {
+// A call used the debugger (a read does not count: the clock is not reset); `busy` counts
+// commands running now, which the idle detach waits for.
+function touch(target, busy = 0, read = false) {
   const entry = attached.get(keyOf(target));
   if (!entry) return;
-  entry.last = Date.now();
+  if (!read) entry.last = Date.now();
+  entry.busy = Math.max(0, entry.busy + busy);
   arm(entry);
 }
 
 function forget(target) {
   const entry = attached.get(keyOf(target));
-  if (entry) clearTimeout(entry.timer);
+  if (!entry) return;
+  clearTimeout(entry.timer);
   attached.delete(keyOf(target));
+  showDebuggers();
 }
 
 // Detach one of ours; tell the hub why when a reason is given (Chrome's onDetach does not
@@ -86,7 +104,7 @@ function releaseAll(reason) {
 function updateSettings(changes) {
   if (!changes || typeof changes !== "object" || Array.isArray(changes)) {
     throw new CallError(ERR.usage,
-      "settings.update wants one object like {idleDetachSeconds: 300}; nothing was changed");
+      "settings.update wants one object like {idleDetachSeconds: 10}; nothing was changed");
   }
   for (const [name, value] of Object.entries(changes)) {
     if (name !== "idleDetachSeconds") {
@@ -118,12 +136,12 @@ const CALLS = {
     forget(target);
     await chrome.debugger.detach(target);
   },
-  "debugger.sendCommand": async (target, method, params) => {
-    touch(target);
+  "debugger.sendCommand": async (target, method, params, read) => {
+    touch(target, 1, read === true);
     try {
       return await chrome.debugger.sendCommand(target, String(method), params || {});
     } finally {
-      touch(target); // a long command counts as use until it answers
+      touch(target, -1, read === true); // a long command counts as use until it answers
     }
   },
   "debugger.getTargets": () => chrome.debugger.getTargets(),
@@ -145,6 +163,16 @@ const CALLS = {
   "tabGroups.update": (groupId, props) => chrome.tabGroups.update(Number(groupId), props || {}),
   "tabGroups.query": (query) => chrome.tabGroups.query(query || {}),
   "settings.update": updateSettings,
+  "scripting.inject": async (tabId) => { // for the tab's debugger: that counts as its use
+    touch({ tabId: Number(tabId) }, 1);
+    try {
+      return await inject(tabId);
+    } finally {
+      touch({ tabId: Number(tabId) }, -1);
+    }
+  },
+  "reader.frames": frames,
+  "reader.run": run,
 };
 
 // ---- messages from the hub ----
@@ -186,7 +214,8 @@ function unchunk(message) {
 const NOTIFY = {
   agents: (m) => ({ agents: (Array.isArray(m.agents) ? m.agents : [])
     .filter((a) => a && typeof a.name === "string")
-    .map((a) => ({ name: a.name, tabs: Number(a.tabs) || 0 })) }),
+    .map((a) => ({ name: a.name, tabs: Number(a.tabs) || 0,
+                   tabIds: (Array.isArray(a.tabIds) ? a.tabIds : []).filter(Number.isInteger) })) }),
   hub: (m) => ({ hub: { version: String(m.version ?? "") } }),
 };
 
@@ -341,10 +370,23 @@ chrome.tabs.onRemoved.addListener((tabId, info) => {
 });
 chrome.tabs.onUpdated.addListener((tabId, change) =>
   send({ event: "tabs.updated", args: [tabId, change] }));
+// An agent tab's page loading, told even while no debugger is attached (the hub then
+// learns of its navigations and load states from these).
+for (const [kind, source] of Object.entries({
+  started: chrome.webNavigation.onBeforeNavigate, committed: chrome.webNavigation.onCommitted,
+  interactive: chrome.webNavigation.onDOMContentLoaded, loaded: chrome.webNavigation.onCompleted,
+  failed: chrome.webNavigation.onErrorOccurred })) {
+  source.addListener((d) => {
+    if (d.frameId !== 0 || !isAgentTab(d.tabId)) return;
+    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url }] });
+  });
+}
 chrome.downloads.onCreated.addListener((item) =>
   send({ event: "downloads.created", args: [item] }));
 chrome.downloads.onChanged.addListener((delta) =>
   send({ event: "downloads.changed", args: [delta] }));
+
+showDebuggers(); // a restarted worker starts with none of its own
 
 // A restarted worker reads the stop flag before it takes any call.
 chrome.storage.local.get("stopped").then((got) => {

@@ -1,5 +1,6 @@
-// The Tabsteward popup: the hub connection, this browser's name, the agents using it, and
-// the "stop all agents" switch. It only reads and writes chrome.storage; the worker acts.
+// The Tabsteward popup: the hub connection, this browser's name, the agents using it, which
+// agent holds the debugger on which tab, and the "stop all agents" switch. It only reads
+// and writes chrome.storage (and reads tab titles); the worker acts.
 
 import { cleanLabel, defaultName } from "./names.js";
 
@@ -50,6 +51,31 @@ function showAgents(agents) {
   $("no-agents").hidden = list.children.length > 0;
 }
 
+let agents = [];
+let debuggers = [];
+
+// Who holds the debugger on which tab, now: the worker's attached tabs, named by the
+// agents the hub reported.
+async function showDebuggers() {
+  const shown = debuggers;
+  const items = await Promise.all(shown.map(async (d) => {
+    const owner = agents.find((a) => (a.tabIds || []).includes(d.tabId));
+    const tab = await chrome.tabs.get(d.tabId).catch(() => null);
+    const item = document.createElement("li");
+    const name = document.createElement("span");
+    name.className = "agent";
+    name.textContent = owner ? owner.name : "an agent";
+    const where = document.createElement("span");
+    const title = tab && (tab.title || tab.url) ? `“${tab.title || tab.url}”` : `${d.tabId}`;
+    where.textContent = ` holds it on tab ${title} since ${clock(d.since)}`;
+    item.append(name, where);
+    return item;
+  }));
+  if (shown !== debuggers) return; // a newer state is being drawn
+  $("debuggers").replaceChildren(...items);
+  $("no-debuggers").hidden = items.length > 0;
+}
+
 function showLocal(got) {
   if ("stopped" in got) $("stop").checked = got.stopped === true;
   document.body.classList.toggle("stopped", $("stop").checked);
@@ -63,7 +89,12 @@ function showLocal(got) {
 function showSession(got) {
   if ("hub" in got) hubVersion = got.hub ? got.hub.version : "";
   if ("connection" in got) connection = got.connection;
-  if ("agents" in got) showAgents(got.agents);
+  if ("agents" in got) {
+    agents = got.agents || [];
+    showAgents(agents);
+  }
+  if ("debuggers" in got) debuggers = got.debuggers || [];
+  if ("agents" in got || "debuggers" in got) showDebuggers();
   showConnection();
 }
 
@@ -87,5 +118,6 @@ chrome.storage.onChanged.addListener((changes, area) => {
 $("name").placeholder = defaultName();
 chrome.storage.local.get(["name", "profile", "stopped"]).then((got) =>
   showLocal({ name: got.name, profile: got.profile, stopped: got.stopped }));
-chrome.storage.session.get(["connection", "agents", "hub"]).then((got) =>
-  showSession({ hub: got.hub, connection: got.connection, agents: got.agents }));
+chrome.storage.session.get(["connection", "agents", "hub", "debuggers"]).then((got) =>
+  showSession({ hub: got.hub, connection: got.connection, agents: got.agents,
+                debuggers: got.debuggers }));

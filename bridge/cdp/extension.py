@@ -7,6 +7,11 @@ engine uses (Browser.getVersion, Target.createTarget/attachToTarget/closeTarget,
 done with chrome.tabs calls, and tab events become Target.* events. A tab's target id is
 its main frame's id, as over plain CDP.
 
+The page helper's world is the extension's own isolated world where the extension can reach
+the frame (ext_worlds.py), so its element ids outlive a debugger session; and while no
+debugger is attached, reading a page is done through chrome.scripting (ext_reader.py),
+without attaching one: only what needs the debugger attaches it.
+
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
 "stop all agents") fails the next command with a clear error and is re-attached only
@@ -25,6 +30,8 @@ from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
+from .ext_reader import Reader, ReaderTab, nav_events
+from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
 
 log = logging.getLogger("tabsteward.cdp")
@@ -48,6 +55,10 @@ class _Tab:
     problem: str | None = None  # the person took the tab back; told on the next command
     children: set[str] = field(default_factory=set)
     attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
+    frame_ids: dict[int, str] = field(default_factory=dict)  # extension's -> debugger's
+
+    def reader(self) -> ReaderTab:
+        return ReaderTab(self.tab_id, self.target_id, self.frame_ids)
 
 
 def session_of(tab_id: int) -> str:
@@ -72,6 +83,8 @@ class ExtensionConnection(CDPConnection):
         self._groups: dict[str, int] = {}  # agent -> tab group id
         self._shown: list[dict[str, Any]] | None = None  # agents the popup was last told of
         self._tasks: set[asyncio.Task[None]] = set()
+        self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
+        self._reader = Reader(lambda *a: self.link.call(*a))
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
         self._watch(link)
@@ -131,15 +144,46 @@ class ExtensionConnection(CDPConnection):
         if session_id != session_of(tab.tab_id):
             debuggee["sessionId"] = session_id
         elif not tab.attached:
+            if tab.problem is None and tab.target_id and self._reader.can(method, params):
+                return await self._reader.send(tab.reader(), method, params)  # no debugger
             await self._reattach(tab, method)
+            params = await self._debugger_context(tab, session_id, method, params, timeout)
+        if method == "Page.createIsolatedWorld":  # the extension's world, where it can
+            world = await self._worlds.world(
+                tab.tab_id, session_id, str(params.get("frameId")),
+                lambda m, p: self.send(m, p, session_id, timeout))
+            if world is not None:
+                return world
+        # a read does not keep the debugger: it lets go after the last action, not read
+        read = (True,) if self._reader.can(method, params) else ()
         try:
-            call = self.link.call("debugger.sendCommand", debuggee, method, params,
+            call = self.link.call("debugger.sendCommand", debuggee, method, params, *read,
                                   timeout=timeout)
             result = await (self._unless_gone(session_id, call, method)
                             if "sessionId" in debuggee else call)
         except ExtensionCallError as exc:
-            raise await self._error(method, exc, tab) from None
+            error = await self._error(method, exc, tab)
+            if read and not tab.attached and tab.problem is None and "sessionId" not in debuggee:
+                # the idle detach came as the read went: read without the debugger
+                return await self._reader.send(tab.reader(), method, params)
+            raise error from None
         return result if isinstance(result, dict) else {}
+
+    async def _debugger_context(self, tab: _Tab, session_id: str, method: str,
+                                params: dict[str, Any], timeout: float | None
+                                ) -> dict[str, Any]:
+        """A command that names a context read without the debugger, now that it is
+        attached: the same world's context as the debugger knows it."""
+        def frame_of(context: int) -> str | None:
+            ext = self._reader.frame_of(context)
+            return None if ext is None else tab.reader().frame_id(ext)
+        return await self._worlds.carried(tab.tab_id, session_id, method, params, frame_of,
+                                          lambda m, p: self.send(m, p, session_id, timeout))
+
+    def _learned(self, tab_id: int, ext: int, frame_id: str) -> None:
+        tab = self._tabs.get(tab_id)
+        if tab is not None and ext != 0:
+            tab.frame_ids[ext] = frame_id
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -150,9 +194,14 @@ class ExtensionConnection(CDPConnection):
         await super().close()
 
     def show_agents(self, agents: list[dict[str, Any]]) -> None:
-        if agents != self._shown:
-            self._shown = agents
-            self.link.notify("agents", agents=agents)
+        """Tell the popup the agents, each with its tabs' ids (so it can say which agent
+        holds the debugger on which tab)."""
+        shown = [{"name": a["name"], "tabs": a["tabs"],
+                  "tabIds": [self._by_target[t] for t in a.get("targets", [])
+                             if t in self._by_target]} for a in agents]
+        if shown != self._shown:
+            self._shown = shown
+            self.link.notify("agents", agents=shown)
 
     async def label_tab(self, target_id: str, agent: str) -> None:
         """Put the tab into the agent's tab group (made on first use, titled with its name)."""
@@ -257,6 +306,7 @@ class ExtensionConnection(CDPConnection):
         async with tab.attaching:
             if tab.attached:
                 return
+            log.info("attaching the debugger to tab %s for %s", tab.tab_id, method)
             await self._attach(tab.tab_id)
             if self.reattached is not None:
                 await self.reattached(session_of(tab.tab_id))
@@ -364,6 +414,8 @@ class ExtensionConnection(CDPConnection):
                            {"openerId": self._tabs[opener].target_id, "task": task}, None)
         elif name in ("downloads.created", "downloads.changed") and isinstance(first, dict):
             self._on_download(name, first)
+        elif name == "nav.event" and isinstance(first, int) and len(args) == 3:
+            self._on_nav(first, str(args[1]), args[2])
         elif name == "agents.stopped" and args:
             self.stopped = args[0] is True
 
@@ -380,7 +432,16 @@ class ExtensionConnection(CDPConnection):
             tab.children.discard(params["sessionId"])
             self._children.pop(params["sessionId"], None)
             self._child_gone(params["sessionId"])
+        self._worlds.on_event(session, method, params)
         self._emit(method, params, session)
+
+    def _on_nav(self, tab_id: int, kind: str, details: Any) -> None:
+        """A tab without a debugger loads a page: the events the debugger would give."""
+        tab = self._tabs.get(tab_id)
+        if tab is None or tab.attached or not tab.target_id or not isinstance(details, dict):
+            return
+        for method, params in nav_events(tab.target_id, kind, str(details.get("url", ""))):
+            self._emit(method, params, session_of(tab_id))
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:
         tab = self._tabs.get(tab_id) if isinstance(tab_id, int) else None

@@ -156,7 +156,8 @@ class Browser:
     def show_agents(self) -> None:
         """Let the person see which agents use this browser (the extension's popup)."""
         self.conn.show_agents([
-            {"name": s.agent, "tabs": sum(1 for t in s.tabs if not t.state.closed)}
+            {"name": s.agent, "tabs": sum(1 for t in s.tabs if not t.state.closed),
+             "targets": [t.target_id for t in s.tabs if not t.state.closed]}
             for s in self.sessions.values()])
 
     def describe(self) -> dict[str, Any]:

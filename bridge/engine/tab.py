@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -80,6 +81,7 @@ class Tab(SnapshotTaking):
         self._by_key: dict[tuple[int, int], int] = {}
         self._next_ref = 1
         self._next_doc = 1
+        self._docs: dict[str, int] = {}  # document token (extension world) -> doc number
         self._owner: dict[str, tuple[str, int]] = {}  # child frame -> (parent frame, local id)
         # sessions whose frame tree was read since Page events began: from then on the
         # events keep self.frames current for them
@@ -251,10 +253,18 @@ class Tab(SnapshotTaking):
                               {"frameId": frame.id, "worldName": WORLD,
                                "grantUniveralAccess": False}, session=frame.session)
         ctx = int(res["executionContextId"])
-        await self._evaluate_raw(frame, ctx, PAGE_JS)
+        if not res.get("tabstewardReady"):  # the extension's world has page.js already
+            await self._evaluate_raw(frame, ctx, PAGE_JS)
         frame.world = ctx
-        frame.doc = self._next_doc
-        self._next_doc += 1
+        # a world that outlives debugger sessions names its document: ids, refs stay
+        token = res.get("tabstewardDoc")
+        doc = self._docs.get(token) if isinstance(token, str) else None
+        if doc is None:
+            doc = self._next_doc
+            self._next_doc += 1
+            if isinstance(token, str):
+                self._docs[token] = doc
+        frame.doc = doc
         return ctx
 
     async def _evaluate_raw(self, frame: Frame, ctx: int, expression: str,
@@ -400,6 +410,10 @@ class Tab(SnapshotTaking):
             raise RefNotFound(f"@{ref} is not a ref of this tab; nothing was done. Take a "
                               "snapshot and use a ref from it")
         frame = self.frames.get(entry.frame)
+        if frame is not None and frame.world is None and frame.doc == entry.doc:
+            # a new debugger session: a world that outlived the old one keeps its ids
+            with contextlib.suppress(BrowserError):
+                await self._world(frame)
         if frame is not None and frame.doc == entry.doc and frame.world is not None:
             # a removed node may not be collected yet: only a connected one is the live element
             alive = await self.evaluate(

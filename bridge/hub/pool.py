@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tabsteward.hub")
 
-DEFAULT_IDLE_DETACH = 120.0
+DEFAULT_IDLE_DETACH = 10.0
 ALIVE_WAIT = 3.0  # seconds a connected extension has to show it is alive
 
 

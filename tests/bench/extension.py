@@ -2,6 +2,7 @@
 """The extension transport against direct CDP on the same browser and pages, in one run.
 
     .venv/bin/python tests/bench/extension.py [--pages N] [--rounds N]
+    .venv/bin/python tests/bench/extension.py --debugger [--pages N] [--seconds S]
 
 One headless Chromium loads the real extension, whose real native host connects to a hub
 in this process; the same Chromium also opens a DevTools port, which a second engine
@@ -10,6 +11,7 @@ background tab of their own (in the same window, behind the first tab) and take 
 interleaved: a snapshot, a trivial command (`Runtime.evaluate 1+1`), and (through the
 extension) a click by ref. Ratios are medians
 over pages of the per-page median ratio; only ratios from one run mean anything.
+`--debugger` measures the debugger's share of an agent's time instead (ext_debugger.py).
 """
 
 from __future__ import annotations
@@ -156,5 +158,20 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pages", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--debugger", action="store_true",
+                        help="instead: how long the debugger is attached for an agent that "
+                             "reads and one that acts, and snapshot time without it")
+    parser.add_argument("--seconds", type=float, default=40,
+                        help="how long each agent of --debugger runs (default 40)")
+    parser.add_argument("--think", type=float, default=2,
+                        help="an agent's pause between turns under --debugger (default 2 s)")
     opts = parser.parse_args()
-    asyncio.run(main(opts.pages, opts.rounds))
+    if opts.debugger:
+        import ext_debugger
+        with StaticServer(str(CORPUS)) as server:
+            names = sorted(p.name for p in CORPUS.iterdir() if (p / "source.html").exists())
+            asyncio.run(ext_debugger.run([server.url(f"{n}/source.html")
+                                          for n in names[:opts.pages]],
+                                         opts.seconds, opts.think, opts.rounds))
+    else:
+        asyncio.run(main(opts.pages, opts.rounds))

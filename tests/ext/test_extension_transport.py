@@ -329,12 +329,14 @@ async def test_the_popup_learns_the_agents_and_a_rename_reaches_the_hub(
     pool = ext_hub.pool
     assert pool is not None
     try:
-        await browser.session("writer").current_tab()
+        tab = await browser.session("writer").current_tab()
         browser.show_agents()  # the hub does this after every tool call
+        tab_id = int(tab.session_id.removeprefix("tab-"))
 
         async def told() -> bool:
             got = await in_worker(dt, "chrome.storage.session.get('agents')")
-            return bool(got.get("agents") == [{"name": "writer", "tabs": 1}])
+            return bool(got.get("agents") == [{"name": "writer", "tabs": 1,
+                                               "tabIds": [tab_id]}])
         await _until(told, 10, "the popup's storage never got the agents")
         await in_worker(dt, "chrome.storage.local.set({name: 'work'})")
 

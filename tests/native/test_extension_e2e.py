@@ -59,7 +59,7 @@ def test_settings_update_refuses_bad_values_and_answers_the_settings_in_force(
         refused = extension.call("settings.update", bad)
         assert refused["error"]["code"] == 2, bad
         assert "nothing was changed" in refused["error"]["message"]
-    assert extension.result("settings.update", {}) == {"idleDetachSeconds": 300}
+    assert extension.result("settings.update", {}) == {"idleDetachSeconds": 10}
     assert extension.result("settings.update", {"idleDetachSeconds": 0}) == {
         "idleDetachSeconds": 0}
 
@@ -76,6 +76,20 @@ def test_a_debugger_idle_for_idle_detach_seconds_is_detached_and_reported(
     assert args == [{"tabId": tab}, "idle"]
     assert 0.8 < time.monotonic() - used < 3
     assert not extension.is_attached(tab)
+
+
+def test_a_command_still_running_past_idle_detach_seconds_keeps_its_debugger(
+        extension: Extension) -> None:
+    extension.result("settings.update", {"idleDetachSeconds": 0.5})
+    tab = extension.attached_tab()
+    slow = "new Promise((r) => setTimeout(() => r(7), 2000))"
+    reply = extension.result("debugger.sendCommand", {"tabId": tab}, "Runtime.evaluate",
+                             {"expression": slow, "awaitPromise": True,
+                              "returnByValue": True})
+    assert reply["result"]["value"] == 7  # answered: not detached while it ran
+    done = time.monotonic()
+    assert extension.event("debugger.detached") == [{"tabId": tab}, "idle"]
+    assert time.monotonic() - done > 0.3  # the idle clock started again at its answer
 
 
 def test_a_debugger_chrome_detaches_is_reported_once_and_forgotten(

@@ -96,3 +96,25 @@ def test_without_a_host_the_popup_says_why_and_retries_with_growing_delays(
     assert popup.wait_for("document.getElementById('connection').textContent.match("
                           "/^Not connected: Specified native messaging host not found "
                           "\\((retrying in \\d+ s|retrying now)\\)\\.$/)")
+
+
+def test_the_popup_says_which_agent_holds_the_debugger_on_which_tab_and_when_none_does(
+        extension: Extension) -> None:
+    popup = extension.popup()
+    items = "[...document.querySelectorAll('#debuggers li')].map((li) => li.textContent)"
+    assert popup.wait_for("!document.getElementById('no-debuggers').hidden")
+    research, other = extension.attached_tab(), extension.attached_tab()
+    extension.hub.send({"notify": "agents", "agents": [
+        {"name": "default", "tabs": 0, "tabIds": []},
+        {"name": "research", "tabs": 1, "tabIds": [research]}]})
+    shown = popup.wait_for(f"{items}.length === 2 && {items}.some((t) => "
+                           f"t.startsWith('research')) && {items}")
+    assert sorted(t.split(" holds it on tab ")[0] for t in shown) == ["an agent", "research"]
+    assert all(" since " in t for t in shown)
+    assert popup.evaluate("document.getElementById('no-debuggers').hidden") is True
+    extension.result("debugger.detach", {"tabId": other})
+    assert popup.wait_for(f"{items}.length === 1 && {items}")[0].startswith(
+        "research holds it on tab ")
+    extension.result("debugger.detach", {"tabId": research})
+    assert popup.wait_for("!document.getElementById('no-debuggers').hidden")
+    assert popup.evaluate(f"{items}.length") == 0

@@ -1,0 +1,87 @@
+// The page helper (page.js) in the extension's own isolated world of each frame, through
+// chrome.scripting. The hub's debugger evaluates in this same world, so element ids, and
+// the refs the hub gives them, stay the same with or without a debugger; and reading a
+// page through chrome.scripting needs no debugger at all (no "is debugging" bar).
+
+const FILES = ["page.js", "doc.js"];
+
+// Install page.js (once per document) in every frame of the tab the extension's host
+// permissions reach; each frame's document token.
+export async function inject(tabId) {
+  const results = await chrome.scripting.executeScript({
+    target: { tabId: Number(tabId), allFrames: true },
+    world: "ISOLATED",
+    files: FILES,
+    injectImmediately: true,
+  });
+  return results.map((r) => ({ frameId: r.frameId, documentId: r.documentId, doc: r.result }));
+}
+
+// The tab's frames now: {frameId, parentFrameId, documentId, url}, active documents only.
+export async function frames(tabId) {
+  const all = (await chrome.webNavigation.getAllFrames({ tabId: Number(tabId) })) || [];
+  return all.filter((f) => !f.documentLifecycle || f.documentLifecycle === "active")
+    .map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId,
+                   documentId: f.documentId, url: f.url }));
+}
+
+// One read in a frame's isolated world. chrome.scripting sends the function's source, so
+// it must stand alone. The reads are the page helper's (see bridge/cdp/ext_reader.py).
+function read(name, args) {
+  const ts = globalThis.__ts;
+  if (!ts) return { missing: true };
+  let value;
+  switch (name) {
+    case "call": value = ts[args[0]](...args[1]); break;
+    case "json": value = JSON.stringify(ts[args[0]](...args[1])); break;
+    case "alive": { const e = ts.get(args[0]); value = !!e && e.isConnected; break; }
+    case "readyState": value = document.readyState; break;
+    case "hasFocus": value = document.hasFocus(); break;
+    case "includes": value = ts.pageText().includes(args[0]); break;
+    case "hrefAnd": value = [location.href, ts[args[0]]()]; break;
+    case "frameIndex": { // this frame's index among its parent's frames
+      value = -1;
+      if (window.parent !== window) {
+        for (let i = 0; i < window.parent.frames.length; i++) {
+          if (window.parent.frames[i] === window) value = i;
+        }
+      }
+      break;
+    }
+    case "ownerOf": { // the frame element (shadow roots too) showing frames[args[0]]
+      const win = window.frames[args[0]];
+      value = 0;
+      const stack = [document];
+      while (stack.length && win) {
+        const root = stack.pop();
+        for (const el of root.querySelectorAll("*")) {
+          if (el.shadowRoot) stack.push(el.shadowRoot);
+          if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(el.tagName) && el.contentWindow === win) {
+            value = ts.idOf(el);
+          }
+        }
+      }
+      break;
+    }
+    default: return { unknown: name };
+  }
+  return { value, doc: globalThis.__tsDoc };
+}
+
+// A read in one document of the tab, installing the page helper there first if needed.
+export async function run(tabId, documentId, name, args) {
+  const target = { tabId: Number(tabId), documentIds: [String(documentId)] };
+  const once = async () => {
+    const [res] = await chrome.scripting.executeScript({
+      target, world: "ISOLATED", func: read, args: [String(name), args || []],
+      injectImmediately: true });
+    return res ? res.result : null;
+  };
+  let got = await once();
+  if (got && got.missing) {
+    await chrome.scripting.executeScript({ target, world: "ISOLATED", files: FILES,
+                                           injectImmediately: true });
+    got = await once();
+  }
+  return got;
+}
