@@ -9,8 +9,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import (extension_files, extension_ids, install, login_items, sandboxed, setup_args,
-               winreg_hosts)
+from . import (
+    extension_files,
+    extension_ids,
+    install,
+    login_items,
+    sandboxed,
+    setup_args,
+    winreg_hosts,
+)
 from .errors import TabstewardError, UsageError
 from .native_host import EXTENSION_ID
 
