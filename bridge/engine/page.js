@@ -766,7 +766,9 @@
         return;
       }
       let box = null;  // boxable roles are never the structure below
-      if (!tr && !consumed && visible && inView && block && boxable(el, role)) {
+      // a custom element is inline unless styled, whatever it holds
+      if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
+          boxable(el, role)) {
         flush();
         boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1 });
       }
@@ -805,7 +807,7 @@
       const inner = structural ? depth + 1 : depth;
       walkChildren(el, inner);
       if (!tr && (tag === "TD" || tag === "TH")) addText(" | ", inner);
-      if (block || structural) {
+      if (block || structural || box) {
         if (pending.trim() === "\u2022") pending = "";
         flush();
       }

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.browser
 def under(shot: Snapshot, head: str) -> list[str]:
     """The lines indented under the first line that starts (after its indent) with head."""
     lines = shot.text.splitlines()
-    at = next(i for i, ln in enumerate(lines) if ln.lstrip().startswith(head))
+    found = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(head)]
+    assert found, f"no line starts with {head!r} in:\n{shot.text}"
+    at = found[0]
     pad = len(lines[at]) - len(lines[at].lstrip())
     out = []
     for ln in lines[at + 1:]:
@@ -167,6 +169,17 @@ async def test_three_posts_each_hold_their_author_text_and_three_icons(
     assert await js(tab, "window.done") == ["like:2"]
     cards = under(inter, '- group "Coffee"')
     assert [ln.split(" @")[0] for ln in cards] == ['- button "Buy"']
+
+
+async def test_repeated_custom_elements_with_shadow_roots_hold_their_controls(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feed.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        msg = under(shot, '- group "Linus: Patch sent."')
+        assert [ln.split(" @")[0] for ln in msg] == ['- button "Reply"'], shot.text
+    await actions.click(tab, parse(refs_in(msg)[0]))
+    assert await js(tab, "window.done") == ["reply:Linus"]
 
 
 async def test_only_repeated_containers_with_words_before_a_ref_get_a_line(
