@@ -462,11 +462,11 @@
   const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
-  let tables = null;  // per snapshot: table element -> {data, shown, left}
+  let tables = null;  // per snapshot: table element -> {data, rows, shown, left}
 
   function tableState(table) {
     let st = tables.get(table);
-    if (!st) tables.set(table, (st = { data: null, shown: 0, left: 0 }));
+    if (!st) tables.set(table, (st = { data: null, rows: 0, shown: 0, left: 0 }));
     return st;
   }
 
@@ -556,7 +556,8 @@
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
   //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder,
   //   4 = table row: role "row" or "header", extra its cells' text (id set when the row
-  //   itself is clickable); role "more": extra is how many rows were left out
+  //   itself is clickable); role "more" / "unloaded": extra is how many rows were left out
+  //   / are not in the page yet (aria-rowcount)
   function snapshot(opts) {
     counts = new Map();
     tables = new Map();
@@ -629,7 +630,8 @@
     function tableRow(el, depth, acts) {
       const header = headerRow(el);
       const table = tableOf(el);
-      const st = table ? tableState(table) : { shown: 0, left: 0 };
+      const st = table ? tableState(table) : { rows: 0, shown: 0, left: 0 };
+      st.rows++;
       if (!header && !opts.scope && !viewportOnly && st.shown >= ROWS_MAX) {
         st.left++;
         return;
@@ -812,7 +814,13 @@
         flush();
       }
       const st = tables.get(el);
-      if (st && st.left) rows.push([at(inner), 4, "more", "", 0, "", null, null, st.left]);
+      if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of
+        // its rows) the rows aria-rowcount says it has beyond those in the page
+        if (st.left) rows.push([at(inner), 4, "more", "", 0, "", null, null, st.left]);
+        const all = parseInt(el.getAttribute("aria-rowcount"), 10);
+        if (all > st.rows)
+          rows.push([at(inner), 4, "unloaded", "", 0, "", null, null, all - st.rows]);
+      }
       if (box) closeBox(box, el, depth, role);
     }
 

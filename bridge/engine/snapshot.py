@@ -78,9 +78,12 @@ def row_text(line: Line, interactive: bool) -> str:
     return " | " + " | ".join(cell(c, interactive) for c in cells) + " |" if cells else " |"
 
 
-def more_rows(count: int) -> str:
-    return (f"- [{count:,} more row{'' if count == 1 else 's'} left out; --scope on the table "
-            "or -v after scrolling shows them]")
+def more_rows(role: str, count: int) -> str:
+    """The line saying how many rows a table's lines do not show, and how to see them."""
+    rows = f"{count:,} more row{'' if count == 1 else 's'}"
+    if role == "unloaded":
+        return f"- [{rows} not in the page yet (aria-rowcount); scrolling the table loads them]"
+    return f"- [{rows} left out; --scope on the table or -v after scrolling shows them]"
 
 
 def role_name_loc(role: str, name: str, nth: int) -> str:
@@ -120,8 +123,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
         if line.kind == TEXT:
             out.append(f"{pad}> {line.name}")
             continue
-        if line.kind == ROW and line.role == "more":
-            out.append(pad + more_rows(line.more))
+        if line.kind == ROW and line.role in ("more", "unloaded"):
+            out.append(pad + more_rows(line.role, line.more))
             continue
         parts = [f"{pad}- {line.role or 'generic'}"]
         if line.kind == ROW:

@@ -252,6 +252,8 @@ def test_rows_left_out_of_a_long_table_are_counted() -> None:
     assert make([Line(0, ROW, "more", more=1)]).text.endswith("- [1 more row left out; "
                                                                "--scope on the table or -v "
                                                                "after scrolling shows them]")
+    assert make([Line(0, ROW, "unloaded", more=970)]).text.endswith(
+        "- [970 more rows not in the page yet (aria-rowcount); scrolling the table loads them]")
 
 
 def test_interactive_lines_are_indented_under_their_container_only() -> None:

@@ -108,6 +108,9 @@ async def test_aria_grid_and_treegrid_rows_are_lines_of_cells_with_their_states(
     assert "\n    - row [selected] | notes.txt | 2 KB |\n" in text
     assert '- treegrid "Folders"\n    - row [expanded level=1] | src | folder |\n' in text
     assert "\n    - row [level=2] | main.py | file |\n" in text
+    # a virtual grid holds 3 of its 40 rows (aria-rowcount): the rest are counted
+    assert "    - row | photo.jpg | 3 MB |\n    - [37 more rows not in the page yet " \
+           "(aria-rowcount); scrolling the table loads them]\n" in text
 
 
 async def test_a_layout_table_stays_text(tab: Tab, site: Site) -> None:
