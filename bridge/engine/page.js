@@ -540,17 +540,20 @@
     return false;
   }
 
-  // List items and articles, and small classed blocks (a card, a feed entry; not a column
-  // of prose) that repeat.
-  const CARD_CHARS = 600;
+  // List items and articles that repeat; classed blocks and custom elements that repeat
+  // (a card, a feed entry), if small: a column of prose is not a card (see small).
   function boxable(el, role) {
     const tag = el.tagName;
     if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role))
       return repeats(el, false);
     if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && el.classList.length))
       return false;
-    return repeats(el, true) && el.textContent.length <= CARD_CHARS;
+    return repeats(el, true);
   }
+
+  const CARD_CHARS = 600;
+  const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
+    el.textContent.length <= CARD_CHARS;
 
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
@@ -615,7 +618,7 @@
     // from the text or heading line that said them).
     function closeBox(box, el, depth, role) {
       boxes.pop();
-      if (box.name === null || refCount === box.refs) return;
+      if (box.name === null || refCount === box.refs || !small(el, role)) return;
       let name = box.name.replace(/^\u2022 /, "");
       if (!interactiveOnly) {
         const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
