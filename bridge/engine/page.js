@@ -524,19 +524,16 @@
 
   const firstClass = (el) => el.classList.length ? el.classList[0] : "";
 
-  function sameKind(a, b, byClass) {
-    return a.tagName === b.tagName && a.getAttribute("role") === b.getAttribute("role") &&
-      (!byClass || firstClass(a) === firstClass(b));
-  }
-
-  // Whether el has a sibling of its kind among the three before or after it.
+  // Whether el has a sibling of its kind (tag, role, first class) among the three before or
+  // after it.
   function repeats(el, byClass) {
+    const tag = el.tagName, role = el.getAttribute("role"), cls = byClass && firstClass(el);
+    const same = (s) => s.tagName === tag && s.getAttribute("role") === role &&
+      (!byClass || firstClass(s) === cls);
     let s = el.previousElementSibling;
-    for (let n = 0; s && n < 3; n++, s = s.previousElementSibling)
-      if (sameKind(el, s, byClass)) return true;
+    for (let n = 0; s && n < 3; n++, s = s.previousElementSibling) if (same(s)) return true;
     s = el.nextElementSibling;
-    for (let n = 0; s && n < 3; n++, s = s.nextElementSibling)
-      if (sameKind(el, s, byClass)) return true;
+    for (let n = 0; s && n < 3; n++, s = s.nextElementSibling) if (same(s)) return true;
     return false;
   }
 
@@ -619,7 +616,7 @@
     function closeBox(box, el, depth, role) {
       boxes.pop();
       if (box.name === null || refCount === box.refs || !small(el, role)) return;
-      let name = box.name.replace(/^\u2022 /, "");
+      const name = box.name.replace(/^\u2022 /, "");
       if (!interactiveOnly) {
         const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
         for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
