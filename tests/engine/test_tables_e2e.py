@@ -113,6 +113,17 @@ async def test_aria_grid_and_treegrid_rows_are_lines_of_cells_with_their_states(
            "(aria-rowcount); scrolling the table loads them]\n" in text
 
 
+async def test_grid_cells_that_take_focus_or_selection_keep_their_refs_under_the_row(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    shot = await tab.snapshot()
+    days = under(shot, "- row | 1 | 2 |")
+    assert [re.sub(r" @\d+", "", ln) for ln in days] == ['- gridcell "1"',
+                                                       '- gridcell "2" [selected]'], shot.text
+    await actions.click(tab, target(shot, "gridcell", "1"))
+    assert await js(tab, "window.picked") == [1]
+
+
 async def test_a_layout_table_stays_text(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("tables.html"))
     text = (await tab.snapshot()).text
