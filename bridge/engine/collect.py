@@ -93,7 +93,7 @@ class SnapshotTaking:
                 children = await self._children_of(frames, by_frame)
         lines: list[snap.Line] = []
         root = scope.frame if scope else self.frames[self.target_id]
-        self._stitch(root, by_frame, children, 0, lines, set())
+        self._stitch(root, by_frame, children, 0 if interactive else 1, lines, set(), 0)
         if scope is None and not viewport:  # nth among same role+name, for stale fallback
             seen: dict[tuple[str, str], int] = {}
             for ln in lines:
@@ -168,8 +168,10 @@ class SnapshotTaking:
         return res
 
     def _stitch(self, frame: Frame, by_frame: dict[str, dict[str, Any]],
-                children: dict[tuple[str, int], Frame], base: int, out: list[snap.Line],
-                seen: set[str]) -> None:
+                children: dict[tuple[str, int], Frame], step: int, out: list[snap.Line],
+                seen: set[str], base: int) -> None:
+        """frame's lines into out, each child frame's under its iframe's line (`step` deeper:
+        1, or 0 in -i, whose lines are indented only under containers)."""
         data = by_frame.get(frame.id)
         if data is None or frame.id in seen:
             return
@@ -183,13 +185,20 @@ class SnapshotTaking:
             role, name = str(row[2]), str(row[3])
             local = int(row[4]) if len(row) > 4 else 0
             ref = self._ref_for(frame, local, role, name) if local and kind in (
-                snap.REF, snap.FRAME) else 0
+                snap.REF, snap.FRAME, snap.ROW) else 0
+            if kind == snap.ROW:  # a table row: its cells, or how many rows were left out
+                extra = row[8] if len(row) > 8 else None
+                out.append(snap.Line(depth, kind, role, name, ref, str(row[5] or ""),
+                                     cells=[str(c) for c in extra] if isinstance(extra, list)
+                                     else None, loc=row[7],
+                                     more=extra if isinstance(extra, int) else 0))
+                continue
             left = row[9] if len(row) > 9 else (0, 0)
             if kind == snap.FRAME:
                 out.append(snap.Line(depth, kind, role, name, ref, name_left=int(left[0])))
                 child = children.get((frame.id, local))
                 if child is not None:
-                    self._stitch(child, by_frame, children, depth + 1, out, seen)
+                    self._stitch(child, by_frame, children, step, out, seen, depth + step)
                 continue
             out.append(snap.Line(depth, kind, role, name, ref,
                                  str(row[5]) if len(row) > 5 and row[5] else "",

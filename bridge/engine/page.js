@@ -45,7 +45,7 @@
   const ACTIONABLE = new Set([
     "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
     "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
-    "spinbutton", "treeitem", "gridcell", "columnheader", "rowheader", "scrollbar",
+    "spinbutton", "treeitem", "scrollbar",
   ]);
   // roles whose name comes from their content
   const NAME_FROM_CONTENT = new Set([
@@ -56,7 +56,7 @@
   const LANDMARKS = new Set([
     "banner", "navigation", "main", "complementary", "contentinfo", "search", "form",
     "region", "dialog", "alertdialog", "alert", "tabpanel", "menu", "menubar", "tablist",
-    "tree", "grid", "listbox", "radiogroup", "toolbar", "group", "table", "status",
+    "tree", "grid", "treegrid", "listbox", "radiogroup", "toolbar", "group", "table", "status",
   ]);
   const SKIP_TAGS = new Set([
     "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE", "BASE",
@@ -456,15 +456,115 @@
     return found;
   }
 
+  // -- tables and repeated containers (issue 13 §2, §4) -----------------------------------
+  // A data table's row is one line of cells; a container that repeats among its siblings
+  // and holds text and a ref (a list item, a post, a card) is one line, its controls under it.
+  const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
+  const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
+  const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
+  let tables = null;  // per snapshot: table element -> {data, rows, shown, left}
+
+  function tableState(table) {
+    let st = tables.get(table);
+    if (!st) tables.set(table, (st = { data: null, rows: 0, shown: 0, left: 0 }));
+    return st;
+  }
+
+  // Not a layout table: no presentational role, no table inside, and a header cell, a
+  // caption, or two rows of two cells or more.
+  function dataTable(table) {
+    const st = tableState(table);
+    if (st.data === null) {
+      const r = (table.getAttribute("role") || "").trim();
+      let wide = 0;
+      for (let i = 0; i < table.rows.length && i < 20 && wide < 2; i++)
+        if (table.rows[i].cells.length > 1) wide++;
+      st.data = r === "grid" || r === "treegrid" || r === "table" ||
+        (r !== "presentation" && r !== "none" && !table.querySelector("table") &&
+         (wide > 1 || !!table.querySelector("th,caption")));
+    }
+    return st.data;
+  }
+
+  function isRow(el, role) {
+    if (role === "row") return true;
+    if (el.tagName !== "TR" || el.hasAttribute("role")) return false;
+    const t = el.closest("table");
+    return !!t && dataTable(t);
+  }
+
+  function isCell(el) {
+    const t = el.tagName;
+    return t === "TD" || t === "TH" || CELL_ROLES.has(roleOf(el));
+  }
+
+  function tableOf(row) {
+    return row.closest("table,[role=grid],[role=treegrid],[role=table]");
+  }
+
+  function headerRow(el) {
+    const p = el.parentElement;
+    if (p && p.tagName === "THEAD") return true;
+    let cells = 0;
+    for (const c of el.children) {
+      if (!isCell(c)) continue;
+      if (c.tagName !== "TH" && !HEAD_ROLES.has(roleOf(c))) return false;
+      cells++;
+    }
+    return cells > 0;
+  }
+
+  // A header cell is acted on only when it says so (a sortable column without a button of
+  // its own); a grid cell when it takes focus or selection. Else their text is the row's.
+  function cellActs(el, role) {
+    if (role === "gridcell") return el.hasAttribute("tabindex") || el.hasAttribute("aria-selected");
+    return HEAD_ROLES.has(role) && el.hasAttribute("aria-sort") &&
+      !el.querySelector("button,a[href],input,select,[role=button]");
+  }
+
+  const firstClass = (el) => el.classList.length ? el.classList[0] : "";
+
+  // Whether el has a sibling of its kind (tag, role, first class) among the three before or
+  // after it.
+  function repeats(el, byClass) {
+    const tag = el.tagName, role = el.getAttribute("role"), cls = byClass && firstClass(el);
+    const same = (s) => s.tagName === tag && s.getAttribute("role") === role &&
+      (!byClass || firstClass(s) === cls);
+    let s = el.previousElementSibling;
+    for (let n = 0; s && n < 3; n++, s = s.previousElementSibling) if (same(s)) return true;
+    s = el.nextElementSibling;
+    for (let n = 0; s && n < 3; n++, s = s.nextElementSibling) if (same(s)) return true;
+    return false;
+  }
+
+  // List items and articles that repeat; classed blocks and custom elements that repeat
+  // (a card, a feed entry), if small: a column of prose is not a card (see small).
+  function boxable(el, role) {
+    const tag = el.tagName;
+    if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role))
+      return repeats(el, false);
+    if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && el.classList.length))
+      return false;
+    return repeats(el, true);
+  }
+
+  const CARD_CHARS = 600;
+  const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
+    el.textContent.length <= CARD_CHARS;
+
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
-  //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder
+  //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder,
+  //   4 = table row: role "row" or "header", extra its cells' text (id set when the row
+  //   itself is clickable); role "more" / "unloaded": extra is how many rows were left out
+  //   / are not in the page yet (aria-rowcount)
   function snapshot(opts) {
     counts = new Map();
+    tables = new Map();
     try {
       return walk(opts);
     } finally {
-      counts = null;
+      counts = tables = null;
     }
   }
 
@@ -482,18 +582,80 @@
     let count = 0;
     const limit = opts.maxNodes || 200000;
     const handlers = listened(opts.hook);
+    const at = (depth) => interactiveOnly ? 0 : depth;  // -i: indented only under containers
+    let refCount = 0;  // rows with a ref so far
+    let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
+    const boxes = [];  // open containers: {start, refs, name, nameAt}
+    // whether the innermost container still waits for its name: words before any ref
+    const unnamed = () => boxes.length > 0 && boxes[boxes.length - 1].name === null &&
+      boxes[boxes.length - 1].refs === refCount;
 
     function flush() {
       const t = clean(pending);
       pending = "";
       // text with no letter or digit (a lone bullet or separator) says nothing
-      if (t && !interactiveOnly && HAS_WORD.test(t)) rows.push([pendingDepth, 2, "", t]);
+      if (!t || !HAS_WORD.test(t)) return;
+      if (unnamed()) Object.assign(boxes[boxes.length - 1], { name: t, nameAt: rows.length });
+      if (!interactiveOnly) rows.push([pendingDepth, 2, "", t]);
     }
 
     function addText(t, depth) {
-      if (consumed || interactiveOnly) return;
+      if (consumed || (interactiveOnly && !unnamed())) return;
       if (!pending) pendingDepth = depth;
       pending += t;
+    }
+
+    // rows from start on go one level under line, which is put before them
+    function nest(start, line) {
+      for (let i = start; i < rows.length; i++) rows[i][0]++;
+      rows.splice(start, 0, line);
+    }
+
+    // A container line when the box holds a ref and starts with words: named by them (taken
+    // from the text or heading line that said them).
+    function closeBox(box, el, depth, role) {
+      boxes.pop();
+      if (box.name === null || refCount === box.refs || !small(el, role)) return;
+      const name = box.name.replace(/^\u2022 /, "");
+      if (!interactiveOnly) {
+        const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
+        for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
+          rows[i][0]--;
+      }
+      nest(box.start, [at(depth), 1, role || (el.tagName === "ARTICLE" ? "article" : "group"),
+                       name, 0, ""]);
+    }
+
+    // One line for a table row: its cells' text in order, the controls in them under it.
+    function tableRow(el, depth, acts) {
+      const header = headerRow(el);
+      const table = tableOf(el);
+      const st = table ? tableState(table) : { rows: 0, shown: 0, left: 0 };
+      st.rows++;
+      if (!header && !opts.scope && !viewportOnly && st.shown >= ROWS_MAX) {
+        st.left++;
+        return;
+      }
+      if (viewportOnly && !inViewport(el)) return;
+      flush();
+      const outer = tr;
+      const start = rows.length;
+      const before = refCount;
+      tr = { cells: [], cur: null };
+      walkChildren(el, depth);
+      const cells = tr.cells.map(clean);
+      tr = outer;
+      if (!header) st.shown++;
+      if (refCount === before && !acts && (interactiveOnly || !cells.some(Boolean))) {
+        rows.length = start;  // an empty spacer row, or -i and nothing to act on
+        return;
+      }
+      const states = statesOf(el, "row");
+      if (el.hasAttribute("aria-level")) states.push("level=" + el.getAttribute("aria-level"));
+      if (acts) refCount++;
+      nest(start, [at(depth), 4, header ? "header" : "row",
+                   acts ? cut(clean(cells.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
+                   states.join(" "), null, acts ? locOf(el, "row") : null, cells]);
     }
 
     function walkChildren(el, depth) {
@@ -508,9 +670,27 @@
       for (let c = root.firstChild; c; c = c.nextSibling) walk(c, depth);
     }
 
+    // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
+      if (tr && tr.cur === null && node.nodeType === 1 && isCell(node)) {
+        if (getComputedStyle(node).display === "none") return;
+        tr.cur = "";
+        visit(node, depth);
+        tr.cells.push(tr.cur);
+        tr.cur = null;
+        return;
+      }
+      visit(node, depth);
+    }
+
+    function visit(node, depth) {
       if (++count > limit) return;
       if (node.nodeType === 3) {
+        if (tr) {
+          if (tr.cur !== null) tr.cur += node.data;
+          else if (node.data.trim()) tr.cells.push(node.data);
+          return;
+        }
         if (viewportOnly && !consumed && !interactiveOnly && node.data.trim() &&
             !inViewport(node)) return;
         addText(node.data, depth);
@@ -537,7 +717,7 @@
             el.hasAttribute("onclick") || handlers.has(el) ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
-             tag !== "BODY" && tag !== "HTML" && role !== "list")) {
+             tag !== "BODY" && tag !== "HTML" && role !== "list") || cellActs(el, role)) {
           if (tag !== "LABEL" || !el.control) clickable = true;
         }
       }
@@ -545,12 +725,15 @@
         if (!visible) return;
         if (viewportOnly && !inViewport(el)) return;
         flush();
-        rows.push(namedRow([depth, 3, "iframe", "", idOf(el)], el, "iframe", 0));
+        refCount++;
+        rows.push(namedRow([at(depth), 3, "iframe", "", idOf(el)], el, "iframe", 0));
         return;
       }
       const actionable = visible && (ACTIONABLE.has(role) || clickable);
+      if (!consumed && visible && isRow(el, role)) return tableRow(el, depth, actionable);
       if (actionable && clickable && !role) role = "clickable";
       const inView = !viewportOnly || inViewport(el);
+      if (tr && tr.cur && (block || actionable || tag === "BR")) tr.cur += " ";
       if (block || actionable) {
         if (pending && pendingDepth >= depth) flush();
         else if (pending) pending += " ";
@@ -564,7 +747,8 @@
         const extra = optionsOf(el);
         const [shown, valueLeft] = value === null || value === undefined || value === ""
           ? [null, 0] : cut(String(value), VALUE_MAX);
-        rows.push(namedRow([depth, 0, role, "", idOf(el), states.join(" "), shown,
+        refCount++;
+        rows.push(namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
                             locOf(el, role), extra], src, role, valueLeft));
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox";
@@ -574,20 +758,31 @@
         if (fromContent) consumed--;
         return;
       }
-      if ((tag === "LABEL" && el.control) ||
+      if ((tag === "LABEL" && el.control) || (tag === "CAPTION" && !tr) ||
           (tag === "LEGEND" && el.parentElement && el.parentElement.tagName === "FIELDSET")) {
-        // a label's text is its control's name, a legend's its fieldset's: not repeated as text
+        // a label's text is its control's name, a legend's its fieldset's, a caption its
+        // table's: not repeated as text
         consumed++;
         walkChildren(el, depth);
         consumed--;
         return;
       }
+      let box = null;  // boxable roles are never the structure below
+      // a custom element is inline unless styled, whatever it holds
+      if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
+          boxable(el, role)) {
+        flush();
+        boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1 });
+      }
       let structural = false;
-      if (!interactiveOnly && !consumed && visible && inView) {
+      if (!interactiveOnly && !consumed && !tr && visible && inView) {
         if (role === "heading") {
           flush();
           const states = statesOf(el, role);
-          rows.push(namedRow([depth, 1, "heading", "", 0, states.join(" ")], el, role, 0));
+          const line = namedRow([depth, 1, "heading", "", 0, states.join(" ")], el, role, 0);
+          if (line[3] && unnamed())
+            Object.assign(boxes[boxes.length - 1], { name: line[3], nameAt: rows.length });
+          rows.push(line);
           consumed++;
           walkChildren(el, depth + 1);
           consumed--;
@@ -599,8 +794,8 @@
           return;
         }
         if (LANDMARKS.has(role) && role !== "group" && role !== "table" ||
-            (role === "group" && tag === "FIELDSET") || (role === "table" && el.rows &&
-             el.rows.length > 0 && nameOf(el, role))) {
+            (role === "group" && tag === "FIELDSET") ||
+            (role === "table" && (tag !== "TABLE" || dataTable(el)))) {
           flush();
           rows.push(namedRow([depth, 1, role, "", 0, statesOf(el, role).join(" ")], el, role,
                              0));
@@ -613,11 +808,20 @@
       }
       const inner = structural ? depth + 1 : depth;
       walkChildren(el, inner);
-      if (tag === "TD" || tag === "TH") addText(" | ", inner);
-      if (block || structural) {
+      if (!tr && (tag === "TD" || tag === "TH")) addText(" | ", inner);
+      if (block || structural || box) {
         if (pending.trim() === "\u2022") pending = "";
         flush();
       }
+      const st = tables.get(el);
+      if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of
+        // its rows) the rows aria-rowcount says it has beyond those in the page
+        if (st.left) rows.push([at(inner), 4, "more", "", 0, "", null, null, st.left]);
+        const all = parseInt(el.getAttribute("aria-rowcount"), 10);
+        if (all > st.rows)
+          rows.push([at(inner), 4, "unloaded", "", 0, "", null, null, all - st.rows]);
+      }
+      if (box) closeBox(box, el, depth, role);
     }
 
     let start = document.documentElement;

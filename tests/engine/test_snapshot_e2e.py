@@ -64,15 +64,21 @@ async def test_ref_keeps_its_number_across_snapshots(tab: Tab, site: Site) -> No
     assert ref(second, "button", "Item 2") != ref(second, "button", "Item 3")
 
 
-async def test_interactive_snapshot_lists_only_refs(tab: Tab, site: Site) -> None:
+async def test_interactive_snapshot_lists_only_refs_and_the_items_that_hold_them(
+        tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     full = await tab.snapshot()
     inter = await tab.snapshot(interactive=True)
     body = inter.text.split(UNTRUSTED, 1)[1].strip().splitlines()[2:]  # after page:, url:
     assert body, inter.text
-    for line in body:
-        assert line.startswith("- "), line  # no indentation, no text lines
-        assert len(ref_words(line)) == 1, line
+    for i, line in enumerate(body):
+        assert line.lstrip().startswith("- "), line  # no text lines
+        if not ref_words(line):  # a list item's line, its link indented under it
+            assert line == '- listitem "Two"', line
+            assert body[i + 1].startswith("  - link \"link\" @"), body
+        else:
+            assert len(ref_words(line)) == 1, line
+            assert line.startswith("- ") or body[i - 1] == '- listitem "Two"', line
     assert set(inter.refs) == set(full.refs)
     assert "heading" not in inter.text
     assert "Fill in the form below" not in inter.text

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tabsteward.bridge.engine.snapshot import (
     FRAME,
     REF,
+    ROW,
     STRUCTURE,
     TEXT,
     UNTRUSTED,
@@ -121,8 +124,9 @@ def test_ref_table_carries_role_name_loc_states_and_value() -> None:
     assert set(refs) == {f"@{n}" for n in range(1, 8)}
 
 
-def test_interactive_text_is_flat() -> None:
-    text = make([ln for ln in PAGE if ln.ref], interactive=True).text
+def test_interactive_text_is_flat_outside_containers() -> None:
+    # page.js gives -i lines depth 0, or their depth under containers
+    text = make([replace(ln, depth=0) for ln in PAGE if ln.ref], interactive=True).text
     body = text.split(UNTRUSTED)[1].strip().splitlines()[2:]  # after page: and url:
     assert all(line.startswith("- ") for line in body)
 
@@ -209,3 +213,64 @@ def test_a_shortened_message_says_how_much_it_left_out() -> None:
     assert shorten("x" * 5001, 5000) == "x" * 5000 + " [+1 char]"
     assert shorten("y" * 6234, 5000) == "y" * 5000 + " [+1,234 chars]"
     assert shorten("short", 5000) == "short"
+
+
+# -- table rows and containers (page.js sends a row's cells; containers as structure lines) --
+
+TABLE = [
+    Line(0, STRUCTURE, "table", "People"),
+    Line(1, ROW, "header", cells=["Name", "Email", "Actions"]),
+    Line(2, REF, "columnheader", "Name", 1),
+    Line(1, ROW, "row", cells=["Grace", "grace@x.org", "Delete"]),
+    Line(2, REF, "button", "Delete", 2),
+    Line(1, ROW, "row", "Alan a|b", 3, states="selected", cells=["Alan", "a|b"]),
+    Line(1, ROW, "more", more=1900),
+]
+
+
+def test_a_table_row_is_one_line_of_its_cells_in_order_with_the_header_row_marked() -> None:
+    text = make(TABLE).text
+    assert "\n  - header | Name | Email | Actions |\n    - columnheader \"Name\" @1\n" in text
+    assert "\n  - row | Grace | grace@x.org | Delete |\n    - button \"Delete\" @2\n" in text
+
+
+def test_a_pipe_in_a_cell_is_escaped_so_cells_stay_apart() -> None:
+    assert "| Alan | a\\|b |" in make(TABLE).text
+
+
+def test_a_clickable_row_carries_its_ref_and_states_before_its_cells() -> None:
+    built = make(TABLE)
+    assert '  - row @3 [selected] | Alan | a\\|b |\n' in built.text
+    assert built.refs["@3"] == {"role": "row", "name": "Alan a|b", "loc": 'row "Alan a|b"',
+                                "states": ["selected"]}
+
+
+def test_rows_left_out_of_a_long_table_are_counted() -> None:
+    text = make(TABLE).text
+    assert text.endswith("\n  - [1,900 more rows left out; --scope on the table or -v after "
+                         "scrolling shows them]")
+    assert make([Line(0, ROW, "more", more=1)]).text.endswith("- [1 more row left out; "
+                                                               "--scope on the table or -v "
+                                                               "after scrolling shows them]")
+    assert make([Line(0, ROW, "unloaded", more=970)]).text.endswith(
+        "- [970 more rows not in the page yet (aria-rowcount); scrolling the table loads them]")
+
+
+def test_interactive_lines_are_indented_under_their_container_only() -> None:
+    lines = [Line(0, STRUCTURE, "listitem", "Grace wrote a note."),
+             Line(1, REF, "button", "Reply", 4), Line(0, REF, "link", "Home", 5)]
+    body = make(lines, interactive=True).text.splitlines()[3:]
+    assert body == ['- listitem "Grace wrote a note."', '  - button "Reply" @4',
+                    '- link "Home" @5']
+
+
+def test_interactive_shortens_long_container_names_and_cells_and_says_by_how_much() -> None:
+    words = "w" * 200
+    lines = [Line(0, STRUCTURE, "article", words), Line(1, REF, "button", "Like", 4),
+             Line(0, ROW, "row", cells=[words, "ok"]), Line(1, REF, "button", "Open", 5)]
+    short = make(lines, interactive=True).text
+    assert f'- article "{"w" * 60}" [+140 chars]\n' in short
+    assert f'- row | {"w" * 30} [+170 chars] | ok |\n' in short
+    whole = make(lines).text  # the full snapshot: these are the page's words, shown whole
+    assert f'- article "{words}"\n' in whole
+    assert f"- row | {words} | ok |\n" in whole

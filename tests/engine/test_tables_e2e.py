@@ -1,0 +1,212 @@
+"""Tables and repeated containers in snapshots: a row is one line of its cells, a list item,
+post or card is one line with its controls under it; in full and interactive snapshots."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, ref, target
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+def under(shot: Snapshot, head: str) -> list[str]:
+    """The lines indented under the first line that starts (after its indent) with head."""
+    lines = shot.text.splitlines()
+    found = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(head)]
+    assert found, f"no line starts with {head!r} in:\n{shot.text}"
+    at = found[0]
+    pad = len(lines[at]) - len(lines[at].lstrip())
+    out = []
+    for ln in lines[at + 1:]:
+        if len(ln) - len(ln.lstrip()) <= pad:
+            break
+        out.append(ln.strip())
+    return out
+
+
+def refs_in(lines: list[str]) -> list[str]:
+    return [w for ln in lines for w in ln.split() if re.fullmatch(r"@\d+", w)]
+
+
+# -- tables ---------------------------------------------------------------------------------
+
+async def test_a_key_value_table_is_one_line_per_row_with_its_cells_in_order(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    shot = await tab.snapshot()
+    assert '- table "Profile"' in shot.text
+    for row in ("| Name | Ada Lovelace |", "| Gender | Female |",
+                "| Born | 10 December 1815 |", "| Note | Likes a \\| b tables |"):
+        assert f"\n    - row {row}\n" in shot.text, shot.text
+    assert "> Profile" not in shot.text  # the caption is the table's name, said once
+    # the keys are header cells a person does not act on: no refs for them
+    assert not any(info["name"] in ("Gender", "Born", "Note") for info in shot.refs.values())
+
+
+async def test_header_cells_get_a_ref_only_when_they_sort_the_column(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    shot = await tab.snapshot()
+    assert "- header | Name | Email | Role | Actions |" in shot.text
+    headers = under(shot, "- header | Name")
+    assert [ln.split(" @")[0] for ln in headers] == ['- columnheader "Name"',
+                                                      '- columnheader "Email"']
+    await actions.click(tab, target(shot, "columnheader", "Name"))
+    assert await js(tab, "window.sorted") == ["name"]
+
+
+async def test_a_control_in_a_cell_keeps_its_ref_under_its_rows_line(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        alan = under(shot, "- row | Alan Turing | alan@bletchley.example | Analyst | Delete |")
+        assert [ln.split(" @")[0] for ln in alan] == ['- link "Alan Turing"',
+                                                      '- button "Delete"'], shot.text
+    await actions.click(tab, parse(refs_in(alan)[1]))
+    assert await js(tab, "document.body.textContent.includes('Alan Turing')") is False
+    assert await js(tab, "document.body.textContent.includes('Grace Hopper')") is True
+
+
+async def test_an_empty_row_is_left_out_and_interactive_keeps_only_rows_with_refs(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    full = await tab.snapshot()
+    assert "- row |  |  |  |  |" not in full.text
+    inter = await tab.snapshot(interactive=True)
+    assert "Gender" not in inter.text
+    assert "notes.txt" not in inter.text
+    assert "- row | Grace Hopper |" in inter.text
+    assert set(inter.refs) == set(full.refs)
+
+
+async def test_a_clickable_row_carries_its_ref_on_its_line_and_acts(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    shot = await tab.snapshot()
+    line = line_of(shot, ref(shot, "row", "Alan The machine halts 08:40"))
+    assert re.fullmatch(r"    - row @\d+ \| Alan \| The machine halts \| 08:40 \|", line), line
+    await actions.click(tab, target(shot, "row", "Alan The machine halts 08:40"))
+    assert await js(tab, "window.opened") == [2]
+    # its role and name find it again, as the locator printed for it says
+    handle = await tab.resolve(parse('loc=row "Alan The machine halts 08:40"'))
+    assert f"@{handle.ref}" == ref(shot, "row", "Alan The machine halts 08:40")
+
+
+async def test_aria_grid_and_treegrid_rows_are_lines_of_cells_with_their_states(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    text = (await tab.snapshot()).text
+    assert '- grid "Files"\n    - header | File | Size |\n' in text
+    assert "\n    - row [selected] | notes.txt | 2 KB |\n" in text
+    assert '- treegrid "Folders"\n    - row [expanded level=1] | src | folder |\n' in text
+    assert "\n    - row [level=2] | main.py | file |\n" in text
+    # a virtual grid holds 3 of its 40 rows (aria-rowcount): the rest are counted
+    assert "    - row | photo.jpg | 3 MB |\n    - [37 more rows not in the page yet " \
+           "(aria-rowcount); scrolling the table loads them]\n" in text
+
+
+async def test_grid_cells_that_take_focus_or_selection_keep_their_refs_under_the_row(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    shot = await tab.snapshot()
+    days = under(shot, "- row | 1 | 2 |")
+    assert [re.sub(r" @\d+", "", ln) for ln in days] == ['- gridcell "1"',
+                                                       '- gridcell "2" [selected]'], shot.text
+    await actions.click(tab, target(shot, "gridcell", "1"))
+    assert await js(tab, "window.picked") == [1]
+
+
+async def test_a_layout_table_stays_text(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables.html"))
+    text = (await tab.snapshot()).text
+    assert "> Layout left" in text
+    assert "- row | Layout left" not in text
+
+
+async def test_a_long_table_stays_within_the_budget_and_says_how_many_rows_were_left_out(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("bigtable.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        assert len(shot.text) < 12_000, len(shot.text)
+        rows = [ln for ln in shot.text.splitlines() if ln.lstrip().startswith("- row |")]
+        assert len(rows) == 100
+        assert "- header | Order | Customer | Total |" in shot.text or interactive
+        assert "- [1,900 more rows left out; --scope on the table or -v after scrolling " \
+               "shows them]" in shot.text
+        assert len(shot.refs) == 100
+    full = await tab.snapshot()
+    assert full.text.endswith("> End of orders.")  # what follows the table is still there
+    # the table itself, scoped, shows every row, and the last row's control acts
+    whole = await tab.snapshot(scope=parse("#orders"))
+    assert "- row | #2000 | Customer 2000 | 6000.00 | View |" in whole.text
+    assert "more rows" not in whole.text
+    await js(tab, "document.querySelector('#orders tbody tr:last-child').scrollIntoView()")
+    seen = await tab.snapshot(viewport=True)
+    assert "- row | #2000 | Customer 2000 | 6000.00 | View |" in seen.text
+    assert "more rows" not in seen.text
+
+
+# -- repeated containers ----------------------------------------------------------------------
+
+async def test_a_list_item_with_words_and_controls_is_a_line_with_its_controls_under_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feed.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        alan = under(shot, '- listitem "Alan sent a puzzle."')
+        assert [ln.split(" @")[0] for ln in alan] == ['- button "Open"', '- button "Archive"']
+        assert "Alan sent a puzzle." not in "\n".join(alan)  # said once, on its line
+    await actions.click(tab, parse(refs_in(alan)[1]))
+    assert await js(tab, "window.done") == ["archive:alan"]
+
+
+async def test_three_posts_each_hold_their_author_text_and_three_icons(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feed.html"))
+    full = await tab.snapshot()
+    post = under(full, '- article "Edsger Dijkstra"')
+    assert post[0] == "> Go to statement considered harmful."
+    assert len(refs_in(post)) == 3
+    inter = await tab.snapshot(interactive=True)
+    icons = refs_in(under(inter, '- article "Edsger Dijkstra"'))
+    assert icons == refs_in(post)
+    await actions.click(tab, parse(icons[1]))
+    assert await js(tab, "window.done") == ["like:2"]
+    cards = under(inter, '- group "Coffee"')
+    assert [ln.split(" @")[0] for ln in cards] == ['- button "Buy"']
+
+
+async def test_repeated_custom_elements_with_shadow_roots_hold_their_controls(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feed.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        msg = under(shot, '- group "Linus: Patch sent."')
+        assert [ln.split(" @")[0] for ln in msg] == ['- button "Reply"'], shot.text
+    await actions.click(tab, parse(refs_in(msg)[0]))
+    assert await js(tab, "window.done") == ["reply:Linus"]
+
+
+async def test_only_repeated_containers_with_words_before_a_ref_get_a_line(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feed.html"))
+    for interactive in (False, True):
+        text = (await tab.snapshot(interactive=interactive)).text
+        # the inbox's three items; not the nav's (a link, no words of their own)
+        assert len(re.findall(r"^- listitem ", text, re.M)) == 3, text
+        # paragraphs with links stay flat, and a block that does not repeat gets no line
+        assert re.search(r'^- link "FAQ" @\d+$', text, re.M), text
+        assert re.search(r'^- button "Solo" @\d+$', text, re.M), text
+        assert '"Read the' not in text
+        assert '"Underground' not in text  # columns of prose with links are not cards
+        assert '"Alone here' not in text
+    assert "\n> Alone here\n- button \"Solo\"" in (await tab.snapshot()).text
