@@ -18,6 +18,7 @@ headed Chromium on a virtual display, the agent's tab behind the person's), and
 from __future__ import annotations
 
 import argparse
+import asyncio
 import datetime as dt
 import fnmatch
 import json
@@ -58,7 +59,7 @@ def launched(tmp: Path, exe: str) -> Iterator[Agent]:
 def extension(tmp: Path) -> Iterator[Agent]:
     """A `tabsteward serve` hub (no browser of its own) and a headed Chromium on Xvfb whose
     extension connects to it; the Chromium's first tab is the person's, in front."""
-    from extension_env import Profile
+    from extension_env import Profile, devtools, in_worker
     from xdisplay import xvfb
 
     root = Path(tempfile.mkdtemp(prefix="tx", dir=tmp))
@@ -71,7 +72,7 @@ def extension(tmp: Path) -> Iterator[Agent]:
                                stdout=log, stderr=log, env=env, cwd=env["HOME"],
                                start_new_session=True)
         stack.callback(_stop, hub)
-        profile = Profile(env, [HOST_RULES], headless=False)
+        profile = Profile(env, [HOST_RULES, "--remote-debugging-port=0"], headless=False)
         profile.start()
         stack.callback(profile.stop)
         deadline = time.monotonic() + 60
@@ -84,8 +85,29 @@ def extension(tmp: Path) -> Iterator[Agent]:
             if hub.poll() is not None or time.monotonic() > deadline:
                 raise bench.BenchError(f"the extension did not connect; see {root}/serve.log")
             time.sleep(0.3)
+        person = active_tabs(profile, devtools, in_worker)
+
+        def person_in_front() -> bool:
+            return active_tabs(profile, devtools, in_worker) == person
+
+        agent.person_in_front = person_in_front
         agent.calls.clear()
         yield agent
+
+
+ACTIVE = "chrome.tabs.query({active: true}).then(ts => ts.map(t => t.id).sort())"
+
+
+def active_tabs(profile: Any, devtools: Any, in_worker: Any) -> list[int]:
+    """The ids of the active tabs, as the extension's service worker sees them (the
+    person's, in front; asked over the browser's DevTools port, outside the hub)."""
+    async def ask() -> list[int]:
+        dt = await devtools(profile)
+        try:
+            return list(await in_worker(dt, ACTIVE))
+        finally:
+            await dt.close()
+    return asyncio.run(ask())
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -130,10 +152,10 @@ def attempt(agent: Agent, task: Task, server: RealismServer, shared: dict[str, s
         error = (f"check failed: answer {answer!r:.120}" if answer is not None else
                  f"check failed: no answer; the page reported {json.dumps(seen)[:160]}")
     calls = agent.calls[first:]
-    shown = [r.get("visibility") for r in server.runs.seen(run) if "visibility" in r]
+    front = agent.person_in_front() if agent.person_in_front else None
     return {"task": task.name, "case": task.case, "tool": agent.label, "solved": solved,
             "ms": took, "calls": len(calls), "call_ms": [c[1] for c in calls],
-            "error": error, "visible": shown.count("visible"), "reports": len(shown)}
+            "error": error, "person_in_front": front}
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -173,10 +195,11 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
             cells.append(f"{sum(r['solved'] for r in rs)}/{len(rs)}")
         out.append(f"| {case} | " + " | ".join(cells) + " |")
     for label in labels:
-        mine = [r for r in results if r["tool"] == label]
-        reports = sum(r["reports"] for r in mine)
-        out.append(f"\n{label}: the page said it was in front in "
-                   f"{sum(r['visible'] for r in mine)} of {reports} reports")
+        checked = [r for r in results if r["tool"] == label and r["person_in_front"] is not None]
+        if checked:
+            kept = sum(r["person_in_front"] for r in checked)
+            out.append(f"\n{label}: the person's tab was still the active one after "
+                       f"{kept} of {len(checked)} tasks (asked of the browser's own tabs API)")
     failed = [r for r in results if not r["solved"]]
     if failed:
         out += ["", "Failures:", ""]

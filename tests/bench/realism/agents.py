@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from snaptext import Line, parse
@@ -26,6 +27,8 @@ class Agent:
     env: dict[str, str]
     cwd: str
     calls: list[tuple[str, float]] = field(default_factory=list)  # (command, ms)
+    # whether the person's tab is still the active one (the extension transport only)
+    person_in_front: Callable[[], bool] | None = None
 
     @property
     def tool(self) -> str:

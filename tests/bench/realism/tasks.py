@@ -422,11 +422,13 @@ def solve_login(a: Agent, url: str, goal: Goal) -> str | None:
     a.fill(need(ref_named(lines, "Password"), "Password"), m.group(2))
     a.click(need(ref_named(lines, "Log in", ("button",)), "Log in"))
     a.after_submit()
-    for line in a.snap():
+    after = a.snap()
+    for line in after:
         words = line.name or line.raw
         if words.startswith(goal["read"] + ":"):
             return words.split(":", 1)[1].strip()
-    raise NotFound(f"no line saying {goal['read']}:")
+    page = " / ".join(ln.raw for ln in after[:6])
+    raise NotFound(f"no line saying {goal['read']}: after logging in; the snapshot: {page[:160]}")
 
 
 def check_login(field: str) -> Callable[[Values, Goal, Records, str | None], bool]:
