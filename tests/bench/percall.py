@@ -90,8 +90,27 @@ HUB_PHASES = [
 ]
 
 
+CALLS: list[tuple[str, float, float]] = []  # (method, start ms, took ms) of this command
+
+
+def trace_cdp() -> None:
+    """Keep each DevTools call's method, start and duration (for one command's listing)."""
+    from tabsteward.bridge.cdp.connection import CDPConnection
+    inner = CDPConnection.send
+
+    @functools.wraps(inner)
+    async def send(self: Any, method: str, *a: Any, **k: Any) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return await inner(self, method, *a, **k)
+        finally:
+            CALLS.append((method, t0 * 1000, (time.perf_counter() - t0) * 1000))
+    CDPConnection.send = send  # type: ignore[method-assign]
+
+
 def instrument() -> None:
     import importlib
+    trace_cdp()
     for label, where in HUB_PHASES:
         module, path = where.split(":")
         owner: Any = importlib.import_module(module)
@@ -123,6 +142,47 @@ def hub_in_thread(env: dict[str, str], cdp_url: str) -> Iterator[None]:
         thread.join(10)
 
 
+# the CLI as its console script runs it, with its parts timed from outside; the last
+# stderr line is their durations as JSON
+CLIENT_PROBE = """
+import time; t0 = time.perf_counter()
+import sys
+from tabsteward.bridge import cli, client, credentials
+took = {"imports": (time.perf_counter() - t0) * 1000}
+def timed(owner, name, label):
+    fn = getattr(owner, name)
+    def run(*a, **k):
+        s = time.perf_counter()
+        try:
+            return fn(*a, **k)
+        finally:
+            took[label] = took.get(label, 0) + (time.perf_counter() - s) * 1000
+    setattr(owner, name, run)
+for owner, name, label in ((credentials, "identity", "who the agent is (process tree)"),
+                           (credentials, "load", "its token (environment or keyring)"),
+                           (client, "connect", "connect to the socket"),
+                           (client, "exchange", "send, wait for the reply, read it"),
+                           (cli, "_show", "print the reply")):
+    timed(owner, name, label)
+code = cli.main(sys.argv[1:])
+took["in the process, in all"] = (time.perf_counter() - t0) * 1000
+import json; sys.stderr.write("\\n" + json.dumps(took) + "\\n")
+sys.exit(code)
+"""
+
+
+def probe_run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, dict[str, float]]:
+    import json
+    t0 = time.perf_counter()
+    r = subprocess.run([str(bench.PYTHON), "-c", CLIENT_PROBE, *argv], capture_output=True,
+                       text=True, env=env, cwd=cwd, timeout=60)
+    took = (time.perf_counter() - t0) * 1000
+    if r.returncode != 0:
+        raise bench.BenchError(f"probe {' '.join(argv)[:60]}: exit {r.returncode}: "
+                               f"{r.stderr.strip()[-300:]}")
+    return took, json.loads(r.stderr.strip().splitlines()[-1])
+
+
 def timed_run(argv: list[str], env: dict[str, str] | None, cwd: str) -> float:
     t0 = time.perf_counter()
     r = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
@@ -137,100 +197,139 @@ def med(values: list[float]) -> float:
     return statistics.median(values) if values else 0.0
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--rounds", type=int, default=30)
-    ap.add_argument("--skip-peers", action="store_true", help="no agent-browser beside it")
-    args = ap.parse_args(argv)
-    os.chdir(bench.REPO)
-    bench.fresh_bytecode()
+CLIENT_PHASES = ["imports", "who the agent is (process tree)",
+                 "its token (environment or keyring)", "connect to the socket",
+                 "send, wait for the reply, read it", "print the reply",
+                 "in the process, in all"]
+TS_COMMANDS = {"click": "click", "snapshot": "snapshot", "tabs": "tab list"}  # -> agent-browser
+
+
+def measure(rounds: int, peers: bool, keyring: bool) -> dict[str, Any]:
+    """Every command, rounds times, interleaved; per command and phase, the durations."""
     exe = bench.find_chromium()
     (bench.CACHE / "tmp").mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="c", dir=bench.CACHE / "tmp"))
-    env = bench.isolated_env(tmp / "ts")
-    env.pop("TABSTEWARD_AGENT", None)
+    hub_env = bench.isolated_env(tmp / "ts")
+    hub_env.pop("TABSTEWARD_AGENT", None)
+    env = dict(hub_env)
+    if keyring:  # as a paired agent runs: its token in the keyring, read on every call
+        from tabsteward.bridge import credentials
+        env.pop("TABSTEWARD_TOKEN")
+        env["TABSTEWARD_NAME"] = "bench agent"
+        credentials.save("bench agent", hub_env["TABSTEWARD_TOKEN"])
     py = str(bench.PYTHON)
-    floors = {"python -c pass": [py, "-c", "pass"],
-              "python -I -c pass": [py, "-I", "-c", "pass"],
-              "python -c 'import tabsteward.bridge.cli'": [py, "-c",
-                                                          "import tabsteward.bridge.cli"]}
-    load = os.getloadavg()
-    instrument()
+    ts = str(bench.TS_BIN)
     rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    counts: dict[str, list[int]] = defaultdict(list)
+    last_click: list[tuple[str, float, float]] = []
+    instrument()
     with RealismServer() as pages, ExitStack() as stack:
         pages.runs.add("percall", {})
         url = pages.url("inbox.html", "percall")
         chrome = stack.enter_context(bench.Chromium(exe, tmpdir=str(tmp)))
-        stack.enter_context(hub_in_thread(env, chrome.http_url))
-        ts = [str(bench.TS_BIN)]
-        timed_run([*ts, "open", url], env, env["HOME"])
-        timed_run([*ts, "snapshot", "-i"], env, env["HOME"])  # refs for the click
-        ab = None
-        if not args.skip_peers:
+        stack.enter_context(hub_in_thread(hub_env, chrome.http_url))
+        home = env["HOME"]
+        timed_run([ts, "open", url], env, home)
+        shot = subprocess.run([ts, "snapshot", "-i"], capture_output=True, text=True, env=env,
+                              cwd=home).stdout
+        ts_ref = next(w for ln in shot.splitlines() if '"Open 3"' in ln  # visible, stays
+                      for w in ln.split() if w.startswith("@"))
+        args = {"click": [ts_ref], "snapshot": [], "tabs": []}
+        calls: list[tuple[str, Callable[[], tuple[float, dict[str, float]]]]] = [
+            ("python -I -c pass", lambda: (timed_run([py, "-I", "-c", "pass"], None, home), {})),
+            ("python -c pass", lambda: (timed_run([py, "-c", "pass"], None, home), {}))]
+        for cmd, extra in args.items():
+            calls.append((f"tabsteward {cmd}",
+                          lambda c=cmd, e=extra: (timed_run([ts, c, *e], env, home), {})))
+            calls.append((f"probe {cmd}", lambda c=cmd, e=extra: probe_run([c, *e], env, home)))
+        if peers:
             ab = stack.enter_context(bench.agent_browser(tmp, exe))
             ab.run("open", url)
-            shot = ab.run("snapshot", "-i")[1]
-            ab_ref = next(ln.split("ref=")[1].split("]")[0] for ln in shot.splitlines()
-                          if '"Open 3"' in ln)
-        ts_ref = "@3"  # "Open 3": visible, no navigation
-        out = subprocess.run([*ts, "snapshot", "-i"], capture_output=True, text=True, env=env,
-                             cwd=env["HOME"]).stdout
-        ts_ref = next(w for ln in out.splitlines() if '"Open 3"' in ln
-                      for w in ln.split() if w.startswith("@"))
-        commands: list[tuple[str, Callable[[], float]]] = [
-            (name, lambda a=cmd: timed_run(a, None, str(bench.REPO)))
-            for name, cmd in floors.items()]
-        for what, extra in (("click", [ts_ref]), ("snapshot", []), ("tabs", [])):
-            commands.append((f"tabsteward {what}",
-                             lambda w=what, e=extra: timed_run([*ts, w, *e], env, env["HOME"])))
-        if ab is not None:
-            commands += [("agent-browser click", lambda: ab.run("click", f"@{ab_ref}")[0]),
-                         ("agent-browser snapshot", lambda: ab.run("snapshot")[0]),
-                         ("agent-browser tab list", lambda: ab.run("tab", "list")[0])]
-        for _name, call in commands:  # warm
+            ab_ref = next("@" + ln.split("ref=")[1].split("]")[0].split(",")[0]
+                          for ln in ab.run("snapshot", "-i")[1].splitlines() if '"Open 3"' in ln)
+            ab_args = {"click": ["click", ab_ref], "snapshot": ["snapshot"],
+                       "tab list": ["tab", "list"]}
+            for cmd, words in ab_args.items():
+                calls.append((f"agent-browser {cmd}", lambda w=words: (ab.run(*w)[0], {})))
+        for _name, call in calls:  # warm
             call()
-        for k in range(args.rounds):
-            j = k % len(commands)
-            for name, call in commands[j:] + commands[:j]:
+        for k in range(rounds):
+            j = k % len(calls)
+            for name, call in calls[j:] + calls[:j]:
                 SPANS.clear()
-                COUNTS.clear()
-                rows[name]["process, end to end"].append(call())
-                for label, _ in HUB_PHASES:
-                    rows[name][label].append(sum(SPANS.get(label, [])))
-                counts[name].append(COUNTS.get("        DevTools round trips", 0))
-    floor = med(rows["python -c pass"]["process, end to end"])
-    imports = med(rows["python -c 'import tabsteward.bridge.cli'"]["process, end to end"]) - floor
-    print(f"== where a CLI command's time goes ({args.rounds} rounds, interleaved; load "
-          f"{'/'.join(f'{x:.2f}' for x in load)} at start; medians in ms)")
-    print(f"python -I -c pass {med(rows['python -I -c pass']['process, end to end']):.1f}; "
-          f"python -c pass (the venv's site, as the console script) {floor:.1f}; "
-          f"the CLI's imports +{imports:.1f}")
-    cmds = [c for c in rows if c.startswith("tabsteward ")]
-    print(f"{'phase':<40}" + "".join(f"{c.split()[1]:>12}" for c in cmds))
-    lines = [("process, end to end", None), ("  interpreter start and exit", floor),
-             ("  the CLI's imports", imports)]
-    for label, value in lines:
-        cells = "".join(f"{(value if value is not None else med(rows[c][label])):12.1f}"
-                        for c in cmds)
-        print(f"{label:<40}{cells}")
+                CALLS.clear()
+                took, client = call()
+                rows[name]["process, end to end"].append(took)
+                for label, value in client.items():
+                    rows[name][label].append(value)
+                if name.startswith("probe "):
+                    for label, _ in HUB_PHASES:
+                        rows[name][label].append(sum(SPANS.get(label, [])))
+                    rows[name]["round trips"].append(len(CALLS))
+                if name == "probe click":
+                    last_click = list(CALLS)
+    return {"rows": rows, "last_click": last_click}
+
+
+def table(rows: dict[str, dict[str, list[float]]]) -> list[str]:
+    cmds = list(TS_COMMANDS)
+    out = [f"{'phase (median ms)':<44}" + "".join(f"{c:>10}" for c in cmds)]
+
+    def line(label: str, values: list[float]) -> None:
+        out.append(f"{label:<44}" + "".join(f"{v:10.1f}" for v in values))
+
+    bare = med(rows["python -c pass"]["process, end to end"])
+    line("the command, end to end (console script)",
+         [med(rows[f"tabsteward {c}"]["process, end to end"]) for c in cmds])
+    line("the same, probed", [med(rows[f"probe {c}"]["process, end to end"]) for c in cmds])
+    line("  interpreter start and exit (python -c pass)", [bare] * len(cmds))
+    line("  the rest of start and exit", [
+        med([t - i for t, i in zip(rows[f"probe {c}"]["process, end to end"],
+                                   rows[f"probe {c}"]["in the process, in all"], strict=True)])
+        - bare for c in cmds])
+    for label in CLIENT_PHASES:
+        line(f"  client: {label}", [med(rows[f"probe {c}"][label]) for c in cmds])
     for label, _ in HUB_PHASES:
-        print(f"{label:<40}" + "".join(f"{med(rows[c][label]):12.1f}" for c in cmds))
-    print(f"{'        (round trips, count)':<40}" + "".join(
-        f"{med([float(x) for x in counts[c]]):12.0f}" for c in cmds))
-    rest = {c: med([t - h for t, h in zip(rows[c]["process, end to end"],
-                                          rows[c][HUB_PHASES[0][0]], strict=True)])
-            - floor - imports for c in cmds}
-    print(f"{'  client: token, connect, send, print':<40}" + "".join(
-        f"{rest[c]:12.1f}" for c in cmds))
-    if ab is not None:
-        print()
-        for mine, theirs in (("click", "click"), ("snapshot", "snapshot"), ("tabs", "tab list")):
+        line("    " + label, [med(rows[f"probe {c}"][label]) for c in cmds])
+    line("          (DevTools calls, count)", [med(rows[f"probe {c}"]["round trips"])
+                                              for c in cmds])
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--rounds", type=int, default=30)
+    ap.add_argument("--skip-peers", action="store_true", help="no agent-browser beside it")
+    ap.add_argument("--keyring", action="store_true",
+                    help="the agent's token in the OS keyring, as a paired agent runs (run "
+                         "under packaging/with-keyring.sh); default: in TABSTEWARD_TOKEN")
+    args = ap.parse_args(argv)
+    os.chdir(bench.REPO)
+    bench.fresh_bytecode()
+    load = os.getloadavg()
+    got = measure(args.rounds, not args.skip_peers, args.keyring)
+    rows = got["rows"]
+    out = [f"== where a CLI command's time goes: {args.rounds} rounds, interleaved; token in "
+           f"{'the keyring' if args.keyring else 'TABSTEWARD_TOKEN'}; load "
+           f"{'/'.join(f'{x:.2f}' for x in load)} at start",
+           f"python -I -c pass {med(rows['python -I -c pass']['process, end to end']):.1f} ms, "
+           f"python -c pass {med(rows['python -c pass']['process, end to end']):.1f} ms", ""]
+    out += table(rows)
+    if got["last_click"]:
+        t0 = got["last_click"][0][1]
+        out += ["", "the DevTools calls of the last probed click (start +ms, took ms):",
+                "  " + ", ".join(f"{m} +{s - t0:.1f} {d:.1f}" for m, s, d in got["last_click"])]
+    if not args.skip_peers:
+        out.append("")
+        for mine, theirs in TS_COMMANDS.items():
             a = rows[f"tabsteward {mine}"]["process, end to end"]
             b = rows[f"agent-browser {theirs}"]["process, end to end"]
             ratio = med([x / y for x, y in zip(a, b, strict=True)])
-            print(f"tabsteward {mine:<9} {med(a):6.1f} ms   agent-browser {theirs:<9} "
-                  f"{med(b):6.1f} ms   ratio {ratio:.2f}x (median of per-round ratios)")
+            out.append(f"tabsteward {mine:<9} {med(a):6.1f} ms   agent-browser {theirs:<9} "
+                       f"{med(b):6.1f} ms   ratio {ratio:.2f}x (median of per-round ratios)")
+    print("\n".join(out))
+    bench.RESULTS.mkdir(parents=True, exist_ok=True)
+    stamp = time.strftime("%Y-%m-%d-%H%M%S")
+    (bench.RESULTS / f"percall-{stamp}.txt").write_text("\n".join(out) + "\n")
     return 0
 
 
