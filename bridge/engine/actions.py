@@ -234,8 +234,7 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     if not 1 <= count <= 3:
         raise UsageError("count must be 1, 2 or 3; nothing was clicked")
     mask = modifier_mask(modifiers)
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
@@ -281,8 +280,7 @@ async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: O
 
 
 async def hover(tab: Tab, target: Target) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     await tab.permit("hover", info)
     x, y = await tab.point(handle, what)
@@ -293,8 +291,7 @@ async def hover(tab: Tab, target: Target) -> Outcome:
 
 
 async def focus(tab: Tab, target: Target) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     await tab.permit("focus", info)
     obj = await tab.object_id(handle)
     out = Outcome(f"focused {describe(handle, info)}")
@@ -362,8 +359,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     """fill (replace) or type (append) into an input, textarea or contenteditable."""
     if len(text) > 100_000:
         raise UsageError("text is over 100,000 characters; nothing was typed")
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit(mode, info, text=text)
@@ -454,8 +450,7 @@ _SELECT = """function(values) {
 async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     if not values:
         raise UsageError("give at least one option value or label; nothing was selected")
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit("select", info)
@@ -488,8 +483,7 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
 
 
 async def check(tab: Tab, target: Target, on: bool) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     checked = "checked" in info.get("states", []) or info.get("checked") is True
     word = "checked" if on else "unchecked"
@@ -521,8 +515,7 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
                                         "document.documentElement.scrollHeight, innerHeight])")
         return Outcome(f"scrolled the page to y={pos[1]} of {pos[2]} (viewport {pos[3]})",
                        data={"x": pos[0], "y": pos[1], "height": pos[2]})
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     await tab.permit("scroll", info)
     if dx == 0 and dy == 0:
         await tab.scroll_into_view(handle, describe(handle, info))

@@ -392,6 +392,21 @@ class Tab(SnapshotTaking):
             return await self._resolve_role(target.role, target.name, target.nth, None)
         return await self._resolve_css(target)
 
+    async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
+        """`resolve`, then `info`: for a ref whose element is still there, one round trip to
+        the page instead of two (every action on a ref starts here)."""
+        self.check_open()
+        if isinstance(target, RefTarget) and target.ref in self.refs:
+            entry = self.refs[target.ref]
+            frame = self.frames.get(entry.frame)
+            if frame is not None and frame.doc == entry.doc and frame.world is not None:
+                found = await self.evaluate(frame, f"(e => !!e && e.isConnected ? __ts.info("
+                                            f"{entry.local}) : null)(__ts.get({entry.local}))")
+                if isinstance(found, dict):
+                    return Handle(frame, entry.local, target.ref), found
+        handle = await self.resolve(target)
+        return handle, await self.info(handle)
+
     async def _resolve_ref(self, ref: int) -> Handle:
         if not self.refs:
             await self.collect(interactive=True, viewport=False, scope=None)
