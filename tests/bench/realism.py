@@ -155,6 +155,7 @@ def attempt(agent: Agent, task: Task, server: RealismServer, shared: dict[str, s
     front = agent.person_in_front() if agent.person_in_front else None
     return {"task": task.name, "case": task.case, "tool": agent.label, "solved": solved,
             "ms": took, "calls": len(calls), "call_ms": [c[1] for c in calls],
+            "commands": [[c[0], c[1]] for c in calls],
             "error": error, "person_in_front": front}
 
 
@@ -184,6 +185,18 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
         pr = f"{pct(paired, .5):.2f}x ({len(paired)} tasks)" if paired and label != PEER else "-"
         out.append(f"| {label} | {len(ok)}/{len(mine)} | {_ms(med)} | {_ms(p95)} | "
                    f"{_ms(pct(per_call, .5))} | {ratio} | {pr} |")
+    out += ["", "Per command, median ms (count), over all tasks:", ""]
+    names = sorted({c[0] for r in results for c in r["commands"]},
+                   key=lambda n: -sum(1 for r in results for c in r["commands"] if c[0] == n))
+    out.append("| command | " + " | ".join(labels) + " |")
+    out.append("|---|" + "---|" * len(labels))
+    for name in names:
+        cells = []
+        for label in labels:
+            took = [c[1] for r in results if r["tool"] == label for c in r["commands"]
+                    if c[0] == name]
+            cells.append(f"{pct(took, .5):.0f} ({len(took)})" if took else "-")
+        out.append(f"| {name} | " + " | ".join(cells) + " |")
     out += ["", "Per case (solved/total):", ""]
     cases = list(dict.fromkeys(t.case for t in tasks))
     out.append("| case | " + " | ".join(labels) + " |")
