@@ -37,6 +37,7 @@ log = logging.getLogger("tabsteward.engine")
 
 BUTTONS = ("left", "right", "middle")
 NAV_TIMEOUT = 30.0
+NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 
 
 @dataclass
@@ -90,6 +91,8 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
     if tab.state.dialog is None and nav_started:
         try:
+            if _only_requested(tab, events):
+                await _navigation_begins(tab)
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
@@ -113,6 +116,35 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
+
+
+def _only_requested(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Whether the action asked for a navigation of the tab's own page that had not yet begun
+    when it finished: the old document still reads as loaded then (through the extension the
+    browser's loading events may come after the action's last reply)."""
+    asked = any(m in ("Page.frameRequestedNavigation", "Page.frameScheduledNavigation")
+                and p.get("frameId") == tab.target_id
+                and p.get("disposition", "currentTab") == "currentTab" for m, p in events)
+    begun = any(m in ("Page.frameStartedLoading", "Page.frameNavigated",
+                      "Page.frameStoppedLoading", "Page.frameClearedScheduledNavigation")
+                and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id
+                for m, p in events)
+    return asked and not begun and not tab.state.loading
+
+
+async def _navigation_begins(tab: Tab) -> None:
+    """Wait (briefly) until a requested navigation of the page begins, ends or is dropped."""
+    begins = tab.expect(lambda m, p, s: (
+        m in ("Page.frameStartedLoading", "Page.frameNavigated", "Page.frameStoppedLoading",
+              "Page.frameClearedScheduledNavigation")
+        and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id)
+        or m == "Page.javascriptDialogOpening")
+    try:
+        await asyncio.wait_for(begins, NAV_BEGINS)
+    except TimeoutError:  # it never began (the page dropped it): report what is there
+        log.debug("a requested navigation did not begin within %g s", NAV_BEGINS)
+    finally:
+        begins.cancel()
 
 
 async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:

@@ -52,8 +52,9 @@ class Agent:
     def snap(self, interactive: bool = False) -> list[Line]:
         return parse(self.run("snapshot", *(["-i"] if interactive else [])), self.tool)
 
-    def click(self, ref: str) -> None:
-        self.run("click", ref)
+    def click(self, ref: str) -> str:
+        """What the tool said the click did."""
+        return self.run("click", ref).strip()
 
     def check(self, ref: str) -> None:
         self.run("check", ref)

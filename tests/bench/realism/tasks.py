@@ -420,7 +420,7 @@ def solve_login(a: Agent, url: str, goal: Goal) -> str | None:
         raise NotFound(f"the page's instructions: {said[:80]!r}")
     a.fill(need(ref_named(lines, "User name"), "User name"), m.group(1))
     a.fill(need(ref_named(lines, "Password"), "Password"), m.group(2))
-    a.click(need(ref_named(lines, "Log in", ("button",)), "Log in"))
+    said = a.click(need(ref_named(lines, "Log in", ("button",)), "Log in"))
     a.after_submit()
     after = a.snap()
     for line in after:
@@ -428,7 +428,8 @@ def solve_login(a: Agent, url: str, goal: Goal) -> str | None:
         if words.startswith(goal["read"] + ":"):
             return words.split(":", 1)[1].strip()
     page = " / ".join(ln.raw for ln in after[:6])
-    raise NotFound(f"no line saying {goal['read']}: after logging in; the snapshot: {page[:160]}")
+    raise NotFound(f"no line saying {goal['read']}: after logging in; the click said "
+                   f"{said[-120:]!r}; the snapshot: {page[:160]}")
 
 
 def check_login(field: str) -> Callable[[Values, Goal, Records, str | None], bool]:
