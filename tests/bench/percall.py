@@ -85,7 +85,6 @@ HUB_PHASES = [
     ("      engine: snapshot", "tabsteward.bridge.engine.tab:Tab.snapshot"),
     ("        policy permit", "tabsteward.bridge.engine.tab:Tab.permit"),
     ("        act, then what it changed", "tabsteward.bridge.engine.actions:guarded"),
-    ("        DevTools round trips", "tabsteward.bridge.cdp.connection:CDPConnection.send"),
     ("  write the reply", "tabsteward.bridge.hub.server:LocalServer._send"),
 ]
 
@@ -94,18 +93,22 @@ CALLS: list[tuple[str, float, float]] = []  # (method, start ms, took ms) of thi
 
 
 def trace_cdp() -> None:
-    """Keep each DevTools call's method, start and duration (for one command's listing)."""
+    """Keep each DevTools call's method, start and duration (for one command's listing),
+    over a DevTools connection and through the extension (which has a send of its own)."""
     from tabsteward.bridge.cdp.connection import CDPConnection
-    inner = CDPConnection.send
+    from tabsteward.bridge.cdp.extension import ExtensionConnection
 
-    @functools.wraps(inner)
-    async def send(self: Any, method: str, *a: Any, **k: Any) -> Any:
-        t0 = time.perf_counter()
-        try:
-            return await inner(self, method, *a, **k)
-        finally:
-            CALLS.append((method, t0 * 1000, (time.perf_counter() - t0) * 1000))
-    CDPConnection.send = send  # type: ignore[method-assign]
+    for cls in (CDPConnection, ExtensionConnection):
+        inner = cls.__dict__["send"]
+
+        @functools.wraps(inner)
+        async def send(self: Any, method: str, *a: Any, _inner: Any = inner, **k: Any) -> Any:
+            t0 = time.perf_counter()
+            try:
+                return await _inner(self, method, *a, **k)
+            finally:
+                CALLS.append((method, t0 * 1000, (time.perf_counter() - t0) * 1000))
+        cls.send = send  # type: ignore[method-assign]
 
 
 def instrument() -> None:
@@ -121,14 +124,15 @@ def instrument() -> None:
 
 
 @contextmanager
-def hub_in_thread(env: dict[str, str], cdp_url: str) -> Iterator[None]:
-    """`tabsteward serve --cdp URL`, built by its own start(), on a loop in a thread."""
+def hub_in_thread(env: dict[str, str], cdp_url: str | None) -> Iterator[None]:
+    """`tabsteward serve --cdp URL` (or, without a URL, `serve` waiting for the extension),
+    built by its own start(), on a loop in a thread."""
     os.environ.update(env)  # its paths, token and policy, read as it starts
     from tabsteward.bridge.hub import main as hub_main
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
-    opts = hub_main.parser().parse_args(["--cdp", cdp_url])
+    opts = hub_main.parser().parse_args(["--cdp", cdp_url] if cdp_url else [])
     log_path = str(Path(env["XDG_STATE_HOME"]) / "hub.log")
     running = asyncio.run_coroutine_threadsafe(
         hub_main.start(opts, log_path, console=False), loop).result(30)
@@ -204,7 +208,31 @@ CLIENT_PHASES = ["imports", "who the agent is (process tree)",
 TS_COMMANDS = {"click": "click", "snapshot": "snapshot", "tabs": "tab list"}  # -> agent-browser
 
 
-def measure(rounds: int, peers: bool, keyring: bool) -> dict[str, Any]:
+@contextmanager
+def extension_browser(env: dict[str, str]) -> Iterator[None]:
+    """A headed Chromium with the real extension on a virtual display; its native host
+    connects to the hub of `env` (the person's tab in front, the agent's behind)."""
+    sys.path.insert(0, str(HERE.parent))
+    from extension_env import Profile
+    from xdisplay import xvfb
+    with xvfb() as display:
+        profile = Profile(dict(env, DISPLAY=display), [], headless=False)
+        profile.start()
+        try:
+            ts = str(bench.TS_BIN)
+            deadline = time.monotonic() + 60
+            while "extension" not in subprocess.run(
+                    [ts, "browsers"], capture_output=True, text=True, env=env,
+                    cwd=env["HOME"]).stdout.lower():
+                if time.monotonic() > deadline:
+                    raise bench.BenchError("the extension did not connect to the hub")
+                time.sleep(0.3)
+            yield
+        finally:
+            profile.stop()
+
+
+def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str, Any]:
     """Every command, rounds times, interleaved; per command and phase, the durations."""
     exe = bench.find_chromium()
     (bench.CACHE / "tmp").mkdir(parents=True, exist_ok=True)
@@ -225,8 +253,12 @@ def measure(rounds: int, peers: bool, keyring: bool) -> dict[str, Any]:
     with RealismServer() as pages, ExitStack() as stack:
         pages.runs.add("percall", {})
         url = pages.url("inbox.html", "percall")
-        chrome = stack.enter_context(bench.Chromium(exe, tmpdir=str(tmp)))
-        stack.enter_context(hub_in_thread(hub_env, chrome.http_url))
+        if transport == "launched":
+            chrome = stack.enter_context(bench.Chromium(exe, tmpdir=str(tmp)))
+            stack.enter_context(hub_in_thread(hub_env, chrome.http_url))
+        else:
+            stack.enter_context(hub_in_thread(hub_env, None))
+            stack.enter_context(extension_browser(env))
         home = env["HOME"]
         timed_run([ts, "open", url], env, home)
         shot = subprocess.run([ts, "snapshot", "-i"], capture_output=True, text=True, env=env,
@@ -265,6 +297,7 @@ def measure(rounds: int, peers: bool, keyring: bool) -> dict[str, Any]:
                     for label, _ in HUB_PHASES:
                         rows[name][label].append(sum(SPANS.get(label, [])))
                     rows[name]["round trips"].append(len(CALLS))
+                    rows[name]["round trips, summed ms"].append(sum(c[2] for c in CALLS))
                 if name == "probe click":
                     last_click = list(CALLS)
     return {"rows": rows, "last_click": last_click}
@@ -290,8 +323,10 @@ def table(rows: dict[str, dict[str, list[float]]]) -> list[str]:
         line(f"  client: {label}", [med(rows[f"probe {c}"][label]) for c in cmds])
     for label, _ in HUB_PHASES:
         line("    " + label, [med(rows[f"probe {c}"][label]) for c in cmds])
-    line("          (DevTools calls, count)", [med(rows[f"probe {c}"]["round trips"])
-                                              for c in cmds])
+    line("          DevTools calls, summed ms", [med(rows[f"probe {c}"]["round trips, summed ms"])
+                                                for c in cmds])
+    line("          DevTools calls, count", [med(rows[f"probe {c}"]["round trips"])
+                                            for c in cmds])
     return out
 
 
@@ -299,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=30)
     ap.add_argument("--skip-peers", action="store_true", help="no agent-browser beside it")
+    ap.add_argument("--transport", choices=("launched", "extension"), default="launched",
+                    help="the hub attached to its own Chromium (default), or the real "
+                         "extension in a headed Chromium under Xvfb")
     ap.add_argument("--keyring", action="store_true",
                     help="the agent's token in the OS keyring, as a paired agent runs (run "
                          "under packaging/with-keyring.sh); default: in TABSTEWARD_TOKEN")
@@ -306,9 +344,10 @@ def main(argv: list[str] | None = None) -> int:
     os.chdir(bench.REPO)
     bench.fresh_bytecode()
     load = os.getloadavg()
-    got = measure(args.rounds, not args.skip_peers, args.keyring)
+    got = measure(args.rounds, not args.skip_peers, args.keyring, args.transport)
     rows = got["rows"]
-    out = [f"== where a CLI command's time goes: {args.rounds} rounds, interleaved; token in "
+    out = [f"== where a CLI command's time goes ({args.transport}): {args.rounds} rounds, "
+           f"interleaved; token in "
            f"{'the keyring' if args.keyring else 'TABSTEWARD_TOKEN'}; load "
            f"{'/'.join(f'{x:.2f}' for x in load)} at start",
            f"python -I -c pass {med(rows['python -I -c pass']['process, end to end']):.1f} ms, "
