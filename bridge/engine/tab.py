@@ -496,7 +496,9 @@ class Tab(SnapshotTaking):
     async def _next_frame(self) -> None:
         """Let the page draw once after a scroll: the browser routes input to out-of-process
         frames by the last drawn frame, so a click sent sooner can land on the old layout.
-        (A tab that draws nothing gives up after 200 ms.)"""
+        A page without such frames gets its input straight, hit-tested on its current
+        layout: it is not waited for. (A tab that draws nothing, like a background tab
+        through the extension, gives up after 200 ms.)"""
         frame = self.frames[self.target_id]
         ctx = await self._world(frame)
         await self.send("Runtime.evaluate", {
@@ -527,7 +529,7 @@ class Tab(SnapshotTaking):
             if isinstance(res, dict) and res.get("hidden"):
                 raise TargetNotInteractable(_cut_off("the frame holding it", str(res["hidden"])))
             scrolled = scrolled or (isinstance(res, dict) and bool(res.get("scrolled")))
-        if scrolled:
+        if scrolled and self.child_sessions:  # only out-of-process frames need it drawn
             await self._next_frame()
 
     async def page_rect(self, handle: Handle) -> tuple[float, float, float, float] | None:
