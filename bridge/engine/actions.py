@@ -37,6 +37,7 @@ log = logging.getLogger("tabsteward.engine")
 
 BUTTONS = ("left", "right", "middle")
 NAV_TIMEOUT = 30.0
+NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 
 
 @dataclass
@@ -90,6 +91,8 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
     if tab.state.dialog is None and nav_started:
         try:
+            if _only_requested(tab, events):
+                await _navigation_begins(tab)
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
@@ -113,6 +116,35 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
+
+
+def _only_requested(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Whether the action asked for a navigation of the tab's own page that had not yet begun
+    when it finished: the old document still reads as loaded then (through the extension the
+    browser's loading events may come after the action's last reply)."""
+    asked = any(m in ("Page.frameRequestedNavigation", "Page.frameScheduledNavigation")
+                and p.get("frameId") == tab.target_id
+                and p.get("disposition", "currentTab") == "currentTab" for m, p in events)
+    begun = any(m in ("Page.frameStartedLoading", "Page.frameNavigated",
+                      "Page.frameStoppedLoading", "Page.frameClearedScheduledNavigation")
+                and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id
+                for m, p in events)
+    return asked and not begun and not tab.state.loading
+
+
+async def _navigation_begins(tab: Tab) -> None:
+    """Wait (briefly) until a requested navigation of the page begins, ends or is dropped."""
+    begins = tab.expect(lambda m, p, s: (
+        m in ("Page.frameStartedLoading", "Page.frameNavigated", "Page.frameStoppedLoading",
+              "Page.frameClearedScheduledNavigation")
+        and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id)
+        or m == "Page.javascriptDialogOpening")
+    try:
+        await asyncio.wait_for(begins, NAV_BEGINS)
+    except TimeoutError:  # it never began (the page dropped it): report what is there
+        log.debug("a requested navigation did not begin within %g s", NAV_BEGINS)
+    finally:
+        begins.cancel()
 
 
 async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
@@ -234,8 +266,7 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     if not 1 <= count <= 3:
         raise UsageError("count must be 1, 2 or 3; nothing was clicked")
     mask = modifier_mask(modifiers)
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
@@ -281,8 +312,7 @@ async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: O
 
 
 async def hover(tab: Tab, target: Target) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     await tab.permit("hover", info)
     x, y = await tab.point(handle, what)
@@ -293,8 +323,7 @@ async def hover(tab: Tab, target: Target) -> Outcome:
 
 
 async def focus(tab: Tab, target: Target) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     await tab.permit("focus", info)
     obj = await tab.object_id(handle)
     out = Outcome(f"focused {describe(handle, info)}")
@@ -362,8 +391,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     """fill (replace) or type (append) into an input, textarea or contenteditable."""
     if len(text) > 100_000:
         raise UsageError("text is over 100,000 characters; nothing was typed")
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit(mode, info, text=text)
@@ -454,8 +482,7 @@ _SELECT = """function(values) {
 async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     if not values:
         raise UsageError("give at least one option value or label; nothing was selected")
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit("select", info)
@@ -488,8 +515,7 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
 
 
 async def check(tab: Tab, target: Target, on: bool) -> Outcome:
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     checked = "checked" in info.get("states", []) or info.get("checked") is True
     word = "checked" if on else "unchecked"
@@ -521,8 +547,7 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
                                         "document.documentElement.scrollHeight, innerHeight])")
         return Outcome(f"scrolled the page to y={pos[1]} of {pos[2]} (viewport {pos[3]})",
                        data={"x": pos[0], "y": pos[1], "height": pos[2]})
-    handle = await tab.resolve(target)
-    info = await tab.info(handle)
+    handle, info = await tab.resolve_info(target)
     await tab.permit("scroll", info)
     if dx == 0 and dy == 0:
         await tab.scroll_into_view(handle, describe(handle, info))

@@ -402,6 +402,21 @@ class Tab(SnapshotTaking):
             return await self._resolve_role(target.role, target.name, target.nth, None)
         return await self._resolve_css(target)
 
+    async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
+        """`resolve`, then `info`: for a ref whose element is still there, one round trip to
+        the page instead of two (every action on a ref starts here)."""
+        self.check_open()
+        if isinstance(target, RefTarget) and target.ref in self.refs:
+            entry = self.refs[target.ref]
+            frame = self.frames.get(entry.frame)
+            if frame is not None and frame.doc == entry.doc and frame.world is not None:
+                found = await self.evaluate(frame, f"(e => !!e && e.isConnected ? __ts.info("
+                                            f"{entry.local}) : null)(__ts.get({entry.local}))")
+                if isinstance(found, dict):
+                    return Handle(frame, entry.local, target.ref), found
+        handle = await self.resolve(target)
+        return handle, await self.info(handle)
+
     async def _resolve_ref(self, ref: int) -> Handle:
         if not self.refs:
             await self.collect(interactive=True, viewport=False, scope=None)
@@ -495,7 +510,9 @@ class Tab(SnapshotTaking):
     async def _next_frame(self) -> None:
         """Let the page draw once after a scroll: the browser routes input to out-of-process
         frames by the last drawn frame, so a click sent sooner can land on the old layout.
-        (A tab that draws nothing gives up after 200 ms.)"""
+        A page without such frames gets its input straight, hit-tested on its current
+        layout: it is not waited for. (A tab that draws nothing, like a background tab
+        through the extension, gives up after 200 ms.)"""
         frame = self.frames[self.target_id]
         ctx = await self._world(frame)
         await self.send("Runtime.evaluate", {
@@ -526,7 +543,7 @@ class Tab(SnapshotTaking):
             if isinstance(res, dict) and res.get("hidden"):
                 raise TargetNotInteractable(_cut_off("the frame holding it", str(res["hidden"])))
             scrolled = scrolled or (isinstance(res, dict) and bool(res.get("scrolled")))
-        if scrolled:
+        if scrolled and self.child_sessions:  # only out-of-process frames need it drawn
             await self._next_frame()
 
     async def page_rect(self, handle: Handle) -> tuple[float, float, float, float] | None:

@@ -1,0 +1,111 @@
+"""The agents that solve the tasks: one per tool, each driving its tool's command line one
+process per command (as a coding agent does) and reading that tool's own snapshot format."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from snaptext import Line, parse
+
+TEXTBOX = ("textbox", "searchbox", "combobox")
+
+
+class StepFailed(RuntimeError):
+    """A command the agent ran exited with an error."""
+
+
+@dataclass
+class Agent:
+    """One tool on one transport: its command line and the environment it runs in."""
+
+    label: str  # "tabsteward/launched", "tabsteward/extension", "agent-browser"
+    argv0: str
+    env: dict[str, str]
+    cwd: str
+    calls: list[tuple[str, float]] = field(default_factory=list)  # (command, ms)
+    # whether the person's tab is still the active one (the extension transport only)
+    person_in_front: Callable[[], bool] | None = None
+
+    @property
+    def tool(self) -> str:
+        return self.label.split("/")[0]
+
+    def run(self, *args: str, timeout: float = 60.0) -> str:
+        t0 = time.perf_counter()
+        r = subprocess.run([self.argv0, *args], capture_output=True, text=True, env=self.env,
+                           cwd=self.cwd, timeout=timeout)
+        self.calls.append((args[0], (time.perf_counter() - t0) * 1000))
+        if r.returncode != 0:
+            raise StepFailed(f"{args[0]} {' '.join(args[1:])[:60]}: exit {r.returncode}: "
+                             f"{(r.stderr or r.stdout).strip()[:240]}")
+        return r.stdout
+
+    # -- what every agent does, in its tool's words --------------------------------------
+
+    def open(self, url: str) -> None:
+        self.run("open", url)
+
+    def snap(self, interactive: bool = False) -> list[Line]:
+        return parse(self.run("snapshot", *(["-i"] if interactive else [])), self.tool)
+
+    def click(self, ref: str) -> str:
+        """What the tool said the click did."""
+        return self.run("click", ref).strip()
+
+    def check(self, ref: str) -> None:
+        self.run("check", ref)
+
+    def fill(self, ref: str, text: str) -> None:
+        self.run("fill", ref, text)
+
+    def drag(self, source: str, target: str) -> None:
+        self.run("drag", source, target)
+
+    def after_submit(self) -> None:
+        """What the tool's guide says to do after a click that loads a new page."""
+
+    def read(self, line: Line) -> str:
+        raise NotImplementedError
+
+    def card_snapshot(self) -> list[Line]:
+        """The snapshot this tool's agent picks a card's control from."""
+        return self.snap()
+
+
+class TabstewardAgent(Agent):
+    def read(self, line: Line) -> str:
+        # SKILL.md: a line ending in [+N chars] was cut; `text @N` gives all of it
+        if re.search(r"\[\+[\d,]+ chars\]", line.raw) or not line.ref:
+            return _page_words(self.run("text", line.ref)) if line.ref else ""
+        m = re.search(r'value="((?:[^"\\]|\\.)*)"', line.raw)
+        return (m.group(1) if m else line.name).replace('\\"', '"')
+
+    def card_snapshot(self) -> list[Line]:
+        return self.snap(interactive=True)  # -i keeps the cards that hold refs
+
+
+def _page_words(out: str) -> str:
+    """`text @N`'s output without the lines that say whose data it is."""
+    lines = out.rstrip("\n").split("\n")
+    if lines and lines[0].startswith("[untrusted page data"):
+        lines = lines[1:]
+        while lines and lines[0].startswith(("page: ", "url: ")):
+            lines = lines[1:]
+    return "\n".join(lines)
+
+
+class AgentBrowserAgent(Agent):
+    def read(self, line: Line) -> str:
+        # its guide: `get value` for a field, `get text` for the rest
+        if line.role in TEXTBOX:
+            value = self.run("get", "value", line.ref).rstrip("\n")
+            if value:
+                return value
+        return self.run("get", "text", line.ref).rstrip("\n")
+
+    def after_submit(self) -> None:
+        self.run("wait", "--load", "load")

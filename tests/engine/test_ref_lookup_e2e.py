@@ -1,0 +1,64 @@
+"""An action on a ref reads its element from the page once before aiming, and a ref whose
+element was replaced still finds the new one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, ref, target, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+def page_calls(tab: Tab, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The helper expressions the tab evaluates from now on, in order."""
+    seen: list[str] = []
+    inner = tab.evaluate
+
+    async def evaluate(frame: Any, expression: str, timeout: float | None = 30) -> Any:
+        seen.append(expression)
+        return await inner(frame, expression, timeout)
+    monkeypatch.setattr(tab, "evaluate", evaluate)
+    return seen
+
+
+def before_aiming(calls: list[str]) -> list[str]:
+    aim = next(i for i, c in enumerate(calls) if "__ts.aim(" in c or "__ts.point(" in c)
+    return calls[:aim]
+
+
+async def test_a_click_on_a_live_ref_reads_the_element_in_one_call_to_the_page(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    calls = page_calls(tab, monkeypatch)
+    out = await actions.click(tab, parse(ref(shot, "button", "Save")))
+    assert await text_of(tab, "#out") == "save clicked"
+    assert "Save" in out.did
+    assert len(before_aiming(calls)) == 1, calls
+
+
+async def test_a_fill_on_a_live_ref_reads_the_field_in_one_call_to_the_page(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("form.html"))
+    shot = await tab.snapshot()
+    calls = page_calls(tab, monkeypatch)
+    await actions.enter_text(tab, parse(ref(shot, "textbox", "Email")), "a@b.org", "fill")
+    assert len(before_aiming(calls)) == 1, calls
+    assert (await tab.info(await tab.resolve(parse('loc=textbox "Email"'))))["value"] == "a@b.org"
+
+
+async def test_a_ref_whose_element_was_replaced_reaches_the_new_one_by_role_and_name(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    save = ref(shot, "button", "Save")
+    await actions.click(tab, target(shot, "button", "Redraw"))  # the old node leaves the page
+    out = await actions.click(tab, parse(save))
+    assert await text_of(tab, "#out") == "save clicked"
+    assert out.did.startswith("clicked")
