@@ -424,14 +424,6 @@
         } catch (e) { /* not a valid selector: fall through */ }
       }
     }
-    if (typeof el.className === "string" && el.className.trim() && !nameOf(el, role)) {
-      // an unnamed element (an icon): its class is what a person's eye would go by
-      for (const cls of el.className.trim().split(/\s+/).slice(0, 3)) {
-        if (!/^[A-Za-z][\w-]{0,30}$/.test(cls)) continue;
-        const sel = el.tagName.toLowerCase() + "." + cls;
-        if (countOf(el.getRootNode(), sel) === 1) return sel;
-      }
-    }
     if (role === "link") {
       const href = el.getAttribute("href");
       if (href && href.length <= 60 && !href.startsWith("javascript:") && !/["\\]/.test(href)) {
@@ -443,28 +435,34 @@
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
-  function listened(secret) {
+  // `drop`: those with drop listeners instead.
+  function listened(secret, drop) {
     const found = new Set();
     if (!secret) return found;
     const collect = (e) => found.add(e.target);
-    document.addEventListener("ts-mark-" + secret, collect, true);
+    const [ask, mark] = drop ? ["ts-ask-drop-", "ts-drop-"] : ["ts-ask-", "ts-mark-"];
+    document.addEventListener(mark + secret, collect, true);
     try {
-      document.dispatchEvent(new CustomEvent("ts-ask-" + secret));
+      document.dispatchEvent(new CustomEvent(ask + secret));
     } finally {
-      document.removeEventListener("ts-mark-" + secret, collect, true);
+      document.removeEventListener(mark + secret, collect, true);
     }
     return found;
   }
+
+  /* @include marks.js: icon hints, evidence locators, drag items */
 
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
   //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder
   function snapshot(opts) {
     counts = new Map();
+    climbs = 0;
     try {
       return walk(opts);
     } finally {
       counts = null;
+      zones = null;
     }
   }
 
@@ -482,6 +480,7 @@
     let count = 0;
     const limit = opts.maxNodes || 200000;
     const handlers = listened(opts.hook);
+    zones = [handlers, listened(opts.hook, true)];
 
     function flush() {
       const t = clean(pending);
@@ -530,7 +529,9 @@
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
-      if (!ACTIONABLE.has(role) && visible) {
+      const dragging = visible && dragItem(el);
+      if (dragging && !ACTIONABLE.has(role)) clickable = true;
+      else if (!ACTIONABLE.has(role) && visible) {
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
         if ((cs.cursor === "pointer" && parentCursor !== "pointer") ||
@@ -560,14 +561,19 @@
         const src = proxy || el;
         const states = statesOf(src, role);
         if (src === focused) states.push("focused");
+        if (dragging) states.push("draggable");
         const value = valueOf(src, role);
         const extra = optionsOf(el);
         const [shown, valueLeft] = value === null || value === undefined || value === ""
           ? [null, 0] : cut(String(value), VALUE_MAX);
-        rows.push(namedRow([depth, 0, role, "", idOf(el), states.join(" "), shown,
-                            locOf(el, role), extra], src, role, valueLeft));
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
-          role === "textbox";
+          role === "textbox" || dragging;
+        const row = namedRow([depth, 0, role, "", idOf(el), states.join(" "), shown,
+                              locOf(el, role), extra], src,
+                             dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
+                             valueLeft);
+        if (!row[3]) hinted(row, el);
+        rows.push(row);
         if (fromContent) consumed++;
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
           walkChildren(el, depth + 1);
@@ -946,9 +952,11 @@
     if (!el) return null;
     const src = standIn(el) || el;
     const role = roleOf(src);
-    const [name, nameLeft] = cut(fullNameOf(src, role), NAME_MAX);
+    const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
+    const [name, nameLeft] = cut(fullNameOf(src, dragged ? "clickable" : role), NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
+      hint: name ? "" : iconEvidence(el).hint,
       type: src.type || null, editable: !!el.isContentEditable,
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
       disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
@@ -1131,6 +1139,7 @@
 
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
+    queryIn, order, dropSpot, handleOf,
     focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };

@@ -32,6 +32,7 @@ class Line:
     dupes: int | None = None  # how many share this role+name on the whole page, likewise
     name_left: int = 0  # characters cut from the end of the name (page.js shows at most 150)
     value_left: int = 0  # likewise from the value (at most 300)
+    hint: str | None = None  # what an unnamed element's markup suggests it is (not its name)
 
 
 @dataclass
@@ -100,6 +101,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             parts.append(quote(line.name) + left_out(line.name_left))
         if line.ref:
             parts.append(f"@{line.ref}")
+        if line.hint:
+            parts.append(f"hint={quote(line.hint)}")
         if line.states:
             parts.append(f"[{line.states}]")
         if line.value is not None:
@@ -123,6 +126,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
                 info["states"] = line.states.split()
             if line.value is not None:
                 info["value"] = line.value
+            if line.hint:
+                info["hint"] = line.hint
             if line.name_left:
                 info["name_left"] = line.name_left
             if line.value_left:

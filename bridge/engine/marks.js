@@ -1,0 +1,274 @@
+// Part of Tabsteward's page helper: tab.py puts it inside page.js at its "@include marks.js"
+// line, where it shares page.js's scope (clean, countOf, stableId, deepQuery, idOf, get...).
+// What markup says of elements that have no words: icon hints, evidence locators, drag items.
+  // -- icon hints, evidence locators, drag items -----------------------------------------
+  // An element with no accessible name (an icon) gets a hint from the markup a person's eye
+  // or its developer went by, and a CSS locator built on the same evidence: unique on the
+  // page, or inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which
+  // queryIn resolves), so it survives a list that changes. Never the page's layout classes
+  // nor hashed CSS-module names.
+  const TEST_ATTRS = ["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
+                      "data-action", "data-command", "data-icon"];
+  const NOISE = new Set(("icon icons ico btn button action actions item link clickable " +
+    "pointer active disabled selected hover focus open show hidden visible inline block " +
+    "flex grid row col small large sm md lg xl xs left right top bottom center primary " +
+    "secondary default light dark outline outlined filled round rounded sharp solid " +
+    "regular fa fas far fab fal bi mdi glyphicon material ion svg img image wrapper " +
+    "container inner outer control controls tool tools ripple js ui symbols " +
+    "material-icons material-symbols-outlined material-symbols-rounded").split(" "));
+  const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
+    "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
+    "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");
+  // made by a build, not a person: a prefix of CSS-in-JS tools, a digit, a CSS module's
+  // `Name_local__hash`, styled-components' `bZoeiQ`, a long run without a vowel
+  const HASHED = new RegExp("^(?:_|sc-|css-|jsx-|svelte-|emotion-|ng-)|__|[^\\w-]|\\d|" +
+    "^[a-z][A-Z]|[A-Z](?![a-z]{2})|[b-df-hj-np-tv-xz]{5}", "");
+  const AFFIX = new RegExp("^(?:fa|bi|mdi|ion|ti|la|icon|ico|glyphicon|feather|i|js)-|" +
+    "[-_](?:icon|ico|btn|button)$", "g");
+  const ICON_FONT = /icon|symbol|glyph|awesome/i;
+  const IDENT = /^[A-Za-z][\w-]{0,40}$/;
+
+  // "thumb_up", "deleteButton", "icon-trash" -> "thumb up", "delete", "trash"
+  function hintWords(s) {
+    const w = String(s).replace(AFFIX, "").replace(/([a-z])([A-Z])/g, "$1 $2")
+      .split(/[\s_\-.]+/).filter((x) => x && !NOISE.has(x.toLowerCase()));
+    return clean(w.join(" ").toLowerCase()).slice(0, 60);
+  }
+
+  function meaningfulClass(tok) {
+    return !HASHED.test(tok) && !LAYOUT.test(tok) && !NOISE.has(tok) && IDENT.test(tok) &&
+      !!hintWords(tok);
+  }
+
+  // {hint, sels}: the first hint of the issue's order, and CSS selectors that match `el`
+  // built on evidence, best first.
+  function iconEvidence(el) {
+    const tag = el.tagName.toLowerCase();
+    const hints = [], sels = [];
+    const attrSel = (name, v) => v.length <= 60 && !/["\\\n]/.test(v)
+      ? "[" + name + "=\"" + v + "\"]" : null;
+    // what it holds speaks for it when it is small, as an icon is (not a list of them)
+    const all = el.querySelectorAll("*");
+    const inner = all.length <= 8 ? Array.from(all) : [];
+    const within = (sel) => inner.find((n) => n.matches(sel));
+    const desc = el.getAttribute("aria-description");
+    if (desc) {
+      hints.push(clean(desc));
+      const s = attrSel("aria-description", desc);
+      if (s) sels.push(tag + s);
+    }
+    const img = within("img[alt]:not([alt='']), img[title]");
+    if (img) {
+      const a = img.getAttribute("alt") ? "alt" : "title";
+      hints.push(clean(img.getAttribute(a)));
+      const s = attrSel(a, img.getAttribute(a));
+      if (s) sels.push(tag + ":has(img" + s + ")");
+    }
+    const title = within("svg title");
+    if (title) hints.push(clean(title.textContent));
+    const use = within("use");
+    const href = use && (use.getAttribute("href") || use.getAttribute("xlink:href") || "");
+    if (href && href.includes("#")) {
+      hints.push(hintWords(href.slice(href.lastIndexOf("#") + 1)));
+      const s = attrSel(use.hasAttribute("href") ? "href" : "xlink\\:href", href);
+      if (s) sels.push(tag + ":has(use" + s + ")");
+    }
+    for (const n of [el, ...inner]) {  // an icon font's ligature: text drawn as a glyph
+      const t = clean(n.textContent);
+      if (/^[a-z_]{3,30}$/.test(t) && ICON_FONT.test(getComputedStyle(n).fontFamily)) {
+        hints.push(hintWords(t));
+        break;
+      }
+    }
+    for (const n of [el, ...inner]) {
+      for (const a of TEST_ATTRS) {
+        const v = n.getAttribute(a);
+        if (!v || !hintWords(v)) continue;
+        hints.push(hintWords(v));
+        const s = attrSel(a, v);
+        if (s) sels.push(n === el ? tag + s : tag + ":has(" + s + ")");
+      }
+    }
+    for (const n of [el, ...inner]) {
+      if (typeof n.className !== "string") continue;
+      for (const tok of n.className.trim().split(/\s+/).slice(0, 6)) {
+        if (!meaningfulClass(tok)) continue;
+        hints.push(hintWords(tok));
+        sels.push(n === el ? tag + "." + tok : tag + ":has(." + tok + ")");
+      }
+    }
+    for (const n of [el, ...inner.slice(0, 3)]) {
+      const m = /url\(["']?([^"')]*)/.exec(getComputedStyle(n).backgroundImage);
+      const file = m && m[1].split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
+      if (file && !file.startsWith("data:") && hintWords(file)) {
+        hints.push(hintWords(file));
+        break;
+      }
+    }
+    return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
+  }
+
+  // An unnamed row gets its hint (an 11th cell) and, lacking a locator, one on evidence.
+  function hinted(row, el) {
+    const ev = iconEvidence(el);
+    if (!row[7]) row[7] = evidenceLoc(el, ev.sels);
+    if (!ev.hint) return;
+    while (row.length < 10) row.push(row.length === 5 ? "" : row.length === 9 ? [0, 0] : null);
+    row[10] = ev.hint;
+  }
+
+  // Checks of text-scoped locators cost a climb per match: bounded per snapshot.
+  let climbs = 0;
+
+  // A selector for `el` built on evidence: unique on the page, else inside its card.
+  function evidenceLoc(el, sels) {
+    const root = el.getRootNode();
+    for (const sel of sels) {
+      let n = 0;
+      try { n = countOf(root, sel); } catch (e) { continue; }
+      if (n === 1) return sel;
+      if (n > 1) {
+        const scoped = cardLoc(el, sel);
+        if (scoped) return scoped;
+      }
+    }
+    return null;
+  }
+
+  // The words of a card that anchor a locator: its leading text a person reads (no hidden
+  // text, no icon font's glyph names), up to 40 characters, one run of its textContent.
+  function cardText(card) {
+    const w = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
+    let t = "";
+    for (let n = w.nextNode(); n && t.length < 40; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (p.closest("[aria-hidden=true]") || ICON_FONT.test(getComputedStyle(p).fontFamily) ||
+          SKIP_TAGS.has(p.tagName)) {
+        if (HAS_WORD.test(t)) break;
+        t = "";
+        continue;
+      }
+      t += n.data;
+    }
+    t = clean(t);
+    return !HAS_WORD.test(t) ? "" : t.length <= 40 ? t : t.slice(0, 40).replace(/\s\S*$/, "");
+  }
+
+  function cardLoc(el, sel) {
+    let level = 0;
+    for (let a = el.parentElement; a && a !== document.body && level < 8;
+         a = a.parentElement, level++) {
+      if (a.querySelectorAll(sel).length > 1) return null;  // past its card
+      const id = stableId(a);
+      if (id) return id + " " + sel;
+      const t = climbs < 20000 && HAS_WORD.test(a.textContent) ? cardText(a) : "";
+      if (!t) continue;
+      const found = nearest(document, sel, t);
+      if (found.length === 1 && found[0] === el)
+        return sel + " in \"" + t.replace(/["\\]/g, "\\$&") + "\"";
+    }
+    return null;
+  }
+
+  // The elements matching `sel` whose nearest ancestor holding `text` is nearest of all.
+  function nearest(root, sel, text) {
+    let best = [], bestLevel = 9;
+    const matches = [];
+    deepQuery(root, sel, matches, 2000);
+    for (const m of matches) {
+      let level = 0;
+      for (let a = m.parentElement; a; a = a.parentElement, level++) {
+        climbs++;
+        if (level > bestLevel || level >= 8) { level = 9; break; }
+        if (clean(a.textContent).includes(text)) break;
+      }
+      if (level < bestLevel) { best = [m]; bestLevel = level; }
+      else if (level === bestLevel && level < 9) best.push(m);
+    }
+    return best;
+  }
+
+  function queryIn(selector, text) {
+    return nearest(document, selector, clean(text)).slice(0, 5).map(idOf);
+  }
+
+  // Items a person drags: draggable, grabbed, a drag handle, or a child of a sortable list.
+  const DRAG_CLASS = new RegExp("(?:^|\\s)(?:drag-?handle|sortable-handle|ui-sortable-handle|" +
+    "cdk-drag|grip|draggable|sortable-item|dnd-item)(?:\\s|$)", "i");
+  const SORTABLE = new RegExp("(?:^|\\s)(?:sortable|ui-sortable|cdk-drop-list|sortable-list|" +
+    "dnd-list|reorderable)(?:\\s|$)", "i");
+  const DRAG_WORDS = /drag|sortable|reorder/i;
+
+  // During a walk: [elements with click or press listeners, elements with drop listeners]
+  // (a list that takes both is a sortable library's, SortableJS's among them).
+  let zones = null;
+
+  function sortableList(el) {
+    return !!el && ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
+      (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1) ||
+      el.hasAttribute("data-sortable") || el.hasAttribute("data-rbd-droppable-id") ||
+      DRAG_WORDS.test(el.getAttribute("aria-roledescription") || ""));
+  }
+
+  function dragItem(el) {
+    return dragHandle(el) || sortableList(el.parentElement);
+  }
+
+  function dragHandle(el) {
+    const cls = typeof el.className === "string" ? el.className : "";
+    return el.getAttribute("draggable") === "true" || el.hasAttribute("aria-grabbed") ||
+      DRAG_WORDS.test(el.getAttribute("aria-roledescription") || "") ||
+      el.hasAttribute("data-drag-handle") || el.hasAttribute("data-rbd-drag-handle-draggable-id") ||
+      DRAG_CLASS.test(cls) ||
+      (/(?:^|\s)handle(?:\s|$)/.test(cls) && !HAS_WORD.test(el.textContent));
+  }
+
+  // The drag handle inside an item, if it has one: where a person takes hold of it.
+  function handleOf(id) {
+    const el = get(id);
+    const inner = el ? Array.from(el.querySelectorAll("*")).slice(0, 60) : [];
+    const found = inner.find((n) => dragHandle(n) && n.getBoundingClientRect().width > 0);
+    return found ? idOf(found) : 0;
+  }
+
+  // The list a dragged element belongs to: its nearest sortable or list ancestor (else its
+  // item's parent), and the item holding it there.
+  function listOf(el) {
+    let item = el;
+    for (let a = el.parentElement; a && a !== document.body; item = a, a = a.parentElement) {
+      const r = roleOf(a);
+      if (sortableList(a) || r === "list" || r === "listbox" || a.tagName === "TBODY")
+        return [a, item];
+    }
+    return [el.parentElement, el];
+  }
+
+  // Where a person drops `src` on `dst`: past the middle of `dst`, on the far side from
+  // where `src` comes (below it when moving down), at a point where the release activates
+  // what it does at the aimed point `hitId`; else null (the aimed point is used).
+  function dropSpot(dstId, srcId, hitId, secret) {
+    const d = get(dstId), s = get(srcId), aimed = get(hitId);
+    if (!d || !s || !aimed) return null;
+    const a = d.getBoundingClientRect(), b = listOf(s)[1].getBoundingClientRect();
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    const down = Math.abs(dy) >= Math.abs(dx);
+    const f = (down ? dy : dx) > 0 ? 0.8 : 0.2;
+    const x = down ? a.left + a.width / 2 : a.left + a.width * f;
+    const y = down ? a.top + a.height * f : a.top + a.height / 2;
+    const hit = hitTarget(d, x, y);
+    if (!hits(d, hit) || activationOf(hit, secret) !== activationOf(aimed, secret)) return null;
+    const side = down ? (f > 0.5 ? "below" : "above") : (f > 0.5 ? "after" : "before");
+    return { x, y, side };
+  }
+
+  // [list id, the drag item's index, each item's first words] for the list holding `id`.
+  function order(id, listId) {
+    const el = get(id);
+    const list = listId ? get(listId) : el && listOf(el)[0];
+    if (!list) return null;
+    const items = Array.from(list.children).filter((c) => !SKIP_TAGS.has(c.tagName) &&
+      getComputedStyle(c).display !== "none");
+    const mine = el ? items.findIndex((c) => c.contains(el)) : -1;
+    return [idOf(list), mine, items.slice(0, 30).map((c) => cut(clean(textOf(c, 0)), 40)[0])];
+  }
