@@ -7,14 +7,16 @@
   // page, or inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which
   // queryIn resolves), so it survives a list that changes. Never the page's layout classes
   // nor hashed CSS-module names.
-  const TEST_ATTRS = ["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
-                      "data-action", "data-command", "data-icon"];
+  const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
+                              "data-action", "data-command", "data-icon"]);
   const NOISE = new Set(("icon icons ico btn button action actions item link clickable " +
     "pointer active disabled selected hover focus open show hidden visible inline block " +
     "flex grid row col small large sm md lg xl xs left right top bottom center primary " +
     "secondary default light dark outline outlined filled round rounded sharp solid " +
     "regular fa fas far fab fal bi mdi glyphicon material ion svg img image wrapper " +
-    "container inner outer control controls tool tools ripple js ui symbols " +
+    "container inner outer control controls tool tools ripple js ui symbols relative " +
+    "absolute fixed sticky static clearfix pull invisible truncate uppercase lowercase " +
+    "bold italic underline content wrap box " +
     "material-icons material-symbols-outlined material-symbols-rounded").split(" "));
   const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
     "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
@@ -48,9 +50,10 @@
     const attrSel = (name, v) => v.length <= 60 && !/["\\\n]/.test(v)
       ? "[" + name + "=\"" + v + "\"]" : null;
     // what it holds speaks for it when it is small, as an icon is (not a list of them)
-    const all = el.querySelectorAll("*");
-    const inner = all.length <= 8 ? Array.from(all) : [];
-    const within = (sel) => inner.find((n) => n.matches(sel));
+    const inner = fewInside(el, 8);
+    const small = inner !== null;
+    const nodes = small ? [el, ...inner] : [el];
+    const within = (sel) => small ? inner.find((n) => n.matches(sel)) : null;
     const desc = el.getAttribute("aria-description");
     if (desc) {
       hints.push(clean(desc));
@@ -62,7 +65,7 @@
       const a = img.getAttribute("alt") ? "alt" : "title";
       hints.push(clean(img.getAttribute(a)));
       const s = attrSel(a, img.getAttribute(a));
-      if (s) sels.push(tag + ":has(img" + s + ")");
+      if (s) sels.push(holds(el, img, "img" + s));
     }
     const title = within("svg title");
     if (title) hints.push(clean(title.textContent));
@@ -71,33 +74,39 @@
     if (href && href.includes("#")) {
       hints.push(hintWords(href.slice(href.lastIndexOf("#") + 1)));
       const s = attrSel(use.hasAttribute("href") ? "href" : "xlink\\:href", href);
-      if (s) sels.push(tag + ":has(use" + s + ")");
+      if (s) sels.push(holds(el, use, "use" + s));
     }
-    for (const n of [el, ...inner]) {  // an icon font's ligature: text drawn as a glyph
+    for (const n of small ? nodes : []) {  // an icon font's ligature: text drawn as a glyph
       const t = clean(n.textContent);
       if (/^[a-z_]{3,30}$/.test(t) && ICON_FONT.test(getComputedStyle(n).fontFamily)) {
         hints.push(hintWords(t));
         break;
       }
     }
-    for (const n of [el, ...inner]) {
-      for (const a of TEST_ATTRS) {
-        const v = n.getAttribute(a);
-        if (!v || !hintWords(v)) continue;
+    for (const n of nodes) {
+      if (!n.attributes.length) continue;
+      for (const { name: a, value: v } of n.attributes) {
+        if (!TEST_ATTRS.has(a) || !hintWords(v)) continue;
         hints.push(hintWords(v));
         const s = attrSel(a, v);
-        if (s) sels.push(n === el ? tag + s : tag + ":has(" + s + ")");
+        if (s) sels.push(n === el ? tag + s : holds(el, n, s));
       }
     }
-    for (const n of [el, ...inner]) {
+    // class tokens: first those that tell it from its like siblings (`facebook` before the
+    // `share` every link of the row has)
+    const tokens = [];
+    for (const n of nodes) {
       if (typeof n.className !== "string") continue;
       for (const tok of n.className.trim().split(/\s+/).slice(0, 6)) {
-        if (!meaningfulClass(tok)) continue;
-        hints.push(hintWords(tok));
-        sels.push(n === el ? tag + "." + tok : tag + ":has(." + tok + ")");
+        if (meaningfulClass(tok)) tokens.push([n, tok, sharedClass(n, tok)]);
       }
     }
-    for (const n of [el, ...inner.slice(0, 3)]) {
+    tokens.sort((a, b) => a[2] - b[2]);
+    for (const [n, tok] of tokens) {
+      hints.push(hintWords(tok));
+      sels.push(n === el ? tag + "." + tok : holds(el, n, "." + tok));
+    }
+    for (const n of nodes.slice(0, 2)) {
       const m = /url\(["']?([^"')]*)/.exec(getComputedStyle(n).backgroundImage);
       const file = m && m[1].split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
       if (file && !file.startsWith("data:") && hintWords(file)) {
@@ -106,6 +115,38 @@
       }
     }
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
+  }
+
+  // A selector for `el` by what it holds: `span:has(> i.x)`, through at most two levels
+  // (a bare :has would match every ancestor of the same tag too); else null.
+  function holds(el, n, sel) {
+    const tag = el.tagName.toLowerCase();
+    if (n.parentElement === el) return tag + ":has(> " + sel + ")";
+    const p = n.parentElement;
+    if (p && p.parentElement === el) return tag + ":has(> * > " + sel + ")";
+    return null;
+  }
+
+  // The element's descendants when there are at most `max`, else null (without listing all).
+  function fewInside(el, max) {
+    const out = [];
+    for (let n = el.firstElementChild; n;) {
+      if (out.push(n) > max) return null;
+      if (n.firstElementChild) { n = n.firstElementChild; continue; }
+      while (n !== el && !n.nextElementSibling) n = n.parentElement;
+      n = n === el ? null : n.nextElementSibling;
+    }
+    return out;
+  }
+
+  // Whether the siblings of `n` of its tag share the class token (1) or not (0).
+  function sharedClass(n, tok) {
+    const p = n.parentElement;
+    if (!p) return 0;
+    for (const c of p.children) {
+      if (c !== n && c.tagName === n.tagName && c.classList.contains(tok)) return 1;
+    }
+    return 0;
   }
 
   // An unnamed row gets its hint (an 11th cell) and, lacking a locator, one on evidence.
@@ -117,9 +158,6 @@
     row[10] = ev.hint;
   }
 
-  // Checks of text-scoped locators cost a climb per match: bounded per snapshot.
-  let climbs = 0;
-
   // A selector for `el` built on evidence: unique on the page, else inside its card.
   function evidenceLoc(el, sels) {
     const root = el.getRootNode();
@@ -127,7 +165,7 @@
       let n = 0;
       try { n = countOf(root, sel); } catch (e) { continue; }
       if (n === 1) return sel;
-      if (n > 1) {
+      if (n > 1 && root === document) {
         const scoped = cardLoc(el, sel);
         if (scoped) return scoped;
       }
@@ -135,61 +173,91 @@
     return null;
   }
 
-  // The words of a card that anchor a locator: its leading text a person reads (no hidden
-  // text, no icon font's glyph names), up to 40 characters, one run of its textContent.
-  function cardText(card) {
-    const w = document.createTreeWalker(card, NodeFilter.SHOW_TEXT);
-    let t = "";
-    for (let n = w.nextNode(); n && t.length < 40; n = w.nextNode()) {
-      const p = n.parentElement;
-      if (p.closest("[aria-hidden=true]") || ICON_FONT.test(getComputedStyle(p).fontFamily) ||
-          SKIP_TAGS.has(p.tagName)) {
-        if (HAS_WORD.test(t)) break;
-        t = "";
-        continue;
+  // A match's card is its largest ancestor holding no other match of the selector: the
+  // node below where its path parts from its nearest neighbour's (in document order).
+  // Each card's words: the first words (40 characters) of its first 40 text nodes.
+  function cardsOf(sel, budget) {
+    const all = Array.from(document.querySelectorAll(sel)).slice(0, 400);
+    const paths = all.map((m) => {
+      const up = [];
+      for (let n = m; n; n = n.parentElement) up.push(n);
+      return up.reverse();
+    });
+    const cards = new Map(), count = new Map();
+    all.forEach((m, i) => {
+      let d = 0;
+      for (const o of [paths[i - 1], paths[i + 1]]) {
+        let k = 0;
+        while (o && k < o.length && o[k] === paths[i][k]) k++;
+        d = Math.max(d, k);
       }
-      t += n.data;
+      const card = paths[i][Math.min(d, paths[i].length - 1)];
+      const words = new Set();
+      let left = 40;
+      if (card !== m) eachText(card, (t) => { words.add(wordsOf(t.data)); return --left > 0; });
+      if (budget) budget.left -= 40 - left;
+      for (const w of words) count.set(w, (count.get(w) || 0) + 1);
+      cards.set(m, [card, words]);
+    });
+    return { cards, count };
+  }
+
+  // during a snapshot: cardsOf per selector, and how many more text nodes they may read
+  let cardsBySel = null, cardBudget = null;
+
+  // `#card-id SEL`, or `SEL in "WORDS"` where WORDS begin a text node of this card only, the
+  // first such a person reads (no hidden text, no icon font's glyph names).
+  function cardLoc(el, sel) {
+    let found = cardsBySel.get(sel);
+    if (!found) {
+      if (cardBudget.left <= 0) return null;
+      cardsBySel.set(sel, (found = cardsOf(sel, cardBudget)));
     }
-    t = clean(t);
+    const [card] = found.cards.get(el) || [];
+    if (!card || card === el || card === document.body || card === document.documentElement)
+      return null;
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const id = stableId(a);
+      if (id) return id + " " + sel;
+      if (a === card) break;
+    }
+    let words = "", tries = 0;
+    eachText(card, (n) => {
+      if (++tries > 8) return false;
+      const p = n.parentElement;
+      if (el.contains(n) || p.closest("[aria-hidden=true]") ||
+          ICON_FONT.test(getComputedStyle(p).fontFamily)) return true;
+      const k = wordsOf(n.data);
+      if (found.count.get(k) !== 1) return true;
+      words = k;
+      return false;
+    });
+    return words ? sel + " in \"" + words.replace(/["\\]/g, "\\$&") + "\"" : null;
+  }
+
+  // A text node's first words (up to 40 characters): what `in "WORDS"` compares.
+  function wordsOf(data) {
+    const t = clean(data.length > 200 ? data.slice(0, 200) : data);
     return !HAS_WORD.test(t) ? "" : t.length <= 40 ? t : t.slice(0, 40).replace(/\s\S*$/, "");
   }
 
-  function cardLoc(el, sel) {
-    let level = 0;
-    for (let a = el.parentElement; a && a !== document.body && level < 8;
-         a = a.parentElement, level++) {
-      if (a.querySelectorAll(sel).length > 1) return null;  // past its card
-      const id = stableId(a);
-      if (id) return id + " " + sel;
-      const t = climbs < 20000 && HAS_WORD.test(a.textContent) ? cardText(a) : "";
-      if (!t) continue;
-      const found = nearest(document, sel, t);
-      if (found.length === 1 && found[0] === el)
-        return sel + " in \"" + t.replace(/["\\]/g, "\\$&") + "\"";
+  function eachText(root, visit) {  // text nodes with words, until visit returns false
+    const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (p && !SKIP_TAGS.has(p.tagName) && HAS_WORD.test(n.data) && visit(n) === false) return;
     }
-    return null;
   }
 
-  // The elements matching `sel` whose nearest ancestor holding `text` is nearest of all.
-  function nearest(root, sel, text) {
-    let best = [], bestLevel = 9;
-    const matches = [];
-    deepQuery(root, sel, matches, 2000);
-    for (const m of matches) {
-      let level = 0;
-      for (let a = m.parentElement; a; a = a.parentElement, level++) {
-        climbs++;
-        if (level > bestLevel || level >= 8) { level = 9; break; }
-        if (clean(a.textContent).includes(text)) break;
-      }
-      if (level < bestLevel) { best = [m]; bestLevel = level; }
-      else if (level === bestLevel && level < 9) best.push(m);
-    }
-    return best;
-  }
-
+  // The element `SEL in "WORDS"` names: the match whose card has a text node beginning
+  // with WORDS (every such match, for the caller to refuse more than one).
   function queryIn(selector, text) {
-    return nearest(document, selector, clean(text)).slice(0, 5).map(idOf);
+    const want = clean(text);
+    const out = [];
+    for (const [m, [card, words]] of cardsOf(selector).cards) {
+      if (card !== m && words.has(want)) out.push(idOf(m));
+    }
+    return out.slice(0, 5);
   }
 
   // Items a person drags: draggable, grabbed, a drag handle, or a child of a sortable list.
@@ -204,17 +272,25 @@
   let zones = null;
 
   function sortableList(el) {
-    return !!el && ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
+    if (!el || el.tagName === "TABLE") return false;  // a sortable table sorts its columns
+    return ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
       (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1) ||
       el.hasAttribute("data-sortable") || el.hasAttribute("data-rbd-droppable-id") ||
       DRAG_WORDS.test(el.getAttribute("aria-roledescription") || ""));
   }
 
+  // During a walk, whether the last parent met is sortable: siblings come one after another.
+  let lastParent = null, lastSortable = false;
+
   function dragItem(el) {
-    return dragHandle(el) || sortableList(el.parentElement);
+    const p = el.parentElement;
+    if (!zones) return dragHandle(el) || sortableList(p);
+    if (p !== lastParent) { lastParent = p; lastSortable = sortableList(p); }
+    return lastSortable || dragHandle(el);
   }
 
   function dragHandle(el) {
+    if (!el.attributes.length) return false;
     const cls = typeof el.className === "string" ? el.className : "";
     return el.getAttribute("draggable") === "true" || el.hasAttribute("aria-grabbed") ||
       DRAG_WORDS.test(el.getAttribute("aria-roledescription") || "") ||

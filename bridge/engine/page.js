@@ -457,12 +457,15 @@
   //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder
   function snapshot(opts) {
     counts = new Map();
-    climbs = 0;
+    cardsBySel = new Map();
+    cardBudget = { left: 5000 };
     try {
       return walk(opts);
     } finally {
       counts = null;
       zones = null;
+      cardsBySel = null;
+      lastParent = null;
     }
   }
 
@@ -566,12 +569,13 @@
         const extra = optionsOf(el);
         const [shown, valueLeft] = value === null || value === undefined || value === ""
           ? [null, 0] : cut(String(value), VALUE_MAX);
-        const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
-          role === "textbox" || dragging;
         const row = namedRow([depth, 0, role, "", idOf(el), states.join(" "), shown,
                               locOf(el, role), extra], src,
                              dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
                              valueLeft);
+        // a drag item is named by its words; a long one (a card) keeps its text lines too
+        const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
+          role === "textbox" || (dragging && !(row.length > 9 && row[9][0]));
         if (!row[3]) hinted(row, el);
         rows.push(row);
         if (fromContent) consumed++;

@@ -61,8 +61,9 @@ async def test_an_icon_picked_by_its_hint_is_clicked_through_its_locator(
                 if shot.refs[r].get("hint") == "like")
     assert "nth=" not in like["loc"], like
     assert "span.like" in like["loc"], like
-    await actions.click(tab, parse("loc=" + like["loc"]))
+    out = await actions.click(tab, parse("loc=" + like["loc"]))
     assert await text_of(tab, "#out") == "like Linus shipped a kernel."
+    assert out.did.endswith('hint="like")')  # the report says which icon it was
 
 
 async def test_icon_locators_find_the_same_icons_after_the_list_changed(
