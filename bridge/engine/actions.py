@@ -29,7 +29,7 @@ from ..policy import keystrokes
 from . import keyboard, keys, sent
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
-from .snapshot import left_out, shorten
+from .snapshot import left_out, quote, shorten
 from .tab import Tab
 from .targets import Target
 
@@ -56,8 +56,10 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
     if info:
         name = str(info.get("name") or "")
         left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
+        hint = str(info.get("hint") or "")[:40]
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
-            f' "{name[:40]}"{left_out(left)}' if name else "") + ")"
+            f' "{name[:40]}"{left_out(left)}' if name else
+            f" hint={quote(hint)}" if hint else "") + ")"
     return f"@{handle.ref}"
 
 
@@ -538,7 +540,7 @@ def _ref(handle: Handle) -> Target:
     return RefTarget(handle.ref)
 
 
-# -- scrolling and drag --
+# -- scrolling (drag is in dragging.py) --
 async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
     if target is None:
         await tab.permit("scroll")
@@ -556,54 +558,6 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
                          "return [this.scrollLeft, this.scrollTop, this.scrollHeight];}", dx, dy)
     return Outcome(f"scrolled {describe(handle, info)} to y={pos[1]} of {pos[2]}",
                    data={"x": pos[0], "y": pos[1], "height": pos[2]})
-
-
-async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
-    """Press on the source, move, release on the destination. Both ends are put to policy as
-    the clicks they may be (a drag that ends where it began is one), before any input."""
-    src = await tab.resolve(source)
-    dst = await tab.resolve(dest)
-    src_info, dst_info = await tab.info(src), await tab.info(dst)
-    src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
-    first = await aim_and_ask(tab, src, src_what, src_info, Ask("drag"))
-    dropping = await aim_and_ask(tab, dst, dst_what, dst_info, Ask("drag"))
-    if src.frame.id == dst.frame.id and first.hit_id and dropping.hit_id:
-        # the release clicks the two ends' nearest common ancestor: a button holding both
-        common = await tab.common_target(src.frame, first.hit_id, dropping.hit_id)
-        if common is not None and int(common.get("id") or 0) not in (first.target_id,
-                                                                       dropping.target_id):
-            await tab.permit("drag", common)
-    start = await tab.aim(src, src_what)  # the destination may have scrolled it
-    if start.target_id != first.target_id:
-        raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
-                                    "was done")
-    sx, sy = start.x, start.y
-    out = Outcome(f"dragged {src_what} to {dst_what}")
-    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
-    await tab.send("Input.setInterceptDrags", {"enabled": True})
-    try:
-        await _mouse(tab, "mouseMoved", sx, sy)
-        await _mouse(tab, "mousePressed", sx, sy, button="left", clickCount=1)
-        await _mouse(tab, "mouseMoved", sx + 5, sy + 5, button="left")
-        end = await tab.aim(dst, dst_what)
-        if end.target_id != dropping.target_id:  # let go where it was allowed: the source
-            await _mouse(tab, "mouseMoved", sx, sy, button="left")
-            await _mouse(tab, "mouseReleased", sx, sy, button="left", clickCount=1)
-            raise TargetNotInteractable(f"{dst_what} moved during the drag; the mouse was "
-                                        "let go where it was pressed and nothing was dropped")
-        tx, ty = end.x, end.y
-        await _mouse(tab, "mouseMoved", (sx + tx) / 2, (sy + ty) / 2, button="left")
-        await _mouse(tab, "mouseMoved", tx, ty, button="left")
-        if intercepted.done():  # an HTML5 drag: play the drag events ourselves
-            data = intercepted.result()[1]["data"]
-            for kind in ("dragEnter", "dragOver", "drop"):
-                await tab.send("Input.dispatchDragEvent",
-                               {"type": kind, "x": tx, "y": ty, "data": data})
-        await _mouse(tab, "mouseReleased", tx, ty, button="left", clickCount=1)
-    finally:
-        intercepted.cancel()
-        await tab.send("Input.setInterceptDrags", {"enabled": False})
-    return out
 
 
 # -- waits --

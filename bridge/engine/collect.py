@@ -205,7 +205,8 @@ class SnapshotTaking:
                                  row[6] if len(row) > 6 else None,
                                  row[7] if len(row) > 7 else None,
                                  row[8] if len(row) > 8 else None,
-                                 name_left=int(left[0]), value_left=int(left[1])))
+                                 name_left=int(left[0]), value_left=int(left[1]),
+                                 hint=str(row[10]) if len(row) > 10 and row[10] else None))
 
     async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
                        scope: Target | None = None, max_chars: int | None = None) -> Snapshot:

@@ -424,14 +424,6 @@
         } catch (e) { /* not a valid selector: fall through */ }
       }
     }
-    if (typeof el.className === "string" && el.className.trim() && !nameOf(el, role)) {
-      // an unnamed element (an icon): its class is what a person's eye would go by
-      for (const cls of el.className.trim().split(/\s+/).slice(0, 3)) {
-        if (!/^[A-Za-z][\w-]{0,30}$/.test(cls)) continue;
-        const sel = el.tagName.toLowerCase() + "." + cls;
-        if (countOf(el.getRootNode(), sel) === 1) return sel;
-      }
-    }
     if (role === "link") {
       const href = el.getAttribute("href");
       if (href && href.length <= 60 && !href.startsWith("javascript:") && !/["\\]/.test(href)) {
@@ -443,15 +435,17 @@
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
-  function listened(secret) {
+  // `drop`: those with drop listeners instead.
+  function listened(secret, drop) {
     const found = new Set();
     if (!secret) return found;
     const collect = (e) => found.add(e.target);
-    document.addEventListener("ts-mark-" + secret, collect, true);
+    const [ask, mark] = drop ? ["ts-ask-drop-", "ts-drop-"] : ["ts-ask-", "ts-mark-"];
+    document.addEventListener(mark + secret, collect, true);
     try {
-      document.dispatchEvent(new CustomEvent("ts-ask-" + secret));
+      document.dispatchEvent(new CustomEvent(ask + secret));
     } finally {
-      document.removeEventListener("ts-mark-" + secret, collect, true);
+      document.removeEventListener(mark + secret, collect, true);
     }
     return found;
   }
@@ -552,6 +546,354 @@
   const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
     el.textContent.length <= CARD_CHARS;
 
+  // -- icon hints, evidence locators, drag items -----------------------------------------
+  // An element with no accessible name (an icon) gets a hint from the markup a person's eye
+  // or its developer went by, and a CSS locator built on the same evidence: unique on the
+  // page, or inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which
+  // queryIn resolves), so it survives a list that changes. Never the page's layout classes
+  // nor hashed CSS-module names.
+  const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
+                              "data-action", "data-command", "data-icon"]);
+  const NOISE = new Set(("icon icons ico btn button action actions item link clickable " +
+    "pointer active disabled selected hover focus open show hidden visible inline block " +
+    "flex grid row col small large sm md lg xl xs left right top bottom center primary " +
+    "secondary default light dark outline outlined filled round rounded sharp solid " +
+    "regular fa fas far fab fal bi mdi glyphicon material ion svg img image wrapper " +
+    "container inner outer control controls tool tools ripple js ui symbols relative " +
+    "absolute fixed sticky static clearfix pull invisible truncate uppercase lowercase " +
+    "bold italic underline content wrap box " +
+    "material-icons material-symbols-outlined material-symbols-rounded").split(" "));
+  const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
+    "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
+    "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");
+  // made by a build, not a person: a prefix of CSS-in-JS tools, a digit, a CSS module's
+  // `Name_local__hash`, styled-components' `bZoeiQ`, a long run without a vowel
+  const HASHED = new RegExp("^(?:_|sc-|css-|jsx-|svelte-|emotion-|ng-)|__|[^\\w-]|\\d|" +
+    "^[a-z][A-Z]|[A-Z](?![a-z]{2})|[b-df-hj-np-tv-xz]{5}", "");
+  const AFFIX = new RegExp("^(?:fa|bi|mdi|ion|ti|la|icon|ico|glyphicon|feather|i|js)-|" +
+    "[-_](?:icon|ico|btn|button)$", "g");
+  const ICON_FONT = /icon|symbol|glyph|awesome/i;
+  const IDENT = /^[A-Za-z][\w-]{0,40}$/;
+
+  // "thumb_up", "deleteButton", "icon-trash" -> "thumb up", "delete", "trash"
+  function hintWords(s) {
+    const w = String(s).replace(AFFIX, "").replace(/([a-z])([A-Z])/g, "$1 $2")
+      .split(/[\s_\-.]+/).filter((x) => x && !NOISE.has(x.toLowerCase()));
+    return clean(w.join(" ").toLowerCase()).slice(0, 60);
+  }
+
+  function meaningfulClass(tok) {
+    return !HASHED.test(tok) && !LAYOUT.test(tok) && !NOISE.has(tok) && IDENT.test(tok) &&
+      !!hintWords(tok);
+  }
+
+  // {hint, sels}: the first hint of the issue's order, and CSS selectors that match `el`
+  // built on evidence, best first.
+  function iconEvidence(el) {
+    const tag = el.tagName.toLowerCase();
+    const hints = [], sels = [];
+    const attrSel = (name, v) => v.length <= 60 && !/["\\\n]/.test(v)
+      ? "[" + name + "=\"" + v + "\"]" : null;
+    // what it holds speaks for it when it is small, as an icon is (not a list of them)
+    const inner = fewInside(el, 8);
+    const small = inner !== null;
+    const nodes = small ? [el, ...inner] : [el];
+    const within = (sel) => small ? inner.find((n) => n.matches(sel)) : null;
+    const desc = el.getAttribute("aria-description");
+    if (desc) {
+      hints.push(clean(desc));
+      const s = attrSel("aria-description", desc);
+      if (s) sels.push(tag + s);
+    }
+    const img = within("img[alt]:not([alt='']), img[title]");
+    if (img) {
+      const a = img.getAttribute("alt") ? "alt" : "title";
+      hints.push(clean(img.getAttribute(a)));
+      const s = attrSel(a, img.getAttribute(a));
+      if (s) sels.push(holds(el, img, "img" + s));
+    }
+    const title = within("svg title");
+    if (title) hints.push(clean(title.textContent));
+    const use = within("use");
+    const href = use && (use.getAttribute("href") || use.getAttribute("xlink:href") || "");
+    if (href && href.includes("#")) {
+      hints.push(hintWords(href.slice(href.lastIndexOf("#") + 1)));
+      const s = attrSel(use.hasAttribute("href") ? "href" : "xlink\\:href", href);
+      if (s) sels.push(holds(el, use, "use" + s));
+    }
+    for (const n of small ? nodes : []) {  // an icon font's ligature: text drawn as a glyph
+      const t = clean(n.textContent);
+      if (/^[a-z_]{3,30}$/.test(t) && ICON_FONT.test(getComputedStyle(n).fontFamily)) {
+        hints.push(hintWords(t));
+        break;
+      }
+    }
+    for (const n of nodes) {
+      if (!n.attributes.length) continue;
+      for (const { name: a, value: v } of n.attributes) {
+        if (!TEST_ATTRS.has(a) || !hintWords(v)) continue;
+        hints.push(hintWords(v));
+        const s = attrSel(a, v);
+        if (s) sels.push(n === el ? tag + s : holds(el, n, s));
+      }
+    }
+    // class tokens: first those that tell it from its like siblings (`facebook` before the
+    // `share` every link of the row has)
+    const tokens = [];
+    for (const n of nodes) {
+      if (typeof n.className !== "string") continue;
+      for (const tok of n.className.trim().split(/\s+/).slice(0, 6)) {
+        if (meaningfulClass(tok)) tokens.push([n, tok, sharedClass(n, tok)]);
+      }
+    }
+    tokens.sort((a, b) => a[2] - b[2]);
+    for (const [n, tok] of tokens) {
+      hints.push(hintWords(tok));
+      sels.push(n === el ? tag + "." + tok : holds(el, n, "." + tok));
+    }
+    for (const n of nodes.slice(0, 2)) {
+      const m = /url\(["']?([^"')]*)/.exec(getComputedStyle(n).backgroundImage);
+      const file = m && m[1].split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
+      if (file && !file.startsWith("data:") && hintWords(file)) {
+        hints.push(hintWords(file));
+        break;
+      }
+    }
+    return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
+  }
+
+  // A selector for `el` by what it holds: `span:has(> i.x)`, through at most two levels
+  // (a bare :has would match every ancestor of the same tag too); else null.
+  function holds(el, n, sel) {
+    const tag = el.tagName.toLowerCase();
+    if (n.parentElement === el) return tag + ":has(> " + sel + ")";
+    const p = n.parentElement;
+    if (p && p.parentElement === el) return tag + ":has(> * > " + sel + ")";
+    return null;
+  }
+
+  // The element's descendants when there are at most `max`, else null (without listing all).
+  function fewInside(el, max) {
+    const out = [];
+    for (let n = el.firstElementChild; n;) {
+      if (out.push(n) > max) return null;
+      if (n.firstElementChild) { n = n.firstElementChild; continue; }
+      while (n !== el && !n.nextElementSibling) n = n.parentElement;
+      n = n === el ? null : n.nextElementSibling;
+    }
+    return out;
+  }
+
+  // Whether the siblings of `n` of its tag share the class token (1) or not (0).
+  function sharedClass(n, tok) {
+    const p = n.parentElement;
+    if (!p) return 0;
+    for (const c of p.children) {
+      if (c !== n && c.tagName === n.tagName && c.classList.contains(tok)) return 1;
+    }
+    return 0;
+  }
+
+  // An unnamed row gets its hint (an 11th cell) and, lacking a locator, one on evidence.
+  function hinted(row, el) {
+    const ev = iconEvidence(el);
+    if (!row[7]) row[7] = evidenceLoc(el, ev.sels);
+    if (!ev.hint) return;
+    while (row.length < 10) row.push(row.length === 5 ? "" : row.length === 9 ? [0, 0] : null);
+    row[10] = ev.hint;
+  }
+
+  // A selector for `el` built on evidence: unique on the page, else inside its card.
+  function evidenceLoc(el, sels) {
+    const root = el.getRootNode();
+    for (const sel of sels) {
+      let n = 0;
+      try { n = countOf(root, sel); } catch (e) { continue; }
+      if (n === 1) return sel;
+      if (n > 1 && root === document) {
+        const scoped = cardLoc(el, sel);
+        if (scoped) return scoped;
+      }
+    }
+    return null;
+  }
+
+  // A match's card is its largest ancestor holding no other match of the selector: the
+  // node below where its path parts from its nearest neighbour's (in document order).
+  // Each card's words: the first words (40 characters) of its first 40 text nodes.
+  function cardsOf(sel, budget) {
+    const all = Array.from(document.querySelectorAll(sel)).slice(0, 400);
+    const paths = all.map((m) => {
+      const up = [];
+      for (let n = m; n; n = n.parentElement) up.push(n);
+      return up.reverse();
+    });
+    const cards = new Map(), count = new Map();
+    all.forEach((m, i) => {
+      let d = 0;
+      for (const o of [paths[i - 1], paths[i + 1]]) {
+        let k = 0;
+        while (o && k < o.length && o[k] === paths[i][k]) k++;
+        d = Math.max(d, k);
+      }
+      const card = paths[i][Math.min(d, paths[i].length - 1)];
+      const words = new Set();
+      let left = 40;
+      if (card !== m) eachText(card, (t) => { words.add(wordsOf(t.data)); return --left > 0; });
+      if (budget) budget.left -= 40 - left;
+      for (const w of words) count.set(w, (count.get(w) || 0) + 1);
+      cards.set(m, [card, words]);
+    });
+    return { cards, count };
+  }
+
+  // during a snapshot: cardsOf per selector, and how many more text nodes they may read
+  let cardsBySel = null, cardBudget = null;
+
+  // `#card-id SEL`, or `SEL in "WORDS"` where WORDS begin a text node of this card only, the
+  // first such a person reads (no hidden text, no icon font's glyph names).
+  function cardLoc(el, sel) {
+    let found = cardsBySel.get(sel);
+    if (!found) {
+      if (cardBudget.left <= 0) return null;
+      cardsBySel.set(sel, (found = cardsOf(sel, cardBudget)));
+    }
+    const [card] = found.cards.get(el) || [];
+    if (!card || card === el || card === document.body || card === document.documentElement)
+      return null;
+    for (let a = el.parentElement; a; a = a.parentElement) {
+      const id = stableId(a);
+      if (id) return id + " " + sel;
+      if (a === card) break;
+    }
+    let words = "", tries = 0;
+    eachText(card, (n) => {
+      if (++tries > 8) return false;
+      const p = n.parentElement;
+      if (el.contains(n) || p.closest("[aria-hidden=true]") ||
+          ICON_FONT.test(getComputedStyle(p).fontFamily)) return true;
+      const k = wordsOf(n.data);
+      if (found.count.get(k) !== 1) return true;
+      words = k;
+      return false;
+    });
+    return words ? sel + " in \"" + words.replace(/["\\]/g, "\\$&") + "\"" : null;
+  }
+
+  // A text node's first words (up to 40 characters): what `in "WORDS"` compares.
+  function wordsOf(data) {
+    const t = clean(data.length > 200 ? data.slice(0, 200) : data);
+    return !HAS_WORD.test(t) ? "" : t.length <= 40 ? t : t.slice(0, 40).replace(/\s\S*$/, "");
+  }
+
+  function eachText(root, visit) {  // text nodes with words, until visit returns false
+    const w = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (p && !SKIP_TAGS.has(p.tagName) && HAS_WORD.test(n.data) && visit(n) === false) return;
+    }
+  }
+
+  // The element `SEL in "WORDS"` names: the match whose card has a text node beginning
+  // with WORDS (every such match, for the caller to refuse more than one).
+  function queryIn(selector, text) {
+    const want = clean(text);
+    const out = [];
+    for (const [m, [card, words]] of cardsOf(selector).cards) {
+      if (card !== m && words.has(want)) out.push(idOf(m));
+    }
+    return out.slice(0, 5);
+  }
+
+  // Items a person drags: draggable, grabbed, a drag handle, or a child of a sortable list.
+  const DRAG_CLASS = new RegExp("(?:^|\\s)(?:drag-?handle|sortable-handle|ui-sortable-handle|" +
+    "cdk-drag|grip|draggable|sortable-item|dnd-item)(?:\\s|$)", "i");
+  const SORTABLE = new RegExp("(?:^|\\s)(?:sortable|ui-sortable|cdk-drop-list|sortable-list|" +
+    "dnd-list|reorderable)(?:\\s|$)", "i");
+  const DRAG_WORDS = /drag|sortable|reorder/i;
+
+  // During a walk: [elements with click or press listeners, elements with drop listeners]
+  // (a list that takes both is a sortable library's, SortableJS's among them).
+  let zones = null;
+
+  function sortableList(el) {
+    if (!el || el.tagName === "TABLE") return false;  // a sortable table sorts its columns
+    return ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
+      (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1) ||
+      el.hasAttribute("data-sortable") || el.hasAttribute("data-rbd-droppable-id") ||
+      DRAG_WORDS.test(el.getAttribute("aria-roledescription") || ""));
+  }
+
+  // During a walk, whether the last parent met is sortable: siblings come one after another.
+  let lastParent = null, lastSortable = false;
+
+  function dragItem(el) {
+    const p = el.parentElement;
+    if (!zones) return dragHandle(el) || sortableList(p);
+    if (p !== lastParent) { lastParent = p; lastSortable = sortableList(p); }
+    return lastSortable || dragHandle(el);
+  }
+
+  function dragHandle(el) {
+    if (!el.attributes.length) return false;
+    const cls = typeof el.className === "string" ? el.className : "";
+    return el.getAttribute("draggable") === "true" || el.hasAttribute("aria-grabbed") ||
+      DRAG_WORDS.test(el.getAttribute("aria-roledescription") || "") ||
+      el.hasAttribute("data-drag-handle") || el.hasAttribute("data-rbd-drag-handle-draggable-id") ||
+      DRAG_CLASS.test(cls) ||
+      (/(?:^|\s)handle(?:\s|$)/.test(cls) && !HAS_WORD.test(el.textContent));
+  }
+
+  // The drag handle inside an item, if it has one: where a person takes hold of it.
+  function handleOf(id) {
+    const el = get(id);
+    const inner = el ? Array.from(el.querySelectorAll("*")).slice(0, 60) : [];
+    const found = inner.find((n) => dragHandle(n) && n.getBoundingClientRect().width > 0);
+    return found ? idOf(found) : 0;
+  }
+
+  // The list a dragged element belongs to: its nearest sortable or list ancestor (else its
+  // item's parent), and the item holding it there.
+  function listOf(el) {
+    let item = el;
+    for (let a = el.parentElement; a && a !== document.body; item = a, a = a.parentElement) {
+      const r = roleOf(a);
+      if (sortableList(a) || r === "list" || r === "listbox" || a.tagName === "TBODY")
+        return [a, item];
+    }
+    return [el.parentElement, el];
+  }
+
+  // Where a person drops `src` on `dst`: past the middle of `dst`, on the far side from
+  // where `src` comes (below it when moving down), at a point where the release activates
+  // what it does at the aimed point `hitId`; else null (the aimed point is used).
+  function dropSpot(dstId, srcId, hitId, secret) {
+    const d = get(dstId), s = get(srcId), aimed = get(hitId);
+    if (!d || !s || !aimed) return null;
+    const a = d.getBoundingClientRect(), b = listOf(s)[1].getBoundingClientRect();
+    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
+    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
+    const down = Math.abs(dy) >= Math.abs(dx);
+    const f = (down ? dy : dx) > 0 ? 0.8 : 0.2;
+    const x = down ? a.left + a.width / 2 : a.left + a.width * f;
+    const y = down ? a.top + a.height * f : a.top + a.height / 2;
+    const hit = hitTarget(d, x, y);
+    if (!hits(d, hit) || activationOf(hit, secret) !== activationOf(aimed, secret)) return null;
+    const side = down ? (f > 0.5 ? "below" : "above") : (f > 0.5 ? "after" : "before");
+    return { x, y, side };
+  }
+
+  // [list id, the drag item's index, each item's first words] for the list holding `id`.
+  function order(id, listId) {
+    const el = get(id);
+    const list = listId ? get(listId) : el && listOf(el)[0];
+    if (!list) return null;
+    const items = Array.from(list.children).filter((c) => !SKIP_TAGS.has(c.tagName) &&
+      getComputedStyle(c).display !== "none");
+    const mine = el ? items.findIndex((c) => c.contains(el)) : -1;
+    return [idOf(list), mine, items.slice(0, 30).map((c) => cut(clean(textOf(c, 0)), 40)[0])];
+  }
+
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
   //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder,
@@ -561,10 +903,15 @@
   function snapshot(opts) {
     counts = new Map();
     tables = new Map();
+    cardsBySel = new Map();
+    cardBudget = { left: 5000 };
     try {
       return walk(opts);
     } finally {
       counts = tables = null;
+      zones = null;
+      cardsBySel = null;
+      lastParent = null;
     }
   }
 
@@ -589,6 +936,7 @@
     // whether the innermost container still waits for its name: words before any ref
     const unnamed = () => boxes.length > 0 && boxes[boxes.length - 1].name === null &&
       boxes[boxes.length - 1].refs === refCount;
+    zones = [handlers, listened(opts.hook, true)];
 
     function flush() {
       const t = clean(pending);
@@ -710,7 +1058,9 @@
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
-      if (!ACTIONABLE.has(role) && visible) {
+      const dragging = visible && dragItem(el);
+      if (dragging && !ACTIONABLE.has(role)) clickable = true;
+      else if (!ACTIONABLE.has(role) && visible) {
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
         if ((cs.cursor === "pointer" && parentCursor !== "pointer") ||
@@ -743,15 +1093,21 @@
         const src = proxy || el;
         const states = statesOf(src, role);
         if (src === focused) states.push("focused");
+        if (dragging) states.push("draggable");
         const value = valueOf(src, role);
         const extra = optionsOf(el);
         const [shown, valueLeft] = value === null || value === undefined || value === ""
           ? [null, 0] : cut(String(value), VALUE_MAX);
         refCount++;
-        rows.push(namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
-                            locOf(el, role), extra], src, role, valueLeft));
+        const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
+                              locOf(el, role), extra], src,
+                             dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
+                             valueLeft);
+        // a drag item is named by its words; a long one (a card) keeps its text lines too
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
-          role === "textbox";
+          role === "textbox" || (dragging && !(row.length > 9 && row[9][0]));
+        if (!row[3]) hinted(row, el);
+        rows.push(row);
         if (fromContent) consumed++;
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
           walkChildren(el, depth + 1);
@@ -1150,9 +1506,11 @@
     if (!el) return null;
     const src = standIn(el) || el;
     const role = roleOf(src);
-    const [name, nameLeft] = cut(fullNameOf(src, role), NAME_MAX);
+    const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
+    const [name, nameLeft] = cut(fullNameOf(src, dragged ? "clickable" : role), NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
+      hint: name ? "" : iconEvidence(el).hint,
       type: src.type || null, editable: !!el.isContentEditable,
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
       disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
@@ -1335,6 +1693,7 @@
 
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
+    queryIn, order, dropSpot, handleOf,
     focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };

@@ -39,6 +39,7 @@ class Line:
     value_left: int = 0  # likewise from the value (at most 300)
     cells: list[str] | None = None  # a table row's cells (kind ROW)
     more: int = 0  # a table's rows left out (kind ROW, role "more")
+    hint: str | None = None  # what an unnamed element's markup suggests it is (not its name)
 
 
 @dataclass
@@ -135,6 +136,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             parts.append(quote(line.name) + left_out(line.name_left))
         if line.ref:
             parts.append(f"@{line.ref}")
+        if line.hint:
+            parts.append(f"hint={quote(line.hint)}")
         if line.states:
             parts.append(f"[{line.states}]")
         if line.value is not None:
@@ -160,6 +163,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
                 info["states"] = line.states.split()
             if line.value is not None:
                 info["value"] = line.value
+            if line.hint:
+                info["hint"] = line.hint
             if line.name_left:
                 info["name_left"] = line.name_left
             if line.value_left:

@@ -455,20 +455,26 @@ class Tab(SnapshotTaking):
         sel = target.selector
         frames = await self._frame_list()
         frames.sort(key=lambda f: f.id != self.target_id)
+        expr = (f"__ts.queryIn({json.dumps(sel)}, {json.dumps(target.within)})"
+                if target.within else f"__ts.query({json.dumps(sel)}, 1)")
         for frame in frames:
             try:
-                ids = await self.evaluate(frame, f"__ts.query({json.dumps(sel)}, 1)")
+                ids = await self.evaluate(frame, expr)
             except BrowserError as exc:
                 if "SyntaxError" in exc.message or "not a valid selector" in exc.message:
                     raise UsageError(f"{sel!r} is not a valid CSS selector; nothing was done"
                                      ) from None
                 continue
+            if ids and len(ids) > 1:
+                raise RefNotFound(f"{len(ids)} elements match {sel!r} as near to "
+                                  f"{target.within!r}; nothing was done. Take a snapshot")
             if ids:
                 info = await self.evaluate(frame, f"__ts.info({int(ids[0])})") or {}
                 ref = self._ref_for(frame, int(ids[0]), str(info.get("role") or "generic"),
                                     str(info.get("name") or ""))
                 return Handle(frame, int(ids[0]), ref)
-        raise RefNotFound(f"no element matches {sel!r}; nothing was done")
+        where = f" near {target.within!r}" if target.within else ""
+        raise RefNotFound(f"no element matches {sel!r}{where}; nothing was done")
 
     # -- geometry --
     async def _step_out(self, frame: Frame) -> tuple[Frame, int, float, float]:
@@ -484,6 +490,10 @@ class Tab(SnapshotTaking):
             raise TargetNotInteractable("the frame holding the element is gone; "
                                         "nothing was done")
         return parent, owner[1], float(off[0]), float(off[1])
+
+    async def frame_offset(self, frame: Frame) -> tuple[float, float]:
+        """Where the frame's viewport starts inside the page's."""
+        return await self._frame_offset(frame)
 
     async def _frame_offset(self, frame: Frame) -> tuple[float, float]:
         x = y = 0.0

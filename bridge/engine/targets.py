@@ -21,7 +21,10 @@ class RoleTarget:
 
 @dataclass(frozen=True)
 class CssTarget:
+    """A CSS selector; with `within`, the match nearest to that text (its card's words)."""
+
     selector: str
+    within: str | None = None
 
 
 Target = RefTarget | RoleTarget | CssTarget
@@ -80,4 +83,19 @@ def parse_locator(loc: str) -> Target:
         return RoleTarget(head, name, nth)
     if not loc:
         raise UsageError("empty loc=; the forms are loc=ROLE \"NAME\" [nth=N] or loc=CSS")
+    return _css_in(loc)
+
+
+def _css_in(loc: str) -> CssTarget:
+    """`CSS in "TEXT"`: the CSS match whose card says TEXT (a quoted string cannot end a
+    selector, so the form is never a selector of its own); else plain CSS."""
+    at = loc.find(' in "')
+    while at > 0:
+        try:
+            text, tail = _unquote(loc[at + 4:])
+        except UsageError:
+            text, tail = "", "x"
+        if not tail.strip() and text.strip():
+            return CssTarget(loc[:at].strip(), text)
+        at = loc.find(' in "', at + 1)
     return CssTarget(loc)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import actions
+from ..engine import actions, dragging
 from .common import TARGET, optional_target, result, tab_of, target
 from .registry import Call, Param, Result, tool
 
@@ -110,4 +110,4 @@ async def scroll(call: Call, args: dict[str, Any]) -> Result:
       mutating=True)
 async def drag(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.drag(tab, target(args), target(args, "to")), tab)
+        return result(await dragging.drag(tab, target(args), target(args, "to")), tab)

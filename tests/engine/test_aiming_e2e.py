@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, text_of
-from tabsteward.bridge.engine import actions, files, outputs
+from tabsteward.bridge.engine import actions, dragging, files, outputs
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -137,7 +137,7 @@ async def test_a_drag_from_the_buy_button_onto_itself_is_asked_about(
         tab: Tab, site: Site, gate: Gate) -> None:
     before = await checkout(tab, site)
     intent = await asked(tab, site, gate, before,
-                         actions.drag(tab, parse("#buy-span"), parse("#buy-b")))
+                         dragging.drag(tab, parse("#buy-span"), parse("#buy-b")))
     assert intent.action == "drag"
     assert Category.PURCHASE in risks(intent)
 
@@ -156,7 +156,7 @@ async def test_a_drag_between_two_buttons_inside_a_pay_link_is_asked_about_as_th
     # a press on one and a release on the other clicks their common ancestor, the link
     before = await checkout(tab, site)
     intent = await asked(tab, site, gate, before,
-                         actions.drag(tab, parse("#tip-left"), parse("#tip-right")))
+                         dragging.drag(tab, parse("#tip-left"), parse("#tip-right")))
     assert intent.element is not None
     assert intent.element.name == "Pay a $5 tip"
 
@@ -226,7 +226,7 @@ async def test_a_check_on_a_checkbox_is_still_put_to_policy_as_a_check(
 async def test_a_drag_between_harmless_elements_runs_under_the_default_profile(
         tab: Tab, site: Site, gate: Gate) -> None:
     await goto(tab, site.url("drag.html"))
-    await actions.drag(tab, parse("#card"), parse("#done"))
+    await dragging.drag(tab, parse("#card"), parse("#done"))
     assert await text_of(tab, "#out") == "dropped Card A on done"
     assert [i.action for i in gate.intents][-2:] == ["drag", "drag"]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, target, text_of
-from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine import actions, dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import TargetCovered, TargetNotInteractable, UsageError
@@ -138,13 +138,13 @@ async def test_scroll_moves_an_element_and_brings_a_ref_into_view(
 
 async def test_html5_drag_and_drop_moves_the_card(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("drag.html"))
-    await actions.drag(tab, parse("#card"), parse("#done"))
+    await dragging.drag(tab, parse("#card"), parse("#done"))
     assert await text_of(tab, "#out") == "dropped Card A on done"
     assert await js(tab, "document.getElementById('card').parentElement.id") == "done"
 
 
 async def test_mouse_drag_moves_a_handle_onto_its_target(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("drag.html"))
-    await actions.drag(tab, parse("#handle"), parse("#bin"))
+    await dragging.drag(tab, parse("#handle"), parse("#bin"))
     assert await text_of(tab, "#mouse") == "handle dropped in the bin"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, target, text_of, value_of
-from tabsteward.bridge.engine import actions, files
+from tabsteward.bridge.engine import actions, dragging, files
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.tab import Tab
@@ -80,7 +80,7 @@ async def test_hover_reaches_a_row_scrolled_out_of_its_box(tab: Tab, site: Site)
 async def test_a_drag_between_rows_of_a_box_presses_and_releases_on_them(
         tab: Tab, site: Site) -> None:
     shot = await open_page(tab, site)
-    await actions.drag(tab, target(shot, "button", "Open 11"), target(shot, "button", "Open 2"))
+    await dragging.drag(tab, target(shot, "button", "Open 11"), target(shot, "button", "Open 2"))
     assert (await text_of(tab, "#log")).split() == ["mousedown:Open", "11", "mouseup:Open", "2"]
 
 

@@ -274,3 +274,21 @@ def test_interactive_shortens_long_container_names_and_cells_and_says_by_how_muc
     whole = make(lines).text  # the full snapshot: these are the page's words, shown whole
     assert f'- article "{words}"\n' in whole
     assert f"- row | {words} | ok |\n" in whole
+
+
+def test_an_unnamed_elements_hint_prints_after_its_ref_and_stays_apart_from_its_name() -> None:
+    built = make([Line(0, REF, "clickable", "", 1, loc='span.like in "Grace wrote"',
+                       hint="like"),
+                  Line(0, REF, "clickable", "", 2, hint='say "hi"')])
+    first, second = built.text.splitlines()[-2:]
+    assert first == '- clickable @1 hint="like" loc=span.like in "Grace wrote"'
+    assert second == '- clickable @2 hint="say \\"hi\\"" loc=clickable "" nth=1'
+    assert built.refs["@1"]["name"] == ""
+    assert built.refs["@1"]["hint"] == "like"
+    assert built.refs["@2"]["hint"] == 'say "hi"'
+
+
+def test_a_line_without_a_hint_says_nothing_of_one() -> None:
+    built = make(PAGE)
+    assert "hint=" not in built.text
+    assert not any("hint" in info for info in built.refs.values())

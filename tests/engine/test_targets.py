@@ -48,6 +48,19 @@ def test_a_role_locator_round_trips_the_snapshot_quoting() -> None:
                 RoleTarget("button", name, nth)
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ('loc=span.like in "Grace wrote a note."', CssTarget("span.like", "Grace wrote a note.")),
+    ('loc=#feed button:has(use[href="#icon-reply"]) in "Ada \\"the\\" first"',
+     CssTarget('#feed button:has(use[href="#icon-reply"])', 'Ada "the" first')),
+    ('loc=a[title=" in "]', CssTarget('a[title=" in "]')),
+    ('loc=span in "a" b', CssTarget('span in "a" b')),
+    ('loc=span in ""', CssTarget('span in ""')),
+])
+def test_a_css_locator_may_name_the_words_of_the_card_it_sits_in(
+        text: str, expected: CssTarget) -> None:
+    assert parse(text) == expected
+
+
 def test_uppercase_head_is_css_not_a_role() -> None:
     assert parse('loc=Button "x"') == CssTarget('Button "x"')
 

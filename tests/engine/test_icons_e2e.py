@@ -1,0 +1,113 @@
+"""Icons with no accessible name: a hint from their markup, apart from names, and a locator
+built on the same evidence that finds them again after their list changed."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+# the bar of every post in icons.html, in order: what each icon is made of, and its hint
+BAR = [("reply", "svg <use href=#icon-reply>", "reply"),
+       ("thumb", "icon font ligature", "thumb up"),
+       ("share", "image title", "Share"),
+       ("like", "class token", "like"),
+       ("delete", "data-testid", "delete post"),
+       ("pin", "aria-description", "Pin to top"),
+       ("flag", "background image file", "flag"),
+       ("hashed", "hashed classes only", None),
+       ("bookmark", "title: a name", None)]
+HASHED = ("_a1b2c3", "sc-AxjAm", "kPzGcx", "css-1x2y3z", "_q9w8e7", "jsx-123", "sc-bdVaJa")
+
+
+def bar_of(shot: Snapshot, post: str) -> list[str]:
+    """The refs of a post's icons: those after its text line, in order."""
+    lines = shot.text.splitlines()
+    start = lines.index(f"> {post}")
+    refs = [w for ln in lines[start + 1:start + 1 + len(BAR)] for w in ln.split()
+            if w.startswith("@")]
+    assert len(refs) == len(BAR), shot.text
+    return refs
+
+
+async def test_icons_without_a_name_get_a_hint_from_their_markup_on_the_line_and_in_json(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("icons.html"))
+    shot = await tab.snapshot()
+    for ref_, (_, made_of, hint) in zip(bar_of(shot, "Grace wrote a note."), BAR, strict=True):
+        info = shot.refs[ref_]
+        if hint is None:
+            assert "hint" not in info, made_of
+            assert "hint=" not in line_of(shot, ref_), made_of
+            continue
+        assert info["hint"] == hint, (made_of, line_of(shot, ref_))
+        assert info["name"] == "", made_of  # a hint is no accessible name
+        assert f'hint="{hint}"' in line_of(shot, ref_), made_of
+    bookmark = shot.refs[bar_of(shot, "Grace wrote a note.")[-1]]
+    assert bookmark["name"] == "Bookmark"
+
+
+async def test_an_icon_picked_by_its_hint_is_clicked_through_its_locator(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("icons.html"))
+    shot = await tab.snapshot()
+    like = next(shot.refs[r] for r in bar_of(shot, "Linus shipped a kernel.")
+                if shot.refs[r].get("hint") == "like")
+    assert "nth=" not in like["loc"], like
+    assert "span.like" in like["loc"], like
+    out = await actions.click(tab, parse("loc=" + like["loc"]))
+    assert await text_of(tab, "#out") == "like Linus shipped a kernel."
+    assert out.did.endswith('hint="like")')  # the report says which icon it was
+
+
+async def test_icon_locators_find_the_same_icons_after_the_list_changed(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("icons.html"))
+    shot = await tab.snapshot()
+    locs = {kind: shot.refs[r]["loc"] for r, (kind, _, _) in
+            zip(bar_of(shot, "Grace wrote a note."), BAR, strict=True)}
+    ada = {kind: shot.refs[r]["loc"] for r, (kind, _, _) in
+           zip(bar_of(shot, "Ada wrote about engines."), BAR, strict=True)}
+    for kind in ("reply", "share", "like", "delete", "pin"):
+        assert "nth=" not in locs[kind], (kind, locs)
+        assert "nth=" not in ada[kind], (kind, ada)
+    # a new post on top, and the last one moved before Grace's
+    await js(tab, """(() => {
+        add("Hedy wrote first.", true);
+        const feed = document.getElementById("feed");
+        const posts = feed.querySelectorAll(".post");
+        feed.insertBefore(posts[posts.length - 1], posts[2]);
+    })()""")
+    order = await js(tab, "Array.from(document.querySelectorAll('.post .text'))"
+                          ".map(t => t.textContent)")
+    assert order == ["Hedy wrote first.", "Ada wrote about engines.",
+                     "Linus shipped a kernel.", "Grace wrote a note."]
+    for kind in ("reply", "share", "like", "delete", "pin"):
+        await actions.click(tab, parse("loc=" + locs[kind]))
+        assert await text_of(tab, "#out") == f"{kind} Grace wrote a note.", locs[kind]
+        await actions.click(tab, parse("loc=" + ada[kind]))
+        assert await text_of(tab, "#out") == f"{kind} Ada wrote about engines.", ada[kind]
+
+
+async def test_hashed_and_layout_class_names_are_neither_hints_nor_locators(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("icons.html"))
+    shot = await tab.snapshot()
+    for token in (*HASHED, "mt-2", "col-4", "icon", "material-icons"):
+        for info in shot.refs.values():
+            assert f".{token}" not in info["loc"], (token, info)
+            assert token not in (info.get("hint") or ""), (token, info)
+
+
+async def test_a_text_scoped_locator_that_matches_nothing_says_nothing_was_done(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("icons.html"))
+    with pytest.raises(Exception, match="nothing was done"):
+        await actions.click(tab, parse('loc=span.like in "Nobody wrote this."'))
+    assert await text_of(tab, "#out") == "no action"
