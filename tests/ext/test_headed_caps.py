@@ -20,7 +20,7 @@ from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import Target, parse
-from tabsteward.bridge.errors import BrowserError, TabError
+from tabsteward.bridge.errors import BrowserError, CDPError, TabError
 from xdisplay import xvfb
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
@@ -98,6 +98,46 @@ async def test_a_hidden_tab_takes_files_through_an_input_and_through_a_file_choo
     out = await files.upload(tab, target("button", "Choose files"), [str(a)])
     assert out.did.startswith("chose 1 file(s)")
     await actions.wait(tab, text="hidden: a.txt=alpha")
+
+
+def refuse_files(browser: Browser, monkeypatch: pytest.MonkeyPatch, *, always: bool) -> None:
+    """Chrome's answer to some extensions' debuggers: DOM.setFileInputFiles is refused,
+    except (unless `always`) as the answer to a file chooser Chrome opened."""
+    conn = browser.conn
+    real = conn.send
+
+    async def send(method: str, params: dict[str, Any] | None = None,
+                   session_id: str | None = None, timeout: float | None = 30) -> Any:
+        if method == "DOM.setFileInputFiles" and (always or "objectId" in (params or {})):
+            raise CDPError(method, "Not allowed", -32000)
+        return await real(method, params, session_id, timeout)
+    monkeypatch.setattr(conn, "send", send)
+
+
+async def test_an_input_chrome_will_not_fill_directly_is_filled_through_its_own_chooser(
+        tab: Tab, site: Site, browser: Browser, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("upload.html"))
+    a = tmp_path / "a.txt"
+    a.write_text("alpha")
+    refuse_files(browser, monkeypatch, always=False)
+    out = await files.upload(tab, parse("#file"), [str(a)])
+    assert out.data["files"] == ["a.txt"]
+    await actions.wait(tab, text="file: a.txt=alpha")
+
+
+async def test_an_upload_chrome_refuses_says_which_setting_to_change_and_uploads_nothing(
+        tab: Tab, site: Site, browser: Browser, tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("upload.html"))
+    a = tmp_path / "a.txt"
+    a.write_text("alpha")
+    refuse_files(browser, monkeypatch, always=True)
+    for where in (parse("#file"), target("button", "Choose files")):
+        with pytest.raises(BrowserError, match=r"nothing was uploaded.*Allow access to file"):
+            await files.upload(tab, where, [str(a)])
+    monkeypatch.undo()
+    assert await js(tab, "document.getElementById('out').textContent") == "no files"
 
 
 async def test_a_hidden_tab_downloads_where_the_agent_asked(
