@@ -21,6 +21,7 @@ when the agent asks again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import zlib
@@ -47,6 +48,7 @@ class _Tab:
     tab_id: int
     target_id: str = ""
     attached: bool = False
+    acted: bool = False  # it was given input, so its page may ask before it closes
     problem: str | None = None  # why the person took the tab back; told on the next command
     children: set[str] = field(default_factory=set)
     attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -151,6 +153,7 @@ class ExtensionConnection(CDPConnection):
                 return world
         # a read does not keep the debugger: it lets go after the last action, not read
         read = (True,) if self._reader.can(method, params) else ()
+        tab.acted = tab.acted or method.startswith("Input.") or params.get("userGesture") is True
         try:
             call = self.link.call("debugger.sendCommand", debuggee, method, params, *read,
                                   timeout=timeout)
@@ -248,6 +251,16 @@ class ExtensionConnection(CDPConnection):
                 await self._attach(tab_id)
             return {"sessionId": session_of(tab_id)}
         if method == "Target.closeTarget":
+            # chrome.tabs.remove asks the page's "leave this page?" question (which brings
+            # the tab to the front) and waits on it; the debugger's close does not ask. Only
+            # a page given input (through the debugger) can ask.
+            with contextlib.suppress(TabstewardError, ExtensionCallError):
+                if tab.acted and tab.problem is None:
+                    if not tab.attached:
+                        await self._attach(tab_id)
+                    await self.link.call("debugger.sendCommand", {"tabId": tab_id}, method,
+                                         {"targetId": tab.target_id})
+                    return {"success": True}
             await self._call(method, "tabs.remove", tab_id)
             return {"success": True}
         if method == "Target.detachFromTarget":

@@ -4,6 +4,7 @@ hidden behind it: it works, or it fails saying what to change and that nothing w
 
 from __future__ import annotations
 
+import asyncio
 import json
 import struct
 from collections.abc import Iterator
@@ -195,6 +196,20 @@ async def test_leaving_a_hidden_page_that_asks_first_reports_its_question(
     await actions.dialog(tab, "accept")
     await actions.wait(tab, url=site.url("form.html"))
     assert (await tab.snapshot()).title == "Sign up"
+
+
+@pytest.mark.parametrize("debugger", ["attached", "let go"])
+async def test_an_agent_closing_its_tab_is_not_held_back_by_the_pages_leave_question(
+        tab: Tab, site: Site, browser: Browser, debugger: str) -> None:
+    await goto(tab, site.url("leave.html"))
+    await actions.enter_text(tab, parse("#note"), "half a thought", "type")  # a user gesture
+    if debugger == "let go":  # as the idle detach does
+        await browser.conn.send("Target.detachFromTarget", {"targetId": tab.target_id})
+    closing = tab_id(tab)
+    async with asyncio.timeout(10):  # chrome.tabs.remove waited on the question, for ever
+        await browser.session(tab.agent).close_tab(tab)
+        while closing in [t["id"] for t in await chrome_call(browser, "tabs.query", {})]:
+            await asyncio.sleep(0.1)
 
 
 @pytest.mark.parametrize("opener", ["#popup", "#blank"])
