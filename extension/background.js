@@ -62,6 +62,9 @@ function showDebuggers() {
 }
 
 function remember(target) {
+  // an entry Chrome let go of without telling us must not detach the new one when it idles
+  const stale = attached.get(keyOf(target));
+  if (stale) clearTimeout(stale.timer);
   const now = Date.now();
   const entry = { debuggee: debuggee(target), last: now, since: now, timer: null, busy: 0 };
   attached.set(keyOf(target), entry);
@@ -364,8 +367,29 @@ chrome.webNavigation.onCreatedNavigationTarget.addListener(async (details) => {
   const back = (fronts.get(tab.windowId) || []).filter((t) => t !== tab.id && !isAgentTab(t)).pop();
   if (back !== undefined) await chrome.tabs.update(back, { active: true }).catch(() => {});
 });
+// A page's "leave this page?" question (beforeunload) makes Chrome bring its tab to the
+// front; an agent tab's question goes back behind the person's tab (the agent answers it).
+// Only just after it opened: the person may look at the agent's tab later.
+const ASKING_MS = 2000;
+const asking = new Map(); // agent tab -> when a JavaScript dialog opened in it
+async function keepBehind(tabId) {
+  if (!(Date.now() - (asking.get(tabId) ?? -Infinity) < ASKING_MS)) return;
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab || !tab.active) return;
+  const back = (fronts.get(tab.windowId) || []).filter((t) => t !== tabId && !isAgentTab(t)).pop();
+  if (back !== undefined) await chrome.tabs.update(back, { active: true }).catch(() => {});
+}
+chrome.debugger.onEvent.addListener((source, method) => {
+  if (!isAgentTab(source.tabId) || source.sessionId) return;
+  if (method === "Page.javascriptDialogOpening") {
+    asking.set(source.tabId, Date.now());
+    keepBehind(source.tabId);
+  } else if (method === "Page.javascriptDialogClosed") asking.delete(source.tabId);
+});
+chrome.tabs.onActivated.addListener(({ tabId }) => keepBehind(tabId));
 chrome.tabs.onRemoved.addListener((tabId, info) => {
   agentTabs.delete(tabId);
+  asking.delete(tabId);
   send({ event: "tabs.removed", args: [tabId, info] });
 });
 chrome.tabs.onUpdated.addListener((tabId, change) =>

@@ -21,6 +21,7 @@ when the agent asks again.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import zlib
@@ -30,6 +31,7 @@ from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
+from .ext_detach import cause, refusal
 from .ext_reader import Reader, ReaderTab, nav_events
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
@@ -39,12 +41,6 @@ log = logging.getLogger("tabsteward.cdp")
 PREFIX = "tab-"
 RELINK_GRACE = 15.0  # how long a lost link may take to come back (a restarted worker)
 GROUP_COLORS = ("blue", "cyan", "green", "orange", "pink", "purple", "red", "yellow", "grey")
-# why chrome.debugger let go of a tab, as the agent is told
-WHY = {
-    "canceled_by_user": "the person cancelled Chrome's \"is debugging this browser\" bar",
-    "stopped_by_user": "the person switched on \"stop all agents\" in the Tabsteward popup",
-    "replaced_with_devtools": "the person opened DevTools on it",
-}
 
 
 @dataclass
@@ -52,7 +48,8 @@ class _Tab:
     tab_id: int
     target_id: str = ""
     attached: bool = False
-    problem: str | None = None  # the person took the tab back; told on the next command
+    acted: bool = False  # it was given input, so its page may ask before it closes
+    problem: str | None = None  # why the person took the tab back; told on the next command
     children: set[str] = field(default_factory=set)
     attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
     frame_ids: dict[int, str] = field(default_factory=dict)  # extension's -> debugger's
@@ -156,6 +153,7 @@ class ExtensionConnection(CDPConnection):
                 return world
         # a read does not keep the debugger: it lets go after the last action, not read
         read = (True,) if self._reader.can(method, params) else ()
+        tab.acted = tab.acted or method.startswith("Input.") or params.get("userGesture") is True
         try:
             call = self.link.call("debugger.sendCommand", debuggee, method, params, *read,
                                   timeout=timeout)
@@ -253,6 +251,16 @@ class ExtensionConnection(CDPConnection):
                 await self._attach(tab_id)
             return {"sessionId": session_of(tab_id)}
         if method == "Target.closeTarget":
+            # chrome.tabs.remove asks the page's "leave this page?" question (which brings
+            # the tab to the front) and waits on it; the debugger's close does not ask. Only
+            # a page given input (through the debugger) can ask.
+            with contextlib.suppress(TabstewardError, ExtensionCallError):
+                if tab.acted and tab.problem is None:
+                    if not tab.attached:
+                        await self._attach(tab_id)
+                    await self.link.call("debugger.sendCommand", {"tabId": tab_id}, method,
+                                         {"targetId": tab.target_id})
+                    return {"success": True}
             await self._call(method, "tabs.remove", tab_id)
             return {"success": True}
         if method == "Target.detachFromTarget":
@@ -301,8 +309,7 @@ class ExtensionConnection(CDPConnection):
         """Attach again to a tab the debugger left; the engine re-enables its session."""
         if tab.problem is not None:
             problem, tab.problem = tab.problem, None
-            raise BrowserError(f"{problem}; {method} was not sent. The tab is still the "
-                               "agent's: the next command re-attaches to it")
+            raise BrowserError(refusal(problem, method))
         async with tab.attaching:
             if tab.attached:
                 return
@@ -333,7 +340,7 @@ class ExtensionConnection(CDPConnection):
             if tab.problem is None and not await self._still_open(tab):
                 # the tab closing detaches the debugger before tabs.removed reaches us
                 return TabError(f"the tab was closed in the browser; {method} was not done")
-            why = tab.problem or "the debugger was detached from the tab"
+            why = cause(tab.problem) if tab.problem else "the debugger was detached from the tab"
             return BrowserError(f"{why}; {method} did not complete")
         if "No tab with" in text:  # it went before the browser's tabs.removed reached us
             return TabError(f"the tab was closed in the browser; {method} was not done")
@@ -458,8 +465,7 @@ class ExtensionConnection(CDPConnection):
             self._forget(tab.tab_id)
             self._emit("Target.targetDestroyed", {"targetId": tab.target_id}, None)
         elif reason != "idle":
-            tab.problem = (f"{WHY.get(reason, f'the debugger was detached ({reason})')}, so "
-                           "Tabsteward let go of the tab")
+            tab.problem = reason
             log.info("tab %s detached: %s", tab.tab_id, reason)
 
     async def _opened(self, opener: _Tab, tab_id: int) -> None:

@@ -7,9 +7,10 @@ import base64
 import contextlib
 import os
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..errors import ActionTimeout, BrowserError, TargetNotInteractable
+from ..errors import ActionTimeout, BrowserError, CDPError, TargetNotInteractable
 from . import outputs
 from .actions import Outcome, click, describe
 from .aiming import Ask
@@ -17,6 +18,12 @@ from .outputs import Output
 from .tab import Tab
 from .targets import RefTarget, Target
 
+# what Chrome answers a debugger it does not let hand files to a page
+REFUSED = "Not allowed"
+UPLOAD_REFUSED = ("Chrome refused to hand the files to the page (DOM.setFileInputFiles: Not "
+                  "allowed); nothing was uploaded. Through the Tabsteward extension, switch "
+                  "on \"Allow access to file URLs\" in chrome://extensions, Tabsteward, "
+                  "Details, then try again")
 HIDDEN_TRIES = 4
 HIDDEN_WAIT = 4.0
 
@@ -27,32 +34,53 @@ async def upload(tab: Tab, target: Target, given: list[str]) -> Outcome:
     handle = await tab.resolve(target)
     info = await tab.info(handle)
     what = describe(handle, info)
+    done = {"files": [os.path.basename(f) for f in files]}
     if info.get("tag") == "input" and info.get("type") == "file":
         await tab.permit("upload", info, files=tuple(files))
         obj = await tab.object_id(handle)
-        await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
-                       session=handle.frame.session)
-        return Outcome(f"set {len(files)} file(s) on {what}",
-                       data={"files": [os.path.basename(f) for f in files]})
-    # a button that opens the file chooser: catch the chooser and fill it
+        session = handle.frame.session
+        try:
+            await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
+                           session=session)
+        except CDPError as exc:
+            if exc.cdp_message != REFUSED:
+                raise
+            # Chrome gives some extensions' debuggers files only as the answer to a file
+            # chooser it opened: open the input's own (policy allowed the upload above)
+            await _choose(tab, what, files, lambda: tab.send("Runtime.callFunctionOn", {
+                "objectId": obj, "functionDeclaration": "function () { this.click(); }",
+                "userGesture": True}, session=session))
+        return Outcome(f"set {len(files)} file(s) on {what}", data=done)
+    # a button that opens the file chooser: catch the chooser and fill it; the click is put
+    # to policy as an upload through what it really activates
+    await _choose(tab, what, files, lambda: click(
+        tab, RefTarget(handle.ref), ask=Ask("upload", {"files": tuple(files)})))
+    return Outcome(f"chose {len(files)} file(s) through {what}", data=done)
+
+
+async def _choose(tab: Tab, what: str, files: list[str],
+                  opener: Callable[[], Awaitable[object]]) -> None:
+    """Open a file chooser with `opener`, catch it before the person sees it, and fill it."""
     await tab.send("Page.setInterceptFileChooserDialog", {"enabled": True})
     chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
     try:
-        # the click is put to policy as an upload through what it really activates
-        await click(tab, RefTarget(handle.ref), ask=Ask("upload", {"files": tuple(files)}))
+        await opener()
         try:
             async with asyncio.timeout(5):
                 _, params = await chooser
         except TimeoutError:
             raise TargetNotInteractable(f"clicking {what} opened no file chooser; nothing "
                                         "was uploaded") from None
-        await tab.send("DOM.setFileInputFiles",
-                       {"files": files, "backendNodeId": params["backendNodeId"]})
+        try:
+            await tab.send("DOM.setFileInputFiles",
+                           {"files": files, "backendNodeId": params["backendNodeId"]})
+        except CDPError as exc:
+            if exc.cdp_message != REFUSED:
+                raise
+            raise BrowserError(UPLOAD_REFUSED) from None
     finally:
         chooser.cancel()  # when the click was refused, nobody waits for it
         await tab.send("Page.setInterceptFileChooserDialog", {"enabled": False})
-    return Outcome(f"chose {len(files)} file(s) through {what}",
-                   data={"files": [os.path.basename(f) for f in files]})
 
 
 def _own_files(tab: Tab) -> tuple[str, ...]:

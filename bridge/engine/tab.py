@@ -210,8 +210,8 @@ class Tab(SnapshotTaking):
     # -- plumbing --
     def check_open(self) -> None:
         if self.state.closed:
-            raise TabError(f"tab {self.id} is closed ({self.state.closed}); "
-                           "open a new one with `open URL`")
+            raise TabError(f"tab {self.id} is closed ({self.state.closed}); nothing was "
+                           "done: open a new one with `open URL`")
 
     def check_no_dialog(self) -> None:
         d = self.state.dialog
