@@ -27,9 +27,11 @@ HASHED = ("_a1b2c3", "sc-AxjAm", "kPzGcx", "css-1x2y3z", "_q9w8e7", "jsx-123", "
 
 
 def bar_of(shot: Snapshot, post: str) -> list[str]:
-    """The refs of a post's icons: those after its text line, in order."""
+    """The refs of a post's icons: those after its text line (or its item's line, named by
+    that text), in order."""
     lines = shot.text.splitlines()
-    start = lines.index(f"> {post}")
+    start = next(i for i, ln in enumerate(lines)
+                 if ln.strip() == f"> {post}" or ln.endswith(f' "{post}"'))
     refs = [w for ln in lines[start + 1:start + 1 + len(BAR)] for w in ln.split()
             if w.startswith("@")]
     assert len(refs) == len(BAR), shot.text
