@@ -2,6 +2,8 @@
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
 import { cleanLabel, defaultName } from "./names.js";
+import { guard, unguard } from "./guard.js";
+import { go } from "./navigate.js";
 import { frames, inject, run } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
@@ -173,6 +175,8 @@ const CALLS = {
   },
   "reader.frames": frames,
   "reader.run": run,
+  "guard.set": guard,
+  "nav.go": go,
 };
 
 // ---- messages from the hub ----
@@ -366,6 +370,7 @@ chrome.webNavigation.onCreatedNavigationTarget.addListener(async (details) => {
 });
 chrome.tabs.onRemoved.addListener((tabId, info) => {
   agentTabs.delete(tabId);
+  unguard(tabId);
   send({ event: "tabs.removed", args: [tabId, info] });
 });
 chrome.tabs.onUpdated.addListener((tabId, change) =>
@@ -381,6 +386,11 @@ for (const [kind, source] of Object.entries({
     send({ event: "nav.event", args: [d.tabId, kind, { url: d.url }] });
   });
 }
+// A page or frame load of an agent tab the browser refused (a site rule: guard.js).
+chrome.webNavigation.onErrorOccurred.addListener((d) => {
+  if (d.error !== "net::ERR_BLOCKED_BY_CLIENT" || !isAgentTab(d.tabId)) return;
+  send({ event: "nav.blocked", args: [d.tabId, { url: d.url, main: d.frameId === 0 }] });
+});
 chrome.downloads.onCreated.addListener((item) =>
   send({ event: "downloads.created", args: [item] }));
 chrome.downloads.onChanged.addListener((delta) =>

@@ -11,7 +11,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,14 +61,20 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
 
 
 async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
-                  barrier: bool = True) -> None:
+                  barrier: bool = True, listen: bool = True) -> None:
     """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
     `barrier=False` is for actions the page's renderer answers itself (a script), whose
-    reply already comes after the events they caused."""
+    reply already comes after the events they caused; `listen=False` for a page load
+    (history, reload), whose own requests are not data the agent sent."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
     stopped_before = len(tab.state.stopped)
-    listening = await sent.listen(tab)  # what the page posts in reply to the input
+    try:
+        listening = await sent.listen(tab) if listen else []  # what the page posts in reply
+    except BaseException:  # refused before it began (say, the debugger may not attach)
+        if isinstance(action, Coroutine):
+            action.close()
+        raise
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     task: asyncio.Future[Any] = asyncio.ensure_future(
@@ -197,14 +203,14 @@ async def history(tab: Tab, delta: int) -> Outcome:
     await tab.permit("navigate", url=str(entries[index].get("url", "")))
     out = Outcome("went back" if delta < 0 else "went forward")
     await guarded(tab, tab.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]}),
-                  "history", out)
+                  "history", out, listen=False)
     return out
 
 
 async def reload(tab: Tab) -> Outcome:
     await tab.permit("navigate", url=tab.state.url)
     out = Outcome("reloaded")
-    await guarded(tab, tab.send("Page.reload"), "reload", out)
+    await guarded(tab, tab.send("Page.reload"), "reload", out, listen=False)
     return out
 
 
