@@ -383,7 +383,7 @@ for (const [kind, source] of Object.entries({
   failed: chrome.webNavigation.onErrorOccurred })) {
   source.addListener((d) => {
     if (d.frameId !== 0 || !isAgentTab(d.tabId)) return;
-    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url }] });
+    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url, documentId: d.documentId }] });
   });
 }
 // A page or frame load of an agent tab the browser refused (a site rule: guard.js).

@@ -25,7 +25,10 @@ export function go(tabId, how, url, seconds) {
         // a new tab's first about:blank may still be loading: it is not this navigation
         if (how === "url" && d.url === "about:blank" && String(url) !== "about:blank") return;
         if (event === "onErrorOccurred") finish({ url: d.url, errorText: d.error });
-        else finish({ url: d.url, sameDocument: event !== "onCommitted" });
+        else {
+          finish({ url: d.url, documentId: d.documentId,
+                   sameDocument: event !== "onCommitted" });
+        }
       };
       chrome.webNavigation[event].addListener(fn);
       listeners.push([event, fn]);

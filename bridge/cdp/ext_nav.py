@@ -87,8 +87,8 @@ class Navigator:
         out: dict[str, Any] = {"frameId": main}
         if got.get("errorText"):
             out["errorText"] = str(got["errorText"])
-        if not got.get("sameDocument"):
-            out["loaderId"] = "extension"
+        if not got.get("sameDocument"):  # its document stands for the debugger's loader
+            out["loaderId"] = str(got.get("documentId") or "extension")
         return out
 
     async def target_of(self, tab_id: int) -> str:

@@ -204,8 +204,8 @@ class ExtensionConnection(CDPConnection):
         """Screen the tab's page and frame loads in the browser itself (no debugger needed)."""
         tab = self._tabs.get(self._by_target.get(target_id, -1))
         if tab is not None:
-            await self._call("guard", "guard.set", tab.tab_id, list(guard.filters),
-                             list(guard.exceptions))
+            await self._call("setting the tab's site rules", "guard.set", tab.tab_id,
+                             list(guard.filters), list(guard.exceptions))
             tab.guard = guard
 
     def show_agents(self, agents: list[dict[str, Any]]) -> None:
@@ -465,7 +465,8 @@ class ExtensionConnection(CDPConnection):
         tab = self._tabs.get(tab_id)
         if tab is None or tab.attached or not tab.target_id or not isinstance(details, dict):
             return
-        for method, params in nav_events(tab.target_id, kind, str(details.get("url", ""))):
+        for method, params in nav_events(tab.target_id, kind, str(details.get("url", "")),
+                                         str(details.get("documentId") or "")):
             self._emit(method, params, session_of(tab_id))
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:

@@ -161,13 +161,31 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     tab.check_no_dialog()
     await tab.permit("navigate", url=url)
     out = Outcome(f"opened {url}")
-    loaded = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
-                        p.get("frameId") == tab.target_id and p.get("name") == _event(wait))
+    # the load of this navigation's document, by its loader (a debugger attaching for the
+    # navigation replays the lifecycle of the page it leaves); one without a loader (told
+    # by the extension, which answers at commit) only after Page.navigate answered
+    answered: list[str] = []
+    early: list[str] = []
+
+    def is_load(m: str, p: dict[str, Any], s: str | None) -> bool:
+        if m != "Page.lifecycleEvent" or p.get("frameId") != tab.target_id or \
+                p.get("name") != _event(wait):
+            return False
+        if not answered:
+            early.append(str(p.get("loaderId", "")))
+            return False
+        return bool(p.get("loaderId", answered[0]) == answered[0])
+    loaded = tab.expect(is_load)
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     try:
         stopped_before = len(tab.state.stopped)
         res = await tab.send("Page.navigate", {"url": url})
+        answered.append(str(res.get("loaderId", "")))
+        if answered[0] and answered[0] in early:  # it loaded before the answer came
+            loaded.cancel()
+            loaded = asyncio.get_running_loop().create_future()
+            loaded.set_result(("Page.lifecycleEvent", {}))
         stopped = tab.state.stopped[stopped_before:]
         if stopped:
             raise PolicyError(f"did not open {url}: {'; '.join(stopped)}. Nothing was loaded "
