@@ -1,9 +1,9 @@
 """Opening and navigating a tab through the extension without its debugger (no "is
 debugging" bar), screened by the browser's own site rules.
 
-While no debugger is attached, Page.navigate and Page.reload are done with chrome.tabs and
-answered when chrome.webNavigation sees the main frame commit or fail
-(extension/navigate.js); the session set-up the engine sends (Page.enable and the like)
+For a read-only agent, while no debugger is attached, Page.navigate and Page.reload are
+done with chrome.tabs and answered when chrome.webNavigation sees the main frame commit or
+fail (extension/navigate.js); the session set-up the engine sends (Page.enable and the like)
 waits for the debugger, which gets it when it attaches (the engine re-enables a fresh
 session). The sites the tab's policy profile denies are declarativeNetRequest rules on the
 tab (extension/guard.js), which Chrome applies to every page and frame load and every
@@ -71,7 +71,10 @@ class Navigator:
         """Whether the method can be done (or waited with) without a debugger."""
         if method in DEFERRED:
             return True
-        return method in NAVIGATIONS and guard.complete
+        # only where no action will follow: frames first seen without the debugger are not
+        # yet found again by it, so acting in a cross-origin frame of a page opened this way
+        # would fail; other agents' navigations attach it (it lets go when idle)
+        return method in NAVIGATIONS and guard.complete and guard.never_attach
 
     async def send(self, tab_id: int, main: str, method: str, params: dict[str, Any],
                    timeout: float | None) -> dict[str, Any]:

@@ -9,9 +9,10 @@ its main frame's id, as over plain CDP.
 
 The page helper's world is the extension's own isolated world where the extension can reach
 the frame (ext_worlds.py), so its element ids outlive a debugger session; and while no
-debugger is attached, reading a page is done through chrome.scripting (ext_reader.py), and
-opening, navigating and reloading it through chrome.tabs, screened by the browser's own
-site rules (ext_nav.py): only what needs the debugger attaches it, when it is first needed.
+debugger is attached, reading a page is done through chrome.scripting (ext_reader.py); a
+tab is created without attaching it, and a read-only agent's tab opens and reloads pages
+through chrome.tabs (ext_nav.py). Every agent tab is screened by the browser's own site
+rules, debugger or not. The debugger attaches when first needed.
 
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,

@@ -12,11 +12,12 @@ from tabsteward.bridge.policy.netrules import net_guard
 from tabsteward.bridge.policy.profiles import BUILTIN, Profile
 
 
-def test_navigation_waits_for_the_debugger_only_where_the_browsers_rules_cannot_screen_it(
+def test_only_a_read_only_agent_navigates_without_the_debugger(
         ) -> None:
-    assert Navigator.can(net_guard(BUILTIN["default"]), "Page.navigate")
+    assert Navigator.can(net_guard(BUILTIN["read-only"]), "Page.navigate")
     assert Navigator.can(net_guard(BUILTIN["read-only"]), "Page.reload")
-    narrow = net_guard(Profile("narrow", allow_sites=("example.com",)))
+    assert not Navigator.can(net_guard(BUILTIN["default"]), "Page.navigate")
+    narrow = net_guard(Profile("read-only", allow_sites=("example.com",)))
     assert not Navigator.can(narrow, "Page.navigate")  # offsite redirects: Fetch's to stop
     assert not Navigator.can(Unguarded(), "Page.navigateToHistoryEntry")
     assert not Navigator.can(Unguarded(), "Input.dispatchMouseEvent")

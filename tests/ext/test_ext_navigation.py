@@ -1,7 +1,7 @@
-"""Over the real extension an agent opens, reloads and reads with no debugger attached (no
-debugging bar), and its tab is screened by the browser's own site rules: a redirect or a
-page's own navigation to a denied address is never requested, debugger or not. The
-read-only profile never attaches the debugger at all."""
+"""Over the real extension an agent's tab is screened by the browser's own site rules: a
+redirect or a page's own navigation to a denied address is never requested, debugger or
+not. A read-only agent opens, reloads and reads with no debugger attached (no debugging
+bar), and is refused what needs one."""
 
 from __future__ import annotations
 
@@ -105,11 +105,11 @@ async def wait_for(tab: Tab, text: str) -> None:
             await asyncio.sleep(0.05)
 
 
-async def test_an_agent_that_opens_reloads_and_reads_never_attaches_the_debugger(
+async def test_a_read_only_agent_that_opens_reloads_and_reads_never_attaches_the_debugger(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     browser = await ext_hub.connect()
-    browser.gate = PolicyGate(Config(profiles={**BUILTIN, "strict": strict()},
-                                     default_profile="strict"),
+    browser.gate = PolicyGate(Config(profiles={**BUILTIN, "read-only": read_only()},
+                                     default_profile="read-only"),
                               Grants(tmp_path / "grants.json"), Approvals())
     async with Watch(browser) as watch:
         tab = await browser.session("agent").current_tab()
@@ -127,9 +127,17 @@ async def test_an_agent_that_opens_reloads_and_reads_never_attaches_the_debugger
     assert watch.seen_attached == 0
 
 
-async def test_a_redirect_to_a_denied_address_is_never_requested_without_the_debugger(
+async def test_an_agent_that_acts_gets_the_debugger_for_opening_and_allowed_pages_load(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, strict())
+    out = await actions.navigate(tab, bounce(site, site.url("nav2.html")))
+    assert out.data["url"] == site.url("nav2.html")
+    assert (await tab.snapshot()).title
+
+
+async def test_a_redirect_to_a_denied_address_is_never_requested_without_the_debugger(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, read_only())
     async with Watch(tab.browser) as watch:
         await actions.navigate(tab, site.url("nav1.html"))
         with pytest.raises(PolicyError) as stopped:
@@ -143,7 +151,7 @@ async def test_a_redirect_to_a_denied_address_is_never_requested_without_the_deb
 
 async def test_a_page_navigating_itself_or_a_frame_to_a_denied_address_is_never_requested(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
-    tab = await agent_tab(ext_hub, tmp_path, strict())
+    tab = await agent_tab(ext_hub, tmp_path, read_only())
     async with Watch(tab.browser) as watch:
         to = quote(site.other("inner.html?by=frame"), safe="")
         await actions.navigate(tab, site.url(f"goes-to.html?frame=1&to={to}"))
