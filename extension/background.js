@@ -2,6 +2,8 @@
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
 import { cleanLabel, defaultName } from "./names.js";
+import { guard, unguard } from "./guard.js";
+import { go } from "./navigate.js";
 import { frames, inject, run } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
@@ -176,6 +178,8 @@ const CALLS = {
   },
   "reader.frames": frames,
   "reader.run": run,
+  "guard.set": guard,
+  "nav.go": go,
 };
 
 // ---- messages from the hub ----
@@ -390,6 +394,7 @@ chrome.tabs.onActivated.addListener(({ tabId }) => keepBehind(tabId));
 chrome.tabs.onRemoved.addListener((tabId, info) => {
   agentTabs.delete(tabId);
   asking.delete(tabId);
+  unguard(tabId);
   send({ event: "tabs.removed", args: [tabId, info] });
 });
 chrome.tabs.onUpdated.addListener((tabId, change) =>
@@ -402,9 +407,14 @@ for (const [kind, source] of Object.entries({
   failed: chrome.webNavigation.onErrorOccurred })) {
   source.addListener((d) => {
     if (d.frameId !== 0 || !isAgentTab(d.tabId)) return;
-    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url }] });
+    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url, documentId: d.documentId }] });
   });
 }
+// A page or frame load of an agent tab the browser refused (a site rule: guard.js).
+chrome.webNavigation.onErrorOccurred.addListener((d) => {
+  if (d.error !== "net::ERR_BLOCKED_BY_CLIENT" || !isAgentTab(d.tabId)) return;
+  send({ event: "nav.blocked", args: [d.tabId, { url: d.url, main: d.frameId === 0 }] });
+});
 chrome.downloads.onCreated.addListener((item) =>
   send({ event: "downloads.created", args: [item] }));
 chrome.downloads.onChanged.addListener((delta) =>

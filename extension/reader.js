@@ -26,46 +26,56 @@ export async function frames(tabId) {
 }
 
 // One read in a frame's isolated world. chrome.scripting sends the function's source, so
-// it must stand alone. The reads are the page helper's (see bridge/cdp/ext_reader.py).
+// it must stand alone. The reads are the page helper's (see bridge/cdp/ext_reader.py); one
+// that throws answers {thrown}, as the debugger would report the helper's error.
 function read(name, args) {
   const ts = globalThis.__ts;
   if (!ts) return { missing: true };
-  let value;
-  switch (name) {
-    case "call": value = ts[args[0]](...args[1]); break;
-    case "json": value = JSON.stringify(ts[args[0]](...args[1])); break;
-    case "alive": { const e = ts.get(args[0]); value = !!e && e.isConnected; break; }
-    case "readyState": value = document.readyState; break;
-    case "hasFocus": value = document.hasFocus(); break;
-    case "includes": value = ts.pageText().includes(args[0]); break;
-    case "hrefAnd": value = [location.href, ts[args[0]]()]; break;
-    case "frameIndex": { // this frame's index among its parent's frames
-      value = -1;
-      if (window.parent !== window) {
-        for (let i = 0; i < window.parent.frames.length; i++) {
-          if (window.parent.frames[i] === window) value = i;
-        }
-      }
-      break;
-    }
-    case "ownerOf": { // the frame element (shadow roots too) showing frames[args[0]]
-      const win = window.frames[args[0]];
-      value = 0;
-      const stack = [document];
-      while (stack.length && win) {
-        const root = stack.pop();
-        for (const el of root.querySelectorAll("*")) {
-          if (el.shadowRoot) stack.push(el.shadowRoot);
-          if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(el.tagName) && el.contentWindow === win) {
-            value = ts.idOf(el);
+  const UNKNOWN = {};
+  const one = () => {
+    let value;
+    switch (name) {
+      case "call": value = ts[args[0]](...args[1]); break;
+      case "json": value = JSON.stringify(ts[args[0]](...args[1])); break;
+      case "alive": { const e = ts.get(args[0]); value = !!e && e.isConnected; break; }
+      case "readyState": value = document.readyState; break;
+      case "hasFocus": value = document.hasFocus(); break;
+      case "includes": value = ts.pageText().includes(args[0]); break;
+      case "hrefAnd": value = [location.href, ts[args[0]]()]; break;
+      case "frameIndex": { // this frame's index among its parent's frames
+        value = -1;
+        if (window.parent !== window) {
+          for (let i = 0; i < window.parent.frames.length; i++) {
+            if (window.parent.frames[i] === window) value = i;
           }
         }
+        break;
       }
-      break;
+      case "ownerOf": { // the frame element (shadow roots too) showing frames[args[0]]
+        const win = window.frames[args[0]];
+        value = 0;
+        const stack = [document];
+        while (stack.length && win) {
+          const root = stack.pop();
+          for (const el of root.querySelectorAll("*")) {
+            if (el.shadowRoot) stack.push(el.shadowRoot);
+            if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(el.tagName) && el.contentWindow === win) {
+              value = ts.idOf(el);
+            }
+          }
+        }
+        break;
+      }
+      default: return UNKNOWN;
     }
-    default: return { unknown: name };
+    return value;
+  };
+  try {
+    const value = one();
+    return value === UNKNOWN ? { unknown: name } : { value, doc: globalThis.__tsDoc };
+  } catch (e) {
+    return { thrown: String((e && (e.stack || e.message)) || e), doc: globalThis.__tsDoc };
   }
-  return { value, doc: globalThis.__tsDoc };
 }
 
 // A read in one document of the tab, installing the page helper there first if needed.

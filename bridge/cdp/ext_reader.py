@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import CDPError
+from ..errors import CDPError, TabError
 from .extension_link import ExtensionCallError
 
 GONE = "Cannot find context with specified id"
@@ -70,14 +70,17 @@ def translate(expression: str) -> tuple[str, list[Any]] | None:
     return None
 
 
-def nav_events(main: str, kind: str, url: str) -> list[tuple[str, dict[str, Any]]]:
+def nav_events(main: str, kind: str, url: str, document: str = ""
+               ) -> list[tuple[str, dict[str, Any]]]:
     """The Page events the debugger would give for one of the extension's `nav.event`s of
-    the main frame `main`."""
+    the main frame `main`; the document's id stands for the debugger's loader id."""
+    loader = {"loaderId": document} if document else {}
     by_kind: dict[str, list[tuple[str, dict[str, Any]]]] = {
         "started": [("Page.frameStartedLoading", {"frameId": main})],
         "committed": [("Page.frameNavigated", {"frame": {"id": main, "url": url}})],
-        "interactive": [("Page.lifecycleEvent", {"frameId": main, "name": "DOMContentLoaded"})],
-        "loaded": [("Page.lifecycleEvent", {"frameId": main, "name": "load"}),
+        "interactive": [("Page.lifecycleEvent", {"frameId": main, "name": "DOMContentLoaded",
+                                                 **loader})],
+        "loaded": [("Page.lifecycleEvent", {"frameId": main, "name": "load", **loader}),
                    ("Page.frameStoppedLoading", {"frameId": main})],
         "failed": [("Page.frameStoppedLoading", {"frameId": main})],
     }
@@ -149,6 +152,9 @@ class Reader:
         try:
             return await self._send(tab, method, params)
         except ExtensionCallError as exc:
+            if "No tab with" in exc.message:
+                raise TabError(f"the tab was closed in the browser; {method} was not done"
+                               ) from None
             if "No document" in exc.message or "No frame" in exc.message or \
                     "removed" in exc.message:
                 raise CDPError(method, GONE) from None
@@ -200,7 +206,7 @@ class Reader:
 
     async def _run(self, ctx: _Context, read: str, args: list[Any]) -> dict[str, Any]:
         got = await self._call("reader.run", ctx.tab_id, ctx.document, read, args)
-        if not isinstance(got, dict) or "value" not in got:
+        if not isinstance(got, dict) or ("value" not in got and "thrown" not in got):
             raise CDPError("Runtime.evaluate", GONE)
         return got
 
@@ -221,6 +227,10 @@ class Reader:
         if ctx is None or read is None:
             raise CDPError("Runtime.evaluate", GONE)
         got = await self._run(ctx, *read)
+        if "thrown" in got:  # the page helper threw: as the debugger reports it
+            text = str(got["thrown"])
+            return {"result": {"type": "object"},
+                    "exceptionDetails": {"text": text, "exception": {"description": text}}}
         return {"result": {"type": "object", "value": got["value"]}}
 
     async def _owner(self, tab: ReaderTab, ext: int, parent_ctx: int) -> int:

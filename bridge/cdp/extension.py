@@ -9,8 +9,10 @@ its main frame's id, as over plain CDP.
 
 The page helper's world is the extension's own isolated world where the extension can reach
 the frame (ext_worlds.py), so its element ids outlive a debugger session; and while no
-debugger is attached, reading a page is done through chrome.scripting (ext_reader.py),
-without attaching one: only what needs the debugger attaches it.
+debugger is attached, reading a page is done through chrome.scripting (ext_reader.py); a
+tab is created without attaching it, and a read-only agent's tab opens and reloads pages
+through chrome.tabs (ext_nav.py). Every agent tab is screened by the browser's own site
+rules, debugger or not. The debugger attaches when first needed.
 
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
@@ -32,6 +34,8 @@ from typing import Any
 from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
 from .ext_detach import cause, refusal
+from .ext_downloads import download_event
+from .ext_nav import Guard, Navigator, Unguarded, never_attached
 from .ext_reader import Reader, ReaderTab, nav_events
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
@@ -53,6 +57,7 @@ class _Tab:
     children: set[str] = field(default_factory=set)
     attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
     frame_ids: dict[int, str] = field(default_factory=dict)  # extension's -> debugger's
+    guard: Guard = field(default_factory=Unguarded)  # the browser's own screen of it
 
     def reader(self) -> ReaderTab:
         return ReaderTab(self.tab_id, self.target_id, self.frame_ids)
@@ -82,6 +87,7 @@ class ExtensionConnection(CDPConnection):
         self._tasks: set[asyncio.Task[None]] = set()
         self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
         self._reader = Reader(lambda *a: self.link.call(*a))
+        self._nav = Navigator(lambda *a, **k: self.link.call(*a, **k))
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
         self._watch(link)
@@ -143,6 +149,8 @@ class ExtensionConnection(CDPConnection):
         elif not tab.attached:
             if tab.problem is None and tab.target_id and self._reader.can(method, params):
                 return await self._reader.send(tab.reader(), method, params)  # no debugger
+            if tab.problem is None and tab.target_id and self._nav.can(tab.guard, method):
+                return await self._nav.send(tab.tab_id, tab.target_id, method, params, timeout)
             await self._reattach(tab, method)
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         if method == "Page.createIsolatedWorld":  # the extension's world, where it can
@@ -190,6 +198,14 @@ class ExtensionConnection(CDPConnection):
             self._expire.cancel()
         self.link.close()
         await super().close()
+
+    async def guard(self, target_id: str, guard: Guard) -> None:
+        """Screen the tab's page and frame loads in the browser itself (no debugger needed)."""
+        tab = self._tabs.get(self._by_target.get(target_id, -1))
+        if tab is not None:
+            await self._call("setting the tab's site rules", "guard.set", tab.tab_id,
+                             list(guard.filters), list(guard.exceptions))
+            tab.guard = guard
 
     def show_agents(self, agents: list[dict[str, Any]]) -> None:
         """Tell the popup the agents, each with its tabs' ids (so it can say which agent
@@ -240,15 +256,13 @@ class ExtensionConnection(CDPConnection):
             tab_id = created.get("id") if isinstance(created, dict) else None
             if not isinstance(tab_id, int):
                 raise BrowserError("the browser opened no tab; nothing was done")
-            tab = await self._attach(tab_id)
+            tab = await self._adopt(tab_id)  # the debugger attaches when first needed
             return {"targetId": tab.target_id}
         tab_id = self._by_target.get(str(params.get("targetId")))
         if tab_id is None:
             raise CDPError(method, "No target with given id found")
         tab = self._tabs[tab_id]
-        if method == "Target.attachToTarget":
-            if not tab.attached:
-                await self._attach(tab_id)
+        if method == "Target.attachToTarget":  # the debugger attaches when first needed
             return {"sessionId": session_of(tab_id)}
         if method == "Target.closeTarget":
             # chrome.tabs.remove asks the page's "leave this page?" question (which brings
@@ -274,6 +288,14 @@ class ExtensionConnection(CDPConnection):
             return await self.link.call(name, *args)
         except ExtensionCallError as exc:
             raise exc.as_error(f"{method} was not done") from None
+
+    async def _adopt(self, tab_id: int) -> _Tab:
+        """Take a tab as the agent's without attaching: learn its target id."""
+        target_id = await self._nav.target_of(tab_id)
+        tab = self._tabs.setdefault(tab_id, _Tab(tab_id))
+        tab.target_id = target_id
+        self._by_target[target_id] = tab_id
+        return tab
 
     async def _attach(self, tab_id: int) -> _Tab:
         """Attach the debugger to a tab and learn its main frame (its target id)."""
@@ -307,6 +329,8 @@ class ExtensionConnection(CDPConnection):
 
     async def _reattach(self, tab: _Tab, method: str) -> None:
         """Attach again to a tab the debugger left; the engine re-enables its session."""
+        if tab.guard.never_attach:
+            raise never_attached(method)
         if tab.problem is not None:
             problem, tab.problem = tab.problem, None
             raise BrowserError(refusal(problem, method))
@@ -420,9 +444,11 @@ class ExtensionConnection(CDPConnection):
                 self._emit("Tabsteward.targetOpening",
                            {"openerId": self._tabs[opener].target_id, "task": task}, None)
         elif name in ("downloads.created", "downloads.changed") and isinstance(first, dict):
-            self._on_download(name, first)
+            self._emit(*download_event(name, first), None)
         elif name == "nav.event" and isinstance(first, int) and len(args) == 3:
             self._on_nav(first, str(args[1]), args[2])
+        elif name == "nav.blocked" and first in self._tabs and isinstance(args[-1], dict):
+            self._emit("Tabsteward.requestBlocked", args[1], session_of(int(first)))
         elif name == "agents.stopped" and args:
             self.stopped = args[0] is True
 
@@ -447,7 +473,8 @@ class ExtensionConnection(CDPConnection):
         tab = self._tabs.get(tab_id)
         if tab is None or tab.attached or not tab.target_id or not isinstance(details, dict):
             return
-        for method, params in nav_events(tab.target_id, kind, str(details.get("url", ""))):
+        for method, params in nav_events(tab.target_id, kind, str(details.get("url", "")),
+                                         str(details.get("documentId") or "")):
             self._emit(method, params, session_of(tab_id))
 
     def _on_detached(self, tab_id: Any, reason: str) -> None:
@@ -470,8 +497,10 @@ class ExtensionConnection(CDPConnection):
 
     async def _opened(self, opener: _Tab, tab_id: int) -> None:
         """A tab an agent's page opened: attach, then report it as CDP would."""
-        try:
-            tab = await self._attach(tab_id)
+        try:  # a never-attaching agent's new tab is adopted without the debugger
+            tab = await (self._adopt(tab_id) if opener.guard.never_attach else
+                         self._attach(tab_id))
+            tab.guard = opener.guard
         except TabstewardError as exc:
             log.info("tab %s opened by tab %s not attached: %s", tab_id, opener.tab_id,
                      exc.message)
@@ -479,24 +508,6 @@ class ExtensionConnection(CDPConnection):
         self._emit("Target.targetCreated", {"targetInfo": {
             "targetId": tab.target_id, "type": "page", "openerId": opener.target_id,
             "url": "", "title": ""}}, None)
-
-    def _on_download(self, name: str, item: dict[str, Any]) -> None:
-        guid = str(item.get("id"))
-        if name == "downloads.created":
-            path = str(item.get("filename") or "")
-            self._emit("Browser.downloadWillBegin", {
-                "guid": guid, "url": item.get("finalUrl") or item.get("url"),
-                "suggestedFilename": path.rsplit("/", 1)[-1], "path": path or None}, None)
-            return
-        params: dict[str, Any] = {"guid": guid}
-        filename = item.get("filename")
-        if isinstance(filename, dict) and isinstance(filename.get("current"), str):
-            params["path"] = filename["current"]
-        state = item.get("state")
-        if isinstance(state, dict):
-            params["state"] = {"complete": "completed", "interrupted": "canceled"}.get(
-                str(state.get("current")), "inProgress")
-        self._emit("Browser.downloadProgress", params, None)
 
     def _spawn(self, coro: Awaitable[None]) -> asyncio.Future[None]:
         task = asyncio.ensure_future(coro)

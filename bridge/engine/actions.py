@@ -11,7 +11,7 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,14 +64,20 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
 
 
 async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
-                  barrier: bool = True) -> None:
+                  barrier: bool = True, listen: bool = True) -> None:
     """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
     `barrier=False` is for actions the page's renderer answers itself (a script), whose
-    reply already comes after the events they caused."""
+    reply already comes after the events they caused; `listen=False` for a page load
+    (history, reload), whose own requests are not data the agent sent."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
     stopped_before = len(tab.state.stopped)
-    listening = await sent.listen(tab)  # what the page posts in reply to the input
+    try:
+        listening = await sent.listen(tab) if listen else []  # what the page posts in reply
+    except BaseException:  # refused before it began (say, the debugger may not attach)
+        if isinstance(action, Coroutine):
+            action.close()
+        raise
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     task: asyncio.Future[Any] = asyncio.ensure_future(
@@ -189,13 +195,31 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     tab.check_no_dialog()
     await tab.permit("navigate", url=url)
     out = Outcome(f"opened {url}")
-    loaded = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
-                        p.get("frameId") == tab.target_id and p.get("name") == _event(wait))
+    # the load of this navigation's document, by its loader (a debugger attaching for the
+    # navigation replays the lifecycle of the page it leaves); one without a loader (told
+    # by the extension, which answers at commit) only after Page.navigate answered
+    answered: list[str] = []
+    early: list[str] = []
+
+    def is_load(m: str, p: dict[str, Any], s: str | None) -> bool:
+        if m != "Page.lifecycleEvent" or p.get("frameId") != tab.target_id or \
+                p.get("name") != _event(wait):
+            return False
+        if not answered:
+            early.append(str(p.get("loaderId", "")))
+            return False
+        return bool(p.get("loaderId", answered[0]) == answered[0])
+    loaded = tab.expect(is_load)
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     try:
         stopped_before = len(tab.state.stopped)
         res = await tab.send("Page.navigate", {"url": url})
+        answered.append(str(res.get("loaderId", "")))
+        if answered[0] and answered[0] in early:  # it loaded before the answer came
+            loaded.cancel()
+            loaded = asyncio.get_running_loop().create_future()
+            loaded.set_result(("Page.lifecycleEvent", {}))
         stopped = tab.state.stopped[stopped_before:]
         if stopped:
             raise PolicyError(f"did not open {url}: {'; '.join(stopped)}. Nothing was loaded "
@@ -231,14 +255,14 @@ async def history(tab: Tab, delta: int) -> Outcome:
     await tab.permit("navigate", url=str(entries[index].get("url", "")))
     out = Outcome("went back" if delta < 0 else "went forward")
     await guarded(tab, tab.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]}),
-                  "history", out)
+                  "history", out, listen=False)
     return out
 
 
 async def reload(tab: Tab) -> Outcome:
     await tab.permit("navigate", url=tab.state.url)
     out = Outcome("reloaded")
-    await guarded(tab, tab.send("Page.reload"), "reload", out)
+    await guarded(tab, tab.send("Page.reload"), "reload", out, listen=False)
     return out
 
 

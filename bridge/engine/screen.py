@@ -13,6 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import BrowserError, TabError
+from ..policy.netrules import NetGuard
 
 if TYPE_CHECKING:
     from .tab import Tab
@@ -51,9 +52,41 @@ async def enable(tab: Tab, session: str, on: bool) -> None:
         await tab.conn.send("Fetch.disable", session_id=session)
 
 
+async def guard(tab: Tab) -> None:
+    """Give the browser the profile's denied sites as its own rules for the tab (through
+    the extension, which screens with no debugger attached); a no-op when nothing changed
+    or the transport has no such rules."""
+    set_guard = getattr(tab.conn, "guard", None)
+    if set_guard is None:
+        return
+    net_guard = getattr(getattr(tab.browser, "gate", None), "net_guard", None)
+    # a gate that screens but gives no rules: its screen needs the debugger's
+    wanted_guard = net_guard(tab) if net_guard is not None else NetGuard(
+        complete=not wanted(tab))
+    if wanted_guard != tab.guarded:
+        await set_guard(tab.target_id, wanted_guard)
+        tab.guarded = wanted_guard
+
+
+def blocked(tab: Tab, params: dict[str, Any]) -> None:
+    """The browser refused a page or frame load of the tab (its own rules, from `guard`):
+    remembered for the action's report, unless the debugger's screen already told it."""
+    url, main = str(params.get("url", "")), bool(params.get("main"))
+    if any(url in line for line in tab.state.stopped[-4:]):
+        return
+    screen = screen_of(tab)
+    why = screen.screen(tab, url, redirect=False, main=main) if screen else ""
+    what = "the page's load" if main else "a frame's load"
+    tab.state.stopped.append(
+        f"stopped {what} of {url} before it was sent: " + (why or "it, or a redirect it led "
+                                                           "to, goes to a site the policy "
+                                                           "profile denies"))
+
+
 async def follow_policy(tab: Tab) -> None:
     """Pause document requests when the profile (maybe just edited) can refuse a site, and
     stop pausing them when it no longer can; a no-op when nothing changed."""
+    await guard(tab)
     on = wanted(tab)
     if on == tab.screening:
         return

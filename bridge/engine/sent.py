@@ -14,7 +14,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..errors import BrowserError, TabError
+from ..errors import BrowserError, PolicyError, TabError
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
@@ -61,9 +61,10 @@ async def _disable(tab: Tab, sessions: list[str]) -> None:
         return_exceptions=True)
     for res in results:
         if isinstance(res, BaseException):
-            if not isinstance(res, BrowserError | TabError):
+            if not isinstance(res, BrowserError | TabError | PolicyError):
                 raise res
-            log.debug("Network.disable failed (the tab or frame went away): %s", res)
+            # the tab or frame went away, or the person stopped all agents meanwhile
+            log.debug("Network.disable failed: %s", res)
 
 
 def reports(events: Events) -> tuple[list[str], list[str]]:

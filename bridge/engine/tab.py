@@ -96,6 +96,7 @@ class Tab(SnapshotTaking):
         self.opened: list[str] = []  # tabs this tab's pages opened
         self.adopting: set[asyncio.Task[None]] = set()  # such tabs still being attached
         self.screening = False  # document requests wait for policy (engine/screen.py)
+        self.guarded: Any = None  # the browser's own site rules it has (screen.guard)
         self.chores: set[asyncio.Task[None]] = set()  # its own background tasks
 
     # -- set-up and events --
@@ -103,6 +104,7 @@ class Tab(SnapshotTaking):
         """Enable what the engine needs on a page or OOPIF session."""
         send = self.conn.send
         if session_id == self.session_id:  # a new debugger session starts with no pausing
+            await screen.guard(self)
             self.screening = screen.wanted(self)
         await asyncio.gather(
             send("Page.enable", session_id=session_id),
@@ -130,7 +132,9 @@ class Tab(SnapshotTaking):
     def handle_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
         """Route one CDP event of this tab's sessions into its state and waiters."""
         st = self.state
-        if method == "Page.frameNavigated":
+        if method == "Tabsteward.requestBlocked":
+            screen.blocked(self, params)
+        elif method == "Page.frameNavigated":
             frame = params.get("frame", {})
             fid = frame.get("id")
             if isinstance(fid, str):

@@ -13,6 +13,7 @@ from ..policy.categories import Category, Rule
 from ..policy.classify import Verdict, decide
 from ..policy.describe import element_of, page_of, place
 from ..policy.grants import Grants
+from ..policy.netrules import NetGuard, net_guard
 from ..policy.profiles import Config, Profile
 from ..policy.screen import screens, stop_reason
 from ..policy.sites import site_of
@@ -123,6 +124,10 @@ class PolicyGate:
     # -- document requests the agent did not ask for (engine/screen.py) --
     def screens(self, tab: Tab) -> bool:
         return screens(self.profile(tab.principal or tab.agent).sites)
+
+    def net_guard(self, tab: Tab) -> NetGuard:
+        """What the browser itself blocks for the tab's profile (no debugger needed)."""
+        return net_guard(self.profile(tab.principal or tab.agent))
 
     def screen(self, tab: Tab, url: str, *, redirect: bool, main: bool) -> str:
         """Why a page's document request must not leave ("" when it may); a stop is logged."""

@@ -185,7 +185,8 @@ async def test_reading_on_after_an_action_does_not_keep_the_debugger(
         ext_hub: ExtensionHub, site: Site) -> None:
     browser = await ext_hub.connect()
     tab = await browser.session("agent").current_tab()
-    await actions.navigate(tab, site.url("form.html"))  # opening a page attaches
+    await actions.navigate(tab, site.url("form.html"))
+    await actions.hover(tab, parse('loc=textbox "Email"'))  # an action attaches
     assert await attached(browser, tab)
     loop = asyncio.get_running_loop()
     end = loop.time() + 4  # four times the idle detach of this hub

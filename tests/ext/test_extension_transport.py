@@ -219,15 +219,16 @@ async def test_an_idle_tab_is_let_go_and_the_next_command_takes_it_back_silently
     browser = await ext_hub.connect()
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("form.html"))
+    await actions.enter_text(tab, parse('loc=textbox "Email"'), "a@", "fill")
     assert await _attached(browser, tab)
 
     async def let_go() -> bool:
         return not await _attached(browser, tab)
     await _until(let_go, 15, "the idle tab kept its debugger")
-    snap = await tab.snapshot(interactive=True)  # re-attached without a word
+    snap = await tab.snapshot(interactive=True)  # read without it
     assert snap.title == "Sign up"
     await actions.enter_text(tab, parse('loc=textbox "Email"'), "a@b.org", "fill")
-    assert await _attached(browser, tab)
+    assert await _attached(browser, tab)  # re-attached without a word
 
 
 async def test_stop_all_agents_fails_the_next_command_clearly_until_switched_off(
@@ -239,6 +240,7 @@ async def test_stop_all_agents_fails_the_next_command_clearly_until_switched_off
     try:
         tab = await browser.session("agent").current_tab()
         await actions.navigate(tab, site.url("form.html"))
+        await actions.hover(tab, parse('loc=textbox "Email"'))  # the debugger attaches
         await in_worker(dt, "chrome.storage.local.set({stopped: true})")
 
         async def stopped() -> bool:

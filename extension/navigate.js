@@ -1,0 +1,49 @@
+// Navigating an agent tab without the debugger: chrome.tabs loads, reloads and walks its
+// history; chrome.webNavigation says when the main frame committed (or failed), which is
+// when the debugger's Page.navigate would answer too. Nothing here activates the tab.
+
+const DOCUMENT = ["onCommitted", "onErrorOccurred", "onReferenceFragmentUpdated",
+                  "onHistoryStateUpdated"];
+
+// Start `how` ("url", "reload", "back", "forward") on the tab and answer when its main
+// frame commits a document {url}, changes in place {url, sameDocument}, or fails
+// {url, errorText}; {pending: true} when nothing came within `seconds`.
+export function go(tabId, how, url, seconds) {
+  const id = Number(tabId);
+  return new Promise((resolve, reject) => {
+    const listeners = [];
+    let timer = null;
+    const finish = (value, error) => {
+      clearTimeout(timer);
+      for (const [event, fn] of listeners) chrome.webNavigation[event].removeListener(fn);
+      if (error) reject(error);
+      else resolve(value);
+    };
+    for (const event of DOCUMENT) {
+      const fn = (d) => {
+        if (d.tabId !== id || d.frameId !== 0) return;
+        // a new tab's first about:blank may still be loading: it is not this navigation
+        if (how === "url" && d.url === "about:blank" && String(url) !== "about:blank") return;
+        if (event === "onErrorOccurred") finish({ url: d.url, errorText: d.error });
+        else {
+          finish({ url: d.url, documentId: d.documentId,
+                   sameDocument: event !== "onCommitted" });
+        }
+      };
+      chrome.webNavigation[event].addListener(fn);
+      listeners.push([event, fn]);
+    }
+    timer = setTimeout(() => finish({ pending: true }), Math.max(1, Number(seconds) || 30) * 1000);
+    const start = {
+      url: () => chrome.tabs.update(id, { url: String(url) }),
+      reload: () => chrome.tabs.reload(id),
+      back: () => chrome.tabs.goBack(id),
+      forward: () => chrome.tabs.goForward(id),
+    }[how];
+    if (!start) {
+      finish(null, new Error(`no way to navigate called ${how}; nothing was done`));
+      return;
+    }
+    start().catch((e) => finish(null, e));
+  });
+}

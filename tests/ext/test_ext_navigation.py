@@ -1,0 +1,193 @@
+"""Over the real extension an agent's tab is screened by the browser's own site rules: a
+redirect or a page's own navigation to a denied address is never requested, debugger or
+not. A read-only agent opens, reloads and reads with no debugger attached (no debugging
+bar), and is refused what needs one."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from extension_env import ExtensionHub, chrome_call
+from fixture_server import Site
+from looprunner import LoopThread
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import PolicyError
+from tabsteward.bridge.hub.approvals import Approvals
+from tabsteward.bridge.hub.gatekeeper import PolicyGate
+from tabsteward.bridge.policy.grants import Grants
+from tabsteward.bridge.policy.profiles import (
+    BUILTIN,
+    DEFAULT_DENY,
+    READ_ONLY_RULES,
+    Config,
+    Profile,
+)
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
+              "EXCLUDE 127.0.0.2")
+OTHER = "127.0.0.2"  # the denied address, served by the fixture server
+DENY = (*DEFAULT_DENY, OTHER)
+
+
+@pytest.fixture
+def ext_hub(loop: LoopThread) -> Iterator[ExtensionHub]:
+    hub = ExtensionHub([HOST_RULES], idle_detach=1)
+    loop.run(hub.start(), timeout=30)
+    yield hub
+    loop.run(hub.close(), timeout=60)
+
+
+async def agent_tab(ext_hub: ExtensionHub, tmp_path: Path, profile: Profile) -> Tab:
+    """The first tab of an agent whose policy is `profile` (the hub's real gate)."""
+    browser = await ext_hub.connect()
+    config = Config(profiles={**BUILTIN, profile.name: profile}, default_profile=profile.name)
+    browser.gate = PolicyGate(config, Grants(tmp_path / "grants.json"), Approvals())
+    return await browser.session("agent").current_tab()
+
+
+def strict() -> Profile:
+    return Profile("strict", allow_sites=("*", "localhost"), deny_sites=DENY)
+
+
+def read_only() -> Profile:
+    return Profile("read-only", rules=dict(READ_ONLY_RULES), deny_sites=DENY)
+
+
+class Watch:
+    """Polls Chrome, from the extension's side, for any debugger on any tab while the
+    agent works, and for 1.5 s after (a debugger stays at least the idle time, 1 s)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.polls = 0
+        self.seen_attached = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _poll(self) -> None:
+        while True:
+            targets = await chrome_call(self.browser, "debugger.getTargets")
+            self.polls += 1
+            if any(t.get("tabId") is not None and t["attached"] for t in targets):
+                self.seen_attached += 1
+            await asyncio.sleep(0.02)
+
+    async def __aenter__(self) -> Watch:
+        self._task = asyncio.ensure_future(self._poll())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.sleep(1.5)
+        assert self._task is not None
+        self._task.cancel()
+
+
+def heard(site: Site, marker: str) -> list[str]:
+    """The requests the denied server got whose query carries `marker` (the fixture server
+    lives for the whole session: other tests' requests are there too)."""
+    return [r.path for r in site.requests if r.host == OTHER and marker in r.path]
+
+
+def bounce(site: Site, to: str) -> str:
+    return site.url(f"redirect?to={quote(to, safe='')}")
+
+
+async def wait_for(tab: Tab, text: str) -> None:
+    async with asyncio.timeout(10):
+        while not any(text in line for line in tab.state.stopped):
+            await asyncio.sleep(0.05)
+
+
+async def test_a_read_only_agent_that_opens_reloads_and_reads_never_attaches_the_debugger(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    browser = await ext_hub.connect()
+    browser.gate = PolicyGate(Config(profiles={**BUILTIN, "read-only": read_only()},
+                                     default_profile="read-only"),
+                              Grants(tmp_path / "grants.json"), Approvals())
+    async with Watch(browser) as watch:
+        tab = await browser.session("agent").current_tab()
+        out = await actions.navigate(tab, site.url("frames.html"))
+        assert out.data["url"] == site.url("frames.html")
+        snap = await tab.snapshot()
+        assert 'button "Press same"' in snap.text  # inside a frame (the other site's: denied)
+        await actions.reload(tab)
+        assert "Main page text" in await actions.read(tab, "text")
+        out = await actions.navigate(tab, bounce(site, site.url("nav2.html")))
+        assert out.data["url"] == site.url("nav2.html")  # an allowed redirect still works
+        await actions.wait(tab, url="nav2.html", timeout=5)
+        assert (await tab.snapshot()).text
+    assert watch.polls > 20
+    assert watch.seen_attached == 0
+
+
+async def test_an_agent_that_acts_gets_the_debugger_for_opening_and_allowed_pages_load(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, strict())
+    out = await actions.navigate(tab, bounce(site, site.url("nav2.html")))
+    assert out.data["url"] == site.url("nav2.html")
+    assert (await tab.snapshot()).title
+
+
+async def test_a_redirect_to_a_denied_address_is_never_requested_without_the_debugger(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, read_only())
+    async with Watch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("nav1.html"))
+        with pytest.raises(PolicyError) as stopped:
+            await actions.navigate(tab, bounce(site, site.other("land.html?by=redirect")))
+        assert "before it was sent" in stopped.value.message
+        assert "Nothing was loaded from there" in stopped.value.message
+    assert heard(site, "by=redirect") == []
+    assert site.received("127.0.0.1", "/redirect") != []  # the first hop was allowed
+    assert watch.seen_attached == 0
+
+
+async def test_a_page_navigating_itself_or_a_frame_to_a_denied_address_is_never_requested(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, read_only())
+    async with Watch(tab.browser) as watch:
+        to = quote(site.other("inner.html?by=frame"), safe="")
+        await actions.navigate(tab, site.url(f"goes-to.html?frame=1&to={to}"))
+        await wait_for(tab, "stopped a frame's load of")
+        to = quote(site.other("land.html?by=page"), safe="")
+        await actions.navigate(tab, site.url(f"goes-to.html?to={to}"))
+        await wait_for(tab, "stopped the page's load of")
+    assert heard(site, "by=frame") == []
+    assert heard(site, "by=page") == []
+    assert any("denies the site http://127.0.0.2" in line for line in tab.state.stopped)
+    assert watch.seen_attached == 0
+
+
+async def test_a_denied_site_stays_blocked_while_the_debugger_is_attached(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, strict())
+    await actions.navigate(tab, site.url("nav1.html"))
+    await actions.hover(tab, parse("a"))  # input: the debugger attaches
+    to = quote(site.other("land.html?by=attached"), safe="")
+    await actions.navigate(tab, site.url(f"goes-to.html?to={to}"))
+    await wait_for(tab, "land.html?by=attached")
+    assert heard(site, "by=attached") == []
+
+
+async def test_the_read_only_profile_never_attaches_and_refuses_what_needs_the_debugger(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, read_only())
+    async with Watch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("nav1.html"))
+        await actions.reload(tab)
+        assert (await tab.snapshot()).text
+        with pytest.raises(PolicyError) as refused:
+            await actions.hover(tab, parse("a"))
+        assert "read-only" in refused.value.message
+        assert "nothing was done" in refused.value.message
+        with pytest.raises(PolicyError):
+            await actions.navigate(tab, bounce(site, site.other("land.html?by=read-only")))
+    assert heard(site, "by=read-only") == []
+    assert watch.seen_attached == 0
