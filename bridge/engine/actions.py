@@ -214,7 +214,16 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     try:
         stopped_before = len(tab.state.stopped)
-        res = await tab.send("Page.navigate", {"url": url})
+        going = asyncio.ensure_future(tab.send("Page.navigate", {"url": url}))
+        racing: set[asyncio.Future[Any]] = {going, dialog}
+        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        if not going.done():  # the page asks first ("Leave site?"): the agent answers it
+            _let_finish(tab, going)
+            out.did = f"{url} is not opened yet: the page asks before it lets go"
+            out.data["url"] = tab.state.url
+            _report_dialog(tab, out)
+            return out
+        res = going.result()
         answered.append(str(res.get("loaderId", "")))
         if answered[0] and answered[0] in early:  # it loaded before the answer came
             loaded.cancel()
@@ -238,6 +247,19 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     out.data["url"] = tab.state.url
     _report_dialog(tab, out)
     return out
+
+
+def _let_finish(tab: Tab, request: asyncio.Future[Any]) -> None:
+    """Keep a navigation held by the page's leave question as the tab's chore: it goes on
+    if the question is accepted, and ends quietly if it is dismissed or the tab closes."""
+    async def settle() -> None:
+        try:
+            await request
+        except (BrowserError, TabError) as exc:
+            log.debug("a navigation held by a leave question ended: %s", exc.message)
+    task = asyncio.get_running_loop().create_task(settle())
+    tab.chores.add(task)
+    task.add_done_callback(tab.chores.discard)
 
 
 def _event(wait: str) -> str:

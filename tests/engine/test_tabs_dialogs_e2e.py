@@ -73,6 +73,32 @@ async def test_dialog_opened_while_the_page_loads_is_reported_by_open(
     await actions.wait(tab, text="after the alert")
 
 
+async def test_open_over_a_page_that_asks_before_leaving_reports_its_question_at_once(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("leave.html"))
+    await actions.enter_text(tab, parse("#note"), "half a thought", "type")  # a user gesture
+    async with asyncio.timeout(10):  # it waited the whole navigation timeout (30 s) before
+        out = await actions.navigate(tab, site.url("form.html"))
+    assert out.data["dialog"]["type"] == "beforeunload", out.text()
+    assert "not opened yet" in out.text()
+    assert (await actions.dialog(tab, "status")).data["dialog"]["type"] == "beforeunload"
+    await actions.dialog(tab, "accept")
+    await actions.wait(tab, url=site.url("form.html"))
+    assert (await tab.snapshot()).title == "Sign up"
+
+
+async def test_open_over_a_page_whose_question_is_dismissed_stays_on_that_page(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("leave.html"))
+    await actions.enter_text(tab, parse("#note"), "half a thought", "type")
+    async with asyncio.timeout(10):
+        out = await actions.navigate(tab, site.url("form.html"))
+    assert out.data["dialog"]["type"] == "beforeunload", out.text()
+    await actions.dialog(tab, "dismiss")
+    assert (await tab.snapshot()).title == "Unsaved draft"
+    assert await value_of(tab, "#note") == "half a thought"
+
+
 async def test_click_that_opens_a_page_with_a_dialog_reports_it(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("dialogs.html"))
     out = await actions.click(tab, parse("#to-alert"))
