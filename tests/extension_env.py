@@ -18,6 +18,7 @@ from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.core import Hub
 from tabsteward.bridge.hub.pool import BrowserPool
@@ -155,3 +156,39 @@ async def chrome_call(browser: Browser, name: str, *args: Any) -> Any:
     conn = browser.conn
     assert isinstance(conn, ExtensionConnection)
     return await conn.link.call(name, *args)
+
+
+async def debugger_attached(browser: Browser, tab: Tab | None = None) -> bool:
+    """What Chrome says: whether a debugger is attached now to the tab (or to any tab)."""
+    tab_id = None if tab is None else int(tab.session_id.removeprefix("tab-"))
+    targets = await chrome_call(browser, "debugger.getTargets")
+    return any(t.get("tabId") is not None and t["attached"] and
+               (tab_id is None or t["tabId"] == tab_id) for t in targets)
+
+
+class DebuggerWatch:
+    """Polls Chrome, from the extension's side, for a debugger on the tab (or on any tab)
+    while the agent works, and for 1.5 s after: a debugger attached meanwhile stays at
+    least the idle time (1 s in these tests)."""
+
+    def __init__(self, browser: Browser, tab: Tab | None = None) -> None:
+        self.browser, self.tab = browser, tab
+        self.polls = 0
+        self.seen_attached = 0
+        self._task: asyncio.Task[None] | None = None
+
+    async def _poll(self) -> None:
+        while True:
+            self.polls += 1
+            if await debugger_attached(self.browser, self.tab):
+                self.seen_attached += 1
+            await asyncio.sleep(0.02)
+
+    async def __aenter__(self) -> DebuggerWatch:
+        self._task = asyncio.ensure_future(self._poll())
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await asyncio.sleep(1.5)
+        assert self._task is not None
+        self._task.cancel()

@@ -11,11 +11,10 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from extension_env import ExtensionHub, chrome_call
+from extension_env import DebuggerWatch, ExtensionHub
 from fixture_server import Site
 from looprunner import LoopThread
 from tabsteward.bridge.engine import actions
-from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import PolicyError
@@ -61,34 +60,6 @@ def read_only() -> Profile:
     return Profile("read-only", rules=dict(READ_ONLY_RULES), deny_sites=DENY)
 
 
-class Watch:
-    """Polls Chrome, from the extension's side, for any debugger on any tab while the
-    agent works, and for 1.5 s after (a debugger stays at least the idle time, 1 s)."""
-
-    def __init__(self, browser: Browser) -> None:
-        self.browser = browser
-        self.polls = 0
-        self.seen_attached = 0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _poll(self) -> None:
-        while True:
-            targets = await chrome_call(self.browser, "debugger.getTargets")
-            self.polls += 1
-            if any(t.get("tabId") is not None and t["attached"] for t in targets):
-                self.seen_attached += 1
-            await asyncio.sleep(0.02)
-
-    async def __aenter__(self) -> Watch:
-        self._task = asyncio.ensure_future(self._poll())
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await asyncio.sleep(1.5)
-        assert self._task is not None
-        self._task.cancel()
-
-
 def heard(site: Site, marker: str) -> list[str]:
     """The requests the denied server got whose query carries `marker` (the fixture server
     lives for the whole session: other tests' requests are there too)."""
@@ -111,7 +82,7 @@ async def test_a_read_only_agent_that_opens_reloads_and_reads_never_attaches_the
     browser.gate = PolicyGate(Config(profiles={**BUILTIN, "read-only": read_only()},
                                      default_profile="read-only"),
                               Grants(tmp_path / "grants.json"), Approvals())
-    async with Watch(browser) as watch:
+    async with DebuggerWatch(browser) as watch:
         tab = await browser.session("agent").current_tab()
         out = await actions.navigate(tab, site.url("frames.html"))
         assert out.data["url"] == site.url("frames.html")
@@ -138,7 +109,7 @@ async def test_an_agent_that_acts_gets_the_debugger_for_opening_and_allowed_page
 async def test_a_redirect_to_a_denied_address_is_never_requested_without_the_debugger(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, read_only())
-    async with Watch(tab.browser) as watch:
+    async with DebuggerWatch(tab.browser) as watch:
         await actions.navigate(tab, site.url("nav1.html"))
         with pytest.raises(PolicyError) as stopped:
             await actions.navigate(tab, bounce(site, site.other("land.html?by=redirect")))
@@ -152,7 +123,7 @@ async def test_a_redirect_to_a_denied_address_is_never_requested_without_the_deb
 async def test_a_page_navigating_itself_or_a_frame_to_a_denied_address_is_never_requested(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, read_only())
-    async with Watch(tab.browser) as watch:
+    async with DebuggerWatch(tab.browser) as watch:
         to = quote(site.other("inner.html?by=frame"), safe="")
         await actions.navigate(tab, site.url(f"goes-to.html?frame=1&to={to}"))
         await wait_for(tab, "stopped a frame's load of")
@@ -179,7 +150,7 @@ async def test_a_denied_site_stays_blocked_while_the_debugger_is_attached(
 async def test_the_read_only_profile_never_attaches_and_refuses_what_needs_the_debugger(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, read_only())
-    async with Watch(tab.browser) as watch:
+    async with DebuggerWatch(tab.browser) as watch:
         await actions.navigate(tab, site.url("nav1.html"))
         await actions.reload(tab)
         assert (await tab.snapshot()).text

@@ -8,7 +8,7 @@ import asyncio
 from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
-from extension_env import ExtensionHub, chrome_call
+from extension_env import DebuggerWatch, ExtensionHub, debugger_attached
 from fixture_server import Site
 from looprunner import LoopThread
 from tabsteward.bridge.engine import actions
@@ -55,16 +55,9 @@ async def until(check: Callable[[], Awaitable[bool]], seconds: float, what: str)
     assert await check(), what
 
 
-async def attached(browser: Browser, tab: Tab) -> bool:
-    """What Chrome says: whether a debugger is attached to the tab now."""
-    tab_id = int(tab.session_id.removeprefix("tab-"))
-    targets = await chrome_call(browser, "debugger.getTargets")
-    return any(t.get("tabId") == tab_id and t["attached"] for t in targets)
-
-
 async def let_go(browser: Browser, tab: Tab) -> None:
     async def detached() -> bool:
-        return not await attached(browser, tab)
+        return not await debugger_attached(browser, tab)
     await until(detached, 15, "the idle tab kept its debugger")
 
 
@@ -79,7 +72,7 @@ async def test_refs_outlive_the_debugger_session_that_gave_them_in_every_frame(
     await let_go(browser, tab)
     swatch = next(r for r, row in first.refs.items() if row.get("name") == "Swatch main")
     await actions.hover(tab, parse(swatch))  # input: a new debugger session
-    assert await attached(browser, tab)
+    assert await debugger_attached(browser, tab)
     second = await tab.snapshot()
     assert second.refs == first.refs
     assert second.text == first.text
@@ -101,41 +94,13 @@ async def test_a_ref_from_before_an_idle_detach_acts_on_its_own_element(
     assert set(again.refs) == set(snap.refs)
 
 
-class Watch:
-    """Polls Chrome, from the extension's side, for a debugger on the tab while reads run,
-    and for 1.5 s after."""
-
-    def __init__(self, browser: Browser, tab: Tab) -> None:
-        self.browser, self.tab = browser, tab
-        self.polls = 0
-        self.seen_attached = 0
-        self._task: asyncio.Task[None] | None = None
-
-    async def _poll(self) -> None:
-        while True:
-            self.polls += 1
-            if await attached(self.browser, self.tab):
-                self.seen_attached += 1
-            await asyncio.sleep(0.02)
-
-    async def __aenter__(self) -> Watch:
-        self._task = asyncio.ensure_future(self._poll())
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        # a debugger attached during the reads stays at least the idle time (1 s): watch on
-        await asyncio.sleep(1.5)
-        assert self._task is not None
-        self._task.cancel()
-
-
 async def test_an_agent_that_only_reads_never_attaches_the_debugger(
         ext_hub: ExtensionHub, site: Site, display: str) -> None:
     browser = await connect(ext_hub, display)
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("frames.html"))
     await let_go(browser, tab)
-    async with Watch(browser, tab) as watch:
+    async with DebuggerWatch(browser, tab) as watch:
         snap = await tab.snapshot()
         assert "Swatch main" in snap.text
         assert 'button "Press cross"' in snap.text  # inside the cross-origin frame
@@ -153,7 +118,7 @@ async def test_an_agent_that_only_reads_never_attaches_the_debugger(
         assert "Swatch main" in scoped.text
     assert watch.polls > 5
     assert watch.seen_attached == 0
-    assert not await attached(browser, tab)
+    assert not await debugger_attached(browser, tab)
 
 
 async def test_reads_without_the_debugger_give_the_refs_it_gives_and_a_click_uses_them(
@@ -164,17 +129,17 @@ async def test_reads_without_the_debugger_give_the_refs_it_gives_and_a_click_use
     with_debugger = await tab.snapshot()
     await let_go(browser, tab)
     without = await tab.snapshot()
-    assert not await attached(browser, tab)
+    assert not await debugger_attached(browser, tab)
     assert without.refs == with_debugger.refs
     assert without.text == with_debugger.text
     # in a fresh document the first reads are without the debugger; then an action by ref
     await actions.navigate(tab, site.url("form.html"))
     await let_go(browser, tab)
     read = await tab.snapshot(interactive=True)
-    assert not await attached(browser, tab)
+    assert not await debugger_attached(browser, tab)
     email = next(r for r, row in read.refs.items() if row.get("name") == "Email")
     await actions.enter_text(tab, parse(email), "a@b.org", "fill")
-    assert await attached(browser, tab)
+    assert await debugger_attached(browser, tab)
     after = await tab.snapshot(interactive=True)
     assert set(after.refs) == set(read.refs)
     assert after.refs[email]["name"] == "Email"
@@ -187,10 +152,10 @@ async def test_reading_on_after_an_action_does_not_keep_the_debugger(
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("form.html"))
     await actions.hover(tab, parse('loc=textbox "Email"'))  # an action attaches
-    assert await attached(browser, tab)
+    assert await debugger_attached(browser, tab)
     loop = asyncio.get_running_loop()
     end = loop.time() + 4  # four times the idle detach of this hub
     while loop.time() < end:  # an agent reading every 0.3 s
         assert "Email" in (await tab.snapshot(interactive=True)).text
         await asyncio.sleep(0.3)
-    assert not await attached(browser, tab)
+    assert not await debugger_attached(browser, tab)
