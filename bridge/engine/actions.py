@@ -216,7 +216,11 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
         stopped_before = len(tab.state.stopped)
         going = asyncio.ensure_future(tab.send("Page.navigate", {"url": url}))
         racing: set[asyncio.Future[Any]] = {going, dialog}
-        await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # the action was stopped: so is its request
+            going.cancel()
+            raise
         if not going.done():  # the page asks first ("Leave site?"): the agent answers it
             _let_finish(tab, going)
             out.did = f"{url} is not opened yet: the page asks before it lets go"
