@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,18 +93,34 @@ def role_name_loc(role: str, name: str, nth: int) -> str:
     return f"{loc} nth={nth}" if nth else loc
 
 
-def locator(line: Line, nth: int, dupes: int) -> tuple[str, bool]:
-    """The line's stable locator, and whether the text must print it.
+def locator(line: Line, nth: int, dupes: int, whole: bool) -> tuple[str, str]:
+    """The line's stable locator, and the part of it the text prints.
 
-    A named element alone with its role and name on the page is located by exactly what its
-    line already says (`loc=ROLE "NAME"`), so printing it again would only cost bytes; any
-    other element prints its CSS locator (#id, name=, href, class) or ROLE "NAME" nth=N.
+    A line whose role and name are printed `whole` is located by exactly those
+    (`loc=ROLE "NAME"`, the first of its kind), so the text prints only what it adds:
+    `nth=N` for a later one of the same role and name, else nothing (`--json` has the whole
+    locator). A CSS locator (#id, name=, href, class) is printed as `loc=CSS` where it tells
+    elements of the same role and name apart (nth= breaks as soon as the list changes), and
+    a line whose name is cut or not shown prints `loc=ROLE "NAME"` in full.
     """
-    if line.name and dupes == 1:
-        return role_name_loc(line.role, line.name, 0), False
-    if line.loc:
-        return line.loc, True
-    return role_name_loc(line.role, line.name, nth), True
+    if line.loc and (dupes > 1 or not line.name):
+        return line.loc, f"loc={line.loc}"
+    loc = role_name_loc(line.role, line.name, nth if dupes > 1 else 0)
+    if whole and line.role:
+        return loc, f"nth={nth}" if nth and dupes > 1 else ""
+    if line.kind == ROW and line.name and dupes == 1:
+        return loc, ""  # its ref and cells say which row it is (a table of them stays short)
+    return loc, f"loc={loc}"  # the line does not show the name as the locator needs it
+
+
+def hint_shown(hint: str | None, printed: str) -> bool:
+    """Whether a line prints its hint: not when every word of it is a word of the locator the
+    line prints (`loc=span.like` already says "like")."""
+    if not hint:
+        return False
+    low = printed.lower()
+    return not all(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)
+                   for w in hint.lower().split())
 
 
 def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
@@ -128,16 +145,26 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             out.append(pad + more_rows(line.role, line.more))
             continue
         parts = [f"{pad}- {line.role or 'generic'}"]
+        # whether the line shows the name its locator holds: a row shows its cells instead;
+        # a name page.js cut is held cut, as printed
+        whole = line.kind != ROW
         if line.kind == ROW:
             pass  # its cells follow its ref and states
         elif line.kind == STRUCTURE and interactive and line.name:  # a container's words
             parts.append(quote(line.name[:SHORT_NAME]) + left_out(len(line.name) - SHORT_NAME))
+            whole = whole and len(line.name) <= SHORT_NAME
         elif line.name:
             parts.append(quote(line.name) + left_out(line.name_left))
+        loc, printed = "", ""
         if line.ref:
             parts.append(f"@{line.ref}")
-        if line.hint:
-            parts.append(f"hint={quote(line.hint)}")
+            key = (line.role, line.name)
+            nth = line.nth if line.nth is not None else seen.get(key, 0)
+            seen[key] = seen.get(key, 0) + 1
+            dupes = line.dupes if line.dupes is not None else counts[key]
+            loc, printed = locator(line, nth, dupes, whole)
+        if hint_shown(line.hint, printed):
+            parts.append(f"hint={quote(line.hint or '')}")
         if line.states:
             parts.append(f"[{line.states}]")
         if line.value is not None:
@@ -149,13 +176,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
         if line.kind == ROW:
             parts[-1] += row_text(line, interactive)
         if line.ref:
-            key = (line.role, line.name)
-            nth = line.nth if line.nth is not None else seen.get(key, 0)
-            seen[key] = seen.get(key, 0) + 1
-            dupes = line.dupes if line.dupes is not None else counts[key]
-            loc, printed = locator(line, nth, dupes)
             if printed:
-                parts.append(f"loc={loc}")
+                parts.append(printed)
             if line.ref in new_refs:
                 parts.append("[new]")
             info: dict[str, Any] = {"role": line.role, "name": line.name, "loc": loc}

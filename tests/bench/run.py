@@ -379,7 +379,7 @@ def trivial(clis: list[Cli]) -> dict[str, list[float]]:
 
 # (c) click by ref, (d) navigate + snapshot ---------------------------------------------------
 
-LOC = re.compile(r" loc=.*$", re.M)
+LOC = re.compile(r" (?:loc=|nth=\d).*$", re.M)  # a line's locator: `loc=...` or its `nth=N`
 AB_LINE = re.compile(r'^\s*- (\w+)(?: "((?:[^"\\]|\\.)*)")?.*\bref=(e\d+)')
 
 
@@ -463,7 +463,7 @@ def cli_page(rec: dict[str, Any], url: str, order: list[Cli], ts: Cli, ab: Cli |
         t_open = c.run("open", url)[0]
         t_snap = c.run("snapshot")[0]
         rec[f"{c.name}_nav_snap_ms"] = t_open + t_snap
-        # what the -i bytes are made of (untimed): tabsteward's loc= locators
+        # what the -i bytes are made of (untimed): tabsteward's locators (loc=, nth=)
         text = c.run("snapshot", "-i")[1]
         rec[f"{c.name}_i_bytes"] = len(text.encode())
         rec[f"{c.name}_i_bytes_no_loc"] = len(LOC.sub("", text).encode())
@@ -608,7 +608,7 @@ def main(argv: list[str] | None = None) -> int:
         with_loc = [p["tabsteward_i_bytes"] / p["agent-browser_i_bytes"] for p in both]
         no_loc = [p["tabsteward_i_bytes_no_loc"] / p["agent-browser_i_bytes"] for p in both]
         notes.append(f"-i bytes vs agent-browser -i: {median(with_loc) or 0:.2f}x as printed, "
-                     f"{median(no_loc) or 0:.2f}x without the `loc=` locators (own pages)")
+                     f"{median(no_loc) or 0:.2f}x without the `loc=`/`nth=` locators (own pages)")
     notes += [f"own measurement failed on {f}" for f in failed]
     if skipped:
         notes.append(f"click: no element that stays on the page on {len(skipped)} pages "

@@ -4,6 +4,7 @@ own truth in its main world (what the page's scripts see, not what the engine re
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from tabsteward.bridge.engine import actions
@@ -28,6 +29,21 @@ def ref(shot: Snapshot, role: str, name: str, nth: int = 0) -> str:
 
 def target(shot: Snapshot, role: str, name: str, nth: int = 0) -> Target:
     return parse(ref(shot, role, name, nth))
+
+
+LINE_START = re.compile(r'\s*- ([\w-]+)((?: "(?:[^"\\]|\\.)*")?)(?: \[\+[\d,]+ chars?\])? @\d+'
+                        r'.*?( nth=\d+)?$')
+
+
+def loc_on_line(line: str) -> str:
+    """A ref's locator as bridge/SKILL.md tells an agent to read it off its line: what
+    follows `loc=`, else the line's role and quoted name as printed ("" when it shows none)
+    with the line's `nth=N`."""
+    if " loc=" in line:
+        return line.split(" loc=", 1)[1].split(" | ")[0].removesuffix(" [new]")
+    m = LINE_START.match(line.removesuffix(" [new]"))
+    assert m, f"no role, name and ref at the start of {line!r}"
+    return f"{m.group(1)} {m.group(2).strip() or chr(34) * 2}{m.group(3) or ''}"
 
 
 def line_of(shot: Snapshot, ref_: str) -> str:

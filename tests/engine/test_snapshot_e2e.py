@@ -7,9 +7,9 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, target, text_of
+from pagetools import goto, js, line_of, loc_on_line, ref, target, text_of
 from tabsteward.bridge.engine import actions
-from tabsteward.bridge.engine.snapshot import UNTRUSTED, quote
+from tabsteward.bridge.engine.snapshot import UNTRUSTED
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import RefNotFound
@@ -84,19 +84,21 @@ async def test_interactive_snapshot_lists_only_refs_and_the_items_that_hold_them
     assert "Fill in the form below" not in inter.text
 
 
-async def test_every_ref_has_a_locator_that_finds_the_same_element(
-        tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("form.html"))
-    shot = await tab.snapshot()
-    assert len(shot.refs) >= 10
-    for r, info in shot.refs.items():
-        line = line_of(shot, r)
-        # printed, or the line's own role and name when those are unique on the page
-        implicit = f'- {info["role"]} {quote(info["name"])} @' in line
-        assert f"loc={info['loc']}" in line or (
-            implicit and info["loc"] == f'{info["role"]} {quote(info["name"])}'), line
-        handle = await tab.resolve(parse("loc=" + info["loc"]))
-        assert f"@{handle.ref}" == r, f"loc={info['loc']} found @{handle.ref}, not {r}"
+@pytest.mark.parametrize("page", ["form.html", "icons.html", "feed.html"])
+async def test_every_ref_has_a_locator_read_off_its_line_that_finds_the_same_element(
+        tab: Tab, site: Site, page: str) -> None:
+    await goto(tab, site.url(page))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        assert len(shot.refs) >= 10
+        for r, info in shot.refs.items():
+            line = line_of(shot, r)
+            # printed, or the line's own role and name with its nth= (bridge/SKILL.md)
+            assert loc_on_line(line) == info["loc"], line
+            if interactive:
+                continue  # the same element, found once is enough
+            handle = await tab.resolve(parse("loc=" + info["loc"]))
+            assert f"@{handle.ref}" == r, f"loc={info['loc']} found @{handle.ref}, not {r}"
 
 
 async def test_password_value_never_appears_in_snapshot(tab: Tab, site: Site) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from pagetools import loc_on_line
 from tabsteward.bridge.engine.snapshot import (
     FRAME,
     REF,
@@ -92,10 +93,48 @@ def test_a_unique_role_and_name_is_the_locator_and_is_not_printed_again() -> Non
     assert built.refs["@1"]["loc"] == 'button "Save"'
 
 
-def test_elements_sharing_role_and_name_print_a_locator() -> None:
+def test_elements_sharing_role_and_name_print_only_the_nth_their_locator_adds() -> None:
     text = make(PAGE).text
-    assert '- button "Edit" @2 loc=button "Edit"' in text
-    assert '- button "Edit" @3 loc=button "Edit" nth=1' in text
+    assert '  - button "Edit" @2\n' in text
+    assert '  - button "Edit" @3 nth=1\n' in text
+    assert "loc=" not in text.replace("loc=#save", "")
+
+
+def test_a_shared_role_and_name_prints_a_css_locator_rather_than_nth() -> None:
+    part = [Line(0, REF, "button", "Edit", 2, loc="#edit-a", nth=0, dupes=2),
+            Line(0, REF, "button", "Edit", 3, loc="#edit-b", nth=1, dupes=2)]
+    assert make(part).text.splitlines()[-2:] == ['- button "Edit" @2 loc=#edit-a',
+                                                 '- button "Edit" @3 loc=#edit-b']
+
+
+def test_a_line_that_does_not_show_the_name_its_locator_holds_prints_the_locator() -> None:
+    long = "Grace wrote a note about the compiler and the moth in the relay, at length"
+    part = [Line(0, ROW, "row", "Alan 08:40", 1, cells=["Alan", "08:40"]),
+            Line(0, STRUCTURE, "listitem", long, 2),
+            Line(0, REF, "link", "x" * 150, 3, name_left=20)]
+    short = make(part, interactive=True).text.splitlines()[-3:]
+    assert short[0] == '- row @1 | Alan | 08:40 |'  # a table of such rows stays short
+    assert short[1].endswith(f' @2 loc=listitem {quote(long)}')
+    # a name cut by page.js is held cut, as the line prints it
+    assert short[2] == f'- link {quote("x" * 150)} [+20 chars] @3'
+    assert make(part).refs["@3"]["loc"] == f'link {quote("x" * 150)}'
+    # the full snapshot shows the container's name whole: the line is its locator
+    assert make(part).text.splitlines()[-2] == f"- listitem {quote(long)} @2"
+
+
+def test_an_agent_rebuilds_every_refs_locator_from_its_line_alone() -> None:
+    lines = [*PAGE, Line(1, REF, "clickable", "", 8), Line(1, REF, "clickable", "", 9),
+             Line(1, REF, "clickable", "", 10, loc="span.like", hint="like"),
+             Line(1, ROW, "row", "a b", 11, cells=["a", "b"]),
+             Line(1, ROW, "row", "a b", 14, cells=["a", "b"]),
+             Line(1, STRUCTURE, "article", "w" * 70, 12), Line(1, REF, "button", "Edit", 13),
+             Line(1, REF, "link", "x" * 150, 15, name_left=20)]
+    for interactive in (False, True):
+        built = make(lines, interactive=interactive)
+        for ref, info in built.refs.items():
+            line = next(ln for ln in built.text.splitlines() if f" {ref} " in ln + " ")
+            assert info["loc"] == loc_on_line(line), (interactive, line)
+
 
 
 def test_an_unnamed_element_prints_its_css_locator() -> None:
@@ -277,12 +316,12 @@ def test_interactive_shortens_long_container_names_and_cells_and_says_by_how_muc
 
 
 def test_an_unnamed_elements_hint_prints_after_its_ref_and_stays_apart_from_its_name() -> None:
-    built = make([Line(0, REF, "clickable", "", 1, loc='span.like in "Grace wrote"',
+    built = make([Line(0, REF, "clickable", "", 1, loc='span.heart in "Grace wrote"',
                        hint="like"),
                   Line(0, REF, "clickable", "", 2, hint='say "hi"')])
     first, second = built.text.splitlines()[-2:]
-    assert first == '- clickable @1 hint="like" loc=span.like in "Grace wrote"'
-    assert second == '- clickable @2 hint="say \\"hi\\"" loc=clickable "" nth=1'
+    assert first == '- clickable @1 hint="like" loc=span.heart in "Grace wrote"'
+    assert second == '- clickable @2 hint="say \\"hi\\"" nth=1'
     assert built.refs["@1"]["name"] == ""
     assert built.refs["@1"]["hint"] == "like"
     assert built.refs["@2"]["hint"] == 'say "hi"'
@@ -292,3 +331,18 @@ def test_a_line_without_a_hint_says_nothing_of_one() -> None:
     built = make(PAGE)
     assert "hint=" not in built.text
     assert not any("hint" in info for info in built.refs.values())
+
+
+def test_a_hint_is_not_printed_again_when_the_locator_already_says_its_words() -> None:
+    said = make([Line(0, REF, "clickable", "", 1, loc="span.thumb_up", hint="thumb up"),
+                 Line(0, REF, "button", "", 2, hint="info",
+                      loc='button[data-action="show-button-info"]')]).text.splitlines()
+    assert said[-2:] == ["- clickable @1 loc=span.thumb_up",
+                         '- button @2 loc=button[data-action="show-button-info"]']
+    # inside a longer word it is not the word: the hint stays
+    kept = make([Line(0, REF, "clickable", "", 1, loc="span.deleteButton", hint="delete"),
+                 Line(0, REF, "clickable", "", 2, hint="like")]).text.splitlines()
+    assert kept[-2:] == ['- clickable @1 hint="delete" loc=span.deleteButton',
+                         '- clickable @2 hint="like" nth=1']
+    assert make([Line(0, REF, "clickable", "", 1, loc="span.like",
+                      hint="like")]).refs["@1"]["hint"] == "like"
