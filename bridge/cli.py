@@ -1,7 +1,7 @@
 """The `tabsteward` command: argv goes to the hub (started if none runs), its reply printed."""
 
-# Kept lean: a tool command imports only this module, client.py and hub/locate.py; anything
-# heavier is imported inside the function that needs it.
+# Kept lean: a tool command imports only this module, client.py, hub/locate.py and
+# tools/names.py; anything heavier is imported inside the function that needs it.
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ AUTH_FAILED = 3
 ANSWERS = ("approve", "deny")
 CONFIRMED = ("approvals", "agents", "unpair", "grants", "revoke", "activity")
 HUB_UNAVAILABLE = 4
+# the commands this module runs itself, without the hub
+LOCAL = ("serve", "desktop", "install", "uninstall", "extension", "setup", "doctor", "mcp",
+         "demo", "skill")
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
        tabsteward serve [--help] | desktop [--help] | mcp | demo | skill | --version
@@ -72,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
     word = _first_word(args)
+    unknown = _unknown(word)
+    if unknown:
+        return _fail(unknown, 2)
     op = "answer" if word in ANSWERS else "person" if word in CONFIRMED else "cli"
     if op == "answer" and "--code" in " ".join(args):
         from .errors import CODE_NOT_ON_COMMAND_LINE, code_on_command_line
@@ -177,6 +183,19 @@ def _first_word(args: list[str]) -> str:
         elif not word.startswith("-"):
             return word
     return ""
+
+
+def _unknown(word: str) -> str | None:
+    """Why `word` is no command, with the closest names; None when it is one (or missing:
+    the hub says what a bare option means)."""
+    from .tools.names import NAMES
+    if not word or word in NAMES:
+        return None
+    import difflib  # only on this path: known commands do not pay for it
+    close = difflib.get_close_matches(word, [*NAMES, *LOCAL], n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return (f"unknown command {word!r}{hint}; nothing was run and no hub was asked; "
+            "`tabsteward --help` lists the commands")
 
 
 def _unpaired(reply: dict[str, object]) -> bool:

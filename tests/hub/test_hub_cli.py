@@ -185,3 +185,43 @@ def test_no_autostart_setting_keeps_the_cli_from_starting_a_hub(
     assert cli.main(["tabs"]) == 4
     assert "TABSTEWARD_NO_AUTOSTART" in capsys.readouterr().err
     assert not os.path.exists(locate.socket_path())
+
+
+@pytest.mark.parametrize(("argv", "closest"), [
+    (["clik", "e3"], "click"),
+    (["--json", "snapshto"], "snapshot"),
+    (["doctr"], "doctor"),  # a command the CLI runs itself
+    (["frobnicate", "--help"], None),
+])
+def test_an_unknown_command_is_refused_locally_with_the_closest_names(
+        argv: list[str], closest: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[dict[str, Any]] = []
+    with hub_in_thread(replying({"ok": True, "exit": 0, "stdout": "", "stderr": ""}, seen)):
+        assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    word = next(w for w in argv if not w.startswith("-"))
+    assert f"unknown command {word!r}" in err
+    assert "nothing was run" in err
+    if closest:
+        assert closest in err.split("did you mean")[1]
+    else:
+        assert "did you mean" not in err
+    assert seen == []  # the hub was never asked, so never made to pair or refuse a token
+
+
+def test_an_unknown_command_with_no_hub_running_starts_none(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TABSTEWARD_TOKEN", "not-a-token-any-hub-knows")
+    assert cli.main(["setp"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown command 'setp' (did you mean" in err
+    assert "setup" in err
+    assert "token" not in err
+    assert not os.path.exists(locate.socket_path())
+
+
+def test_the_cli_knows_exactly_the_tool_tables_names_and_its_own_commands_apart() -> None:
+    from tabsteward.bridge.tools.names import NAMES
+    from tabsteward.bridge.tools.registry import table
+    assert set(NAMES) == set(table())
+    assert not set(NAMES) & set(cli.LOCAL)
