@@ -51,8 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         from importlib.resources import files
         return _write(sys.stdout, files(__package__).joinpath("SKILL.md").read_text("utf-8"), 0)
     if first == "serve":
+        lock = _claim_hub()  # before the hub's slow imports: a command meanwhile waits
         from .hub.main import main as serve
-        return serve(args[1:])
+        return serve(args[1:], lock)
     if first == "desktop":
         return _desktop(args[1:])
     if first in ("install", "uninstall"):
@@ -223,6 +224,17 @@ def _pair(name: str, had_token: bool) -> str | int:
         _write(sys.stderr, f"tabsteward: paired, but {exc}. This agent's token, to give its "
                f"commands in {credentials.ENV_TOKEN}: {token}\n", 0)
     return token
+
+
+def _claim_hub() -> int | None:
+    """The hub lock for `serve`, taken at once; None when it cannot be (a hub holds it):
+    serve then tries again and says why in its log, as before."""
+    from .errors import TabstewardError
+    from .hub import locate, lock
+    try:
+        return lock.claim(locate.socket_path())
+    except (TabstewardError, OSError):
+        return None
 
 
 def _start_hub() -> str | None:

@@ -14,10 +14,11 @@ from pathlib import Path
 from .. import client, paths
 from ..errors import HubUnavailable
 from . import locate
-from .server import is_claimed
+from .lock import is_claimed
 
 WAIT = 30.0
 POLL = 0.05
+SERVE_GRACE = 5.0  # how long a `serve` that has not claimed the hub lock yet is waited for
 IDLE_TIMEOUT = 600
 
 
@@ -57,6 +58,7 @@ def ensure_hub(wait: float = WAIT) -> None:
         _lock(lock, deadline, log_path)
         if client.ping():
             return
+        _await_serve(deadline)  # `serve &` just before this command: it claims the lock
         if is_claimed(locate.socket_path()):  # a hub is getting ready: wait for it
             while time.monotonic() < deadline:
                 if client.ping():
@@ -75,6 +77,48 @@ def ensure_hub(wait: float = WAIT) -> None:
         _start(command(), deadline, log_path, wait)
     finally:
         os.close(lock)  # drops the lock
+
+
+def _await_serve(deadline: float) -> None:
+    """Give a `serve` process that is starting (alive, the lock not claimed yet) the time to
+    claim the hub lock, so this command does not start a hub of its own beside it."""
+    until = min(deadline, time.monotonic() + SERVE_GRACE)
+    pids = serves()
+    while pids and time.monotonic() < until and not is_claimed(locate.socket_path()):
+        time.sleep(POLL)
+        pids = [pid for pid in pids if os.path.exists(f"/proc/{pid}")]
+
+
+def serves() -> list[int]:
+    """This user's other `tabsteward serve` processes (read from Linux's /proc; none where
+    there is no /proc)."""
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            if os.stat(f"/proc/{name}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if is_serve(argv):
+            found.append(int(name))
+    return found
+
+
+def is_serve(argv: list[bytes]) -> bool:
+    """Whether a process's argv runs `tabsteward serve` (the script, the frozen build, or
+    `python -m tabsteward.bridge`)."""
+    for i, word in enumerate(argv[:-1]):
+        if word == b"tabsteward.bridge" or os.path.basename(word) == b"tabsteward":
+            return argv[i + 1] == b"serve"
+    return False
 
 
 def _start(argv: list[str], deadline: float, log_path: Path, wait: float) -> None:

@@ -225,3 +225,37 @@ def test_the_cli_knows_exactly_the_tool_tables_names_and_its_own_commands_apart(
     from tabsteward.bridge.tools.registry import table
     assert set(NAMES) == set(table())
     assert not set(NAMES) & set(cli.LOCAL)
+
+
+@pytest.mark.timeout(240)
+def test_a_command_right_after_serve_in_the_background_waits_for_that_serve() -> None:
+    # a script's `tabsteward serve & tabsteward browsers`: the command must not start a hub
+    # of its own while serve is still importing, which then made serve exit
+    env = dict(os.environ)
+    for _ in range(3):
+        serve = subprocess.Popen([sys.executable, "-m", "tabsteward.bridge", "serve"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            done = subprocess.run([sys.executable, "-m", "tabsteward.bridge", "browsers"],
+                                  env=env, capture_output=True, text=True, timeout=80)
+            assert done.returncode == 0, done.stderr
+            assert serve.poll() is None, serve.communicate()[1]
+            lock = os.path.join(os.path.dirname(locate.socket_path()), "hub.lock")
+            with open(lock, encoding="ascii") as held:
+                assert held.read().strip() == str(serve.pid)  # serve's hub answered
+        finally:
+            stop_hub_of(env)  # the hub that answers: serve's, or one the command started
+            serve.terminate()
+            _, err = serve.communicate(timeout=60)
+        assert "another hub" not in err
+
+
+def test_a_serve_process_is_known_by_its_command_line() -> None:
+    from tabsteward.bridge.hub.autostart import is_serve
+    assert is_serve([b"/usr/bin/python3", b"/home/a/.venv/bin/tabsteward", b"serve", b""])
+    assert is_serve([b"python", b"-m", b"tabsteward.bridge", b"serve", b"--idle-timeout",
+                     b"600", b""])
+    assert is_serve([b"/opt/tabsteward/tabsteward", b"serve", b""])
+    assert not is_serve([b"python", b"-m", b"tabsteward.bridge", b"desktop", b""])
+    assert not is_serve([b"/home/a/.venv/bin/tabsteward", b"open", b"serve", b""])
+    assert not is_serve([b"vim", b"tabsteward", b""])
