@@ -29,7 +29,7 @@ from tabsteward.bridge.cdp.extension_link import (
     check_hello,
 )
 from tabsteward.bridge.errors import AuthError, BrowserError, UsageError
-from tabsteward.bridge.hub import protocol
+from tabsteward.bridge.hub import agents, protocol
 from tabsteward.bridge.hub.redact import MARK, MAX_DEPTH, SECRET_KEYS, Redactor
 from tabsteward.bridge.nm_chunks import Joiner, split_for_browser
 from tabsteward.bridge.policy import sites
@@ -395,7 +395,7 @@ def _is_scalar(value: Any) -> bool:
 
 
 def _is_pairing_name(value: Any) -> bool:
-    return (isinstance(value, str) and 0 < len(value) <= protocol.MAX_PAIR_NAME
+    return (isinstance(value, str) and 0 < len(value) <= agents.MAX_PAIR_NAME
             and value.isprintable() and value == " ".join(value.split()))
 
 
@@ -458,7 +458,7 @@ def test_agent_names_are_refused_or_short_without_control_characters_or_outer_sp
 @given(value=FIELD | ANY_TEXT | st.text(max_size=200))
 def test_pairing_names_are_refused_or_printable_tidy_and_at_most_80_characters(
         value: Any) -> None:
-    name, err = _outcome(protocol.pairing_name, value)
+    name, err = _outcome(agents.pairing_name, value)
     if err is not None:
         assert "nothing was asked" in err.message
         return
