@@ -18,7 +18,7 @@ from typing import Any
 from .. import paths
 from ..engine.session import Browser
 from ..errors import TabstewardError
-from ..policy import profiles
+from ..policy import profile_template
 from ..policy.grants import Grants
 from ..policy.watch import ConfigFile
 from ..shown import shown
@@ -212,7 +212,7 @@ def _safety(opts: argparse.Namespace,
     the activity log."""
     if not opts.policy:
         try:  # the commented defaults, for the person to read and edit
-            profiles.write_default()
+            profile_template.write_default()
         except OSError as exc:
             log.warning("could not write the default policy file: %s", exc)
     config = ConfigFile(Path(opts.policy) if opts.policy else None)
