@@ -80,23 +80,31 @@ def ensure_hub(wait: float = WAIT) -> None:
 
 
 def _await_serve(deadline: float) -> None:
-    """Give a `serve` process that is starting (alive, the lock not claimed yet) the time to
-    claim the hub lock, so this command does not start a hub of its own beside it."""
-    until = min(deadline, time.monotonic() + SERVE_GRACE)
-    pids = serves()
-    while pids and time.monotonic() < until and not is_claimed(locate.socket_path()):
+    """Give a `serve` for this socket that is starting (alive for less than SERVE_GRACE, the
+    lock not claimed yet) the time to claim the hub lock, so this command does not start a
+    hub of its own beside it."""
+    mine = locate.socket_path()
+    starting = serves(mine)
+    if not starting:
+        return
+    until = min(deadline, time.monotonic() + SERVE_GRACE - min(starting.values()))
+    while time.monotonic() < until and not is_claimed(mine):
+        if not any(os.path.exists(f"/proc/{pid}") for pid in starting):
+            return
         time.sleep(POLL)
-        pids = [pid for pid in pids if os.path.exists(f"/proc/{pid}")]
 
 
-def serves() -> list[int]:
-    """This user's other `tabsteward serve` processes (read from Linux's /proc; none where
-    there is no /proc)."""
+def serves(socket_path: str) -> dict[int, float]:
+    """This user's other `tabsteward serve` processes for this socket that started less than
+    SERVE_GRACE seconds ago, with their age in seconds (read from Linux's /proc; none where
+    there is none)."""
     try:
         names = os.listdir("/proc")
-    except OSError:
-        return []
-    found = []
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return {}
+    found = {}
     for name in names:
         if not name.isdigit() or int(name) == os.getpid():
             continue
@@ -104,12 +112,28 @@ def serves() -> list[int]:
             if os.stat(f"/proc/{name}").st_uid != os.getuid():
                 continue
             with open(f"/proc/{name}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
-        except OSError:
+                if not is_serve(f.read().split(b"\0")):
+                    continue
+            age = uptime - _started(name)
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = _environ(f.read())
+        except (OSError, ValueError, IndexError):
             continue
-        if is_serve(argv):
-            found.append(int(name))
+        if age < SERVE_GRACE and locate.socket_path(env) == socket_path:
+            found[int(name)] = age
     return found
+
+
+def _started(pid: str) -> float:
+    """When the process started, in seconds since boot (field 22 of /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # the name, in parentheses, may hold spaces
+    return int(fields[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def _environ(raw: bytes) -> dict[str, str]:
+    pairs = (item.decode("utf-8", "replace").partition("=") for item in raw.split(b"\0"))
+    return {key: value for key, _, value in pairs if key}
 
 
 def is_serve(argv: list[bytes]) -> bool:

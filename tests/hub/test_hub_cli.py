@@ -259,3 +259,24 @@ def test_a_serve_process_is_known_by_its_command_line() -> None:
     assert not is_serve([b"python", b"-m", b"tabsteward.bridge", b"desktop", b""])
     assert not is_serve([b"/home/a/.venv/bin/tabsteward", b"open", b"serve", b""])
     assert not is_serve([b"vim", b"tabsteward", b""])
+
+
+def test_a_starting_serve_is_waited_for_only_when_it_is_young_and_for_this_socket(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabsteward.bridge.hub import autostart
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)", "-m", "tabsteward.bridge",
+               "serve"]  # looks like `serve` to /proc, does nothing
+    ours = subprocess.Popen(sleeper, env=dict(os.environ))
+    other = subprocess.Popen(sleeper, env={**os.environ,
+                                           "TABSTEWARD_SOCKET": str(tmp_path / "x.sock")})
+    try:
+        found = autostart.serves(locate.socket_path())
+        assert ours.pid in found  # another hub folder's serve is no reason to wait
+        assert other.pid not in found
+        assert 0 <= found[ours.pid] < autostart.SERVE_GRACE
+        monkeypatch.setattr(autostart, "SERVE_GRACE", 0.0)  # as if it ran for long
+        assert autostart.serves(locate.socket_path()) == {}
+    finally:
+        for proc in (ours, other):
+            proc.kill()
+            proc.wait(30)
