@@ -1,7 +1,7 @@
 """The `tabsteward` command: argv goes to the hub (started if none runs), its reply printed."""
 
-# Kept lean: a tool command imports only this module, client.py and hub/locate.py; anything
-# heavier is imported inside the function that needs it.
+# Kept lean: a tool command imports only this module, client.py, hub/locate.py and
+# tools/names.py; anything heavier is imported inside the function that needs it.
 
 from __future__ import annotations
 
@@ -23,6 +23,9 @@ AUTH_FAILED = 3
 ANSWERS = ("approve", "deny")
 CONFIRMED = ("approvals", "agents", "unpair", "grants", "revoke", "activity")
 HUB_UNAVAILABLE = 4
+# the commands this module runs itself, without the hub
+LOCAL = ("serve", "desktop", "install", "uninstall", "extension", "setup", "doctor", "mcp",
+         "demo", "skill")
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
        tabsteward serve [--help] | desktop [--help] | mcp | demo | skill | --version
@@ -48,8 +51,9 @@ def main(argv: list[str] | None = None) -> int:
         from importlib.resources import files
         return _write(sys.stdout, files(__package__).joinpath("SKILL.md").read_text("utf-8"), 0)
     if first == "serve":
+        lock = _claim_hub()  # before the hub's slow imports: a command meanwhile waits
         from .hub.main import main as serve
-        return serve(args[1:])
+        return serve(args[1:], lock)
     if first == "desktop":
         return _desktop(args[1:])
     if first in ("install", "uninstall"):
@@ -72,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
     word = _first_word(args)
+    unknown = _unknown(word)
+    if unknown:
+        return _fail(unknown, 2)
     op = "answer" if word in ANSWERS else "person" if word in CONFIRMED else "cli"
     if op == "answer" and "--code" in " ".join(args):
         from .errors import CODE_NOT_ON_COMMAND_LINE, code_on_command_line
@@ -179,6 +186,19 @@ def _first_word(args: list[str]) -> str:
     return ""
 
 
+def _unknown(word: str) -> str | None:
+    """Why `word` is no command, with the closest names; None when it is one (or missing:
+    the hub says what a bare option means)."""
+    from .tools.names import NAMES
+    if not word or word in NAMES:
+        return None
+    import difflib  # only on this path: known commands do not pay for it
+    close = difflib.get_close_matches(word, [*NAMES, *LOCAL], n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else ""
+    return (f"unknown command {word!r}{hint}; nothing was run and no hub was asked; "
+            "`tabsteward --help` lists the commands")
+
+
 def _unpaired(reply: dict[str, object]) -> bool:
     error = reply.get("error")
     details = error.get("details") if isinstance(error, dict) else None
@@ -204,6 +224,17 @@ def _pair(name: str, had_token: bool) -> str | int:
         _write(sys.stderr, f"tabsteward: paired, but {exc}. This agent's token, to give its "
                f"commands in {credentials.ENV_TOKEN}: {token}\n", 0)
     return token
+
+
+def _claim_hub() -> int | None:
+    """The hub lock for `serve`, taken at once; None when it cannot be (a hub holds it):
+    serve then tries again and says why in its log, as before."""
+    from .errors import TabstewardError
+    from .hub import locate, lock
+    try:
+        return lock.claim(locate.socket_path())
+    except (TabstewardError, OSError):
+        return None
 
 
 def _start_hub() -> str | None:

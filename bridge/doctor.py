@@ -19,12 +19,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from . import client, extension_files, install, paths, sandboxed, setup_args, winreg_hosts
 from .errors import TabstewardError
+from .extension_ids import EXTENSION_ID
 from .hub import locate
-from .native_host import EXTENSION_ID
+from .verdict import Check
 
 ORIGIN = f"chrome-extension://{EXTENSION_ID}/"
 IMPORT_TIMEOUT = 20.0
@@ -42,25 +43,7 @@ browser extension is connected to it. Each check prints
 Without --browser it checks every browser whose config folder exists here.
 """
 
-Status = Literal["ok", "warn", "fail"]
 Request = Callable[[dict[str, object], float], dict[str, object]]
-
-
-@dataclass(frozen=True)
-class Check:
-    """One link's verdict: `what` names it; `why` and `fix` explain a warning or failure."""
-
-    status: Status
-    what: str
-    why: str = ""
-    fix: str = ""
-
-    def line(self) -> str:
-        if self.status == "ok":
-            return f"ok   {self.what}"
-        text = f"{'FAIL' if self.status == 'fail' else 'warn'} {self.what}"
-        text += f": {self.why}" if self.why else ""
-        return text + (f"; fix: {self.fix}" if self.fix else "")
 
 
 def _ok(what: str) -> Check:
@@ -436,7 +419,7 @@ def run(opts: setup_args.Options, *, platform: str = sys.platform, home: Path | 
         checks.append(_warn("native host log", f"{log} cannot be read ({exc})"))
     else:
         checks.append(log_check(log, text, copy))
-    from . import setup_doctor  # imports this module: a check of setup's own parts
+    from . import setup_doctor  # the checks of setup's own parts
     checks.extend(setup_doctor.checks(platform, home, env))
     checks.extend(hub_checks(request))
     return checks

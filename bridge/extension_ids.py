@@ -11,6 +11,9 @@ from collections.abc import Iterable, Sequence
 from . import paths
 from .errors import UsageError
 
+# pinned by the key in extension/manifest.json (the SHA-256 of the key)
+EXTENSION_ID = "pmdkjioamememlcdenlknhgmjpdfpajb"
+ALLOWED_ORIGINS: frozenset[str] = frozenset({f"chrome-extension://{EXTENSION_ID}/"})
 ENV = "TABSTEWARD_EXTRA_EXTENSION_IDS"  # comma-separated, for this process and its children
 FILE_NAME = "extension-ids"
 OPTION = "--extension-id"
@@ -86,3 +89,9 @@ def take(argv: Sequence[str], undone: str) -> tuple[list[str], list[str]]:
             rest.append(word)
         i += 1
     return ids, rest
+
+
+def allowed_origins() -> frozenset[str]:
+    """The pinned origin plus the extra ids' (a Web Store build's): the settings file's and
+    those in TABSTEWARD_EXTRA_EXTENSION_IDS (comma-separated)."""
+    return ALLOWED_ORIGINS | {f"chrome-extension://{i}/" for i in extra()}

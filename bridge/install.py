@@ -19,7 +19,7 @@ from typing import Any
 
 from . import winreg_hosts
 from .errors import TabstewardError, UsageError
-from .native_host import allowed_origins
+from .extension_ids import allowed_origins
 
 HOST_NAME = "com.tabsteward.host"
 LAUNCHER_NAME = "tabsteward-native-host"

@@ -19,7 +19,7 @@ from . import (
     winreg_hosts,
 )
 from .errors import TabstewardError, UsageError
-from .native_host import EXTENSION_ID
+from .extension_ids import EXTENSION_ID
 
 HELP = {
     "install": """usage: tabsteward install [--browser NAME]... [--user-data-dir DIR]

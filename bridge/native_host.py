@@ -26,24 +26,15 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from . import framing, paths
+from .extension_ids import allowed_origins
 from .hub import locate
 from .nm_chunks import split_for_browser
 
-# Placeholder until the extension's manifest key pins the real id (SHA-256 of the key).
-EXTENSION_ID = "pmdkjioamememlcdenlknhgmjpdfpajb"  # pinned by the key in extension/manifest.json
-ALLOWED_ORIGINS: frozenset[str] = frozenset({f"chrome-extension://{EXTENSION_ID}/"})
 EXTRA_IDS_ENV = "TABSTEWARD_EXTRA_EXTENSION_IDS"
 BROWSER_MAX = framing.DEFAULT_MAX
 READ_SIZE = 256 * 1024
 
 log = logging.getLogger("tabsteward.native_host")
-
-
-def allowed_origins() -> frozenset[str]:
-    """The pinned origins plus the extra ids (a Web Store build's): the settings file's and
-    those in TABSTEWARD_EXTRA_EXTENSION_IDS (comma-separated); see extension_ids."""
-    from .extension_ids import extra
-    return ALLOWED_ORIGINS | {f"chrome-extension://{i}/" for i in extra()}
 
 
 def _setup_logging() -> None:

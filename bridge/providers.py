@@ -9,12 +9,9 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, Protocol
 
 from .errors import TabstewardError, UsageError
-
-if TYPE_CHECKING:
-    from .apikeys import KeyEntry
 
 MAX_SECRET = 4096
 SNIPPET = 200  # characters of a server's text quoted in a message
@@ -25,6 +22,18 @@ AuthStyle = Literal["bearer", "anthropic"]
 
 class ProviderError(TabstewardError):
     """A provider refused a key, or could not be reached to check it."""
+
+
+class Endpoint(Protocol):
+    """What a check reads of a key (apikeys.KeyEntry is one): the dependency points from
+    the key store to the providers, never back."""
+
+    @property
+    def provider(self) -> str: ...
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def model(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -91,13 +100,13 @@ def auth_headers(provider: Provider, secret: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {secret}"}
 
 
-def models_url(entry: KeyEntry) -> str:
+def models_url(entry: Endpoint) -> str:
     if PROVIDERS[entry.provider].auth == "anthropic":
         return f"{entry.base_url}/models?limit=1000"  # else only the first page of 20
     return f"{entry.base_url}/models"
 
 
-def check(entry: KeyEntry, secret: str, timeout: float = 10.0) -> str:
+def check(entry: Endpoint, secret: str, timeout: float = 10.0) -> str:
     """Ask the provider whether it takes the key: a one-line "ok: …", or ProviderError."""
     secret = valid_secret(secret, "the key was not checked")
     provider = PROVIDERS[entry.provider]
@@ -119,7 +128,7 @@ def summary(ids: list[str], model: str) -> str:
     return f"ok: the provider lists {count}, but not {model} (check the model name)"
 
 
-def _model_ids(body: object, entry: KeyEntry, secret: str) -> list[str]:
+def _model_ids(body: object, entry: Endpoint, secret: str) -> list[str]:
     data = body.get("data") if isinstance(body, dict) else None
     if not isinstance(data, list):
         shown = redact(json.dumps(body), secret)

@@ -1,4 +1,5 @@
-"""The async Python SDK: one pipelined connection to the hub, and a typed method per tool."""
+"""The async Python SDK: a typed method per tool, over one pipelined connection to the hub
+(sdk_connection.py)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,15 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from . import credentials, framing
+from . import credentials
 from .errors import AuthError, HubUnavailable, TabstewardError, UsageError, from_wire
 from .hub import locate
+from .sdk_connection import Connection, Pending, open_socket
 from .tools.registry import Result
 
-__all__ = ["Result", "Tabsteward", "ToolInfo"]
+__all__ = ["Pending", "Result", "Tabsteward", "ToolInfo"]
 
 log = logging.getLogger(__name__)
-
-_READ_CHUNK = 256 * 1024
-# told what a call waits for when the hub holds it for the person: {"id", "summary", ...}
-Pending = Callable[[dict[str, Any]], None]
 
 Button = Literal["left", "right", "middle"]
 Load = Literal["load", "domcontentloaded", "networkidle"]
@@ -46,141 +44,6 @@ class ToolInfo:
                    mutating=bool(entry.get("mutating", True)),
                    input_schema=dict(schema) if isinstance(schema, dict) else {"type": "object"},
                    group=str(entry.get("group") or "core"))
-
-
-class _Connection:
-    """One socket to the hub: frames out, a reader task matching replies to futures by id."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                 token: str) -> None:
-        self._reader = reader
-        self._writer = writer
-        self._token = token
-        self._decoder = framing.Decoder()
-        self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str]] = {}
-        self._notices: dict[int, Pending] = {}
-        self._next_id = 0
-        # An error the hub sent about the connection itself (a reply with no id), if any.
-        self._hub_error: dict[str, Any] | None = None
-        self.lost: str | None = None
-        self._task = asyncio.get_running_loop().create_task(self._read_loop(),
-                                                            name="tabsteward-sdk-reader")
-
-    @property
-    def open(self) -> bool:
-        return self.lost is None
-
-    async def request(self, body: dict[str, Any], label: str,
-                      on_pending: Pending | None = None) -> dict[str, Any]:
-        """Send one request and wait for the reply with its id; `label` names it in errors,
-        `on_pending` hears when it waits for the person."""
-        if self.lost is not None:
-            raise HubUnavailable(f"{label} was not sent: {self.lost}")
-        self._next_id += 1
-        rid = self._next_id
-        try:
-            frame = framing.encode({"id": rid, "token": self._token, **body})
-        except framing.FrameError as exc:
-            raise UsageError(f"{label}: {exc}") from exc
-        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._pending[rid] = (future, label)
-        if on_pending is not None:
-            self._notices[rid] = on_pending
-        try:
-            self._writer.write(frame)
-            try:
-                await self._writer.drain()
-            except OSError as exc:
-                self._fail_all(f"the connection to the hub broke ({exc})")
-            return await future
-        finally:
-            self._pending.pop(rid, None)
-            self._notices.pop(rid, None)
-
-    async def _read_loop(self) -> None:
-        reason = "the hub closed the connection"
-        try:
-            while True:
-                chunk = await self._reader.read(_READ_CHUNK)
-                if not chunk:
-                    break
-                self._decoder.feed(chunk)
-                for message in self._decoder.messages():
-                    self._dispatch(message)
-        except framing.FrameError as exc:
-            reason = f"the hub sent a malformed frame ({exc}), so the connection was closed"
-        except OSError as exc:
-            reason = f"the connection to the hub broke ({exc})"
-        finally:
-            self._fail_all(reason)
-            self._writer.close()
-
-    def _dispatch(self, message: Any) -> None:
-        if not isinstance(message, dict):
-            log.warning("ignored a hub message that is not a JSON object")
-            return
-        rid = message.get("id")
-        entry = self._pending.get(rid) if isinstance(rid, int) else None
-        if entry is not None and "ok" not in message and ("pending" in message or
-                                                          "progress" in message):
-            key = "progress" if "progress" in message else "pending"
-            pending = message[key] if isinstance(message[key], dict) else {}
-            if key == "progress":  # a step of a long command: listeners tell them apart
-                pending = {"progress": pending}
-            else:
-                log.info("%s waits for the person (%s): %s", entry[1], pending.get("id"),
-                         pending.get("summary"))
-            listener = self._notices.get(rid) if isinstance(rid, int) else None
-            if listener is not None:
-                try:
-                    listener(pending)
-                except Exception:  # a listener's failure must not lose the reply
-                    log.exception("the pending listener of %s failed", entry[1])
-            return
-        if entry is not None:
-            if not entry[0].done():
-                entry[0].set_result(message)
-            return
-        error = message.get("error")
-        if rid is None and isinstance(error, dict):
-            self._hub_error = error
-            log.warning("the hub refused this connection: %s", error.get("message"))
-            return
-        log.debug("ignored a reply to request %r, which nobody awaits any more", rid)
-
-    def _fail_all(self, reason: str) -> None:
-        """Mark the connection lost and fail every call still waiting for a reply."""
-        if self.lost is None:
-            self.lost = reason
-        for future, label in list(self._pending.values()):
-            if future.done():
-                continue
-            if self._hub_error is not None:
-                future.set_exception(from_wire(self._hub_error))
-            else:
-                future.set_exception(HubUnavailable(
-                    f"{label} got no answer: {reason}; it may or may not have run"))
-
-    async def close(self) -> None:
-        self._fail_all("this client closed the connection")
-        self._task.cancel()
-        await asyncio.wait([self._task])
-        self._writer.close()
-        try:
-            await self._writer.wait_closed()
-        except OSError as exc:
-            log.debug("closing the hub connection reported %s", exc)
-
-
-async def _open_socket(path: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """Connect to the hub's socket; HubUnavailable when nothing listens there."""
-    try:
-        return await asyncio.open_unix_connection(path)
-    except (FileNotFoundError, ConnectionRefusedError) as exc:
-        raise HubUnavailable(f"no hub answers at {path}", socket=path) from exc
-    except OSError as exc:
-        raise HubUnavailable(f"could not connect to the hub at {path}: {exc}",
-                             socket=path) from exc
 
 
 def _unpaired(reply: Mapping[str, Any]) -> bool:
@@ -221,7 +84,7 @@ class Tabsteward:
         self.autostart = autostart
         self.cwd = cwd
         self.hub: dict[str, Any] = {}
-        self._conn: _Connection | None = None
+        self._conn: Connection | None = None
         self._opening = asyncio.Lock()
         self._closed = False
 
@@ -250,7 +113,7 @@ class Tabsteward:
         if conn is not None:
             await conn.close()
 
-    async def _connection(self, label: str | None = None) -> _Connection:
+    async def _connection(self, label: str | None = None) -> Connection:
         """The open connection, opened first if need be; `label` names the call not sent."""
         if self._closed:
             raise UsageError(f"this Tabsteward client is closed; {label or 'nothing'} was not sent")
@@ -265,7 +128,7 @@ class Tabsteward:
                         from exc
             return self._conn
 
-    async def _open(self) -> _Connection:
+    async def _open(self) -> Connection:
         """A connection the hub accepts: this agent's token, after pairing it if need be."""
         name = self.name or credentials.identity(self.cwd or os.getcwd())
         try:
@@ -289,7 +152,7 @@ class Tabsteward:
     async def _pair(self, name: str) -> str:
         """Ask the hub to pair this agent; returns once the person approved (its token)."""
         log.warning("this agent is not paired; asking the person to pair %r", name)
-        conn = _Connection(*await self._socket(), "")
+        conn = Connection(*await self._socket(), "")
         try:
             reply = self._checked(await conn.request({"op": "pair", "name": name}, "pairing"))
         finally:
@@ -301,9 +164,9 @@ class Tabsteward:
             log.warning("paired, but %s", exc)
         return token
 
-    async def _authenticated(self, token: str) -> _Connection | None:
+    async def _authenticated(self, token: str) -> Connection | None:
         """A connection whose token the hub accepts, or None when it says: pair first."""
-        conn = _Connection(*await self._socket(), token)
+        conn = Connection(*await self._socket(), token)
         try:
             reply = await conn.request({"op": "whoami"}, "`whoami`")
             if _unpaired(reply):
@@ -318,14 +181,14 @@ class Tabsteward:
     async def _socket(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         path = locate.socket_path()
         try:
-            return await _open_socket(path)
+            return await open_socket(path)
         except HubUnavailable:
             if not self.autostart:
                 raise
             log.info("no hub answers at %s; starting one", path)
             await asyncio.to_thread(_autostart)
             try:
-                return await _open_socket(path)
+                return await open_socket(path)
             except HubUnavailable as exc:
                 raise HubUnavailable(f"a hub was started but does not answer at {path}",
                                      socket=path) from exc

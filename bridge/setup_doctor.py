@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from . import app_entries, login_items
-from .doctor import Check
+from .verdict import Check
 
 SETUP = "run `tabsteward setup`"
 

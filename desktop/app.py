@@ -8,10 +8,11 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSocketNotifier, QTimer
+from PySide6.QtCore import QEventLoop, QSocketNotifier, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 from tabsteward.bridge.errors import TabstewardError
 from tabsteward.bridge.hub import main as hub_main
@@ -24,6 +25,7 @@ from .tray import Actions, Tray
 log = logging.getLogger("tabsteward.desktop")
 
 ACTIVITY_REFRESH_MS = 300  # an open activity window shows new entries this soon
+FINISH_SECONDS = 10.0  # for the hub to stop once its display went away
 
 
 def parser() -> argparse.ArgumentParser:
@@ -169,9 +171,11 @@ class Signals:
         os.close(self._w)
 
 
-async def run(opts: argparse.Namespace, log_path: str, single: SingleInstance) -> int:
-    """Start the hub, show the tray, serve until quit or stopped."""
+async def run(opts: argparse.Namespace, log_path: str, single: SingleInstance,
+              started: list[Running]) -> int:
+    """Start the hub (put in `started`), show the tray, serve until quit or stopped."""
     running = await hub_main.start(opts, log_path, console=sys.stderr.isatty())
+    started.append(running)
     desktop = Desktop(running)
     single.on_show = desktop.show_up
     signals = Signals(lambda n: running.hub.stop(f"got {signal.Signals(n).name}"))
@@ -200,9 +204,16 @@ def main(argv: list[str] | None = None) -> int:
     log.info("tabsteward tray app starting (pid %d)", os.getpid())
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
+    started: list[Running] = []
     try:
         with loop:
-            code: int = loop.run_until_complete(run(opts, log_path, single))
+            task = loop.create_task(run(opts, log_path, single, started))
+            try:
+                code: int = loop.run_until_complete(task)
+            except RuntimeError:
+                if task.done():
+                    raise
+                code = _finish_without_qt(app, loop, task, started)
     except TabstewardError as err:
         log.error("%s", err.message)  # on stderr too
         return err.exit_code
@@ -211,3 +222,30 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.set_event_loop(None)
     log.info("tabsteward tray app exits with status %d", code)
     return code
+
+
+def _finish_without_qt(app: QApplication, loop: asyncio.AbstractEventLoop,
+                       task: asyncio.Task[int], started: list[Running]) -> int:
+    """Qt left its event loop under the hub (its display went away): stop the hub and let it
+    close its connections, the browser's and the clients', by driving Qt's event dispatcher
+    by hand, before the loop and its timers are gone. The exit status: the hub's."""
+    log.warning("the display went away; the tray app stops")
+    if started:
+        started[0].hub.stop("the display went away")
+    else:
+        task.cancel()
+    dispatcher = app.eventDispatcher()
+    deadline = time.monotonic() + FINISH_SECONDS
+    asyncio.events._set_running_loop(loop)
+    try:
+        while not task.done() and time.monotonic() < deadline:
+            dispatcher.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+            time.sleep(0.005)
+    finally:
+        asyncio.events._set_running_loop(None)
+    if not task.done():
+        log.error("the hub did not stop within %g s of its display going away", FINISH_SECONDS)
+        return 1
+    if task.cancelled():
+        return 1
+    return task.result()

@@ -1,17 +1,17 @@
-"""The Profiles window: edit policy profiles and agents' profiles, revoke remembered grants."""
+"""The Profiles window: edit policy profiles and agents' profiles, revoke remembered grants
+(the profile's form in profile_form.py, the grants' tab in grants_page.py)."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
@@ -20,10 +20,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
-    QPlainTextEdit,
     QPushButton,
-    QScrollArea,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -32,47 +29,19 @@ from PySide6.QtWidgets import (
 )
 from tabsteward.bridge.errors import TabstewardError
 from tabsteward.bridge.policy import writer
-from tabsteward.bridge.policy.categories import Category, Rule
-from tabsteward.bridge.policy.grants import Grant, Grants
-from tabsteward.bridge.policy.profiles import (
-    ASK_TIMEOUT_BOUNDS,
-    BUILTIN,
-    DEFAULT,
-    GOAL_BOUNDS,
-    GOAL_FIELDS,
-    GOAL_HELP,
-    MAX_TABS_BOUNDS,
-    Config,
-    valid_name,
-)
+from tabsteward.bridge.policy.grants import Grants
+from tabsteward.bridge.policy.profiles import BUILTIN, DEFAULT, Config, valid_name
 from tabsteward.bridge.policy.watch import ConfigFile
 
 from .confirm import SecondClick
-
-W = TypeVar("W", bound=QWidget)
+from .grants_page import GrantsPage
+from .profile_form import ProfileForm, named
 
 TITLE = "Tabsteward — Profiles"
 CHANGED_ON_DISK = "policy.toml changed on disk; Reload to see it"
 POLL_MS = 1000  # how often a visible window looks whether policy.toml changed
 _NAME = Qt.ItemDataRole.UserRole
 _ERROR_STYLE = "color: #b3261e;"
-# the goal agent's budgets in the editor: label, suffix and step of each one's spin box
-_GOAL_BOXES = {
-    "goal_actions": ("Actions per run", "", 10),
-    "goal_requests": ("Model requests per run", "", 10),
-    "goal_seconds": ("Time limit per run", " s", 60),
-    "goal_candidates": ("Page elements shown per look", "", 50),
-}
-
-
-def _named(widget: W, name: str) -> W:
-    widget.setObjectName(name)
-    return widget
-
-
-def _lines(text: str) -> list[str]:
-    """The site patterns of a text box: one a line, blank lines left out."""
-    return [line.strip() for line in text.splitlines() if line.strip()]
 
 
 class ProfilesWindow(QWidget):
@@ -94,7 +63,6 @@ class ProfilesWindow(QWidget):
         self._selected: str | None = None
         self._dirty = False
         self._filling = False        # the window, not the person, is changing the widgets
-        self._shown_grants: list[Grant] = []
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self.reload)
@@ -103,17 +71,19 @@ class ProfilesWindow(QWidget):
 
     # -- building --
     def _build(self) -> None:
-        self.status = _named(QLabel(), "status")
+        self.status = named(QLabel(), "status")
         self.status.setWordWrap(True)
-        self.reload_button = _named(QPushButton("Reload"), "reload")
+        self.reload_button = named(QPushButton("Reload"), "reload")
         self.reload_button.setToolTip("Show policy.toml as it is on disk, dropping unsaved edits")
         self.reload_button.clicked.connect(lambda: self.reload(discard=True))
-        self.save_button = _named(QPushButton("Save"), "save")
+        self.save_button = named(QPushButton("Save"), "save")
         self.save_button.clicked.connect(self.save)
         tabs = QTabWidget()
-        tabs.addTab(self._editor(), "Profile")
+        self.form = ProfileForm(self._edited)
+        self.grants_page = GrantsPage(self._grants, self._say)
+        tabs.addTab(self.form, "Profile")
         tabs.addTab(self._agents_page(), "Agents")
-        tabs.addTab(self._grants_page(), "Remembered grants")
+        tabs.addTab(self.grants_page, "Remembered grants")
         body = QHBoxLayout()
         body.addWidget(self._profiles_column())
         body.addWidget(tabs, 1)
@@ -127,17 +97,17 @@ class ProfilesWindow(QWidget):
         self.resize(900, 640)
 
     def _profiles_column(self) -> QWidget:
-        self.profiles_list = _named(QListWidget(), "profiles_list")
+        self.profiles_list = named(QListWidget(), "profiles_list")
         self.profiles_list.currentRowChanged.connect(self._selection_changed)
-        self.default_profile = _named(QComboBox(), "default_profile")
+        self.default_profile = named(QComboBox(), "default_profile")
         self.default_profile.setToolTip("The profile of every agent not listed under Agents")
         self.default_profile.currentTextChanged.connect(self._default_changed)
-        self.new_name = _named(QLineEdit(), "new_name")
+        self.new_name = named(QLineEdit(), "new_name")
         self.new_name.setPlaceholderText("name of a new profile")
-        self.new_inherits = _named(QComboBox(), "new_inherits")
-        self.new_button = _named(QPushButton("New profile"), "new_profile")
+        self.new_inherits = named(QComboBox(), "new_inherits")
+        self.new_button = named(QPushButton("New profile"), "new_profile")
         self.new_button.clicked.connect(self._new_clicked)
-        self.delete_button = _named(QPushButton("Delete"), "delete")
+        self.delete_button = named(QPushButton("Delete"), "delete")
         self.delete_button.clicked.connect(self._delete_clicked)
         self._deleting = SecondClick(self.delete_button, "delete")
         new = QFormLayout()
@@ -153,115 +123,20 @@ class ProfilesWindow(QWidget):
         layout.addWidget(self.default_profile)
         return column
 
-    def _editor(self) -> QWidget:
-        self.editing = _named(QLabel(), "editing")
-        self.allow_sites = self._sites_box("allow_sites", "Sites agents may use, one a line")
-        self.deny_sites = self._sites_box("deny_sites", "Sites refused even when allowed")
-        self.rules: dict[Category, QComboBox] = {}
-        rules = QFormLayout()
-        for category in Category:
-            combo = _named(QComboBox(), f"rule_{category.value}")
-            combo.addItems([rule.value for rule in Rule])
-            combo.setToolTip(category.value)
-            combo.currentIndexChanged.connect(self._edited)
-            self.rules[category] = combo
-            rules.addRow(category.label[:1].upper() + category.label[1:], combo)
-        low, high = ASK_TIMEOUT_BOUNDS
-        self.ask_timeout = _named(QDoubleSpinBox(), "ask_timeout")
-        self.ask_timeout.setRange(low, high)
-        self.ask_timeout.setDecimals(1)
-        self.ask_timeout.setSingleStep(5)
-        self.ask_timeout.setSuffix(" s")
-        self.ask_timeout.valueChanged.connect(self._edited)
-        self.model = _named(QLineEdit(), "model")
-        self.model.setPlaceholderText("none")
-        self.model.textChanged.connect(self._edited)
-        self.key = _named(QComboBox(), "key")
-        self.key.currentIndexChanged.connect(self._edited)
-        self.browser = _named(QComboBox(), "browser")
-        self.browser.setEditable(True)
-        self.browser.currentTextChanged.connect(self._edited)
-        self.goal: dict[str, QSpinBox] = {key: self._goal_box(key) for key in GOAL_FIELDS}
-        self.max_tabs = _named(QSpinBox(), "max_tabs")
-        self.max_tabs.setRange(*MAX_TABS_BOUNDS)
-        low, high = MAX_TABS_BOUNDS
-        self.max_tabs.setToolTip("The most tabs one agent may have open in a browser, those "
-                                 f"its pages open included ({low} to {high})")
-        self.max_tabs.valueChanged.connect(self._edited)
-        form = QFormLayout()
-        form.addRow(self.editing)
-        form.addRow("Allowed sites", self.allow_sites)
-        form.addRow("Denied sites", self.deny_sites)
-        form.addRow(QLabel("What agents may do: allow, ask you, or block"))
-        form.addRow(rules)
-        form.addRow("Wait for your answer", self.ask_timeout)
-        form.addRow("Browser", self.browser)
-        form.addRow("Tabs per agent", self.max_tabs)
-        goal_agent = _named(QLabel("Goal agent"), "goal_agent")
-        goal_agent.setToolTip("Tabsteward's own agent for goals you give it: the model it "
-                              "uses and what one run may spend")
-        form.addRow(goal_agent)
-        form.addRow("Model", self.model)
-        form.addRow("API key", self.key)
-        for key, box in self.goal.items():
-            form.addRow(_GOAL_BOXES[key][0], box)
-        page = QWidget()
-        page.setLayout(form)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(page)
-        return scroll
-
-    def _goal_box(self, key: str) -> QSpinBox:
-        _label, suffix, step = _GOAL_BOXES[key]
-        low, high = GOAL_BOUNDS[key]
-        box = _named(QSpinBox(), key)
-        box.setRange(low, high)
-        box.setSingleStep(step)
-        box.setSuffix(suffix)
-        box.setToolTip(f"{GOAL_HELP[key][:1].upper()}{GOAL_HELP[key][1:]} ({low} to {high})")
-        box.valueChanged.connect(self._edited)
-        return box
-
-    def _sites_box(self, name: str, tip: str) -> QPlainTextEdit:
-        box = _named(QPlainTextEdit(), name)
-        box.setToolTip(tip)
-        box.setTabChangesFocus(True)
-        box.setFixedHeight(80)
-        box.textChanged.connect(self._edited)
-        return box
-
     def _agents_page(self) -> QWidget:
-        self.agents_table = _named(QTableWidget(0, 2), "agents_table")
+        self.agents_table = named(QTableWidget(0, 2), "agents_table")
         self.agents_table.setHorizontalHeaderLabels(["Agent", "Profile"])
         self.agents_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.agents_table.verticalHeader().setVisible(False)
         self.agents_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         return self.agents_table
 
-    def _grants_page(self) -> QWidget:
-        self.grants_table = _named(QTableWidget(0, 4), "grants_table")
-        self.grants_table.setHorizontalHeaderLabels(["Profile", "Site", "Category", "Since"])
-        self.grants_table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)
-        self.grants_table.horizontalHeader().setStretchLastSection(True)
-        self.grants_table.verticalHeader().setVisible(False)
-        self.grants_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.grants_table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.revoke_button = _named(QPushButton("Revoke selected"), "revoke")
-        self.revoke_button.clicked.connect(self._revoke_clicked)
-        page = QWidget()
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.grants_table, 1)
-        layout.addWidget(self.revoke_button)
-        return page
-
     # -- the file --
     def reload(self, *, discard: bool = False) -> None:
         """Look at policy.toml and the grants again and show what changed; with unsaved
         edits (and unless `discard`), only say that the file changed."""
         config = self._file.current()
-        self._refresh_grants()
+        self.grants_page.refresh()
         changed = config != self._seen
         self._seen = config
         if discard:
@@ -365,59 +240,18 @@ class ProfilesWindow(QWidget):
     # -- the selected profile's form --
     def _fill(self, name: str) -> None:
         """Show the profile `name` in the form."""
-        table = self._tables[name]
         self._selected = name
         self._filling = True
         try:
-            self.editing.setText(f"Profile: {name}"
-                                 + (" (built in; your changes are saved as an override)"
-                                    if name in BUILTIN else ""))
-            self.allow_sites.setPlainText("\n".join(table["allow_sites"]))
-            self.deny_sites.setPlainText("\n".join(table["deny_sites"]))
-            for category, combo in self.rules.items():
-                combo.setCurrentText(table["rules"][category.value])
-            self.ask_timeout.setValue(table["ask_timeout"])
-            self.model.setText(table["model"])
-            self._fill_key(table["key"])
-            self._fill_browser(table["browser"])
-            for key, box in self.goal.items():
-                box.setValue(table[key])
-            self.max_tabs.setValue(table["max_tabs"])
+            self.form.fill(name, self._tables[name], self._key_names(), self._browser_names())
         finally:
             self._filling = False
         self._update_delete()
 
-    def _fill_key(self, key: str) -> None:
-        self.key.clear()
-        self.key.addItem("(none)", "")
-        for name in self._key_names():
-            self.key.addItem(name, name)
-        if key and self.key.findData(key) < 0:
-            self.key.addItem(f"{key} (not among your keys)", key)
-        self.key.setCurrentIndex(self.key.findData(key))
-
-    def _fill_browser(self, browser: str) -> None:
-        self.browser.clear()
-        self.browser.addItems(["", *self._browser_names()])
-        self.browser.setCurrentText(browser)
-
     def _commit(self) -> None:
         """Keep what the form says about the selected profile in its table."""
-        if self._selected not in self._tables:
-            return
-        table = self._tables[self._selected]
-        table["allow_sites"] = _lines(self.allow_sites.toPlainText())
-        table["deny_sites"] = _lines(self.deny_sites.toPlainText())
-        table["rules"] = {c.value: combo.currentText() for c, combo in self.rules.items()}
-        shown = self.ask_timeout.value()
-        if abs(shown - table["ask_timeout"]) >= 0.5 * 10 ** -self.ask_timeout.decimals():
-            table["ask_timeout"] = shown  # the person changed it, not the display's rounding
-        table["model"] = self.model.text().strip()
-        table["key"] = str(self.key.currentData() or "")
-        table["browser"] = self.browser.currentText().strip()
-        for key, box in self.goal.items():
-            table[key] = box.value()
-        table["max_tabs"] = self.max_tabs.value()
+        if self._selected in self._tables:
+            self.form.commit(self._tables[self._selected])
 
     def _edited(self) -> None:
         if self._filling:
@@ -473,40 +307,6 @@ class ProfilesWindow(QWidget):
 
     def _disarm(self) -> None:
         self._deleting.disarm()
-
-    # -- remembered grants --
-    def _refresh_grants(self) -> None:
-        try:
-            grants = self._grants.list()
-        except TabstewardError as exc:
-            self._say(exc.message, error=True)
-            return
-        if grants == self._shown_grants:
-            return
-        self._shown_grants = grants
-        self.grants_table.setRowCount(len(grants))
-        for row, grant in enumerate(grants):
-            category = QTableWidgetItem(grant.category.value)
-            category.setToolTip(grant.category.label)
-            cells = [QTableWidgetItem(grant.profile), QTableWidgetItem(grant.site), category,
-                     QTableWidgetItem(grant.created.astimezone().strftime("%Y-%m-%d %H:%M"))]
-            for column, cell in enumerate(cells):
-                self.grants_table.setItem(row, column, cell)
-
-    def _revoke_clicked(self) -> None:
-        rows = sorted({index.row() for index in self.grants_table.selectedIndexes()})
-        chosen = [self._shown_grants[row] for row in rows if row < len(self._shown_grants)]
-        if not chosen:
-            self._say("Select the grants to revoke first; nothing was revoked")
-            return
-        try:
-            for grant in chosen:
-                self._grants.revoke(grant.profile, grant.site, grant.category)
-        except TabstewardError as exc:
-            self._say(exc.message, error=True)
-        else:
-            self._say(f"Revoked {len(chosen)} remembered grant{'s' * (len(chosen) != 1)}")
-        self._refresh_grants()
 
     # -- status and watching --
     def _say(self, text: str, *, error: bool = False) -> None:

@@ -17,6 +17,13 @@ SETUP = "run `bash packaging/bootstrap.sh test`, which installs it"
 @contextlib.contextmanager
 def xvfb() -> Iterator[str]:
     """A fresh X display (":N"); a machine without Xvfb fails the test."""
+    with xvfb_server() as (display, _):
+        yield display
+
+
+@contextlib.contextmanager
+def xvfb_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A fresh X display and its server's process (a test may end the display early)."""
     binary = shutil.which("Xvfb")
     if binary is None:
         pytest.fail(f"Xvfb is missing: {SETUP}", pytrace=False)
@@ -29,7 +36,7 @@ def xvfb() -> Iterator[str]:
         number = f.readline().strip()  # Xvfb writes the display number once it listens
     try:
         assert number, "Xvfb did not start"
-        yield f":{number}"
+        yield f":{number}", proc
     finally:
         proc.terminate()
         proc.wait(30)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import UsageError
 from ..hub.status import Goals, RunningGoal
@@ -14,7 +14,17 @@ from .loop import Budgets, GoalRun, Outcome, Step
 from .transcript import Transcript
 
 if TYPE_CHECKING:
-    from ..tools.registry import Call
+    from ..engine.session import AgentSession
+
+
+class Call(Protocol):
+    """What a goal reads of the tool call that starts it (the `run` tool's; the tool table's
+    Call is one): the agent's session and the hub. The tools import this module, not back."""
+
+    @property
+    def hub(self) -> Any: ...
+    @property
+    def session(self) -> AgentSession: ...
 
 
 def _profile(call: Call, args: dict[str, Any]) -> Any:

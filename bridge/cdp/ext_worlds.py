@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import CDPError, TabstewardError
-from ..native_host import allowed_origins
+from ..extension_ids import allowed_origins
 from .extension_link import ExtensionCallError
 
 log = logging.getLogger("tabsteward.cdp")

@@ -1,1 +1,2 @@
-"""The page engine: tabs, snapshots with stable @refs, and actions, over any CDP transport."""
+"""The page engine: tabs, snapshots with stable @refs, and actions, over any CDP transport
+(layer 3 of bridge/LAYERS.md: it may import cdp and all below it)."""

@@ -13,10 +13,12 @@ import secrets
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from .. import paths
 from ..errors import UsageError
-from .protocol import pairing_name
+
+MAX_PAIR_NAME = 80
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -164,3 +166,14 @@ class Agents:
         self._fresh()
         return sorted([*self._by_hash.values(), *self._session.values()],
                       key=lambda a: a.created)
+
+
+def pairing_name(given: Any) -> str:
+    """The name an agent asks to be paired under, as the person will read it."""
+    if not isinstance(given, str) or not given.strip():
+        raise UsageError("pair needs a name: 1-80 printable characters; nothing was asked")
+    name = " ".join(given.split())
+    if len(name) > MAX_PAIR_NAME or not name.isprintable():
+        raise UsageError(f"a pairing name is 1-{MAX_PAIR_NAME} printable characters; "
+                         "nothing was asked")
+    return name

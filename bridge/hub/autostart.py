@@ -14,10 +14,11 @@ from pathlib import Path
 from .. import client, paths
 from ..errors import HubUnavailable
 from . import locate
-from .server import is_claimed
+from .lock import is_claimed
 
 WAIT = 30.0
 POLL = 0.05
+SERVE_GRACE = 5.0  # how long a `serve` that has not claimed the hub lock yet is waited for
 IDLE_TIMEOUT = 600
 
 
@@ -57,6 +58,7 @@ def ensure_hub(wait: float = WAIT) -> None:
         _lock(lock, deadline, log_path)
         if client.ping():
             return
+        _await_serve(deadline)  # `serve &` just before this command: it claims the lock
         if is_claimed(locate.socket_path()):  # a hub is getting ready: wait for it
             while time.monotonic() < deadline:
                 if client.ping():
@@ -75,6 +77,72 @@ def ensure_hub(wait: float = WAIT) -> None:
         _start(command(), deadline, log_path, wait)
     finally:
         os.close(lock)  # drops the lock
+
+
+def _await_serve(deadline: float) -> None:
+    """Give a `serve` for this socket that is starting (alive for less than SERVE_GRACE, the
+    lock not claimed yet) the time to claim the hub lock, so this command does not start a
+    hub of its own beside it."""
+    mine = locate.socket_path()
+    starting = serves(mine)
+    if not starting:
+        return
+    until = min(deadline, time.monotonic() + SERVE_GRACE - min(starting.values()))
+    while time.monotonic() < until and not is_claimed(mine):
+        if not any(os.path.exists(f"/proc/{pid}") for pid in starting):
+            return
+        time.sleep(POLL)
+
+
+def serves(socket_path: str) -> dict[int, float]:
+    """This user's other `tabsteward serve` processes for this socket that started less than
+    SERVE_GRACE seconds ago, with their age in seconds (read from Linux's /proc; none where
+    there is none)."""
+    try:
+        names = os.listdir("/proc")
+        with open("/proc/uptime", encoding="ascii") as f:
+            uptime = float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return {}
+    found = {}
+    for name in names:
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            if os.stat(f"/proc/{name}").st_uid != os.getuid():
+                continue
+            with open(f"/proc/{name}/cmdline", "rb") as f:
+                if not is_serve(f.read().split(b"\0")):
+                    continue
+            age = uptime - _started(name)
+            with open(f"/proc/{name}/environ", "rb") as f:
+                env = _environ(f.read())
+        except (OSError, ValueError, IndexError):
+            continue
+        if age < SERVE_GRACE and locate.socket_path(env) == socket_path:
+            found[int(name)] = age
+    return found
+
+
+def _started(pid: str) -> float:
+    """When the process started, in seconds since boot (field 22 of /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+        fields = f.read().rsplit(")", 1)[1].split()  # the name, in parentheses, may hold spaces
+    return int(fields[19]) / os.sysconf("SC_CLK_TCK")
+
+
+def _environ(raw: bytes) -> dict[str, str]:
+    pairs = (item.decode("utf-8", "replace").partition("=") for item in raw.split(b"\0"))
+    return {key: value for key, _, value in pairs if key}
+
+
+def is_serve(argv: list[bytes]) -> bool:
+    """Whether a process's argv runs `tabsteward serve` (the script, the frozen build, or
+    `python -m tabsteward.bridge`)."""
+    for i, word in enumerate(argv[:-1]):
+        if word == b"tabsteward.bridge" or os.path.basename(word) == b"tabsteward":
+            return argv[i + 1] == b"serve"
+    return False
 
 
 def _start(argv: list[str], deadline: float, log_path: Path, wait: float) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 from .. import paths
 from ..engine.session import Browser
 from ..errors import TabstewardError
-from ..policy import profiles
+from ..policy import profile_template
 from ..policy.grants import Grants
 from ..policy.watch import ConfigFile
 from ..shown import shown
@@ -29,9 +29,10 @@ from .approvals import Approvals
 from .console import Console
 from .core import Hub
 from .gatekeeper import PolicyGate
+from .lock import claim
 from .pool import DEFAULT_IDLE_DETACH, BrowserPool
 from .redact import REDACTOR
-from .server import LocalServer, claim
+from .server import LocalServer
 
 log = logging.getLogger("tabsteward.hub")
 
@@ -145,11 +146,13 @@ class Running:
 
 
 async def start(opts: argparse.Namespace, log_path: str, *,
-                console: bool = True) -> Running:
-    """Claim the hub's socket, build the hub and listen; the caller then `run`s it.
-    `console`: show the person's questions on this process's terminal."""
+                console: bool = True, lock: int | None = None) -> Running:
+    """Claim the hub's socket (unless `lock` holds it already), build the hub and listen;
+    the caller then `run`s it. `console`: show the person's questions on this process's
+    terminal."""
     socket_path = locate.socket_path()
-    lock = claim(socket_path)  # first: a command finding no hub meanwhile waits for this one
+    if lock is None:  # first: a command finding no hub meanwhile waits for this one
+        lock = claim(socket_path)
     if harden.non_dumpable():  # before any code or token is made: none is ever readable
         log.info("the hub is non-dumpable: other processes cannot read its memory")
     attach = None
@@ -194,8 +197,8 @@ async def start(opts: argparse.Namespace, log_path: str, *,
     return Running(hub, server, gate, approvals, agents, activity)
 
 
-async def serve(opts: argparse.Namespace, log_path: str) -> int:
-    running = await start(opts, log_path)
+async def serve(opts: argparse.Namespace, log_path: str, lock: int | None = None) -> int:
+    running = await start(opts, log_path, lock=lock)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, running.hub.stop, f"got {sig.name}")
@@ -209,7 +212,7 @@ def _safety(opts: argparse.Namespace,
     the activity log."""
     if not opts.policy:
         try:  # the commented defaults, for the person to read and edit
-            profiles.write_default()
+            profile_template.write_default()
         except OSError as exc:
             log.warning("could not write the default policy file: %s", exc)
     config = ConfigFile(Path(opts.policy) if opts.policy else None)
@@ -227,12 +230,13 @@ def _safety(opts: argparse.Namespace,
             agents, activity)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, lock: int | None = None) -> int:
+    """`serve`; `lock`: the hub lock, when the CLI took it before importing this module."""
     opts = parser().parse_args(argv)
     log_path = setup_logging(opts.log)
     log.info("tabsteward hub starting (pid %d)", os.getpid())
     try:
-        code = asyncio.run(serve(opts, log_path))
+        code = asyncio.run(serve(opts, log_path, lock))
     except TabstewardError as err:
         log.error("%s", err.message)
         return err.exit_code

@@ -10,12 +10,12 @@ from typing import Any
 
 from ..errors import AuthError, TabstewardError, UsageError
 from ..tools.registry import Param, Tool
+from .agents import pairing_name
 
 DEFAULT_AGENT = "default"
 
 MAX_TOKEN = 256
 MAX_NAME = 64
-MAX_PAIR_NAME = 80
 MAX_PATH = 4096
 MAX_ID = 128
 MAX_ARGV = 1000
@@ -98,17 +98,6 @@ def validate_request(message: Any) -> dict[str, Any]:
                              "nothing was answered")
         out["code"] = code
     return out
-
-
-def pairing_name(given: Any) -> str:
-    """The name an agent asks to be paired under, as the person will read it."""
-    if not isinstance(given, str) or not given.strip():
-        raise UsageError("pair needs a name: 1-80 printable characters; nothing was asked")
-    name = " ".join(given.split())
-    if len(name) > MAX_PAIR_NAME or not name.isprintable():
-        raise UsageError(f"a pairing name is 1-{MAX_PAIR_NAME} printable characters; "
-                         "nothing was asked")
-    return name
 
 
 def request_id(message: Mapping[str, Any]) -> int | str | None:

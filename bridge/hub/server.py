@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import hmac
 import logging
 import os
@@ -12,14 +11,14 @@ import secrets
 import socket
 import struct
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from .. import framing
 from ..errors import AuthError, TabstewardError, UsageError
-from ..paths import ensure_private_dir
 from . import context, locate, protocol
 from .agents import Agent, Agents
+from .lock import HubRunning
+from .lock import take as take_lock
 from .strangers import Strangers
 
 log = logging.getLogger("tabsteward.hub")
@@ -40,10 +39,6 @@ MAX_INFLIGHT = 64
 IDLE_SECONDS = 10.0  # a connection without a token, with nothing to do, is closed after it
 MAX_SOCKET_PATH = 107
 CLOSE_GRACE = 5.0
-
-
-class HubRunning(TabstewardError):
-    """Another hub already answers on the socket; this one did not start."""
 
 
 class LocalServer:
@@ -87,7 +82,7 @@ class LocalServer:
                                   f"the {MAX_SOCKET_PATH} a Unix socket allows; the hub did not "
                                   "start (point XDG_RUNTIME_DIR or TABSTEWARD_SOCKET at a "
                                   "shorter folder)")
-        fd = _take_lock(self.socket_path) if lock is None else lock
+        fd = take_lock(self.socket_path) if lock is None else lock
         try:
             if _answers(self.socket_path):
                 raise HubRunning(f"a hub already answers on {self.socket_path}; this one "
@@ -383,43 +378,6 @@ class LocalServer:
                 await writer.drain()
             except ConnectionError as exc:
                 log.debug("a reply was dropped: %s", exc)
-
-
-def _take_lock(socket_path: str) -> int:
-    """The hub lock beside the socket, held (as an open fd) for the hub's life; a live hub
-    holds it, so a socket file without a lock holder is stale."""
-    folder = os.path.dirname(socket_path)
-    ensure_private_dir(Path(folder))
-    fd = os.open(os.path.join(folder, "hub.lock"), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        try:
-            pid = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-        finally:
-            os.close(fd)
-        who = f"another hub (pid {pid})" if pid.isdigit() else "another hub"
-        raise HubRunning(f"{who} already runs on {socket_path}; this one did not start "
-                         "(use it, or stop it first)") from None
-    except BaseException:
-        os.close(fd)
-        raise
-    return fd
-
-
-def claim(socket_path: str) -> int:
-    """The hub lock, held from now on (give it to `start`): a hub that takes a while to get
-    ready keeps others from starting meanwhile. HubRunning when a hub already holds it."""
-    return _take_lock(socket_path)
-
-
-def is_claimed(socket_path: str) -> bool:
-    """Whether a hub holds the lock (it runs, or it is getting ready to listen)."""
-    try:
-        os.close(_take_lock(socket_path))  # closing drops the lock
-    except HubRunning:
-        return True
-    return False
 
 
 def _peer_pid(writer: asyncio.StreamWriter) -> int | None:

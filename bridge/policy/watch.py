@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..errors import UsageError
 from . import writer
-from .profiles import Config, default_path, load
+from .profile_reader import load
+from .profiles import Config, default_path
 
 log = logging.getLogger("tabsteward.hub")
 

@@ -14,7 +14,8 @@ from typing import Any
 from ..errors import TabstewardError, UsageError
 from ..paths import ensure_private_dir
 from .categories import Category
-from .profiles import BUILTIN, GOAL_FIELDS, Config, Profile, default_path, load_text
+from .profile_reader import load_text
+from .profiles import BUILTIN, GOAL_FIELDS, Config, Profile, default_path
 
 NOTHING_SAVED = "Nothing was saved; policy.toml is unchanged"
 

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from pytestqt.qtbot import QtBot
-from tabsteward.bridge.policy import profiles
+from tabsteward.bridge.policy import profile_reader, profiles
 from tabsteward.bridge.policy.categories import Category, Rule
 from tabsteward.bridge.policy.grants import Grants
 from tabsteward.bridge.policy.watch import ConfigFile
@@ -127,7 +127,7 @@ def test_a_changed_rule_is_saved_to_the_file_and_used_from_then_on(setup: Setup)
     setup.get(QComboBox, "rule_purchase").setCurrentText("block")
     setup.click("save")
     assert 'purchase = "block"' in setup.text()
-    assert profiles.load(setup.path).profiles["work"].rules[Category.PURCHASE] is Rule.BLOCK
+    assert profile_reader.load(setup.path).profiles["work"].rules[Category.PURCHASE] is Rule.BLOCK
     assert setup.config_file.current().profiles["work"].rules[Category.PURCHASE] is Rule.BLOCK
     assert "Saved" in setup.status()
 
@@ -192,8 +192,8 @@ def test_the_tab_cap_is_a_spin_box_that_is_saved(setup: Setup) -> None:
     box.setValue(8)
     setup.click("save")
     assert "Saved" in setup.status()
-    assert profiles.load(setup.path).profiles["work"].max_tabs == 8
-    assert profiles.load(setup.path).profiles["default"].max_tabs == 50
+    assert profile_reader.load(setup.path).profiles["work"].max_tabs == 8
+    assert profile_reader.load(setup.path).profiles["default"].max_tabs == 50
 
 
 def test_a_changed_goal_budget_is_saved_and_the_others_kept(setup: Setup) -> None:
@@ -209,7 +209,7 @@ def test_a_changed_goal_budget_is_saved_and_the_others_kept(setup: Setup) -> Non
     assert (work.goal_actions, work.goal_requests, work.goal_seconds,
             work.goal_candidates) == (150, 120, 1200, 250)
     assert (default.goal_actions, default.goal_candidates) == (60, 500)
-    assert profiles.load(setup.path).profiles["work"].goal_actions == 150
+    assert profile_reader.load(setup.path).profiles["work"].goal_actions == 150
 
 
 def test_a_key_no_longer_stored_stays_chosen_and_is_marked(private_home: dict[str, str],
@@ -250,7 +250,7 @@ def test_delete_needs_a_second_click_and_then_save(setup: Setup) -> None:
     assert setup.get(QListWidget, "profiles_list").count() == 5
     setup.click("delete")
     assert setup.get(QListWidget, "profiles_list").count() == 4
-    assert "spare" in profiles.load(setup.path).profiles  # not yet saved
+    assert "spare" in profile_reader.load(setup.path).profiles  # not yet saved
     setup.click("save")
     assert "spare" not in setup.config_file.current().profiles
 

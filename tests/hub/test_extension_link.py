@@ -4,16 +4,29 @@ malformed or oversized input from the extension's side."""
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from props import (
+    ANY_TEXT,
+    C0,
+    FIELD,
+    known_bug,
+    props,
+    result_or_error,
+)
 from tabsteward.bridge import framing
 from tabsteward.bridge.cdp.extension_link import (
+    EVENTS,
     ExtensionCallError,
     ExtensionLink,
+    Hello,
     check_hello,
 )
 from tabsteward.bridge.errors import BrowserError, PolicyError, UsageError
@@ -132,3 +145,136 @@ def test_a_bad_frame_closes_the_link_and_fails_the_calls_in_flight() -> None:
 def test_a_link_whose_first_message_is_no_hello_does_not_start() -> None:
     with pytest.raises(UsageError, match="not a hello"):
         run(lambda link, peer: asyncio.sleep(0), first=[{"id": 1, "result": None}])
+
+
+# -- the extension's hello and messages ------------------------------------------------
+
+def mostly(good: Any, other: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """`good` three times in four, else something from `other`."""
+    return st.integers(0, 3).flatmap(lambda i: st.just(good) if i else other)
+
+
+HELLOS = st.fixed_dictionaries({
+    "type": mostly("hello", FIELD),
+    "protocol": mostly(1, FIELD),
+    "install": st.from_regex(r"[\w-]{8,64}", fullmatch=True) | FIELD | ANY_TEXT,
+}, optional={
+    "browser": st.text(max_size=600) | ANY_TEXT | FIELD,
+    "name": st.text(max_size=70) | ANY_TEXT | FIELD,
+    "profile": st.text(max_size=70) | ANY_TEXT | FIELD,
+    "stopped": st.booleans() | FIELD,
+}) | FIELD
+
+
+@props(70)
+@given(message=HELLOS)
+def test_a_hello_is_checked_fields_or_a_usage_error_saying_the_link_was_closed(
+        message: Any) -> None:
+    hello, err = result_or_error(check_hello, message)
+    if err is not None:
+        assert "link was closed" in err.message
+        return
+    assert isinstance(message, dict)
+    assert message["type"] == "hello"
+    assert message["protocol"] == 1
+    assert isinstance(hello, Hello)
+    assert re.fullmatch(r"[\w-]{8,64}", hello.install)
+    assert isinstance(hello.user_agent, str)
+    assert len(hello.user_agent) <= 512
+    for label in (hello.name, hello.profile):
+        assert isinstance(label, str)
+        assert len(label) <= 64
+        assert label == label.strip()
+    assert hello.name
+    assert hello.stopped is (message.get("stopped") is True)
+
+
+@known_bug()
+@given(start=st.text(st.characters(exclude_characters=C0), min_size=64, max_size=64),
+       control=st.sampled_from(sorted(C0)), rest=st.text(max_size=20))
+def test_a_hello_with_a_control_character_anywhere_in_a_label_is_refused(
+        start: str, control: str, rest: str) -> None:
+    with pytest.raises(UsageError, match="bad browser field"):
+        check_hello({"type": "hello", "protocol": 1, "install": "0123456789abcdef",
+                     "browser": start + control + rest})
+
+
+class _Sink:
+    """The link's end of the socket to the native host, as the link uses it."""
+
+    def __init__(self) -> None:
+        self.sent = bytearray()
+        self.closing = False
+
+    def write(self, data: bytes) -> None:
+        self.sent += data
+
+    async def drain(self) -> None:
+        return None
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+
+async def _read_by_link(messages: list[Any],
+                        ) -> tuple[ExtensionLink, list[tuple[str, Any]], object]:
+    """A link with one call (id 1) in flight reads `messages` then EOF; the link, the events
+    its listener saw, and the call's outcome (its result or its exception)."""
+    reader = asyncio.StreamReader()
+    link = ExtensionLink(reader, _Sink(), framing.Decoder())  # type: ignore[arg-type]
+    seen: list[tuple[str, Any]] = []
+    link.on_event(lambda name, args: seen.append((name, args)))
+    call = asyncio.ensure_future(link.call("tabs.query", {}, timeout=None))
+    await asyncio.sleep(0)  # the call is sent and waits for its reply
+    reader.feed_data(b"".join(framing.encode(m) for m in messages))
+    reader.feed_eof()
+    try:
+        await link.run()
+    finally:  # the link fails the call as it closes; its outcome is always retrieved
+        await asyncio.wait([call])
+        outcome: object = call.exception() or call.result()
+    return link, seen, outcome
+
+
+HASHABLE = (st.none() | st.booleans() | st.integers()
+            | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=10))
+EXTENSION_MESSAGES = st.fixed_dictionaries({}, optional={
+    "id": st.sampled_from([1, 2, 0, -1]) | FIELD,
+    "result": FIELD,
+    "error": st.fixed_dictionaries({}, optional={"code": FIELD, "message": FIELD}) | FIELD,
+    "event": st.sampled_from(sorted(EVENTS)) | HASHABLE,
+    "args": st.lists(FIELD, max_size=3) | FIELD,
+    "type": st.just("hello") | FIELD,
+    "protocol": st.just(1) | FIELD,
+    "install": st.just("0123456789abcdef") | FIELD,
+}) | FIELD
+
+
+def _unhashable_event(message: Any) -> bool:
+    return isinstance(message, dict) and isinstance(message.get("event"), list | dict)
+
+
+@props(30)
+@given(messages=st.lists(EXTENSION_MESSAGES.filter(lambda m: not _unhashable_event(m)),
+                         max_size=5))
+def test_any_message_from_the_extension_is_delivered_or_dropped_and_the_link_stays_up(
+        messages: list[Any]) -> None:
+    link, seen, outcome = asyncio.run(_read_by_link(messages))
+    assert link.closed.result() == "the extension's native host closed the link"
+    assert all(name in EVENTS and isinstance(args, list) for name, args in seen)
+    assert sum(not isinstance(m, dict) for m in messages) <= link.dropped <= len(messages)
+    if isinstance(outcome, BaseException):
+        assert isinstance(outcome, ExtensionCallError) or (
+            isinstance(outcome, BrowserError) and "went away" in outcome.message)
+
+
+@known_bug()
+@given(name=st.lists(FIELD, max_size=2) | st.dictionaries(st.text(max_size=3), FIELD,
+                                                           max_size=2))
+def test_an_event_whose_name_is_not_a_string_is_dropped_and_the_link_stays_up(
+        name: Any) -> None:
+    link, _, _ = asyncio.run(_read_by_link([{"event": name, "args": []}]))
+    assert link.dropped == 1

@@ -185,3 +185,98 @@ def test_no_autostart_setting_keeps_the_cli_from_starting_a_hub(
     assert cli.main(["tabs"]) == 4
     assert "TABSTEWARD_NO_AUTOSTART" in capsys.readouterr().err
     assert not os.path.exists(locate.socket_path())
+
+
+@pytest.mark.parametrize(("argv", "closest"), [
+    (["clik", "e3"], "click"),
+    (["--json", "snapshto"], "snapshot"),
+    (["doctr"], "doctor"),  # a command the CLI runs itself
+    (["frobnicate", "--help"], None),
+])
+def test_an_unknown_command_is_refused_locally_with_the_closest_names(
+        argv: list[str], closest: str | None, capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[dict[str, Any]] = []
+    with hub_in_thread(replying({"ok": True, "exit": 0, "stdout": "", "stderr": ""}, seen)):
+        assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    word = next(w for w in argv if not w.startswith("-"))
+    assert f"unknown command {word!r}" in err
+    assert "nothing was run" in err
+    if closest:
+        assert closest in err.split("did you mean")[1]
+    else:
+        assert "did you mean" not in err
+    assert seen == []  # the hub was never asked, so never made to pair or refuse a token
+
+
+def test_an_unknown_command_with_no_hub_running_starts_none(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("TABSTEWARD_TOKEN", "not-a-token-any-hub-knows")
+    assert cli.main(["setp"]) == 2
+    err = capsys.readouterr().err
+    assert "unknown command 'setp' (did you mean" in err
+    assert "setup" in err
+    assert "token" not in err
+    assert not os.path.exists(locate.socket_path())
+
+
+def test_the_cli_knows_exactly_the_tool_tables_names_and_its_own_commands_apart() -> None:
+    from tabsteward.bridge.tools.names import NAMES
+    from tabsteward.bridge.tools.registry import table
+    assert set(NAMES) == set(table())
+    assert not set(NAMES) & set(cli.LOCAL)
+
+
+@pytest.mark.timeout(240)
+def test_a_command_right_after_serve_in_the_background_waits_for_that_serve() -> None:
+    # a script's `tabsteward serve & tabsteward browsers`: the command must not start a hub
+    # of its own while serve is still importing, which then made serve exit
+    env = dict(os.environ)
+    for _ in range(3):
+        serve = subprocess.Popen([sys.executable, "-m", "tabsteward.bridge", "serve"], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            done = subprocess.run([sys.executable, "-m", "tabsteward.bridge", "browsers"],
+                                  env=env, capture_output=True, text=True, timeout=80)
+            assert done.returncode == 0, done.stderr
+            assert serve.poll() is None, serve.communicate()[1]
+            lock = os.path.join(os.path.dirname(locate.socket_path()), "hub.lock")
+            with open(lock, encoding="ascii") as held:
+                assert held.read().strip() == str(serve.pid)  # serve's hub answered
+        finally:
+            stop_hub_of(env)  # the hub that answers: serve's, or one the command started
+            serve.terminate()
+            _, err = serve.communicate(timeout=60)
+        assert "another hub" not in err
+
+
+def test_a_serve_process_is_known_by_its_command_line() -> None:
+    from tabsteward.bridge.hub.autostart import is_serve
+    assert is_serve([b"/usr/bin/python3", b"/home/a/.venv/bin/tabsteward", b"serve", b""])
+    assert is_serve([b"python", b"-m", b"tabsteward.bridge", b"serve", b"--idle-timeout",
+                     b"600", b""])
+    assert is_serve([b"/opt/tabsteward/tabsteward", b"serve", b""])
+    assert not is_serve([b"python", b"-m", b"tabsteward.bridge", b"desktop", b""])
+    assert not is_serve([b"/home/a/.venv/bin/tabsteward", b"open", b"serve", b""])
+    assert not is_serve([b"vim", b"tabsteward", b""])
+
+
+def test_a_starting_serve_is_waited_for_only_when_it_is_young_and_for_this_socket(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabsteward.bridge.hub import autostart
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)", "-m", "tabsteward.bridge",
+               "serve"]  # looks like `serve` to /proc, does nothing
+    ours = subprocess.Popen(sleeper, env=dict(os.environ))
+    other = subprocess.Popen(sleeper, env={**os.environ,
+                                           "TABSTEWARD_SOCKET": str(tmp_path / "x.sock")})
+    try:
+        found = autostart.serves(locate.socket_path())
+        assert ours.pid in found  # another hub folder's serve is no reason to wait
+        assert other.pid not in found
+        assert 0 <= found[ours.pid] < autostart.SERVE_GRACE
+        monkeypatch.setattr(autostart, "SERVE_GRACE", 0.0)  # as if it ran for long
+        assert autostart.serves(locate.socket_path()) == {}
+    finally:
+        for proc in (ours, other):
+            proc.kill()
+            proc.wait(30)

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 import pytest
 from hub_tables import make_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from props import ANY_TEXT, C0, FIELD, SCALARS, known_bug, props, result_or_error
 from tabsteward.bridge.errors import AuthError, UsageError
-from tabsteward.bridge.hub import protocol
+from tabsteward.bridge.hub import agents, protocol
+from tabsteward.bridge.tools.registry import Param, Tool, table
 
 TOKEN = {"token": "t"}
 
@@ -193,3 +197,246 @@ def test_error_reply_carries_the_wire_error() -> None:
     reply = protocol.error_reply(UsageError("bad; nothing was done"))
     assert reply == {"ok": False, "error": {"code": 2, "type": "UsageError",
                                             "message": "bad; nothing was done"}}
+
+
+# -- hub requests ----------------------------------------------------------------------
+
+FIELDS = sorted(protocol.COMMON | {k for req, opt in protocol.OPS.values() for k in req | opt})
+NAMEISH = st.text(st.characters(codec="ascii"), min_size=1, max_size=12) | ANY_TEXT
+GOOD = {
+    "op": st.sampled_from(sorted(protocol.OPS)),
+    "token": st.text(max_size=20),
+    "id": st.none() | st.integers() | st.text(max_size=12),
+    "tool": st.from_regex(r"[A-Za-z][\w.-]{0,8}", fullmatch=True) | NAMEISH,
+    "agent": st.none() | NAMEISH,
+    "browser": st.none() | NAMEISH,
+    "cwd": st.text(max_size=20).map(lambda s: "/" + s),
+    "argv": st.lists(st.text(max_size=10), max_size=4),
+    "args": st.dictionaries(st.text(min_size=1, max_size=8),
+                            SCALARS | st.lists(SCALARS, max_size=3), max_size=4),
+    "name": NAMEISH,
+}
+
+
+@st.composite
+def requests(draw: st.DrawFn) -> Any:
+    """Mostly objects shaped like one op's request (some fields wrong, missing or extra),
+    sometimes arbitrary JSON."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(FIELD)
+    op = draw(GOOD["op"] | FIELD)
+    required, optional = protocol.OPS.get(op, (frozenset(), frozenset())) \
+        if isinstance(op, str) else (frozenset(), frozenset())
+    keys = set(draw(st.sets(st.sampled_from(sorted(protocol.COMMON | required | optional)))))
+    if draw(st.booleans()):
+        keys |= required
+    if draw(st.integers(0, 4)) == 0:
+        keys.add(draw(st.sampled_from(FIELDS) | st.text(max_size=8)))
+    message = {k: draw(GOOD.get(k, FIELD) | FIELD) for k in keys}
+    message["op"] = op
+    return message
+
+
+def _is_name(value: Any, longest: int = protocol.MAX_NAME) -> bool:
+    return (isinstance(value, str) and 0 < len(value) <= longest
+            and not any(c in C0 for c in value)
+            and not value[0].isspace() and not value[-1].isspace())
+
+
+def _is_scalar(value: Any) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, bool | int | str)
+
+
+def _is_pairing_name(value: Any) -> bool:
+    return (isinstance(value, str) and 0 < len(value) <= agents.MAX_PAIR_NAME
+            and value.isprintable() and value == " ".join(value.split()))
+
+
+def _is_arg(value: Any) -> bool:
+    if isinstance(value, list):
+        return len(value) <= protocol.MAX_LIST and all(_is_scalar(x) for x in value)
+    return _is_scalar(value)
+
+
+def _is_id(value: Any) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool)) or (
+        isinstance(value, str) and len(value) <= protocol.MAX_ID)
+
+
+CHECKED = {
+    "op": lambda v: v in protocol.OPS,
+    "id": _is_id,
+    "tool": lambda v: isinstance(v, str) and re.fullmatch(r"[A-Za-z][\w.-]{0,63}", v),
+    "agent": _is_name,
+    "browser": _is_name,
+    "cwd": lambda v: (isinstance(v, str) and v.startswith("/")
+                      and len(v) <= protocol.MAX_PATH and "\0" not in v),
+    "argv": lambda v: (isinstance(v, list) and len(v) <= protocol.MAX_ARGV
+                       and all(isinstance(x, str) for x in v)),
+    "args": lambda v: isinstance(v, dict) and len(v) <= protocol.MAX_ARGS and all(
+        isinstance(k, str) and 0 < len(k) <= protocol.MAX_NAME and _is_arg(item)
+        for k, item in v.items()),
+    "name": _is_pairing_name,
+}
+
+
+@props(80)
+@given(message=requests())
+def test_any_request_is_refused_with_a_usage_error_or_comes_back_with_only_checked_fields(
+        message: Any) -> None:
+    out, err = result_or_error(protocol.validate_request, message)
+    if err is not None:
+        assert re.search("nothing was (done|asked|answered)", err.message)
+        return
+    required, optional = protocol.OPS[out["op"]]
+    assert set(out) <= {"op", "id"} | required | optional
+    assert required <= set(out)
+    for key, value in out.items():
+        assert CHECKED[key](value), (key, value)
+    assert protocol.validate_request(out) == out  # a checked request checks as itself
+
+
+@props(80)
+@given(value=FIELD | ANY_TEXT)
+def test_agent_names_are_refused_or_short_without_control_characters_or_outer_spaces(
+        value: Any) -> None:
+    name, err = result_or_error(protocol.agent_name, value)
+    if err is not None:
+        return
+    assert name == value
+    assert _is_name(name)
+
+
+@props(80)
+@given(value=FIELD | ANY_TEXT | st.text(max_size=200))
+def test_pairing_names_are_refused_or_printable_tidy_and_at_most_80_characters(
+        value: Any) -> None:
+    name, err = result_or_error(agents.pairing_name, value)
+    if err is not None:
+        assert "nothing was asked" in err.message
+        return
+    assert _is_pairing_name(name)
+
+
+@props(80)
+@given(value=FIELD | ANY_TEXT | st.text(min_size=120, max_size=140))
+def test_request_ids_are_refused_or_an_integer_or_a_string_of_at_most_128_characters(
+        value: Any) -> None:
+    rid, err = result_or_error(protocol.request_id, {"id": value})
+    if err is not None:
+        return
+    assert _is_id(rid)
+    assert rid == value
+
+
+NONPRINTABLE = st.characters(categories=["Cc", "Cf", "Cs", "Zs", "Zl", "Zp"],
+                             exclude_characters=C0 + " ")
+LETTERS = st.text(st.characters(categories=["L", "N"]), min_size=1, max_size=5)
+
+
+@known_bug()
+@given(before=LETTERS, odd=NONPRINTABLE, after=LETTERS)
+def test_an_agent_name_the_hub_accepts_is_printable(before: str, odd: str, after: str) -> None:
+    name, err = result_or_error(protocol.agent_name, before + odd + after)
+    if err is not None:
+        return
+    assert name.isprintable(), name
+
+
+TOOLS = sorted(table().values(), key=lambda t: t.name)
+
+
+def _good_value(param: Param) -> st.SearchStrategy[Any]:
+    if param.type == "list":
+        words = st.sampled_from(param.choices) if param.choices else st.text(max_size=5)
+        return st.lists(words, max_size=3)
+    if param.choices:
+        return st.sampled_from(param.choices)
+    return {"str": st.text(max_size=10), "int": st.integers(-10**6, 10**6),
+            "float": st.floats(allow_nan=False, allow_infinity=False) | st.integers(-10**30,
+                                                                                    10**30),
+            "bool": st.booleans()}[param.type]
+
+
+@st.composite
+def tool_calls(draw: st.DrawFn) -> tuple[Tool, dict[str, Any]]:
+    tool = draw(st.sampled_from(TOOLS))
+    params = protocol.params_of(tool)
+    args: dict[str, Any] = {}
+    for param in params:
+        if draw(st.integers(0, 3)) > 0:
+            args[param.name] = draw(st.none() | _good_value(param) | FIELD)
+    if draw(st.integers(0, 5)) == 0:
+        args[draw(st.text(min_size=1, max_size=8))] = draw(FIELD)
+    return tool, args
+
+
+def _is_value_of(param: Param, value: Any) -> bool:
+    kind = param.type
+    if kind == "list":
+        ok = isinstance(value, list) and all(isinstance(x, str) for x in value)
+        return ok and all(param.choices is None or x in param.choices for x in value)
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, float) and math.isfinite(value)
+    return isinstance(value, str) and (param.choices is None or value in param.choices)
+
+
+@props(70)
+@given(call=tool_calls())
+def test_tool_arguments_are_refused_with_a_usage_error_or_come_back_typed_with_defaults(
+        call: tuple[Tool, dict[str, Any]]) -> None:
+    tool, args = call
+    out, err = result_or_error(protocol.check_args, tool, args)
+    if err is not None:
+        assert "nothing was run" in err.message
+        return
+    params = protocol.params_of(tool)
+    assert list(out) == [p.name for p in params]
+    for param in params:
+        if args.get(param.name) is None:
+            assert not param.required
+            assert out[param.name] == param.default
+        else:
+            assert _is_value_of(param, out[param.name]), (param, out[param.name])
+
+
+FLOAT_PARAMS = [(t, p) for t in TOOLS for p in t.params if p.type == "float"]
+
+
+@known_bug()
+@given(target=st.sampled_from(FLOAT_PARAMS), value=st.integers(2**1024, 10**400))
+def test_a_number_too_big_for_a_float_argument_is_a_usage_error(
+        target: tuple[Tool, Param], value: int) -> None:
+    tool, param = target
+    request = protocol.validate_request({"op": "call", "tool": tool.name,
+                                         "args": {param.name: value}})
+    with pytest.raises(UsageError):
+        protocol.check_args(tool, request["args"])
+
+
+BROWSER_KEYS = ("origin", "headers", "referer", "sec-fetch-site", "sec-fetch-mode")
+
+
+@props(40)
+@given(message=st.dictionaries(st.text(max_size=10), FIELD, max_size=4),
+       word=st.sampled_from(BROWSER_KEYS), value=FIELD, data=st.data())
+def test_a_message_with_an_origin_headers_or_referer_key_in_any_letter_case_is_refused(
+        message: dict[str, Any], word: str, value: Any, data: st.DataObject) -> None:
+    upper = data.draw(st.lists(st.booleans(), min_size=len(word), max_size=len(word)))
+    key = "".join(c.upper() if up else c for c, up in zip(word, upper, strict=True))
+    with pytest.raises(AuthError, match="web page"):
+        protocol.refuse_browser({**message, key: value})
+
+
+@props(40)
+@given(message=st.dictionaries(
+    st.text(max_size=16).filter(lambda k: k.lower() not in BROWSER_KEYS), FIELD, max_size=5))
+def test_a_message_without_browser_keys_passes_the_browser_check(
+        message: dict[str, Any]) -> None:
+    protocol.refuse_browser(message)

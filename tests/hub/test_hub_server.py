@@ -16,7 +16,8 @@ from tabsteward.bridge import framing
 from tabsteward.bridge.errors import TabError
 from tabsteward.bridge.hub import context, locate, protocol
 from tabsteward.bridge.hub.agents import Agents
-from tabsteward.bridge.hub.server import HubRunning, LocalServer, claim, is_claimed
+from tabsteward.bridge.hub.lock import HubRunning, claim, is_claimed
+from tabsteward.bridge.hub.server import LocalServer
 
 T = TypeVar("T")
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]

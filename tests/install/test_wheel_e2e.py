@@ -19,7 +19,7 @@ import pytest
 import wheel_env
 from tabsteward.bridge import install
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
-from tabsteward.bridge.native_host import EXTENSION_ID
+from tabsteward.bridge.extension_ids import EXTENSION_ID
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 WAIT = 30.0

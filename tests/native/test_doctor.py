@@ -16,10 +16,10 @@ from looprunner import loop_thread
 from memory_registry import MemoryRegistry
 from tabsteward.bridge import cli, doctor, install, setup_args
 from tabsteward.bridge.errors import UsageError
+from tabsteward.bridge.extension_ids import EXTENSION_ID
 from tabsteward.bridge.hub import protocol
 from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import LocalServer
-from tabsteward.bridge.native_host import EXTENSION_ID
 
 pytestmark = pytest.mark.timeout(60)
 

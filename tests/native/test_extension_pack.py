@@ -20,7 +20,7 @@ from hub_env import BIN, Hub, private_env, start_hub, stop_hub
 from tabsteward.bridge import extension_files, extension_ids, extension_pack
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
 from tabsteward.bridge.errors import TabstewardError
-from tabsteward.bridge.native_host import EXTENSION_ID
+from tabsteward.bridge.extension_ids import EXTENSION_ID
 
 pytestmark = pytest.mark.timeout(120)
 WAIT = 30.0

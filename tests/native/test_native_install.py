@@ -13,7 +13,7 @@ import pytest
 from memory_registry import MemoryRegistry, MemoryRunKey
 from tabsteward.bridge import cli, extension_files, install, install_cli, setup_args, winreg_hosts
 from tabsteward.bridge.errors import UsageError
-from tabsteward.bridge.native_host import ALLOWED_ORIGINS, EXTENSION_ID
+from tabsteward.bridge.extension_ids import ALLOWED_ORIGINS, EXTENSION_ID
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -7,9 +7,11 @@ from pathlib import Path
 
 import pytest
 from tabsteward.bridge.errors import UsageError
-from tabsteward.bridge.policy import profiles
+from tabsteward.bridge.policy import profile_reader, profile_template, profiles
 from tabsteward.bridge.policy.categories import Category, Rule, strictest
-from tabsteward.bridge.policy.profiles import BUILTIN, Config, Profile, load, write_default
+from tabsteward.bridge.policy.profile_reader import load
+from tabsteward.bridge.policy.profile_template import write_default
+from tabsteward.bridge.policy.profiles import BUILTIN, Config, Profile
 
 C, A, Q, B = Category, Rule.ALLOW, Rule.ASK, Rule.BLOCK
 
@@ -242,7 +244,7 @@ def test_an_unreadable_file_is_refused(tmp_path: Path) -> None:
 def test_the_default_template_goes_into_a_private_config_dir(monkeypatch: pytest.MonkeyPatch,
                                                              tmp_path: Path) -> None:
     folder = tmp_path / "tabsteward"
-    monkeypatch.setattr(profiles, "config_dir", lambda: folder)
+    monkeypatch.setattr(profile_template, "config_dir", lambda: folder)
     assert write_default() is True
     assert (folder / "policy.toml").exists()
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700
@@ -272,7 +274,7 @@ def test_model_key_and_browser_are_empty_in_the_built_in_profiles() -> None:
 
 
 def test_the_template_spells_out_model_key_and_browser() -> None:
-    text = profiles.template()
+    text = profile_template.template()
     assert 'model = ""' in text
     assert 'key = ""' in text
     assert 'browser = ""' in text
@@ -340,12 +342,12 @@ def test_a_profile_built_in_code_checks_model_key_and_browser() -> None:
 def test_load_text_reads_text_as_if_from_its_path_and_ends_errors_as_told(
         tmp_path: Path) -> None:
     path = tmp_path / "policy.toml"
-    config = profiles.load_text('default_profile = "trusted"\n', path)
+    config = profile_reader.load_text('default_profile = "trusted"\n', path)
     assert config.default_profile == "trusted"
     assert config.source == path
     assert not path.exists()
     with pytest.raises(UsageError) as caught:
-        profiles.load_text('default_profile = "nope"\n', nothing="Nothing was saved")
+        profile_reader.load_text('default_profile = "nope"\n', nothing="Nothing was saved")
     assert caught.value.message.startswith("policy.toml: default_profile")
     assert caught.value.message.endswith("Nothing was saved")
 
@@ -462,7 +464,7 @@ def test_a_profile_built_in_code_checks_its_goal_budgets() -> None:
 
 def test_the_template_mentions_the_goal_budgets_as_comments_that_load_as_the_defaults(
         tmp_path: Path) -> None:
-    text = profiles.template()
+    text = profile_template.template()
     for key, value in [("goal_actions", 60), ("goal_requests", 120), ("goal_seconds", 600),
                        ("goal_candidates", 250)]:
         assert f"\n# {key} = {value}\n" in text
@@ -474,9 +476,9 @@ def test_the_template_mentions_the_goal_budgets_as_comments_that_load_as_the_def
 
 def test_each_agent_may_have_50_tabs_unless_its_profile_says_otherwise() -> None:
     assert BUILTIN["default"].max_tabs == 50
-    assert "max_tabs = 50" in profiles.template()
-    assert profiles.load_text(profiles.template()).profile("default").max_tabs == 50
-    config = profiles.load_text('[profiles.few]\nmax_tabs = 3\n[profiles.more]\n'
+    assert "max_tabs = 50" in profile_template.template()
+    assert profile_reader.load_text(profile_template.template()).profile("default").max_tabs == 50
+    config = profile_reader.load_text('[profiles.few]\nmax_tabs = 3\n[profiles.more]\n'
                                 'inherits = "few"\n')
     assert config.profile("few").max_tabs == 3
     assert config.profile("more").max_tabs == 3
@@ -485,4 +487,4 @@ def test_each_agent_may_have_50_tabs_unless_its_profile_says_otherwise() -> None
 @pytest.mark.parametrize("value", ["0", "1001", "true", '"5"', "2.5"])
 def test_a_tab_cap_out_of_bounds_loads_nothing(value: str) -> None:
     with pytest.raises(UsageError, match="max_tabs"):
-        profiles.load_text(f"[profiles.few]\nmax_tabs = {value}\n")
+        profile_reader.load_text(f"[profiles.few]\nmax_tabs = {value}\n")

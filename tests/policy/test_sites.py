@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from props import (
+    known_bug,
+    props,
+    result_or_error,
+)
 from tabsteward.bridge.errors import UsageError
+from tabsteward.bridge.policy import sites
 from tabsteward.bridge.policy.sites import SiteList, matches, parse_pattern, parse_url, site_of
 
 DEFAULT = SiteList.of(["*", "localhost"], ["file:", "private", "chrome:"])
@@ -188,3 +196,138 @@ def test_a_bad_pattern_is_refused_with_a_sentence_naming_it(text: str, why: str)
 def test_special_words_are_read_in_any_case() -> None:
     assert parse_pattern("LocalHost").word == "localhost"
     assert parse_pattern("Private").word == "private"
+
+
+# -- site patterns and lists -----------------------------------------------------------
+
+HOSTS = st.sampled_from([
+    "example.com", "a.example.com", "b.a.example.com", "EXAMPLE.com", "example.com.",
+    "localhost", "app.localhost", "127.0.0.1", "0x7f.1", "2130706433", "0177.0.0.1",
+    "10.1.2.3", "192.168.0.1", "0.0.0.0", "[::1]", "[::ffff:127.0.0.1]", "[fe80::1]",
+    "intranet", "printer.local", "bücher.example", "xn--bcher-kva.example", "%65xample.com",
+    "user:pw@example.com", "a..b", "256.1.1.1", "[::1", "",
+]) | st.text(max_size=12)
+PATH_PARTS = st.sampled_from(["a", "b", "..", ".", "%2e", "%2E%2e", "", "%41", "x y", "?q",
+                              "#f", "*", "\\"]) | st.text(max_size=5)
+PATHS = st.lists(PATH_PARTS, max_size=4).map("/".join)
+URLS = st.builds(
+    lambda scheme, sep, host, port, path: f"{scheme}:{sep}{host}{port}/{path}",
+    st.sampled_from(["http", "https", "HTTP", "hTTps", "ws", "wss", "ftp", "file", "data",
+                     "about", "chrome", "chrome-extension", "blob:http", "blob:https",
+                     "blob:blob:https", "filesystem:http", "javascript", "view-source:http"])
+    | st.from_regex(r"[a-zA-Z][a-zA-Z0-9+.-]{0,8}", fullmatch=True),
+    st.sampled_from(["//", "", "/", "\\\\", "///", "\t//"]),
+    HOSTS,
+    st.sampled_from(["", ":80", ":443", ":8080", ":0", ":65536", ":x", ":"])
+    | st.integers(0, 99999).map(":{}".format),
+    PATHS,
+) | st.sampled_from([
+    "about:blank", "about:blank#x", " ABOUT:BLANK?q ", "about:srcdoc", "about:settings",
+    "data:text/html,hi", "file:///etc/passwd", "chrome://settings", "blob:null/abc",
+    "javascript:alert(1)", "", "http:", "https://",
+]) | st.text(max_size=40)
+PATTERNS = st.sampled_from([*sites.WORDS, "*", "LOCALHOST", " private "]) | st.builds(
+    "".join,
+    st.tuples(
+        st.sampled_from(["", "http://", "https://", "*://", "HTTPS://", "ftp://"]),
+        st.sampled_from(["", "", "*."]),
+        HOSTS | st.just("*"),
+        st.sampled_from(["", "", ":80", ":443", ":8080", ":*", ":0", ":99999", ":x"]),
+        st.sampled_from(["", "/", "/*", "/a", "/a/", "/a*", "/a/b", "/%2e%2e/a", "/*/b"]),
+    )) | st.text(max_size=20)
+
+
+def _parses(text: str) -> bool:
+    try:
+        sites.parse_pattern(text)
+    except UsageError:
+        return False
+    return True
+
+
+VALID_PATTERNS = PATTERNS.filter(_parses)
+
+
+@props(80)
+@given(text=PATTERNS)
+def test_a_site_pattern_is_parsed_or_refused_with_a_usage_error_naming_it(text: str) -> None:
+    p, err = result_or_error(sites.parse_pattern, text)
+    if err is not None:
+        assert f"the site pattern {text!r} is not valid" in err.message
+        return
+    assert p.text == text.strip()
+    assert p.kind in ("word", "any", "host", "subdomains", "ip")
+    assert p.word in (*sites.WORDS, "")
+    assert p.scheme in ("", "http", "https")
+    assert p.port is None or 0 < p.port <= 65535
+    assert sites.parse_pattern(p.text) == p
+
+
+@props(70)
+@given(url=URLS, pattern=VALID_PATTERNS)
+def test_reading_any_url_gives_a_site_and_a_yes_or_no_for_any_pattern(
+        url: str, pattern: str) -> None:
+    site = sites.site_of(url)
+    assert isinstance(site, str)
+    parsed = sites.parse_url(url)
+    assert (site == "") == (parsed is None)
+    assert sites.matches(pattern, url) in (True, False)
+    if parsed is not None:
+        assert sites.matches(pattern, parsed) == sites.matches(pattern, url)
+
+
+@props(70)
+@given(url=URLS)
+def test_the_site_of_a_web_url_is_its_own_site_and_the_schemes_case_does_not_matter(
+        url: str) -> None:
+    site = sites.site_of(url)
+    if site.split(":", 1)[0] in sites.SPECIAL:
+        assert sites.site_of(site) == site
+    scheme, colon, rest = url.partition(":")
+    if colon and scheme.isascii():
+        assert sites.site_of(scheme.upper() + ":" + rest) == site
+
+
+@props(70)
+@given(allow=st.lists(VALID_PATTERNS, max_size=3), deny=st.lists(VALID_PATTERNS, max_size=3),
+       url=URLS)
+def test_the_verdict_is_deny_when_any_deny_pattern_matches_else_allowed_or_outside(
+        allow: list[str], deny: list[str], url: str) -> None:
+    lists = sites.SiteList.of(allow, deny)
+    verdict = lists.verdict(url)
+    assert verdict in ("deny", "allowed", "outside")
+    if sites.is_blank(url):  # every tab starts there: always allowed
+        assert verdict == "allowed"
+        return
+    denied = any(sites.matches(p, url) for p in lists.deny)
+    allowed = any(sites.matches(p, url) for p in lists.allow)
+    assert verdict == ("deny" if denied else "allowed" if allowed else "outside")
+
+
+@props(60)
+@given(pattern=VALID_PATTERNS, allow=st.lists(VALID_PATTERNS, max_size=3), url=URLS)
+def test_a_pattern_in_both_lists_denies_every_url_it_matches(
+        pattern: str, allow: list[str], url: str) -> None:
+    assume(not sites.is_blank(url))
+    verdict = sites.SiteList.of([*allow, pattern], [pattern]).verdict(url)
+    assert verdict != "allowed" or not sites.matches(pattern, url)
+    if sites.matches(pattern, url):
+        assert verdict == "deny"
+
+
+@known_bug()
+@given(digits=st.integers(4301, 6000), host=st.sampled_from(["example.com", "[::1]"]))
+def test_a_port_of_thousands_of_digits_is_a_url_chrome_refuses_and_a_bad_pattern(
+        digits: int, host: str) -> None:
+    port = "9" * digits
+    assert sites.SiteList.of(["*"], []).verdict(f"https://{host}:{port}/") == "outside"
+    with pytest.raises(UsageError):
+        sites.parse_pattern(f"{host}:{port}")
+
+
+@known_bug()
+@given(depth=st.integers(3000, 6000), inner=st.sampled_from(["blob:", "filesystem:"]))
+def test_a_url_with_a_thousand_nested_blob_prefixes_still_gets_a_verdict(
+        depth: int, inner: str) -> None:
+    url = inner * depth + "https://example.com/"
+    assert sites.SiteList.of([], ["example.com"]).verdict(url) in ("deny", "outside")

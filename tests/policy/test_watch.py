@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from tabsteward.bridge.errors import UsageError
-from tabsteward.bridge.policy import profiles, writer
+from tabsteward.bridge.policy import profile_reader, profiles, writer
 from tabsteward.bridge.policy.categories import Category, Rule
 from tabsteward.bridge.policy.profiles import BUILTIN, Config, Profile
 from tabsteward.bridge.policy.watch import ConfigFile
@@ -133,7 +133,7 @@ def test_save_writes_the_file_and_the_next_look_does_not_read_it_again(
     config = Config({**BUILTIN, "strict": strict}, default_profile="strict")
     saved = config_file.save(config)
     assert saved == config
-    assert profiles.load(path) == config
+    assert profile_reader.load(path) == config
 
     def no_reading(_: Path | None = None) -> Config:
         raise AssertionError("the file just saved was read again")

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tabsteward.bridge.errors import TabstewardError, UsageError
-from tabsteward.bridge.policy import profiles, writer
+from tabsteward.bridge.policy import profile_reader, profiles, writer
 from tabsteward.bridge.policy.categories import Category, Rule
+from tabsteward.bridge.policy.profile_reader import load, load_text
 from tabsteward.bridge.policy.profiles import (
     ASK_TIMEOUT_BOUNDS,
     BUILTIN,
@@ -19,8 +20,6 @@ from tabsteward.bridge.policy.profiles import (
     MAX_TABS_BOUNDS,
     Config,
     Profile,
-    load,
-    load_text,
 )
 from tabsteward.bridge.policy.writer import dump, save
 
@@ -80,7 +79,7 @@ DEFAULT_NAME = "default"
 
 PATTERNS = ["*", "localhost", "private", "file:", "chrome:", "example.com", "*.example.com",
             "https://mail.google.com/u/*", "127.0.0.1:8080", "data:"]
-_SECRETS = profiles._SECRET_KEY  # names the reader refuses as secret-looking
+_SECRETS = profile_reader._SECRET_KEY  # names the reader refuses as secret-looking
 NAMES = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,12}", fullmatch=True).filter(
     lambda name: not _SECRETS.search(name))
 PRINTABLE = st.characters(blacklist_categories=("C", "Z")) | st.just(" ")
