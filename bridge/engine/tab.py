@@ -421,6 +421,29 @@ class Tab(SnapshotTaking):
         handle = await self.resolve(target)
         return handle, await self.info(handle)
 
+    async def resolve_placed(self, target: Target, aiming: bool
+                             ) -> tuple[Handle, dict[str, Any], dict[str, Any] | None]:
+        """`resolve_info`, and in the same round trip where the element is placed for input
+        (its `aim` when `aiming`, else its `point`; it is brought into view), unless it is
+        disabled: for a ref still there, one call to the page instead of two. The placement
+        (None when it was not read) goes to `aim` or `point` as `placed`."""
+        self.check_open()
+        if isinstance(target, RefTarget) and target.ref in self.refs:
+            entry = self.refs[target.ref]
+            frame = self.frames.get(entry.frame)
+            if frame is not None and frame.doc == entry.doc and frame.world is not None:
+                place = self._aim_js(entry.local) if aiming else f"__ts.point({entry.local})"
+                found = await self.evaluate(frame, (
+                    f"(e => {{ if (!e || !e.isConnected) return null; const i = __ts.info("
+                    f"{entry.local}); return {{info: i, placed: i && !i.disabled ? {place} "
+                    f": null}}; }})(__ts.get({entry.local}))"))
+                if isinstance(found, dict) and isinstance(found.get("info"), dict):
+                    placed = found.get("placed")
+                    return (Handle(frame, entry.local, target.ref), found["info"],
+                            placed if isinstance(placed, dict) else None)
+        handle, info = await self.resolve_info(target)
+        return handle, info, None
+
     async def _resolve_ref(self, ref: int) -> Handle:
         if not self.refs:
             await self.collect(interactive=True, viewport=False, scope=None)
@@ -568,17 +591,23 @@ class Tab(SnapshotTaking):
         ox, oy = await self._frame_offset(handle.frame)
         return float(rect[0]) + ox, float(rect[1]) + oy, float(rect[2]), float(rect[3])
 
-    async def point(self, handle: Handle, what: str) -> tuple[float, float]:
-        """Scroll the element into view and return an uncovered point on it (page coords)."""
-        placed = await self._place(handle, what, f"__ts.point({handle.local})")
-        return placed.x, placed.y
+    async def point(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
+                    ) -> tuple[float, float]:
+        """Scroll the element into view and return an uncovered point on it (page coords);
+        `placed`: the page's answer already read by `resolve_placed`."""
+        aim = await self._place(handle, what, f"__ts.point({handle.local})", placed)
+        return aim.x, aim.y
 
-    async def aim(self, handle: Handle, what: str) -> Aim:
+    async def aim(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
+                  ) -> Aim:
         """`point`, and what a click there really activates: the element hit at that point,
         walked up to its button, link or control (through a label to the control it names).
         Policy judges a click by that element, not by the one the agent named."""
-        expr = f"__ts.aim({handle.local}, {json.dumps(HOOK_SECRET)})"
-        return await self._place(handle, what, expr)
+        return await self._place(handle, what, self._aim_js(handle.local), placed)
+
+    @staticmethod
+    def _aim_js(local: int) -> str:
+        return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)})"
 
     async def common_target(self, frame: Frame, down: int, up: int) -> dict[str, Any] | None:
         """The info of what a press on element `down` and a release on `up` (ids in `frame`)
@@ -587,9 +616,11 @@ class Tab(SnapshotTaking):
             frame, f"__ts.commonTarget({down}, {up}, {json.dumps(HOOK_SECRET)})")
         return found if isinstance(found, dict) else None
 
-    async def _place(self, handle: Handle, what: str, expression: str) -> Aim:
+    async def _place(self, handle: Handle, what: str, expression: str,
+                     placed: dict[str, Any] | None = None) -> Aim:
         frame = handle.frame
-        res = await self.evaluate(frame, expression)  # brings it into view in its frame first
+        # brings it into view in its frame first
+        res = placed if placed is not None else await self.evaluate(frame, expression)
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
