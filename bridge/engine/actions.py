@@ -695,8 +695,12 @@ async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
     """All a target element holds, uncut: ("value", a field's value; a password's stays
     masked) or ("text", its rendered text). Only reads: nothing scrolls or takes focus."""
     tab.check_no_dialog()
-    handle = await tab.resolve(target)
-    got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
+    live = await tab.on_live_ref(target, lambda n: f"__ts.fullText({n})")
+    if live is not None:
+        handle, got = live
+    else:
+        handle = await tab.resolve(target)
+        got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
     if not isinstance(got, dict):
         raise RefNotFound(f"{describe(handle)} is gone from the page; nothing was read")
     return str(got.get("kind") or "text"), str(got.get("text") or "")

@@ -406,18 +406,29 @@ class Tab(SnapshotTaking):
             return await self._resolve_role(target.role, target.name, target.nth, None)
         return await self._resolve_css(target)
 
-    async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
-        """`resolve`, then `info`: for a ref whose element is still there, one round trip to
-        the page instead of two (every action on a ref starts here)."""
+    async def on_live_ref(self, target: Target, expression: Callable[[int], str]
+                          ) -> tuple[Handle, Any] | None:
+        """For a ref whose element is still in the page, `expression(its local id)` read in
+        the same round trip as that check; None when the target must be resolved anew (not
+        a ref, its document or helper world gone, its element removed, or no answer)."""
         self.check_open()
         if isinstance(target, RefTarget) and target.ref in self.refs:
             entry = self.refs[target.ref]
             frame = self.frames.get(entry.frame)
             if frame is not None and frame.doc == entry.doc and frame.world is not None:
-                found = await self.evaluate(frame, f"(e => !!e && e.isConnected ? __ts.info("
-                                            f"{entry.local}) : null)(__ts.get({entry.local}))")
-                if isinstance(found, dict):
+                found = await self.evaluate(frame, (
+                    f"(e => !!e && e.isConnected ? {expression(entry.local)} : null)"
+                    f"(__ts.get({entry.local}))"))
+                if found is not None:
                     return Handle(frame, entry.local, target.ref), found
+        return None
+
+    async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
+        """`resolve`, then `info`: for a ref whose element is still there, one round trip to
+        the page instead of two (every action on a ref starts here)."""
+        live = await self.on_live_ref(target, lambda n: f"__ts.info({n})")
+        if live is not None and isinstance(live[1], dict):
+            return live
         handle = await self.resolve(target)
         return handle, await self.info(handle)
 
@@ -427,20 +438,15 @@ class Tab(SnapshotTaking):
         (its `aim` when `aiming`, else its `point`; it is brought into view), unless it is
         disabled: for a ref still there, one call to the page instead of two. The placement
         (None when it was not read) goes to `aim` or `point` as `placed`."""
-        self.check_open()
-        if isinstance(target, RefTarget) and target.ref in self.refs:
-            entry = self.refs[target.ref]
-            frame = self.frames.get(entry.frame)
-            if frame is not None and frame.doc == entry.doc and frame.world is not None:
-                place = self._aim_js(entry.local) if aiming else f"__ts.point({entry.local})"
-                found = await self.evaluate(frame, (
-                    f"(e => {{ if (!e || !e.isConnected) return null; const i = __ts.info("
-                    f"{entry.local}); return {{info: i, placed: i && !i.disabled ? {place} "
-                    f": null}}; }})(__ts.get({entry.local}))"))
-                if isinstance(found, dict) and isinstance(found.get("info"), dict):
-                    placed = found.get("placed")
-                    return (Handle(frame, entry.local, target.ref), found["info"],
-                            placed if isinstance(placed, dict) else None)
+        def read(n: int) -> str:
+            place = self._aim_js(n) if aiming else f"__ts.point({n})"
+            return (f"(i => ({{info: i, placed: i && !i.disabled ? {place} : null}}))"
+                    f"(__ts.info({n}))")
+        live = await self.on_live_ref(target, read)
+        if live is not None and isinstance(live[1], dict) and isinstance(live[1].get("info"),
+                                                                         dict):
+            placed = live[1].get("placed")
+            return live[0], live[1]["info"], placed if isinstance(placed, dict) else None
         handle, info = await self.resolve_info(target)
         return handle, info, None
 

@@ -65,3 +65,16 @@ async def test_a_ref_whose_element_was_replaced_reaches_the_new_one_by_role_and_
     out = await actions.click(tab, parse(save))
     assert await text_of(tab, "#out") == "save clicked"
     assert out.did.startswith("clicked")
+
+
+async def test_text_of_a_live_ref_reads_it_whole_in_one_call_and_of_a_redrawn_one_still(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    save = ref(shot, "button", "Save")
+    calls = page_calls(tab, monkeypatch)
+    assert await actions.read_element(tab, parse(save)) == ("text", "Save")
+    assert len(calls) == 1, calls
+    assert "__ts.fullText(" in calls[0], calls
+    await actions.click(tab, target(shot, "button", "Redraw"))  # the old node leaves the page
+    assert await actions.read_element(tab, parse(save)) == ("text", "Save")
