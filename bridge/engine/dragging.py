@@ -54,9 +54,8 @@ def order_change(before: list[Any] | None, after: list[Any] | None) -> str | Non
 async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     """Press on the source, move, release on the destination. Both ends are put to policy as
     the clicks they may be (a drag that ends where it began is one), before any input."""
-    src = await tab.resolve(source)
-    dst = await tab.resolve(dest)
-    src_info, dst_info = await tab.info(src), await tab.info(dst)
+    src, src_info = await tab.resolve_info(source)  # one page call each for a live ref
+    dst, dst_info = await tab.resolve_info(dest)
     src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
     grip = await tab.evaluate(src.frame, f"__ts.handleOf({src.local})")
     if grip:  # an item with a drag handle is taken by its handle, as a person does
