@@ -75,6 +75,26 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
+    code = _tool(args)
+    if argv is None:  # the console script
+        _exit_now(code)
+    return code
+
+
+def _exit_now(code: int) -> None:
+    """End a tool command's process without the interpreter's teardown of its modules
+    (about 2 ms of CPU, a tenth of the process): it holds nothing but its two output
+    buffers, flushed here, and no thread or file of its own."""
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:  # the reader went away, as Python's own exit would report it
+        code = code or 120
+    os._exit(code)
+
+
+def _tool(args: list[str]) -> int:
+    """A tool command (or the person's): argv to the hub, its reply printed; exit status."""
     word = _first_word(args)
     unknown = _unknown(word)
     if unknown:

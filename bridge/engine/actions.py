@@ -318,11 +318,20 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     if not 1 <= count <= 3:
         raise UsageError("count must be 1, 2 or 3; nothing was clicked")
     mask = modifier_mask(modifiers)
-    handle, info = await tab.resolve_info(target)
+    handle, info, placed = await tab.resolve_placed(target, aiming=True)
+    out, _ = await _click(tab, handle, info, button, count, mask, ask, placed)
+    return out
+
+
+async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, count: int,
+                 mask: int, ask: Ask, placed: dict[str, Any] | None = None
+                 ) -> tuple[Outcome, dict[str, Any] | None]:
+    """The click on a resolved element; its outcome, and the element's info after it (None
+    when it was not read: a dialog opened, the page navigated, the element went)."""
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
-    aim = await aim_and_ask(tab, handle, what, info, ask)
+    aim = await aim_and_ask(tab, handle, what, info, ask, placed)
     session, x, y = await tab.route(handle, aim.x, aim.y)
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
     if button == "right":
@@ -342,18 +351,19 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
         await asyncio.gather(*events)
 
     await guarded(tab, act(), "click", out)
-    await _report_state(tab, handle, info, out)
-    return out
+    return out, await _report_state(tab, handle, info, out)
 
 
-async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome) -> None:
-    """Say how the element changed (checked, expanded, value), when it still exists."""
+async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome
+                        ) -> dict[str, Any] | None:
+    """Say how the element changed (checked, expanded, value), when it still exists; its
+    info now (None when not read)."""
     if tab.state.dialog is not None or "url" in out.data:
-        return
+        return None
     try:
         after = await tab.info(handle)
     except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
-        return
+        return None
     gone = set(before.get("states", [])) - set(after.get("states", []))
     new = set(after.get("states", [])) - set(before.get("states", []))
     if new or gone:
@@ -361,6 +371,7 @@ async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: O
     if after.get("value") != before.get("value") and after.get("value") is not None:
         out.changes.append(f"value now {after['value']!r}")
         out.data["value"] = after["value"]
+    return after
 
 
 async def hover(tab: Tab, target: Target) -> Outcome:
@@ -443,12 +454,12 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     """fill (replace) or type (append) into an input, textarea or contenteditable."""
     if len(text) > 100_000:
         raise UsageError("text is over 100,000 characters; nothing was typed")
-    handle, info = await tab.resolve_info(target)
+    # a person types only into a field they can see and reach: scroll to it, hit-test it
+    handle, info, placed = await tab.resolve_placed(target, aiming=False)
     what = describe(handle, info)
     tab.check_no_dialog()
     await tab.permit(mode, info, text=text)
-    # a person types only into a field they can see and reach: scroll to it, hit-test it
-    await tab.point(handle, what)
+    await tab.point(handle, what, placed)
     verb = "filled" if mode == "fill" else "typed into"
     out = Outcome(f"{verb} {what}")
     if info.get("tag") == "input" and (info.get("type") or "") in _DATE_TYPES and mode == "fill":
@@ -457,7 +468,12 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         out.changes.append(f"value now {value!r}")
         out.data["value"] = value
         return out
-    state = await _call_on(tab, handle, _PREPARE, mode)
+    # in the helper's world, as _call_on would, in one round trip instead of two
+    state = await tab.evaluate(handle.frame, f"(e => e ? ({_PREPARE}).call(e, "
+                               f"{json.dumps(mode)}) : 'gone')(__ts.get({handle.local}))")
+    if state == "gone":
+        raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
+                          "snapshot")
     if state != "ok":
         if str(state).startswith("not-text"):
             raise TargetNotInteractable(f"{what} does not take text ({str(state)[9:]}); "
@@ -573,9 +589,9 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
     word = "checked" if on else "unchecked"
     if checked == on:
         return Outcome(f"{what} was already {word}; nothing was done")
-    out = await click(tab, target if handle.ref == 0 else _ref(handle),
-                      ask=Ask("check" if on else "uncheck"))
-    after = await tab.info(handle)
+    out, after = await _click(tab, handle, info, "left", 1, 0, Ask("check" if on else "uncheck"))
+    if after is None:
+        after = await tab.info(handle)
     now = "checked" in after.get("states", []) or after.get("checked") is True
     if now != on:
         raise TargetNotInteractable(f"clicked {what} but it is still "
@@ -583,11 +599,6 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
                                     "take the change")
     out.did = f"{word} {what}"
     return out
-
-
-def _ref(handle: Handle) -> Target:
-    from .targets import RefTarget
-    return RefTarget(handle.ref)
 
 
 # -- scrolling (drag is in dragging.py) --
@@ -684,8 +695,12 @@ async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
     """All a target element holds, uncut: ("value", a field's value; a password's stays
     masked) or ("text", its rendered text). Only reads: nothing scrolls or takes focus."""
     tab.check_no_dialog()
-    handle = await tab.resolve(target)
-    got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
+    live = await tab.on_live_ref(target, lambda n: f"__ts.fullText({n})")
+    if live is not None:
+        handle, got = live
+    else:
+        handle = await tab.resolve(target)
+        got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
     if not isinstance(got, dict):
         raise RefNotFound(f"{describe(handle)} is gone from the page; nothing was read")
     return str(got.get("kind") or "text"), str(got.get("text") or "")

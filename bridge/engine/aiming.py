@@ -40,11 +40,12 @@ def intent_of(ask: Ask, target: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 async def aim_and_ask(tab: Tab, handle: Handle, what: str, info: dict[str, Any],
-                      ask: Ask = CLICK) -> Aim:
+                      ask: Ask = CLICK, placed: dict[str, Any] | None = None) -> Aim:
     """The point a click on the element goes to, once policy allowed what the click activates
     there (`info` when it activates nothing). When the person took time to answer, the point
-    is found again, and must still activate the element they were asked about."""
-    aim = await tab.aim(handle, what)
+    is found again, and must still activate the element they were asked about. `placed`:
+    the page's aim already read with the element (`Tab.resolve_placed`)."""
+    aim = await tab.aim(handle, what, placed)
     action, facts = intent_of(ask, aim.target or info)
     started = time.monotonic()
     await tab.permit(action, aim.target or info, **facts)

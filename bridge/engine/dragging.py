@@ -20,7 +20,9 @@ from .targets import Target
 STEPS = 8  # moves between the start and the drop: sortable libraries follow the pointer
 STEP_PAUSE = 0.016  # a frame between moves, so timers and animations keep up
 HOVER = 0.05  # over the drop point, the pointer stays and the browser repeats its dragover
-SETTLE = (0.2, 0.6)  # hovering lasts at least this long, at most that, until the list is still
+# hovering lasts at most SETTLE[1]; over a list that did not follow the pointer (it places
+# the item on release, if at all), at least SETTLE[0] and until one pause changed nothing
+SETTLE = (HOVER, 0.6)
 START = 6.0  # pixels moved first: past a library's drag threshold
 SLOW = 0.25  # a move answered later than this: the page draws slowly, fewer moves follow
 
@@ -52,9 +54,8 @@ def order_change(before: list[Any] | None, after: list[Any] | None) -> str | Non
 async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     """Press on the source, move, release on the destination. Both ends are put to policy as
     the clicks they may be (a drag that ends where it began is one), before any input."""
-    src = await tab.resolve(source)
-    dst = await tab.resolve(dest)
-    src_info, dst_info = await tab.info(src), await tab.info(dst)
+    src, src_info = await tab.resolve_info(source)  # one page call each for a live ref
+    dst, dst_info = await tab.resolve_info(dest)
     src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
     grip = await tab.evaluate(src.frame, f"__ts.handleOf({src.local})")
     if grip:  # an item with a drag handle is taken by its handle, as a person does
@@ -98,6 +99,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
             ox, oy = await tab.frame_offset(dst.frame)
             tx, ty, side = float(spot["x"]) + ox, float(spot["y"]) + oy, str(spot["side"])
         html5: dict[str, Any] | None = None
+        # only an element the browser drags itself starts an HTML5 drag: wait for one then
+        native = await tab.evaluate(src.frame, _NATIVE.format(start.hit_id or src.local))
         path = glide(sx, sy, tx, ty)
         start_at = int(before[1]) if isinstance(before, list) else -1
         followed = False  # whether the list moved the item while the pointer moved
@@ -107,7 +110,7 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
             moved_at = time.monotonic()
             if html5 is None:
                 await _mouse(tab, "mouseMoved", x, y, button="left", buttons=1)
-                if i == 0:  # the first move starts an HTML5 drag, if the page has one
+                if i == 0 and native:  # the first move starts the HTML5 drag
                     await asyncio.wait({intercepted}, timeout=0.05)
                 if intercepted.done():
                     html5 = intercepted.result()[1]["data"]
@@ -144,6 +147,12 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     return out
 
 
+# whether a press on the element would start the browser's own drag: it or an ancestor is
+# draggable (draggable=true, or by default a link or an image), across shadow roots
+_NATIVE = ("(e => {{ for (; e; e = e.parentElement || e.getRootNode().host) "
+           "if (e.draggable) return true; return false; }})(__ts.get({}))")
+
+
 async def _hover(tab: Tab, src: Handle, list_id: int, want: int, x: float, y: float,
                  html5: dict[str, Any] | None) -> None:
     """Stay over the drop point as a hand does, repeating the move (or the dragover the
@@ -161,7 +170,7 @@ async def _hover(tab: Tab, src: Handle, list_id: int, want: int, x: float, y: fl
         still = still + 1 if now == last else 0
         last = now
         elapsed = time.monotonic() - start
-        if elapsed >= SETTLE[1] or (want < 0 and still >= 2 and elapsed >= SETTLE[0]):
+        if elapsed >= SETTLE[1] or (want < 0 and still >= 1 and elapsed >= SETTLE[0]):
             return
         if html5 is not None:
             await _drag_event(tab, "dragOver", x, y, html5)

@@ -406,20 +406,49 @@ class Tab(SnapshotTaking):
             return await self._resolve_role(target.role, target.name, target.nth, None)
         return await self._resolve_css(target)
 
-    async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
-        """`resolve`, then `info`: for a ref whose element is still there, one round trip to
-        the page instead of two (every action on a ref starts here)."""
+    async def on_live_ref(self, target: Target, expression: Callable[[int], str]
+                          ) -> tuple[Handle, Any] | None:
+        """For a ref whose element is still in the page, `expression(its local id)` read in
+        the same round trip as that check; None when the target must be resolved anew (not
+        a ref, its document or helper world gone, its element removed, or no answer)."""
         self.check_open()
         if isinstance(target, RefTarget) and target.ref in self.refs:
             entry = self.refs[target.ref]
             frame = self.frames.get(entry.frame)
             if frame is not None and frame.doc == entry.doc and frame.world is not None:
-                found = await self.evaluate(frame, f"(e => !!e && e.isConnected ? __ts.info("
-                                            f"{entry.local}) : null)(__ts.get({entry.local}))")
-                if isinstance(found, dict):
+                found = await self.evaluate(frame, (
+                    f"(e => !!e && e.isConnected ? {expression(entry.local)} : null)"
+                    f"(__ts.get({entry.local}))"))
+                if found is not None:
                     return Handle(frame, entry.local, target.ref), found
+        return None
+
+    async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
+        """`resolve`, then `info`: for a ref whose element is still there, one round trip to
+        the page instead of two (every action on a ref starts here)."""
+        live = await self.on_live_ref(target, lambda n: f"__ts.info({n})")
+        if live is not None and isinstance(live[1], dict):
+            return live
         handle = await self.resolve(target)
         return handle, await self.info(handle)
+
+    async def resolve_placed(self, target: Target, aiming: bool
+                             ) -> tuple[Handle, dict[str, Any], dict[str, Any] | None]:
+        """`resolve_info`, and in the same round trip where the element is placed for input
+        (its `aim` when `aiming`, else its `point`; it is brought into view), unless it is
+        disabled: for a ref still there, one call to the page instead of two. The placement
+        (None when it was not read) goes to `aim` or `point` as `placed`."""
+        def read(n: int) -> str:
+            place = self._aim_js(n) if aiming else f"__ts.point({n})"
+            return (f"(i => ({{info: i, placed: i && !i.disabled ? {place} : null}}))"
+                    f"(__ts.info({n}))")
+        live = await self.on_live_ref(target, read)
+        if live is not None and isinstance(live[1], dict) and isinstance(live[1].get("info"),
+                                                                         dict):
+            placed = live[1].get("placed")
+            return live[0], live[1]["info"], placed if isinstance(placed, dict) else None
+        handle, info = await self.resolve_info(target)
+        return handle, info, None
 
     async def _resolve_ref(self, ref: int) -> Handle:
         if not self.refs:
@@ -568,17 +597,23 @@ class Tab(SnapshotTaking):
         ox, oy = await self._frame_offset(handle.frame)
         return float(rect[0]) + ox, float(rect[1]) + oy, float(rect[2]), float(rect[3])
 
-    async def point(self, handle: Handle, what: str) -> tuple[float, float]:
-        """Scroll the element into view and return an uncovered point on it (page coords)."""
-        placed = await self._place(handle, what, f"__ts.point({handle.local})")
-        return placed.x, placed.y
+    async def point(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
+                    ) -> tuple[float, float]:
+        """Scroll the element into view and return an uncovered point on it (page coords);
+        `placed`: the page's answer already read by `resolve_placed`."""
+        aim = await self._place(handle, what, f"__ts.point({handle.local})", placed)
+        return aim.x, aim.y
 
-    async def aim(self, handle: Handle, what: str) -> Aim:
+    async def aim(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
+                  ) -> Aim:
         """`point`, and what a click there really activates: the element hit at that point,
         walked up to its button, link or control (through a label to the control it names).
         Policy judges a click by that element, not by the one the agent named."""
-        expr = f"__ts.aim({handle.local}, {json.dumps(HOOK_SECRET)})"
-        return await self._place(handle, what, expr)
+        return await self._place(handle, what, self._aim_js(handle.local), placed)
+
+    @staticmethod
+    def _aim_js(local: int) -> str:
+        return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)})"
 
     async def common_target(self, frame: Frame, down: int, up: int) -> dict[str, Any] | None:
         """The info of what a press on element `down` and a release on `up` (ids in `frame`)
@@ -587,9 +622,11 @@ class Tab(SnapshotTaking):
             frame, f"__ts.commonTarget({down}, {up}, {json.dumps(HOOK_SECRET)})")
         return found if isinstance(found, dict) else None
 
-    async def _place(self, handle: Handle, what: str, expression: str) -> Aim:
+    async def _place(self, handle: Handle, what: str, expression: str,
+                     placed: dict[str, Any] | None = None) -> Aim:
         frame = handle.frame
-        res = await self.evaluate(frame, expression)  # brings it into view in its frame first
+        # brings it into view in its frame first
+        res = placed if placed is not None else await self.evaluate(frame, expression)
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")

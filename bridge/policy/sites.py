@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import string
@@ -68,9 +69,10 @@ class Url:
 
 # -- reading URLs --
 
+@functools.lru_cache(maxsize=512)  # every action's policy reads the same few URLs again
 def parse_url(url: str) -> Url | None:
     """Read an absolute URL the way Chrome's parser would; None when Chrome would refuse it."""
-    text = url.strip("".join(chr(c) for c in range(0x21))).translate(_TAB_NEWLINE)
+    text = url.strip(_C0_SPACE).translate(_TAB_NEWLINE)
     m = _SCHEME.match(text)
     if m is None:
         return None
@@ -90,6 +92,7 @@ def parse_url(url: str) -> Url | None:
 
 
 _TAB_NEWLINE = str.maketrans("", "", "\t\n\r")
+_C0_SPACE = "".join(chr(c) for c in range(0x21))  # stripped from both ends, as Chrome does
 
 
 def _parse_special(scheme: str, rest: str) -> Url | None:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Where one CLI command's time goes: a `tabsteward click` / `snapshot` process, phase by
+"""Where one CLI command's time goes: a `tabsteward click` / `fill` / `snapshot` process, phase by
 phase, beside agent-browser's same command on the same page, interleaved.
 
     .venv/bin/python tests/bench/percall.py [--rounds N] [--skip-peers]
@@ -82,6 +82,7 @@ HUB_PHASES = [
     ("      activity log", "tabsteward.bridge.hub.activity:ActivityLog.append"),
     ("      pick the browser", "tabsteward.bridge.hub.pool:BrowserPool.pick"),
     ("      engine: click", "tabsteward.bridge.engine.actions:click"),
+    ("      engine: fill", "tabsteward.bridge.engine.actions:enter_text"),
     ("      engine: snapshot", "tabsteward.bridge.engine.tab:Tab.snapshot"),
     ("        policy permit", "tabsteward.bridge.engine.tab:Tab.permit"),
     ("        act, then what it changed", "tabsteward.bridge.engine.actions:guarded"),
@@ -205,7 +206,8 @@ CLIENT_PHASES = ["imports", "who the agent is (process tree)",
                  "its token (environment or keyring)", "connect to the socket",
                  "send, wait for the reply, read it", "print the reply",
                  "in the process, in all"]
-TS_COMMANDS = {"click": "click", "snapshot": "snapshot", "tabs": "tab list"}  # -> agent-browser
+TS_COMMANDS = {"click": "click", "fill": "fill", "snapshot": "snapshot",
+               "tabs": "tab list"}  # -> agent-browser
 
 
 @contextmanager
@@ -248,7 +250,7 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
     py = str(bench.PYTHON)
     ts = str(bench.TS_BIN)
     rows: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
-    last_click: list[tuple[str, float, float]] = []
+    last: dict[str, list[tuple[str, float, float]]] = {}
     instrument()
     with RealismServer() as pages, ExitStack() as stack:
         pages.runs.add("percall", {})
@@ -265,7 +267,10 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
                               cwd=home).stdout
         ts_ref = next(w for ln in shot.splitlines() if '"Open 3"' in ln  # visible, stays
                       for w in ln.split() if w.startswith("@"))
-        args = {"click": [ts_ref], "snapshot": [], "tabs": []}
+        ts_field = next(w for ln in shot.splitlines() if '"Search mail"' in ln
+                        for w in ln.split() if w.startswith("@"))
+        args = {"click": [ts_ref], "fill": [ts_field, "quarterly report"], "snapshot": [],
+                "tabs": []}
         calls: list[tuple[str, Callable[[], tuple[float, dict[str, float]]]]] = [
             ("python -I -c pass", lambda: (timed_run([py, "-I", "-c", "pass"], None, home), {})),
             ("python -c pass", lambda: (timed_run([py, "-c", "pass"], None, home), {}))]
@@ -276,10 +281,12 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
         if peers:
             ab = stack.enter_context(bench.agent_browser(tmp, exe))
             ab.run("open", url)
-            ab_ref = next("@" + ln.split("ref=")[1].split("]")[0].split(",")[0]
-                          for ln in ab.run("snapshot", "-i")[1].splitlines() if '"Open 3"' in ln)
-            ab_args = {"click": ["click", ab_ref], "snapshot": ["snapshot"],
-                       "tab list": ["tab", "list"]}
+            ab_shot = ab.run("snapshot", "-i")[1].splitlines()
+            ab_ref, ab_field = (next("@" + ln.split("ref=")[1].split("]")[0].split(",")[0]
+                                     for ln in ab_shot if name in ln)
+                                for name in ('"Open 3"', '"Search mail"'))
+            ab_args = {"click": ["click", ab_ref], "fill": ["fill", ab_field, "quarterly report"],
+                       "snapshot": ["snapshot"], "tab list": ["tab", "list"]}
             for cmd, words in ab_args.items():
                 calls.append((f"agent-browser {cmd}", lambda w=words: (ab.run(*w)[0], {})))
         for _name, call in calls:  # warm
@@ -298,9 +305,9 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
                         rows[name][label].append(sum(SPANS.get(label, [])))
                     rows[name]["round trips"].append(len(CALLS))
                     rows[name]["round trips, summed ms"].append(sum(c[2] for c in CALLS))
-                if name == "probe click":
-                    last_click = list(CALLS)
-    return {"rows": rows, "last_click": last_click}
+                if name in ("probe click", "probe fill"):
+                    last[name.split()[1]] = list(CALLS)
+    return {"rows": rows, "last": last}
 
 
 def table(rows: dict[str, dict[str, list[float]]]) -> list[str]:
@@ -353,10 +360,11 @@ def main(argv: list[str] | None = None) -> int:
            f"python -I -c pass {med(rows['python -I -c pass']['process, end to end']):.1f} ms, "
            f"python -c pass {med(rows['python -c pass']['process, end to end']):.1f} ms", ""]
     out += table(rows)
-    if got["last_click"]:
-        t0 = got["last_click"][0][1]
-        out += ["", "the DevTools calls of the last probed click (start +ms, took ms):",
-                "  " + ", ".join(f"{m} +{s - t0:.1f} {d:.1f}" for m, s, d in got["last_click"])]
+    for cmd, calls in got["last"].items():
+        if calls:
+            t0 = calls[0][1]
+            out += ["", f"the DevTools calls of the last probed {cmd} (start +ms, took ms):",
+                    "  " + ", ".join(f"{m} +{s - t0:.1f} {d:.1f}" for m, s, d in calls)]
     if not args.skip_peers:
         out.append("")
         for mine, theirs in TS_COMMANDS.items():

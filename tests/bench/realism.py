@@ -185,7 +185,7 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
         pr = f"{pct(paired, .5):.2f}x ({len(paired)} tasks)" if paired and label != PEER else "-"
         out.append(f"| {label} | {len(ok)}/{len(mine)} | {_ms(med)} | {_ms(p95)} | "
                    f"{_ms(pct(per_call, .5))} | {ratio} | {pr} |")
-    out += ["", "Per command, median ms (count), over all tasks:", ""]
+    out += ["", "Per command, median / p95 ms (count), over all tasks:", ""]
     names = sorted({c[0] for r in results for c in r["commands"]},
                    key=lambda n: -sum(1 for r in results for c in r["commands"] if c[0] == n))
     out.append("| command | " + " | ".join(labels) + " |")
@@ -195,7 +195,8 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
         for label in labels:
             took = [c[1] for r in results if r["tool"] == label for c in r["commands"]
                     if c[0] == name]
-            cells.append(f"{pct(took, .5):.0f} ({len(took)})" if took else "-")
+            cells.append(f"{pct(took, .5):.0f} / {pct(took, .95):.0f} ({len(took)})"
+                         if took else "-")
         out.append(f"| {name} | " + " | ".join(cells) + " |")
     out += ["", "Per case (solved/total):", ""]
     cases = list(dict.fromkeys(t.case for t in tasks))
@@ -213,10 +214,26 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
             kept = sum(r["person_in_front"] for r in checked)
             out.append(f"\n{label}: the person's tab was still the active one after "
                        f"{kept} of {len(checked)} tasks (asked of the browser's own tabs API)")
+    out += tails(results, labels)
     failed = [r for r in results if not r["solved"]]
     if failed:
         out += ["", "Failures:", ""]
         out += [f"- {r['tool']} {r['task']}: {r['error']}" for r in failed]
+    return out
+
+
+def tails(results: list[dict[str, Any]], labels: list[str]) -> list[str]:
+    """Where each tool's p95 comes from: its solved runs at or above it, slowest first, with
+    each command's time (the first task of a run also pays for the agent's new tab)."""
+    out = ["", "The tail: solved runs at or above each tool's p95, slowest first:", ""]
+    for label in labels:
+        ok = sorted((r for r in results if r["tool"] == label and r["solved"]),
+                    key=lambda r: -r["ms"])
+        p95 = pct([r["ms"] for r in ok], .95)
+        for r in (r for r in ok if p95 is not None and r["ms"] >= p95):
+            steps = ", ".join(f"{c} {ms:.0f}" for c, ms in r["commands"])
+            out.append(f"- {label} {r['task']} (round {r.get('round', 0)}): {r['ms']:.0f} ms "
+                       f"= {steps}")
     return out
 
 

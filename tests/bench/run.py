@@ -247,6 +247,9 @@ def isolated_env(root: Path) -> dict[str, str]:
         env[var] = str(root / sub)
     os.chmod(env["XDG_RUNTIME_DIR"], 0o700)
     env["TABSTEWARD_TOKEN"] = BENCH_TOKEN  # see run_shared
+    # the bench starts its own hub: a command polling for it while it starts must not start
+    # another (which takes the socket, so the bench's own hub exits)
+    env["TABSTEWARD_NO_AUTOSTART"] = "1"
     # policy runs on every action, but nobody is there to answer: clicks on the corpus's
     # "Subscribe" and "Send" buttons would wait for a person under the default profile
     (root / "cfg" / "tabsteward").mkdir(parents=True, exist_ok=True)

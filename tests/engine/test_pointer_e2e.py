@@ -51,6 +51,20 @@ async def test_click_on_a_disabled_button_is_refused(tab: Tab, site: Site) -> No
         await actions.click(tab, target(shot, "button", "Closed"))
 
 
+async def test_a_disabled_button_below_the_fold_is_refused_without_scrolling_to_it(
+        tab: Tab, site: Site) -> None:
+    # the element is resolved and placed in one call to the page: a disabled one is not placed
+    await goto(tab, site.url("overlay.html"))
+    await js(tab, "off.style.top = '3000px', wide.style.top = '3100px', scrollTo(0, 0), true")
+    shot = await tab.snapshot()
+    with pytest.raises(TargetNotInteractable, match="disabled; nothing was clicked"):
+        await actions.click(tab, target(shot, "button", "Closed"))
+    assert await js(tab, "scrollY") == 0
+    await actions.click(tab, target(shot, "button", "Wide button"))  # an enabled one is
+    assert await js(tab, "scrollY") > 0
+    assert await text_of(tab, "#out") == "wide clicked"
+
+
 async def test_click_lands_on_an_uncovered_part_of_a_partly_covered_button(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("overlay.html"))

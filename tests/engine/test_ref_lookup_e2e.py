@@ -1,5 +1,5 @@
-"""An action on a ref reads its element from the page once before aiming, and a ref whose
-element was replaced still finds the new one."""
+"""An action on a ref reads its element and places it (scrolled into view, hit-tested) in one
+call to the page, and a ref whose element was replaced still finds the new one."""
 
 from __future__ import annotations
 
@@ -27,12 +27,12 @@ def page_calls(tab: Tab, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def before_aiming(calls: list[str]) -> list[str]:
+def up_to_aiming(calls: list[str]) -> list[str]:
     aim = next(i for i, c in enumerate(calls) if "__ts.aim(" in c or "__ts.point(" in c)
-    return calls[:aim]
+    return calls[:aim + 1]
 
 
-async def test_a_click_on_a_live_ref_reads_the_element_in_one_call_to_the_page(
+async def test_a_click_on_a_live_ref_reads_and_aims_at_the_element_in_one_call_to_the_page(
         tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     await goto(tab, site.url("rerender.html"))
     shot = await tab.snapshot()
@@ -40,16 +40,19 @@ async def test_a_click_on_a_live_ref_reads_the_element_in_one_call_to_the_page(
     out = await actions.click(tab, parse(ref(shot, "button", "Save")))
     assert await text_of(tab, "#out") == "save clicked"
     assert "Save" in out.did
-    assert len(before_aiming(calls)) == 1, calls
+    assert len(up_to_aiming(calls)) == 1, calls
+    assert "__ts.info(" in calls[0], calls
 
 
-async def test_a_fill_on_a_live_ref_reads_the_field_in_one_call_to_the_page(
+async def test_a_fill_on_a_live_ref_reads_and_places_the_field_in_one_call_to_the_page(
         tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     await goto(tab, site.url("form.html"))
     shot = await tab.snapshot()
     calls = page_calls(tab, monkeypatch)
     await actions.enter_text(tab, parse(ref(shot, "textbox", "Email")), "a@b.org", "fill")
-    assert len(before_aiming(calls)) == 1, calls
+    assert len(up_to_aiming(calls)) == 1, calls
+    assert "__ts.info(" in calls[0], calls
+    assert len(calls) == 3, calls  # then focus and select it, then read its value
     assert (await tab.info(await tab.resolve(parse('loc=textbox "Email"'))))["value"] == "a@b.org"
 
 
@@ -62,3 +65,16 @@ async def test_a_ref_whose_element_was_replaced_reaches_the_new_one_by_role_and_
     out = await actions.click(tab, parse(save))
     assert await text_of(tab, "#out") == "save clicked"
     assert out.did.startswith("clicked")
+
+
+async def test_text_of_a_live_ref_reads_it_whole_in_one_call_and_of_a_redrawn_one_still(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot()
+    save = ref(shot, "button", "Save")
+    calls = page_calls(tab, monkeypatch)
+    assert await actions.read_element(tab, parse(save)) == ("text", "Save")
+    assert len(calls) == 1, calls
+    assert "__ts.fullText(" in calls[0], calls
+    await actions.click(tab, target(shot, "button", "Redraw"))  # the old node leaves the page
+    assert await actions.read_element(tab, parse(save)) == ("text", "Save")

@@ -57,6 +57,25 @@ def test_cli_text_of_a_ref_reads_the_whole_value_a_snapshot_cut_and_marked(
     assert "nothing read" in both.stderr
 
 
+def test_a_reply_larger_than_a_pipe_holds_reaches_the_reader_whole(
+        hub: Hub, site: fixture_server.Site) -> None:
+    # the console script ends its process without the interpreter's teardown: what it
+    # prints must still all arrive, with the hub's exit status
+    assert hub.cli("open", site.url("form.html")).returncode == 0
+    shot = json.loads(hub.cli("snapshot", "--json").stdout)
+    bio = next(r for r, i in shot["refs"].items() if i["role"] == "textbox" and
+               i.get("name") == "About you")
+    words = "".join(f"word{n:06d} " for n in range(8000))  # 88 kB
+    assert hub.cli("fill", bio, words).returncode == 0
+    whole = hub.cli("text", bio, "--json")
+    assert whole.returncode == 0, whole.stderr
+    assert len(whole.stdout) > 65536
+    assert json.loads(whole.stdout)["text"] == words
+    gone = hub.cli("click", "@9999")
+    assert gone.returncode not in (0, 1, 2)
+    assert "@9999" in gone.stderr
+
+
 def test_cli_reports_usage_errors_with_exit_2(hub: Hub) -> None:
     wrong = hub.cli("snapsot")
     assert wrong.returncode == 2
