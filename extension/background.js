@@ -423,7 +423,8 @@ for (const source of [chrome.webNavigation.onReferenceFragmentUpdated,
                       chrome.webNavigation.onHistoryStateUpdated]) {
   source.addListener((d) => {
     if (d.frameId !== 0 || !isAgentTab(d.tabId)) return;
-    send({ event: "nav.event", args: [d.tabId, "inPlace", { url: d.url }] });
+    send({ event: "nav.event", args: [d.tabId, "inPlace", {
+      url: d.url, qualifiers: d.transitionQualifiers }] });
   });
 }
 // A page or frame load of an agent tab the browser refused (a site rule: guard.js).

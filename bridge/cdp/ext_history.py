@@ -53,7 +53,8 @@ class History:
                            [str(q) for q in qualifiers] if isinstance(qualifiers, list) else [])
             return True
         if kind == "inPlace":
-            self.same_document(url)
+            qualifiers = details.get("qualifiers")
+            self.same_document(url, isinstance(qualifiers, list) and BACK_FORWARD in qualifiers)
         elif kind == "frame":
             self.frame_entry()
         return False
@@ -76,11 +77,20 @@ class History:
         self.initial = False
         self._set(url)
 
-    def same_document(self, url: str) -> None:
-        """The main frame changed its URL in place (a fragment, pushState or replaceState):
-        taken as a new entry; `agrees` finds out a replacement."""
+    def same_document(self, url: str, stepped: bool = False) -> None:
+        """The main frame changed its URL in place: a step back or forward within its
+        document (`stepped`, or ours), else a fragment, pushState or replaceState, taken as
+        a new entry (`agrees` finds out a replacement)."""
         self.initial = False
-        self._push(url)
+        if self.going:
+            self.index += self.going
+            self.going = 0
+        elif stepped:
+            self.index = self._step_to(url)
+        else:
+            self._push(url)
+            return
+        self._set(url)
 
     def frame_entry(self) -> None:
         """A frame navigated on its own (a new entry the hub does not keep)."""

@@ -73,3 +73,13 @@ def test_its_entry_ids_are_negative_so_they_are_never_the_debuggers() -> None:
     assert [e["id"] for e in answer["entries"]] == [-1, -2, -3]
     assert answer["currentIndex"] == 2
     assert index_of(entry_id(4)) == 4
+
+
+def test_a_step_within_one_document_moves_the_current_entry_and_adds_none() -> None:
+    hist = opened(A)
+    hist.same_document(A + "#two")
+    hist.going = -1
+    hist.same_document(A, stepped=True)  # our back, told as an in-place change
+    assert (hist.entries, hist.index) == (["about:blank", A, A + "#two"], 1)
+    hist.same_document(A + "#two", stepped=True)  # the page's own history.forward()
+    assert (hist.entries, hist.index) == (["about:blank", A, A + "#two"], 2)

@@ -1,7 +1,8 @@
 """Over the real extension an agent's tab is screened by the browser's own site rules: a
 redirect or a page's own navigation to a denied address is never requested, debugger or
-not. A read-only agent opens, reloads and reads with no debugger attached (no debugging
-bar), and is refused what needs one."""
+not. Every agent opens, reloads, goes back and forward and reads with no debugger attached
+(no debugging bar), and acts by the same refs once it comes; a read-only agent is refused
+what needs one."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from tabsteward.bridge.errors import BrowserError, PolicyError, UsageError
 from tabsteward.bridge.hub.approvals import Approvals
 from tabsteward.bridge.hub.gatekeeper import PolicyGate
 from tabsteward.bridge.policy.grants import Grants
+from tabsteward.bridge.policy.intent import Intent
 from tabsteward.bridge.policy.profiles import (
     BUILTIN,
     DEFAULT_DENY,
@@ -98,7 +100,7 @@ async def test_a_read_only_agent_that_opens_reloads_and_reads_never_attaches_the
     assert watch.seen_attached == 0
 
 
-async def test_an_agent_that_acts_gets_the_debugger_for_opening_and_allowed_pages_load(
+async def test_an_agent_that_may_act_opens_an_allowed_page_through_a_redirect(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, strict())
     out = await actions.navigate(tab, bounce(site, site.url("nav2.html")))
@@ -246,3 +248,34 @@ async def test_open_of_a_download_answers_at_once_with_no_debugger_as_over_cdp(
                           for d in tab.browser.downloads.values()):
                 await asyncio.sleep(0.05)
     assert watch.seen_attached == 0
+
+
+async def test_back_lands_on_the_entry_policy_was_asked_about_after_a_page_rewrote_its_history(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    """An entry the page added in place is stepped through without the debugger; one it
+    rewrote (replaceState: the hub cannot tell it from an added one) is not trusted, and
+    the debugger's own history is asked: back goes where the agent was told."""
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    asked: list[str] = []
+    gate = tab.browser.gate
+
+    async def recording(tab_: Tab, intent: Intent) -> None:
+        if intent.action == "navigate":
+            asked.append(intent.url)
+        await gate(tab_, intent)
+    tab.browser.gate = recording
+    async with DebuggerWatch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("nav1.html"))
+        await actions.navigate(tab, site.url("steps.html?do=push"))
+        await actions.wait(tab, url="step=2", timeout=5)
+        await actions.history(tab, -1)
+        await actions.wait(tab, text="at ?do=push", timeout=5)
+        assert tab.state.url == site.url("steps.html?do=push")
+        await actions.history(tab, -1)
+        await actions.wait(tab, url=site.url("nav1.html"), timeout=5)
+    assert watch.seen_attached == 0
+    await actions.navigate(tab, site.url("steps.html?do=replace"))
+    await actions.wait(tab, url="step=2", timeout=5)
+    await actions.history(tab, -1)
+    await actions.wait(tab, url=site.url("nav1.html"), timeout=5)
+    assert asked[-1] == site.url("nav1.html")  # policy was asked about where it went
