@@ -406,8 +406,25 @@ for (const [kind, source] of Object.entries({
   interactive: chrome.webNavigation.onDOMContentLoaded, loaded: chrome.webNavigation.onCompleted,
   failed: chrome.webNavigation.onErrorOccurred })) {
   source.addListener((d) => {
+    if (!isAgentTab(d.tabId)) return;
+    if (d.frameId !== 0) { // a frame's own navigation adds a history entry
+      if (kind === "committed" && d.transitionType === "manual_subframe") {
+        send({ event: "nav.event", args: [d.tabId, "frame", { url: d.url }] });
+      }
+      return;
+    }
+    send({ event: "nav.event", args: [d.tabId, kind, {
+      url: d.url, documentId: d.documentId, transition: d.transitionType,
+      qualifiers: d.transitionQualifiers }] });
+  });
+}
+// The main frame's URL changed in place (a fragment, pushState, replaceState).
+for (const source of [chrome.webNavigation.onReferenceFragmentUpdated,
+                      chrome.webNavigation.onHistoryStateUpdated]) {
+  source.addListener((d) => {
     if (d.frameId !== 0 || !isAgentTab(d.tabId)) return;
-    send({ event: "nav.event", args: [d.tabId, kind, { url: d.url, documentId: d.documentId }] });
+    send({ event: "nav.event", args: [d.tabId, "inPlace", {
+      url: d.url, qualifiers: d.transitionQualifiers }] });
   });
 }
 // A page or frame load of an agent tab the browser refused (a site rule: guard.js).

@@ -5,6 +5,20 @@
 const DOCUMENT = ["onCommitted", "onErrorOccurred", "onReferenceFragmentUpdated",
                   "onHistoryStateUpdated"];
 
+// One step through the tab's history as the page's own history.go does: Chrome's
+// tabs.goBack skips entries a page added without a user's gesture (its back button does),
+// and a page an agent opened never had one. Where the extension cannot script the page
+// (an error page, say), the tab's own back and forward.
+async function step(tabId, delta) {
+  try {
+    await chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] }, world: "ISOLATED", injectImmediately: true,
+      func: (d) => history.go(d), args: [delta] });
+  } catch {
+    await (delta < 0 ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+  }
+}
+
 // Start `how` ("url", "reload", "back", "forward") on the tab and answer when its main
 // frame commits a document {url}, changes in place {url, sameDocument}, or fails
 // {url, errorText}; {pending: true} when nothing came within `seconds`.
@@ -37,8 +51,8 @@ export function go(tabId, how, url, seconds) {
     const start = {
       url: () => chrome.tabs.update(id, { url: String(url) }),
       reload: () => chrome.tabs.reload(id),
-      back: () => chrome.tabs.goBack(id),
-      forward: () => chrome.tabs.goForward(id),
+      back: () => step(id, -1),
+      forward: () => step(id, 1),
     }[how];
     if (!start) {
       finish(null, new Error(`no way to navigate called ${how}; nothing was done`));

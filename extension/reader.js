@@ -42,6 +42,13 @@ function read(name, args) {
       case "hasFocus": value = document.hasFocus(); break;
       case "includes": value = ts.pageText().includes(args[0]); break;
       case "hrefAnd": value = [location.href, ts[args[0]]()]; break;
+      case "history": { // the session history as the page sees it (same-origin URLs)
+        const nav = globalThis.navigation;
+        value = nav && nav.currentEntry ?
+          [history.length, nav.entries().map((e) => e.url), nav.currentEntry.index] :
+          [history.length, null, null];
+        break;
+      }
       case "frameIndex": { // this frame's index among its parent's frames
         value = -1;
         if (window.parent !== window) {
@@ -80,7 +87,8 @@ function read(name, args) {
 
 // A read in one document of the tab, installing the page helper there first if needed.
 export async function run(tabId, documentId, name, args) {
-  const target = { tabId: Number(tabId), documentIds: [String(documentId)] };
+  const target = documentId ? { tabId: Number(tabId), documentIds: [String(documentId)] } :
+    { tabId: Number(tabId), frameIds: [0] }; // the main frame's document, whichever it is
   const once = async () => {
     const [res] = await chrome.scripting.executeScript({
       target, world: "ISOLATED", func: read, args: [String(name), args || []],

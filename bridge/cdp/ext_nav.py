@@ -1,26 +1,33 @@
 """Opening and navigating a tab through the extension without its debugger (no "is
 debugging" bar), screened by the browser's own site rules.
 
-For a read-only agent, while no debugger is attached, Page.navigate and Page.reload are
-done with chrome.tabs and answered when chrome.webNavigation sees the main frame commit or
-fail (extension/navigate.js); the session set-up the engine sends (Page.enable and the like)
-waits for the debugger, which gets it when it attaches (the engine re-enables a fresh
-session). The sites the tab's policy profile denies are declarativeNetRequest rules on the
-tab (extension/guard.js), which Chrome applies to every page and frame load and every
-redirect hop, debugger or not. A profile those rules cannot fully screen for (one that
-stops redirects to sites outside its allow list) navigates through the debugger, whose
-Fetch screening does it; one that never attaches the debugger (read-only) is refused what
-needs it.
+While no debugger is attached, Page.navigate and Page.reload are done with chrome.tabs and
+answered when chrome.webNavigation sees the main frame commit or fail
+(extension/navigate.js); back and forward too, from the history the hub keeps of the tab
+(ext_history.py) while the page agrees with it. A page given input may ask before it lets
+go ("Leave site?"), which only the debugger hears: leaving it attaches the debugger. The
+session set-up the engine sends (Page.enable and the like) waits for the debugger, which
+gets it when it attaches (the engine re-enables a fresh session). The sites the tab's
+policy profile denies are declarativeNetRequest rules on the tab (extension/guard.js),
+which Chrome applies to every page and frame load and every redirect hop, debugger or not.
+A profile those rules cannot fully screen for (one that stops redirects to sites outside
+its allow list) navigates through the debugger, whose Fetch screening does it; one that
+never attaches the debugger (read-only) is refused what needs it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..errors import BrowserError, PolicyError
+from .ext_history import History, index_of
+from .extension_link import ExtensionCallError
+
+log = logging.getLogger("tabsteward.cdp")
 
 # What the engine enables on a fresh debugger session: nothing to do without one (the
 # engine sends it again when the debugger attaches).
@@ -28,6 +35,7 @@ DEFERRED = frozenset({"Page.enable", "Page.setLifecycleEventsEnabled", "Target.s
                       "Emulation.setFocusEmulationEnabled", "Fetch.enable", "Fetch.disable",
                       "Page.addScriptToEvaluateOnNewDocument", "Network.disable"})
 NAVIGATIONS = {"Page.navigate": "url", "Page.reload": "reload"}
+HISTORY = ("Page.getNavigationHistory", "Page.navigateToHistoryEntry")
 TARGET_TRIES = 40  # a new tab's target shows in chrome.debugger.getTargets within ms
 
 
@@ -67,14 +75,48 @@ class Navigator:
         self._call = call
 
     @staticmethod
-    def can(guard: Guard, method: str) -> bool:
-        """Whether the method can be done (or waited with) without a debugger."""
+    def can(guard: Guard, method: str, asks: bool = False) -> bool:
+        """Whether the method can be done (or waited with) without a debugger; `asks`: the
+        page was given input, so it may ask before it lets go (only the debugger hears)."""
         if method in DEFERRED:
             return True
-        # only where no action will follow: frames first seen without the debugger are not
-        # yet found again by it, so acting in a cross-origin frame of a page opened this way
-        # would fail; other agents' navigations attach it (it lets go when idle)
-        return method in NAVIGATIONS and guard.complete and guard.never_attach
+        return (method in NAVIGATIONS or method in HISTORY) and guard.complete and not asks
+
+    async def history(self, tab_id: int, hist: History) -> dict[str, Any] | None:
+        """The tab's history as Page.getNavigationHistory answers, if the page agrees with
+        what the hub saw of it; None when the debugger must say."""
+        if not hist.known:
+            return None
+        try:
+            got = await self._call("reader.run", tab_id, "", "history", [])
+        except ExtensionCallError:  # the extension cannot read the page (about:blank ...)
+            return hist.answer() if hist.initial else None
+        value = got.get("value") if isinstance(got, dict) else None
+        if not isinstance(value, list) or len(value) != 3 or not hist.agrees(*value):
+            log.info("tab %s: its history is not what the hub saw (%s against %s at %s); "
+                     "the debugger says", tab_id, value, hist.entries, hist.index)
+            return None
+        return hist.answer()
+
+    async def step(self, tab_id: int, hist: History, entry: int,
+                   timeout: float | None) -> dict[str, Any]:
+        """Page.navigateToHistoryEntry of an entry `history` gave: back or forward."""
+        delta = index_of(entry) - hist.index
+        if delta not in (-1, 1):
+            raise BrowserError("the tab's history changed since it was read; nothing was "
+                               "done: go back or forward again")
+        seconds = max(1.0, (timeout or 30.0) - 1.0)
+        hist.going = delta
+        try:
+            got = await self._call("nav.go", tab_id, "back" if delta < 0 else "forward", "",
+                                   seconds, timeout=seconds + 1)
+        except BaseException:
+            hist.going = 0
+            raise
+        if isinstance(got, dict) and got.get("errorText"):
+            raise BrowserError(f"could not go {'back' if delta < 0 else 'forward'}: "
+                               f"{got['errorText']}")
+        return {}
 
     async def send(self, tab_id: int, main: str, method: str, params: dict[str, Any],
                    timeout: float | None) -> dict[str, Any]:
@@ -85,6 +127,11 @@ class Navigator:
                                str(params.get("url", "")), seconds, timeout=seconds + 1)
         if not isinstance(got, dict):
             raise BrowserError(f"the browser did not say how {method} went; it may have run")
+        if got.get("pending"):
+            what = str(params.get("url") or "the page")
+            raise BrowserError(f"{what} did not start loading within {seconds:g} s (its "
+                               "server did not answer); it may still load: wait for its URL "
+                               "or open it again")
         if method == "Page.reload":
             return {}
         out: dict[str, Any] = {"frameId": main}

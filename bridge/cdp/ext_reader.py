@@ -83,6 +83,7 @@ def nav_events(main: str, kind: str, url: str, document: str = ""
         "loaded": [("Page.lifecycleEvent", {"frameId": main, "name": "load", **loader}),
                    ("Page.frameStoppedLoading", {"frameId": main})],
         "failed": [("Page.frameStoppedLoading", {"frameId": main})],
+        "inPlace": [("Page.navigatedWithinDocument", {"frameId": main, "url": url})],
     }
     return by_kind.get(kind, [])
 

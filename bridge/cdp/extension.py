@@ -10,9 +10,10 @@ its main frame's id, as over plain CDP.
 The page helper's world is the extension's own isolated world where the extension can reach
 the frame (ext_worlds.py), so its element ids outlive a debugger session; and while no
 debugger is attached, reading a page is done through chrome.scripting (ext_reader.py); a
-tab is created without attaching it, and a read-only agent's tab opens and reloads pages
-through chrome.tabs (ext_nav.py). Every agent tab is screened by the browser's own site
-rules, debugger or not. The debugger attaches when first needed.
+tab is created without attaching it, and opens, reloads and goes back and forward through
+chrome.tabs (ext_nav.py). Every agent tab is screened by the browser's own site rules,
+debugger or not. The debugger attaches when first needed; frames the reader named are
+found again by their documents then (engine/tab.py).
 
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
@@ -35,7 +36,8 @@ from ..errors import BrowserError, CDPError, TabError, TabstewardError
 from .connection import DEFAULT_TIMEOUT, SESSION_GONE, CDPConnection
 from .ext_detach import cause, refusal
 from .ext_downloads import download_event
-from .ext_nav import Guard, Navigator, Unguarded, never_attached
+from .ext_history import History
+from .ext_nav import HISTORY, Guard, Navigator, Unguarded, never_attached
 from .ext_reader import Reader, ReaderTab, nav_events
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
@@ -58,6 +60,7 @@ class _Tab:
     attaching: asyncio.Lock = field(default_factory=asyncio.Lock)
     frame_ids: dict[int, str] = field(default_factory=dict)  # extension's -> debugger's
     guard: Guard = field(default_factory=Unguarded)  # the browser's own screen of it
+    history: History = field(default_factory=History)  # its main frame's, as the hub saw it
 
     def reader(self) -> ReaderTab:
         return ReaderTab(self.tab_id, self.target_id, self.frame_ids)
@@ -146,10 +149,13 @@ class ExtensionConnection(CDPConnection):
         debuggee: dict[str, Any] = {"tabId": tab.tab_id}
         if session_id != session_of(tab.tab_id):
             debuggee["sessionId"] = session_id
+        elif (stepped := await self._history(tab, method, params, timeout)) is not None:
+            return stepped
         elif not tab.attached:
             if tab.problem is None and tab.target_id and self._reader.can(method, params):
                 return await self._reader.send(tab.reader(), method, params)  # no debugger
-            if tab.problem is None and tab.target_id and self._nav.can(tab.guard, method):
+            if tab.problem is None and tab.target_id and method not in HISTORY and \
+                    self._nav.can(tab.guard, method, tab.acted):
                 return await self._nav.send(tab.tab_id, tab.target_id, method, params, timeout)
             await self._reattach(tab, method)
             params = await self._debugger_context(tab, session_id, method, params, timeout)
@@ -173,7 +179,23 @@ class ExtensionConnection(CDPConnection):
                 # the idle detach came as the read went: read without the debugger
                 return await self._reader.send(tab.reader(), method, params)
             raise error from None
+        if method == "Page.getNavigationHistory" and isinstance(result, dict) and \
+                "sessionId" not in debuggee:
+            tab.history.synced(result)
         return result if isinstance(result, dict) else {}
+
+    async def _history(self, tab: _Tab, method: str, params: dict[str, Any],
+                       timeout: float | None) -> dict[str, Any] | None:
+        """Back and forward without the debugger, from the history the hub kept; None where
+        the debugger must do it. A step from that history is taken through chrome.tabs even
+        if the debugger attached since (its entry ids are the hub's)."""
+        if method == "Page.navigateToHistoryEntry" and int(params.get("entryId", 0)) < 0:
+            return await self._nav.step(tab.tab_id, tab.history, int(params["entryId"]),
+                                        timeout)
+        if method != "Page.getNavigationHistory" or tab.attached or tab.problem is not None \
+                or not tab.target_id or not self._nav.can(tab.guard, method, tab.acted):
+            return None
+        return await self._nav.history(tab.tab_id, tab.history)
 
     async def _debugger_context(self, tab: _Tab, session_id: str, method: str,
                                 params: dict[str, Any], timeout: float | None
@@ -446,6 +468,9 @@ class ExtensionConnection(CDPConnection):
         elif name in ("downloads.created", "downloads.changed") and isinstance(first, dict):
             self._emit(*download_event(name, first), None)
         elif name == "nav.event" and isinstance(first, int) and len(args) == 3:
+            tab = self._tabs.get(first)
+            if tab is not None and tab.history.heard(str(args[1]), args[2]):
+                tab.acted = False  # a new document: given no input yet
             self._on_nav(first, str(args[1]), args[2])
         elif name == "nav.blocked" and first in self._tabs and isinstance(args[-1], dict):
             self._emit("Tabsteward.requestBlocked", args[1], session_of(int(first)))
@@ -501,6 +526,7 @@ class ExtensionConnection(CDPConnection):
             tab = await (self._adopt(tab_id) if opener.guard.never_attach else
                          self._attach(tab_id))
             tab.guard = opener.guard
+            tab.history.known = False  # its first loads may have come before it was ours
         except TabstewardError as exc:
             log.info("tab %s opened by tab %s not attached: %s", tab_id, opener.tab_id,
                      exc.message)

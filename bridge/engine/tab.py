@@ -250,12 +250,17 @@ class Tab(SnapshotTaking):
             fut.cancel()
 
     # -- frames and the page helper --
-    async def _world(self, frame: Frame) -> int:
+    async def _world(self, frame: Frame, find: bool = True) -> int:
         if frame.world is not None:
             return frame.world
-        res = await self.send("Page.createIsolatedWorld",
-                              {"frameId": frame.id, "worldName": WORLD,
-                               "grantUniveralAccess": False}, session=frame.session)
+        try:
+            res = await self.send("Page.createIsolatedWorld",
+                                  {"frameId": frame.id, "worldName": WORLD,
+                                   "grantUniveralAccess": False}, session=frame.session)
+        except CDPError:
+            if not (find and frame.doc and await self._found_again(frame)):
+                raise
+            return await self._world(frame, find=False)  # its new id's world
         ctx = int(res["executionContextId"])
         if not res.get("tabstewardReady"):  # the extension's world has page.js already
             await self._evaluate_raw(frame, ctx, PAGE_JS)
@@ -270,6 +275,29 @@ class Tab(SnapshotTaking):
                 self._docs[token] = doc
         frame.doc = doc
         return ctx
+
+    async def _found_again(self, frame: Frame) -> bool:
+        """A frame the browser does not know by its id (one the extension named while no
+        debugger was attached, which names it its own way, maybe in a session of its own):
+        it becomes the frame that shows the same document (page.js's token), if one does,
+        so its refs and handles act there."""
+        old = frame.id
+        frames = [f for f in await self._frame_list() if f is not frame]
+        await asyncio.gather(*(self._world(f, find=False) for f in frames if f.world is None),
+                             return_exceptions=True)
+        same = next((f for f in frames if f.doc == frame.doc and f.world is not None), None)
+        if same is None:
+            return False
+        log.debug("frame %s is frame %s of session %s", old, same.id, same.session)
+        frame.id, frame.session, frame.parent = same.id, same.session, same.parent
+        frame.world = same.world
+        self.frames.pop(old, None)
+        self.frames[same.id] = frame
+        self._owner.pop(old, None)
+        for entry in self.refs.values():
+            if entry.frame == old:
+                entry.frame = same.id
+        return True
 
     async def _evaluate_raw(self, frame: Frame, ctx: int, expression: str,
                             timeout: float | None = 30) -> Any:
@@ -300,10 +328,17 @@ class Tab(SnapshotTaking):
     async def object_id(self, handle: Handle) -> str:
         """A remote object id for the element (for DOM.* calls)."""
         frame = handle.frame
-        ctx = await self._world(frame)
-        res = await self.send("Runtime.evaluate",
-                              {"expression": f"__ts.get({handle.local})", "contextId": ctx},
-                              session=frame.session)
+        for attempt in (1, 2):
+            ctx = await self._world(frame)
+            try:
+                res = await self.send("Runtime.evaluate", {
+                    "expression": f"__ts.get({handle.local})", "contextId": ctx},
+                    session=frame.session)
+                break
+            except CDPError as exc:  # a world read without the debugger, which now came
+                if "context" not in exc.cdp_message.lower() or attempt == 2:
+                    raise
+                frame.world = None
         obj = res.get("result", {})
         if obj.get("subtype") == "null" or "objectId" not in obj:
             raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
@@ -361,7 +396,7 @@ class Tab(SnapshotTaking):
                     elif known.parent is None and parent_id:
                         known.parent = parent_id
                     frames.append(known)
-                for child in node.get("childFrames", []) or []:
+                for child in reversed(node.get("childFrames", []) or []):  # in page order
                     stack.append((child, fid))
         return frames
 

@@ -39,6 +39,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE / "realism"), str(HERE.parent), str(HERE)]
 import run as bench  # noqa: E402
 from agents import Agent, AgentBrowserAgent, StepFailed, TabstewardAgent  # noqa: E402
+from debugger_share import DebuggerPoll  # noqa: E402
 from server import RealismServer  # noqa: E402
 from tasks import TASKS, NotFound, Task  # noqa: E402
 
@@ -86,6 +87,10 @@ def extension(tmp: Path) -> Iterator[Agent]:
                 raise bench.BenchError(f"the extension did not connect; see {root}/serve.log")
             time.sleep(0.3)
         person = active_tabs(profile, devtools, in_worker)
+        poll = DebuggerPoll(profile, devtools, in_worker)
+        poll.start()
+        stack.callback(poll.stop)
+        agent.debugger = poll
 
         def person_in_front() -> bool:
             return active_tabs(profile, devtools, in_worker) == person
@@ -133,6 +138,7 @@ def attempt(agent: Agent, task: Task, server: RealismServer, shared: dict[str, s
     values, goal = task.make(random.Random(seed), shared)
     server.runs.add(run, values)
     first = len(agent.calls)
+    began = time.monotonic()
     t0 = time.perf_counter()
     answer, error = None, ""
     try:
@@ -153,10 +159,12 @@ def attempt(agent: Agent, task: Task, server: RealismServer, shared: dict[str, s
                  f"check failed: no answer; the page reported {json.dumps(seen)[:160]}")
     calls = agent.calls[first:]
     front = agent.person_in_front() if agent.person_in_front else None
+    attached = list(agent.debugger.share(began, began + took / 1000)) if agent.debugger \
+        else None
     return {"task": task.name, "case": task.case, "tool": agent.label, "solved": solved,
             "ms": took, "calls": len(calls), "call_ms": [c[1] for c in calls],
             "commands": [[c[0], c[1]] for c in calls],
-            "error": error, "person_in_front": front}
+            "error": error, "person_in_front": front, "debugger_polls": attached}
 
 
 def pct(values: list[float], q: float) -> float | None:
@@ -214,6 +222,14 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
             kept = sum(r["person_in_front"] for r in checked)
             out.append(f"\n{label}: the person's tab was still the active one after "
                        f"{kept} of {len(checked)} tasks (asked of the browser's own tabs API)")
+    for label in labels:
+        polled = [r["debugger_polls"] for r in results
+                  if r["tool"] == label and r.get("debugger_polls")]
+        if polled:
+            seen, total = sum(p[0] for p in polled), sum(p[1] for p in polled)
+            out.append(f"\n{label}: a debugger was attached {100 * seen / max(1, total):.0f}% "
+                       f"of the agent's task time ({total} polls of Chrome's own "
+                       "chrome.debugger.getTargets, every 100 ms, outside the hub)")
     out += tails(results, labels)
     failed = [r for r in results if not r["solved"]]
     if failed:

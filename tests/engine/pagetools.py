@@ -61,6 +61,14 @@ async def js(tab: Tab, expression: str, session: str | None = None) -> Any:
     return res["result"].get("value")
 
 
+async def watch_listeners(tab: Tab) -> None:
+    """Through the extension a page opens with no debugger, and so with no hook watching
+    the listeners its scripts add (the hook comes with the debugger, before a page's own
+    scripts): attach one before opening a page whose clickables only listeners tell."""
+    if tab.browser.kind == "extension":
+        await js(tab, "0")
+
+
 async def text_of(tab: Tab, selector: str) -> str:
     return str(await js(tab, f"document.querySelector({json.dumps(selector)}).textContent"))
 

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, loc_on_line, ref, target, text_of
+from pagetools import goto, js, line_of, loc_on_line, ref, target, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.snapshot import UNTRUSTED
 from tabsteward.bridge.engine.tab import Tab
@@ -224,6 +224,7 @@ async def test_new_elements_are_marked_new(tab: Tab, site: Site) -> None:
 
 
 async def test_click_handler_icons_get_refs(tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
     await goto(tab, site.url("social.html"))
     shot = await tab.snapshot()
     icons = await js(tab, "document.querySelectorAll('.controls span').length")
@@ -239,6 +240,7 @@ async def test_click_handler_icons_get_refs(tab: Tab, site: Site) -> None:
 
 
 async def test_nested_clickables_each_get_a_ref(tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
     await goto(tab, site.url("social.html"))
     await js(tab, """(() => {
         const card = document.querySelector('.media');

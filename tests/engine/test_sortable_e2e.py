@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, target, text_of
+from pagetools import goto, line_of, ref, target, text_of, watch_listeners
 from tabsteward.bridge.engine import dragging
 from tabsteward.bridge.engine.tab import Tab
 
@@ -14,6 +14,7 @@ pytestmark = pytest.mark.browser
 
 async def test_items_of_draggable_and_sortable_lists_get_refs_that_say_so(
         tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
     await goto(tab, site.url("sortable.html"))
     shot = await tab.snapshot()
     for name in ("Apples", "Dates", "Write report", "Celebrate", "Preheat", "Serve"):
@@ -66,6 +67,7 @@ async def test_a_pointer_event_sortable_list_is_reordered_through_its_items_hand
 
 async def test_a_list_whose_script_alone_listens_for_presses_and_drops_is_sortable(
         tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
     await goto(tab, site.url("sortable.html"))
     shot = await tab.snapshot()
     out = await dragging.drag(tab, target(shot, "listitem", "Preheat"),

@@ -6,20 +6,24 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
 from tabsteward.bridge.cdp.ext_nav import Navigator, Unguarded, never_attached
 from tabsteward.bridge.cdp.ext_reader import nav_events
+from tabsteward.bridge.errors import BrowserError
 from tabsteward.bridge.policy.netrules import net_guard
 from tabsteward.bridge.policy.profiles import BUILTIN, Profile
 
 
-def test_only_a_read_only_agent_navigates_without_the_debugger(
-        ) -> None:
-    assert Navigator.can(net_guard(BUILTIN["read-only"]), "Page.navigate")
-    assert Navigator.can(net_guard(BUILTIN["read-only"]), "Page.reload")
-    assert not Navigator.can(net_guard(BUILTIN["default"]), "Page.navigate")
+def test_every_agent_navigates_without_the_debugger_unless_its_page_may_ask_first() -> None:
+    for profile in ("read-only", "default"):
+        for method in ("Page.navigate", "Page.reload", "Page.getNavigationHistory",
+                       "Page.navigateToHistoryEntry"):
+            assert Navigator.can(net_guard(BUILTIN[profile]), method)
+    assert Navigator.can(Unguarded(), "Page.navigate")
+    # a page given input may ask "Leave site?": only the debugger hears the question
+    assert not Navigator.can(Unguarded(), "Page.navigate", asks=True)
     narrow = net_guard(Profile("read-only", allow_sites=("example.com",)))
     assert not Navigator.can(narrow, "Page.navigate")  # offsite redirects: Fetch's to stop
-    assert not Navigator.can(Unguarded(), "Page.navigateToHistoryEntry")
     assert not Navigator.can(Unguarded(), "Input.dispatchMouseEvent")
 
 
@@ -44,6 +48,11 @@ def test_a_navigation_answers_as_the_debuggers_page_navigate_would() -> None:
     failed = go({"url": "https://a.test/", "errorText": "net::ERR_BLOCKED_BY_CLIENT"})
     assert failed["errorText"] == "net::ERR_BLOCKED_BY_CLIENT"
     assert go({"url": "https://a.test/"}, "Page.reload") == {}
+
+
+def test_a_navigation_whose_server_never_answers_fails_saying_so() -> None:
+    with pytest.raises(BrowserError, match="did not start loading within 29 s"):
+        go({"pending": True})
 
 
 def test_a_read_only_refusal_says_nothing_was_done() -> None:

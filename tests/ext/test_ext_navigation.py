@@ -1,7 +1,8 @@
 """Over the real extension an agent's tab is screened by the browser's own site rules: a
 redirect or a page's own navigation to a denied address is never requested, debugger or
-not. A read-only agent opens, reloads and reads with no debugger attached (no debugging
-bar), and is refused what needs one."""
+not. Every agent opens, reloads, goes back and forward and reads with no debugger attached
+(no debugging bar), and acts by the same refs once it comes; a read-only agent is refused
+what needs one."""
 
 from __future__ import annotations
 
@@ -17,10 +18,11 @@ from looprunner import LoopThread
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from tabsteward.bridge.errors import PolicyError
+from tabsteward.bridge.errors import BrowserError, PolicyError, UsageError
 from tabsteward.bridge.hub.approvals import Approvals
 from tabsteward.bridge.hub.gatekeeper import PolicyGate
 from tabsteward.bridge.policy.grants import Grants
+from tabsteward.bridge.policy.intent import Intent
 from tabsteward.bridge.policy.profiles import (
     BUILTIN,
     DEFAULT_DENY,
@@ -98,7 +100,7 @@ async def test_a_read_only_agent_that_opens_reloads_and_reads_never_attaches_the
     assert watch.seen_attached == 0
 
 
-async def test_an_agent_that_acts_gets_the_debugger_for_opening_and_allowed_pages_load(
+async def test_an_agent_that_may_act_opens_an_allowed_page_through_a_redirect(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, strict())
     out = await actions.navigate(tab, bounce(site, site.url("nav2.html")))
@@ -162,3 +164,118 @@ async def test_the_read_only_profile_never_attaches_and_refuses_what_needs_the_d
             await actions.navigate(tab, bounce(site, site.other("land.html?by=read-only")))
     assert heard(site, "by=read-only") == []
     assert watch.seen_attached == 0
+
+
+def open_web() -> Profile:
+    """An agent that may act anywhere but the default denied sites (both fixture sites)."""
+    return Profile("open-web", allow_sites=("*", "localhost"), deny_sites=DEFAULT_DENY)
+
+
+async def test_an_agent_that_may_act_opens_and_reads_with_no_debugger_then_acts_in_frames_by_the_same_refs(  # noqa: E501
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    async with DebuggerWatch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("frames.html"))
+        shot = await tab.snapshot()
+        await actions.wait(tab, text="Press cross", timeout=5)
+    assert watch.seen_attached == 0
+    refs = {name: next(r for r, i in shot.refs.items() if i["name"] == name)
+            for name in ("Press cross", "Field cross", "Field same", "Press same")}
+    # the debugger comes for input: each ref names the element it named without it
+    await actions.click(tab, parse(refs["Press cross"]))
+    await actions.enter_text(tab, parse(refs["Field cross"]), "over there", "fill")
+    await actions.enter_text(tab, parse(refs["Field same"]), "here", "type")
+    await actions.click(tab, parse(refs["Press same"]))
+    again = await tab.snapshot()
+    assert "> cross clicked (trusted)" in again.text
+    assert "> same clicked (trusted)" in again.text
+    assert {name: next(r for r, i in again.refs.items() if i["name"] == name)
+            for name in refs} == refs
+    [session] = list(tab.child_sessions)  # the cross-origin frame's own debugger session
+    field = await tab.send("Runtime.evaluate", {
+        "expression": "document.getElementById('field').value", "returnByValue": True},
+        session=session)
+    assert field["result"]["value"] == "over there"
+
+
+async def test_back_forward_and_reload_across_sites_need_no_debugger(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    async with DebuggerWatch(tab.browser) as watch:
+        with pytest.raises(UsageError, match="no page to go back to"):
+            await actions.history(tab, -1)
+        await actions.navigate(tab, site.url("nav1.html"))
+        await actions.navigate(tab, site.other("nav2.html"))
+        await actions.navigate(tab, site.url("nav2.html#part"))
+        await actions.history(tab, -1)
+        await actions.wait(tab, url=site.other("nav2.html"), timeout=5)
+        await actions.history(tab, -1)
+        await actions.wait(tab, url=site.url("nav1.html"), timeout=5)
+        assert (await tab.snapshot()).text
+        await actions.history(tab, 1)
+        await actions.wait(tab, url=site.other("nav2.html"), timeout=5)
+        await actions.reload(tab)
+        await actions.history(tab, 1)
+        await actions.wait(tab, url=site.url("nav2.html#part"), timeout=5)
+        with pytest.raises(UsageError, match="no page to go forward to"):
+            await actions.history(tab, 1)
+    assert watch.seen_attached == 0
+
+
+async def test_a_hidden_tab_opened_without_a_debugger_loads_past_a_dialog_chrome_dismissed(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    """A page opens with no debugger: Chrome itself dismisses a hidden tab's alert (as in
+    any background tab), and the page goes on; the agent is not held."""
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    async with DebuggerWatch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("alert-on-load.html"))
+        await actions.wait(tab, text="after the alert", timeout=5)
+    assert tab.state.dialog is None
+    assert watch.seen_attached == 0
+
+
+async def test_open_of_a_download_answers_at_once_with_no_debugger_as_over_cdp(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    async with DebuggerWatch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("nav1.html"))
+        async with asyncio.timeout(10):  # not the 30 s navigation timeout
+            with pytest.raises(BrowserError, match="net::ERR_ABORTED"):
+                await actions.navigate(tab, site.url("download/opened.txt"))
+        assert tab.state.url == site.url("nav1.html")
+        async with asyncio.timeout(10):
+            while not any(d.get("url", "").endswith("/download/opened.txt")
+                          for d in tab.browser.downloads.values()):
+                await asyncio.sleep(0.05)
+    assert watch.seen_attached == 0
+
+
+async def test_back_lands_on_the_entry_policy_was_asked_about_after_a_page_rewrote_its_history(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    """An entry the page added in place is stepped through without the debugger; one it
+    rewrote (replaceState: the hub cannot tell it from an added one) is not trusted, and
+    the debugger's own history is asked: back goes where the agent was told."""
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    asked: list[str] = []
+    gate = tab.browser.gate
+
+    async def recording(tab_: Tab, intent: Intent) -> None:
+        if intent.action == "navigate":
+            asked.append(intent.url)
+        await gate(tab_, intent)
+    tab.browser.gate = recording
+    async with DebuggerWatch(tab.browser) as watch:
+        await actions.navigate(tab, site.url("nav1.html"))
+        await actions.navigate(tab, site.url("steps.html?do=push"))
+        await actions.wait(tab, url="step=2", timeout=5)
+        await actions.history(tab, -1)
+        await actions.wait(tab, text="at ?do=push", timeout=5)
+        assert tab.state.url == site.url("steps.html?do=push")
+        await actions.history(tab, -1)
+        await actions.wait(tab, url=site.url("nav1.html"), timeout=5)
+    assert watch.seen_attached == 0
+    await actions.navigate(tab, site.url("steps.html?do=replace"))
+    await actions.wait(tab, url="step=2", timeout=5)
+    await actions.history(tab, -1)
+    await actions.wait(tab, url=site.url("nav1.html"), timeout=5)
+    assert asked[-1] == site.url("nav1.html")  # policy was asked about where it went

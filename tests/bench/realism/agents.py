@@ -8,6 +8,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from snaptext import Line, parse
 
@@ -29,6 +30,7 @@ class Agent:
     calls: list[tuple[str, float]] = field(default_factory=list)  # (command, ms)
     # whether the person's tab is still the active one (the extension transport only)
     person_in_front: Callable[[], bool] | None = None
+    debugger: Any = None  # its debugger_share.DebuggerPoll (the extension transport only)
 
     @property
     def tool(self) -> str:
