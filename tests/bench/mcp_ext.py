@@ -253,6 +253,7 @@ async def measure(names: list[str], rounds: int, clients: dict[str, StdioMCP], e
     rows = []
     every: dict[str, dict[str, list[float]]] = {k: {"snap": [], "click": []} for k in LABELS}
     firsts: dict[str, list[float]] = {k: [] for k in LABELS}
+    later: dict[str, list[float]] = {k: [] for k in LABELS}  # the clicks after the first
     with StaticServer(str(CORPUS)) as pages:
         raw = await raw_round_trips(ext, direct, pages.url(f"{names[0]}/source.html"), 200)
         print(f"raw round trip (Runtime.evaluate 1+1, no hub): ext {raw['ext']:.2f} ms, "
@@ -271,13 +272,14 @@ async def measure(names: list[str], rounds: int, clients: dict[str, StdioMCP], e
             for label in LABELS:
                 if per[label]["click"]:
                     firsts[label].append(per[label]["click"][0])
+                    later[label].extend(per[label]["click"][1:])
             for label in LABELS:
                 for kind in ("snap", "click"):
                     every[label][kind].extend(per[label][kind])
             row = summarize(name, per)
             rows.append(row)
             print(row["line"])
-    table(rows, every, firsts, raw)
+    table(rows, every, firsts, later, raw)
 
 
 async def rounds_on(clients: dict[str, StdioMCP], url: str, tries: list[dict[str, str]],
@@ -337,7 +339,8 @@ def summarize(name: str, per: dict[str, dict[str, list[float]]]) -> dict[str, An
 
 
 def table(rows: list[dict[str, Any]], every: dict[str, dict[str, list[float]]],
-          firsts: dict[str, list[float]], raw: dict[str, float]) -> None:
+          firsts: dict[str, list[float]], later: dict[str, list[float]],
+          raw: dict[str, float]) -> None:
     snap = statistics.median(r["snap"] for r in rows)
     clicks = [r["click"] for r in rows if r["click"] is not None]
     ext_clicks = every["ext"]["click"]
@@ -354,6 +357,10 @@ def table(rows: list[dict[str, Any]], every: dict[str, dict[str, list[float]]],
         print(f"| click by ref, p95 / own median | {p95(ext_clicks) / med_ext:.2f}x "
               f"(p95 {p95(ext_clicks):.1f} ms; direct {p95(every['cdp']['click']):.1f} ms) "
               "| <= 2x |")
+        if later["ext"]:
+            mid = statistics.median(later["ext"])
+            print(f"| the same, the clicks after each page's first | {p95(later['ext']) / mid:.2f}x"
+                  f" (p95 {p95(later['ext']):.1f} ms, median {mid:.1f} ms) | report |")
         print(f"| first click of a page (attaches the debugger), median | "
               f"{statistics.median(firsts['ext']):.1f} / {statistics.median(firsts['cdp']):.1f}"
               " ms | report |")
