@@ -45,6 +45,15 @@ class ExtensionWorlds:
         self._seen: dict[str, dict[str, int]] = {}  # session -> frame id -> context id
         self._finding: dict[str, asyncio.Future[dict[str, int]]] = {}
         self._tokens: dict[int, dict[str, int]] = {}  # tab -> document token -> frame
+        # what this debugger session has learned: the last search's contexts, and the
+        # reader's context ids already carried over (session -> reader id -> context id)
+        self._known: dict[str, dict[str, int]] = {}
+        self._carried: dict[str, dict[int, int]] = {}
+
+    def forget(self, session: str) -> None:
+        """A debugger session ended or began: the contexts it knew are not to be trusted."""
+        self._known.pop(session, None)
+        self._carried.pop(session, None)
 
     def on_event(self, session: str, method: str, params: dict[str, Any]) -> None:
         """Execution contexts reported while a search has Runtime enabled on `session`."""
@@ -62,7 +71,9 @@ class ExtensionWorlds:
         """The extension's world in the frame: its context id, document token and
         readiness; None when the extension cannot reach the frame."""
         for fresh in (False, True):
-            found = await self._contexts(tab_id, session, send, fresh)
+            known = None if fresh else self._known.get(session)
+            found = known if known is not None and frame_id in known else \
+                await self._contexts(tab_id, session, send, fresh)
             ctx = found.get(frame_id)
             if ctx is None:
                 continue  # a frame newer than the last search: inject and look again
@@ -90,11 +101,22 @@ class ExtensionWorlds:
             frame = frame_of(value) if isinstance(value, int) and value < 0 else None
             if frame is None:
                 continue
-            world = await self.world(tab_id, session, frame, send)
-            if world is None:
-                raise CDPError(method, "Cannot find context with specified id")
-            params = {**params, key: world["executionContextId"]}
+            assert isinstance(value, int)
+            ctx = self._carried.get(session, {}).get(value)
+            if ctx is None:
+                world = await self.world(tab_id, session, frame, send)
+                if world is None:
+                    raise CDPError(method, "Cannot find context with specified id")
+                ctx = int(world["executionContextId"])
+                self._carried.setdefault(session, {})[value] = ctx
+            params = {**params, key: ctx}
         return params
+
+    def prefetch(self, tab_id: int, session: str, send: Send) -> None:
+        """Start the search of a new debugger session now, beside the engine's own set-up:
+        the action that attached will ask for its world next."""
+        task = asyncio.ensure_future(self._contexts(tab_id, session, send, True))
+        task.add_done_callback(_quiet)
 
     async def _contexts(self, tab_id: int, session: str, send: Send,
                         fresh: bool) -> dict[str, int]:
@@ -111,6 +133,20 @@ class ExtensionWorlds:
                 del self._finding[session]
 
     async def _search(self, tab_id: int, session: str, send: Send) -> dict[str, int]:
+        """Inject the helper world where it is missing and, together (one trip less), have
+        the debugger report the contexts: a world made while Runtime is enabled is reported
+        too, before the reply to Runtime.disable, which is sent once both are done."""
+        found: dict[str, int] = {}
+        self._seen[session] = found
+        try:
+            await asyncio.gather(self._inject(tab_id), send("Runtime.enable", {}))
+            await send("Runtime.disable", {})
+        finally:
+            self._seen.pop(session, None)
+        self._known[session] = found
+        return found
+
+    async def _inject(self, tab_id: int) -> None:
         try:
             frames = await self._call("scripting.inject", tab_id)
         except ExtensionCallError as exc:  # no host permission, about:blank, chrome:// ...
@@ -119,11 +155,9 @@ class ExtensionWorlds:
             self._tokens[tab_id] = {
                 str(f["doc"]): int(f["frameId"]) for f in frames or []
                 if isinstance(f, dict) and isinstance(f.get("frameId"), int) and f.get("doc")}
-        found: dict[str, int] = {}
-        self._seen[session] = found
-        try:
-            await send("Runtime.enable", {})
-            await send("Runtime.disable", {})
-        finally:
-            self._seen.pop(session, None)
-        return found
+
+
+def _quiet(task: asyncio.Future[Any]) -> None:
+    """A search nobody waits for failed: the next one asks again (and says why)."""
+    if not task.cancelled() and task.exception() is not None:
+        log.debug("finding the page helper's worlds failed: %s", task.exception())

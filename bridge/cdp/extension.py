@@ -66,6 +66,12 @@ class _Tab:
         return ReaderTab(self.tab_id, self.target_id, self.frame_ids)
 
 
+def _names_read_context(params: dict[str, Any]) -> bool:
+    """Whether a command names a context the reader gave (negative ids are the reader's)."""
+    return any(isinstance(v, int) and v < 0
+               for v in (params.get("contextId"), params.get("executionContextId")))
+
+
 def session_of(tab_id: int) -> str:
     return f"{PREFIX}{tab_id}"
 
@@ -158,6 +164,8 @@ class ExtensionConnection(CDPConnection):
                     self._nav.can(tab.guard, method, tab.acted):
                 return await self._nav.send(tab.tab_id, tab.target_id, method, params, timeout)
             await self._reattach(tab, method)
+            params = await self._debugger_context(tab, session_id, method, params, timeout)
+        elif _names_read_context(params):  # a world first reached without the debugger
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         if method == "Page.createIsolatedWorld":  # the extension's world, where it can
             world = await self._worlds.world(
@@ -335,6 +343,7 @@ class ExtensionConnection(CDPConnection):
             # extension holds it and the next command says so
         tab.attached = True
         tab.problem = None
+        self._worlds.forget(session_of(tab_id))
         try:
             tree = await self.link.call("debugger.sendCommand", {"tabId": tab_id},
                                         "Page.getFrameTree", {})
@@ -361,6 +370,8 @@ class ExtensionConnection(CDPConnection):
                 return
             log.info("attaching the debugger to tab %s for %s", tab.tab_id, method)
             await self._attach(tab.tab_id)
+            session = session_of(tab.tab_id)
+            self._worlds.prefetch(tab.tab_id, session, lambda m, p: self.send(m, p, session))
             if self.reattached is not None:
                 await self.reattached(session_of(tab.tab_id))
 
@@ -507,6 +518,7 @@ class ExtensionConnection(CDPConnection):
         if tab is None:
             return
         tab.attached = False
+        self._worlds.forget(session_of(tab.tab_id))
         for child in list(tab.children):
             self._children.pop(child, None)
             self._child_gone(child)

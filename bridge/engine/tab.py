@@ -589,12 +589,13 @@ class Tab(SnapshotTaking):
         """Let the page draw once after a scroll: the browser routes input to out-of-process
         frames by the last drawn frame, so a click sent sooner can land on the old layout.
         A page without such frames gets its input straight, hit-tested on its current
-        layout: it is not waited for. (A tab that draws nothing, like a background tab
-        through the extension, gives up after 200 ms.)"""
+        layout: it is not waited for. Nor is a hidden tab (an agent's background tab): it
+        draws nothing however long it is given, its timers wait for the browser's once-a-
+        second wake-up, and what routes its input is no newer after the wait than before."""
         frame = self.frames[self.target_id]
         ctx = await self._world(frame)
         await self.send("Runtime.evaluate", {
-            "expression": "new Promise(r => { requestAnimationFrame(() => "
+            "expression": "document.hidden || new Promise(r => { requestAnimationFrame(() => "
                           "requestAnimationFrame(r)); setTimeout(r, 200); })",
             "contextId": ctx, "awaitPromise": True}, timeout=10)
 

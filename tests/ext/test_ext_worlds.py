@@ -159,3 +159,36 @@ async def test_reading_on_after_an_action_does_not_keep_the_debugger(
         assert "Email" in (await tab.snapshot(interactive=True)).text
         await asyncio.sleep(0.3)
     assert not await debugger_attached(browser, tab)
+
+
+async def test_an_action_after_an_idle_detach_looks_for_the_helper_world_once(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("form.html"))
+    snap = await tab.snapshot(interactive=True)
+    email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    await let_go(browser, tab)
+    assert (await tab.snapshot(interactive=True)).refs == snap.refs  # read without it
+    link = browser.conn.link  # type: ignore[attr-defined]
+    calls: list[str] = []
+    call = link.call
+
+    async def counted(name: str, *args: object, **kwargs: object) -> object:
+        calls.append(str(args[1]) if name == "debugger.sendCommand" else name)
+        return await call(name, *args, **kwargs)
+    link.call = counted
+    try:
+        out = await actions.click(tab, parse(email))  # attaches: each step reads the page
+        assert await debugger_attached(browser, tab)
+        assert calls.count("scripting.inject") == 1
+        assert calls.count("Runtime.enable") == 1
+        assert "Email" in out.text()
+        calls.clear()
+        await actions.click(tab, parse(email))
+        assert "scripting.inject" not in calls
+        assert "Runtime.enable" not in calls
+    finally:
+        link.call = call
+    assert await tab.evaluate(tab.frames[tab.target_id], "document.activeElement.name") \
+        == "email"
