@@ -13,7 +13,7 @@ debugger is attached, reading a page is done through chrome.scripting (ext_reade
 tab is created without attaching it, and opens, reloads and goes back and forward through
 chrome.tabs (ext_nav.py). Every agent tab is screened by the browser's own site rules,
 debugger or not. The debugger attaches when first needed; frames the reader named are
-found again by their documents then (engine/tab.py).
+found again by their documents then (engine/frames.py).
 
 A debugger the extension detached because the tab sat idle is re-attached on the next
 command, silently. One the person detached (the "is debugging this browser" bar's Cancel,
