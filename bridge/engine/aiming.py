@@ -10,8 +10,9 @@ from ..errors import TargetNotInteractable
 from ..policy.facts import is_toggle, plain
 from ..policy.intent import Element
 from .model import Handle
+from .placing import Aim
 from .snapshot import left_out
-from .tab import Aim, Tab
+from .tab import Tab
 
 # A gate that took longer than this waited for the person: the page may have changed since.
 ANSWERED = 0.5

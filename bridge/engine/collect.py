@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError, RefNotFound
 from . import snapshot as snap
+from .frames import PageFrames
 from .model import Frame, Handle, RefEntry, Snapshot, TabState
 
 if TYPE_CHECKING:
@@ -30,15 +31,9 @@ def _unplaced(by_frame: dict[str, dict[str, Any]],
                for fid, data in by_frame.items() for row in data.get("rows", []))
 
 
-class SnapshotTaking:
-    """The snapshot half of a Tab (tab.py has the sessions, frames and targets)."""
+class SnapshotTaking(PageFrames):
+    """The snapshot half of a Tab (tab.py has the sessions and targets, frames.py the frames)."""
 
-    target_id: str
-    session_id: str
-    frames: dict[str, Frame]
-    child_sessions: dict[str, str]
-    _trees_read: set[str]
-    refs: dict[int, RefEntry]
     state: TabState
     _by_key: dict[tuple[int, int], int]
     _next_ref: int
@@ -46,12 +41,7 @@ class SnapshotTaking:
     _last_doc: int
 
     if TYPE_CHECKING:  # provided by Tab
-        def check_no_dialog(self) -> None: ...
-        async def evaluate(self, frame: Frame, expression: str,
-                           timeout: float | None = 30) -> Any: ...
         async def resolve(self, target: Target) -> Handle: ...
-        async def _frame_list(self) -> list[Frame]: ...
-        async def _owner_of(self, frame: Frame) -> tuple[str, int] | None: ...
 
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)

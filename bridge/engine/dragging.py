@@ -10,10 +10,11 @@ import time
 from typing import Any
 
 from ..errors import TargetNotInteractable
-from .actions import Outcome, _mouse, describe
+from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
 from .model import Handle
+from .pointer import _mouse
 from .tab import Tab
 from .targets import Target
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from ..errors import ActionTimeout, BrowserError, CDPError, TargetNotInteractable
 from . import outputs
-from .actions import Outcome, click, describe
+from .acting import Outcome, describe
 from .aiming import Ask
 from .outputs import Output
+from .pointer import click
 from .tab import Tab
 from .targets import RefTarget, Target
 

@@ -1,6 +1,6 @@
 """Keys sent step by step, each step judged against the element focused when it starts."""
 
-# `press` and `type` (actions.py) run these inside `guarded`. Where a key sequence is cut into
+# `press` and `type` (entry.py) run these inside `guarded`. Where a key sequence is cut into
 # steps is pure policy (policy/keystrokes.py); here each step's focused element is asked for,
 # in whichever frame holds focus, and handed to policy before the step's keys are sent.
 

@@ -70,6 +70,12 @@ def wrap(owner: Any, name: str, label: str) -> None:
                 SPANS[label].append((time.perf_counter() - t0) * 1000)
                 COUNTS[label] += 1
         setattr(owner, name, timed)
+    wrapped = getattr(owner, name)
+    if inspect.ismodule(owner):  # a function also bound by name where it was imported
+        for module in list(sys.modules.values()):
+            if module is not None and module.__name__.startswith("tabsteward.bridge.") and \
+                    module.__dict__.get(name) is fn:
+                setattr(module, name, wrapped)
 
 
 # (label, where) in the order the table prints them; nested spans are inclusive
@@ -85,7 +91,7 @@ HUB_PHASES = [
     ("      engine: fill", "tabsteward.bridge.engine.actions:enter_text"),
     ("      engine: snapshot", "tabsteward.bridge.engine.tab:Tab.snapshot"),
     ("        policy permit", "tabsteward.bridge.engine.tab:Tab.permit"),
-    ("        act, then what it changed", "tabsteward.bridge.engine.actions:guarded"),
+    ("        act, then what it changed", "tabsteward.bridge.engine.acting:guarded"),
     ("  write the reply", "tabsteward.bridge.hub.server:LocalServer._send"),
 ]
 

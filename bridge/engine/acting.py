@@ -1,0 +1,168 @@
+"""What every action shares: its Outcome, `guarded` (what it changed), descriptions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Coroutine
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ActionTimeout, BrowserError, TabError
+from . import sent
+from .model import Handle
+from .snapshot import left_out, quote, shorten
+from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
+
+
+NAV_TIMEOUT = 30.0
+NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
+
+
+@dataclass
+class Outcome:
+    """What an action did and what it changed, for the agent."""
+
+    did: str
+    changes: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return "; ".join([self.did, *self.changes])
+
+
+def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
+    if info:
+        name = str(info.get("name") or "")
+        left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
+        hint = str(info.get("hint") or "")[:40]
+        return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
+            f' "{name[:40]}"{left_out(left)}' if name else
+            f" hint={quote(hint)}" if hint else "") + ")"
+    return f"@{handle.ref}"
+
+
+async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
+                  barrier: bool = True, listen: bool = True) -> None:
+    """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
+    `barrier=False` is for actions the page's renderer answers itself (a script), whose
+    reply already comes after the events they caused; `listen=False` for a page load
+    (history, reload), whose own requests are not data the agent sent."""
+    before_url = tab.state.url
+    opened_before = len(tab.opened)
+    stopped_before = len(tab.state.stopped)
+    try:
+        listening = await sent.listen(tab) if listen else []  # what the page posts in reply
+    except BaseException:  # refused before it began (say, the debugger may not attach)
+        if isinstance(action, Coroutine):
+            action.close()
+        raise
+    tab.start_recording()
+    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    task: asyncio.Future[Any] = asyncio.ensure_future(
+        _then_barrier(tab, action) if barrier else action)
+    try:
+        done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            task.result()  # raises what the action raised
+        else:  # the page is blocked on the dialog; the action finishes when it is answered
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+    finally:
+        sent.stop_listening(tab, listening)
+        dialog.cancel()
+        events = tab.stop_recording()
+    nav_started = any(
+        # frameScheduledNavigation is the one that reliably arrives before the input's reply
+        m in ("Page.frameScheduledNavigation", "Page.frameRequestedNavigation",
+              "Page.frameStartedLoading", "Page.frameNavigated")
+        and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
+    if tab.state.dialog is None and nav_started:
+        try:
+            if _only_requested(tab, events):
+                await _navigation_begins(tab)
+            await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
+        except ActionTimeout:
+            outcome.changes.append("navigation still loading")
+    said, places = sent.reports(events)
+    if said:  # first: the activity log keeps the start of the outcome
+        outcome.changes[:0] = said
+        outcome.data["sent_to"] = places
+    stopped = tab.state.stopped[stopped_before:]
+    outcome.changes.extend(stopped)
+    if tab.state.url != before_url and not stopped:
+        outcome.changes.append(f"navigated to {tab.state.url}")
+        outcome.data["url"] = tab.state.url
+    deadline = asyncio.get_running_loop().time() + 10
+    while tab.adopting:  # tabs the page opened are being attached: report them
+        left = deadline - asyncio.get_running_loop().time()
+        if left <= 0:
+            break
+        await asyncio.wait(set(tab.adopting), timeout=left)
+    if len(tab.opened) > opened_before:
+        new = tab.opened[opened_before:]
+        outcome.changes.append("opened new tab " + ", ".join(new))
+        outcome.data["new_tabs"] = new
+    _report_dialog(tab, outcome)
+
+
+def _only_requested(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> bool:
+    """Whether the action asked for a navigation of the tab's own page that had not yet begun
+    when it finished: the old document still reads as loaded then (through the extension the
+    browser's loading events may come after the action's last reply)."""
+    asked = any(m in ("Page.frameRequestedNavigation", "Page.frameScheduledNavigation")
+                and p.get("frameId") == tab.target_id
+                and p.get("disposition", "currentTab") == "currentTab" for m, p in events)
+    begun = any(m in ("Page.frameStartedLoading", "Page.frameNavigated",
+                      "Page.frameStoppedLoading", "Page.frameClearedScheduledNavigation")
+                and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id
+                for m, p in events)
+    return asked and not begun and not tab.state.loading
+
+
+async def _navigation_begins(tab: Tab) -> None:
+    """Wait (briefly) until a requested navigation of the page begins, ends or is dropped."""
+    begins = tab.expect(lambda m, p, s: (
+        m in ("Page.frameStartedLoading", "Page.frameNavigated", "Page.frameStoppedLoading",
+              "Page.frameClearedScheduledNavigation")
+        and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id)
+        or m == "Page.javascriptDialogOpening")
+    try:
+        await asyncio.wait_for(begins, NAV_BEGINS)
+    except TimeoutError:  # it never began (the page dropped it): report what is there
+        log.debug("a requested navigation did not begin within %g s", NAV_BEGINS)
+    finally:
+        begins.cancel()
+
+
+async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
+    """The action, then a round trip to the page's renderer: input is acknowledged on
+    another channel than DevTools events, so without it a navigation the input scheduled
+    may be reported only after the action looks finished."""
+    await action
+    try:
+        await tab.send("Page.enable")
+    except (BrowserError, TabError) as exc:  # the action closed the tab: it is done anyway
+        log.debug("no barrier after the action: %s", exc.message)
+
+
+def _report_dialog(tab: Tab, outcome: Outcome) -> None:
+    if tab.state.dialog is not None:
+        d = tab.state.dialog
+        outcome.changes.append(f"{d.type} dialog open: {d.message!r} (answer with `dialog "
+                               "accept` or `dialog dismiss`)")
+        outcome.data["dialog"] = {"type": d.type, "message": d.message}
+
+
+
+
+async def _call_on(tab: Tab, handle: Handle, fn: str, *args: Any) -> Any:
+    obj = await tab.object_id(handle)
+    res = await tab.send("Runtime.callFunctionOn", {
+        "functionDeclaration": fn, "objectId": obj, "returnByValue": True,
+        "arguments": [{"value": a} for a in args]}, session=handle.frame.session)
+    if "exceptionDetails" in res:
+        raise BrowserError("the page refused the operation: " + shorten(str(
+            res["exceptionDetails"].get("exception", {}).get("description", "")), 200))
+    return res.get("result", {}).get("value")

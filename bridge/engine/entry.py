@@ -1,0 +1,129 @@
+"""Text entry and keys: fill or type into a field, press keys."""
+
+from __future__ import annotations
+
+import json
+
+from ..errors import RefNotFound, TargetNotInteractable, UsageError
+from ..policy import keystrokes
+from . import keyboard, keys
+from .acting import Outcome, _call_on, describe, guarded
+from .model import Handle
+from .tab import Tab
+from .targets import Target
+
+_PREPARE = """function(mode) {
+  const el = this;
+  const tag = el.tagName;
+  if (tag === 'INPUT' || tag === 'TEXTAREA') {
+    const t = (el.type || '').toLowerCase();
+    if (tag === 'INPUT' && ['checkbox','radio','button','submit','reset','image','file',
+        'range','color','hidden'].includes(t)) return 'not-text:' + t;
+    if (el.readOnly) return 'readonly';
+    if (el.disabled) return 'disabled';
+    el.focus();
+    try {
+      if (mode === 'fill') el.select();
+      else { const n = el.value.length; el.setSelectionRange(n, n); }
+    } catch (e) { /* types without selection (email, number): select() still works */
+      if (mode === 'fill') el.select();
+    }
+    return 'ok';
+  }
+  if (el.isContentEditable) {
+    el.focus();
+    const sel = el.ownerDocument.getSelection();
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    if (mode !== 'fill') range.collapse(false);
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return 'ok';
+  }
+  return 'not-text:' + tag.toLowerCase();
+}"""
+
+_DATE_TYPES = ("date", "time", "datetime-local", "month", "week", "number", "range", "color")
+
+_SET_VALUE = """function(v) {
+  const proto = this.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype
+                                           : HTMLInputElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, v);
+  this.dispatchEvent(new Event('input', {bubbles: true}));
+  this.dispatchEvent(new Event('change', {bubbles: true}));
+  return this.value;
+}"""
+
+
+async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
+    """fill (replace) or type (append) into an input, textarea or contenteditable."""
+    if len(text) > 100_000:
+        raise UsageError("text is over 100,000 characters; nothing was typed")
+    # a person types only into a field they can see and reach: scroll to it, hit-test it
+    handle, info, placed = await tab.resolve_placed(target, aiming=False)
+    what = describe(handle, info)
+    tab.check_no_dialog()
+    await tab.permit(mode, info, text=text)
+    await tab.point(handle, what, placed)
+    verb = "filled" if mode == "fill" else "typed into"
+    out = Outcome(f"{verb} {what}")
+    if info.get("tag") == "input" and (info.get("type") or "") in _DATE_TYPES and mode == "fill":
+        # these have no text caret: set the value the way a picker would
+        value = await _call_on(tab, handle, _SET_VALUE, text)
+        out.changes.append(f"value now {value!r}")
+        out.data["value"] = value
+        return out
+    # in the helper's world, as _call_on would, in one round trip instead of two
+    state = await tab.evaluate(handle.frame, f"(e => e ? ({_PREPARE}).call(e, "
+                               f"{json.dumps(mode)}) : 'gone')(__ts.get({handle.local}))")
+    if state == "gone":
+        raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
+                          "snapshot")
+    if state != "ok":
+        if str(state).startswith("not-text"):
+            raise TargetNotInteractable(f"{what} does not take text ({str(state)[9:]}); "
+                                        "nothing was typed")
+        raise TargetNotInteractable(f"{what} is {state}; nothing was typed")
+
+    typed: list[str] = []
+
+    async def act() -> None:
+        if mode == "type":
+            await keyboard.type_lines(tab, text, typed)
+        elif text:
+            await tab.send("Input.insertText", {"text": text})
+        else:
+            await keyboard.press_chord(tab, keys.parse_chord("Delete"))
+
+    await keyboard.stopped_after(guarded(tab, act(), mode, out), typed, "typed")
+    if tab.state.dialog is None:
+        after = await tab.info(handle)
+        shown = "(hidden)" if info.get("type") == "password" else after.get("value")
+        out.changes.append(f"value now {shown!r}")
+        out.data["value"] = shown
+    return out
+
+
+async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
+    """Press keys as a person would. Each chord that can activate something (Enter, Space)
+    is judged against the element focused when it lands, in whichever frame holds focus;
+    the chords between are judged together (see policy/keystrokes.py)."""
+    parts = spec.split()
+    chords = [keys.parse_chord(part) for part in parts]
+    if not chords:
+        raise UsageError("no key given; nothing was pressed")
+    steps = keystrokes.steps(parts)
+    out = Outcome(f"pressed {spec}")
+    handle: Handle | None = None
+    if target is not None:
+        handle = await tab.resolve(target)
+        await tab.permit("press", await tab.info(handle), keys=" ".join(steps[0]))
+        obj = await tab.object_id(handle)
+        await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+    else:
+        await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
+    pressed: list[str] = []
+    await keyboard.stopped_after(
+        guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
+        pressed, "pressed")
+    return out

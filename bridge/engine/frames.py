@@ -1,0 +1,256 @@
+"""A tab's frames and the page helper in each: worlds, evaluating, frame list, owners, focus."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import BrowserError, CDPError, RefNotFound, TargetNotInteractable, UsageError
+from .model import Frame, Handle, RefEntry
+
+log = logging.getLogger("tabsteward.engine")
+
+PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
+WORLD = "tabsteward"
+MAX_FRAME_DEPTH = 20
+FOCUS_TRIES, FOCUS_WAIT = 10, 0.02  # a frame entered by Tab is told so a moment later
+
+
+class PageFrames:
+    """The frames half of a Tab (tab.py has the sessions, events and targets)."""
+
+    target_id: str
+    session_id: str
+    frames: dict[str, Frame]
+    child_sessions: dict[str, str]
+    refs: dict[int, RefEntry]
+    _docs: dict[str, int]
+    _next_doc: int
+    _owner: dict[str, tuple[str, int]]
+    _trees_read: set[str]
+    _events_on: set[str]
+
+    if TYPE_CHECKING:  # provided by Tab
+        def check_no_dialog(self) -> None: ...
+        async def send(self, method: str, params: dict[str, Any] | None = None,
+                       session: str | None = None,
+                       timeout: float | None = 30) -> dict[str, Any]: ...
+
+    async def _world(self, frame: Frame, find: bool = True) -> int:
+        if frame.world is not None:
+            return frame.world
+        try:
+            res = await self.send("Page.createIsolatedWorld",
+                                  {"frameId": frame.id, "worldName": WORLD,
+                                   "grantUniveralAccess": False}, session=frame.session)
+        except CDPError:
+            if not (find and frame.doc and await self._found_again(frame)):
+                raise
+            return await self._world(frame, find=False)  # its new id's world
+        ctx = int(res["executionContextId"])
+        if not res.get("tabstewardReady"):  # the extension's world has page.js already
+            await self._evaluate_raw(frame, ctx, PAGE_JS)
+        frame.world = ctx
+        # a world that outlives debugger sessions names its document: ids, refs stay
+        token = res.get("tabstewardDoc")
+        doc = self._docs.get(token) if isinstance(token, str) else None
+        if doc is None:
+            doc = self._next_doc
+            self._next_doc += 1
+            if isinstance(token, str):
+                self._docs[token] = doc
+        frame.doc = doc
+        return ctx
+
+    async def _found_again(self, frame: Frame) -> bool:
+        """A frame the browser does not know by its id (one the extension named while no
+        debugger was attached, which names it its own way, maybe in a session of its own):
+        it becomes the frame that shows the same document (page.js's token), if one does,
+        so its refs and handles act there."""
+        old = frame.id
+        frames = [f for f in await self._frame_list() if f is not frame]
+        await asyncio.gather(*(self._world(f, find=False) for f in frames if f.world is None),
+                             return_exceptions=True)
+        same = next((f for f in frames if f.doc == frame.doc and f.world is not None), None)
+        if same is None:
+            return False
+        log.debug("frame %s is frame %s of session %s", old, same.id, same.session)
+        frame.id, frame.session, frame.parent = same.id, same.session, same.parent
+        frame.world = same.world
+        self.frames.pop(old, None)
+        self.frames[same.id] = frame
+        self._owner.pop(old, None)
+        for entry in self.refs.values():
+            if entry.frame == old:
+                entry.frame = same.id
+        return True
+
+    async def _evaluate_raw(self, frame: Frame, ctx: int, expression: str,
+                            timeout: float | None = 30) -> Any:
+        res = await self.send("Runtime.evaluate",
+                              {"expression": expression, "contextId": ctx,
+                               "returnByValue": True, "awaitPromise": False},
+                              session=frame.session, timeout=timeout)
+        if "exceptionDetails" in res:
+            details = res["exceptionDetails"]
+            text = details.get("exception", {}).get("description") or details.get("text")
+            raise BrowserError(f"the page helper failed: {str(text)[:300]}")
+        return res.get("result", {}).get("value")
+
+    async def evaluate(self, frame: Frame, expression: str, timeout: float | None = 30) -> Any:
+        """Run read-only helper code in our isolated world of `frame`."""
+        self.check_no_dialog()
+        for attempt in (1, 2):
+            ctx = await self._world(frame)
+            try:
+                return await self._evaluate_raw(frame, ctx, expression, timeout)
+            except CDPError as exc:
+                gone = "context" in exc.cdp_message.lower()
+                if not gone or attempt == 2:
+                    raise
+                frame.world = None  # the document changed under us: a new world
+        raise AssertionError("unreachable")
+
+    async def object_id(self, handle: Handle) -> str:
+        """A remote object id for the element (for DOM.* calls)."""
+        frame = handle.frame
+        for attempt in (1, 2):
+            ctx = await self._world(frame)
+            try:
+                res = await self.send("Runtime.evaluate", {
+                    "expression": f"__ts.get({handle.local})", "contextId": ctx},
+                    session=frame.session)
+                break
+            except CDPError as exc:  # a world read without the debugger, which now came
+                if "context" not in exc.cdp_message.lower() or attempt == 2:
+                    raise
+                frame.world = None
+        obj = res.get("result", {})
+        if obj.get("subtype") == "null" or "objectId" not in obj:
+            raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
+        return str(obj["objectId"])
+
+    async def in_every_frame(self, expression: str) -> list[tuple[Frame, Any]]:
+        """Evaluate helper code in each frame of the page, the main frame first; frames that
+        cannot answer (gone, still loading) are left out."""
+        self.check_no_dialog()
+        frames = await self._frame_list()
+        frames.sort(key=lambda f: f.id != self.target_id)
+        results = await asyncio.gather(*(self.evaluate(f, expression) for f in frames),
+                                       return_exceptions=True)
+        out: list[tuple[Frame, Any]] = []
+        for frame, res in zip(frames, results, strict=True):
+            if isinstance(res, BaseException):
+                if not isinstance(res, BrowserError | UsageError):
+                    raise res
+                continue
+            out.append((frame, res))
+        return out
+
+    async def _frame_list(self) -> list[Frame]:
+        """Frames of the current document: main session's tree plus OOPIF sessions."""
+        sessions = [self.session_id, *self.child_sessions]
+        evented = set(self._events_on)  # a tree read before its events began can go stale
+        trees = await asyncio.gather(
+            *(self.send("Page.getFrameTree", session=s) for s in sessions),
+            return_exceptions=True)
+        frames: list[Frame] = []
+        for session, tree in zip(sessions, trees, strict=True):
+            if isinstance(tree, BaseException):
+                if session == self.session_id:
+                    raise tree
+                continue
+            if session in evented:
+                self._trees_read.add(session)
+            stack: list[tuple[dict[str, Any], str | None]] = [(tree.get("frameTree", {}), None)]
+            while stack:
+                node, parent = stack.pop()
+                info = node.get("frame", {})
+                fid = info.get("id")
+                if not isinstance(fid, str):
+                    continue
+                parent_id = info.get("parentId") or parent
+                if fid in self.child_sessions.values() and session == self.session_id:
+                    oopif = self.frames.get(fid)  # drawn by its own session
+                    if oopif is not None and parent_id:
+                        oopif.parent = parent_id
+                else:
+                    known = self.frames.get(fid)
+                    if known is None or known.session != session:
+                        known = Frame(fid, session, parent_id)
+                        self.frames[fid] = known
+                    elif known.parent is None and parent_id:
+                        known.parent = parent_id
+                    frames.append(known)
+                for child in reversed(node.get("childFrames", []) or []):  # in page order
+                    stack.append((child, fid))
+        return frames
+
+    async def _owner_of(self, frame: Frame) -> tuple[str, int] | None:
+        """(parent frame id, local id of the iframe element) for a child frame."""
+        cached = self._owner.get(frame.id)
+        if cached is not None:
+            parent = self.frames.get(cached[0])
+            if parent is not None and parent.world is not None:
+                return cached
+        parent_frames = [f for f in self.frames.values() if f.id == frame.parent] or \
+            [f for f in self.frames.values() if f.session == self.session_id and f.id ==
+             self.target_id]
+        parent = parent_frames[0] if parent_frames else None
+        if parent is None:
+            return None
+        try:
+            owner = await self.send("DOM.getFrameOwner", {"frameId": frame.id},
+                                    session=parent.session)
+            ctx = await self._world(parent)
+            obj = await self.send("DOM.resolveNode", {"backendNodeId": owner["backendNodeId"],
+                                                      "executionContextId": ctx},
+                                  session=parent.session)
+            res = await self.send("Runtime.callFunctionOn", {
+                "functionDeclaration": "function(){return __ts.idOf(this)}",
+                "objectId": obj["object"]["objectId"], "returnByValue": True},
+                session=parent.session)
+        except (CDPError, KeyError) as exc:
+            log.debug("no owner for frame %s: %s", frame.id, exc)
+            return None
+        found = (parent.id, int(res["result"]["value"]))
+        self._owner[frame.id] = found
+        return found
+
+
+    async def focused_info(self) -> dict[str, Any] | None:
+        """The `info` of the element that has keyboard focus, in whichever frame holds it
+        (same- or cross-origin), or None when no element has it. Fails, rather than guess,
+        when focus is in a frame that does not say what has it."""
+        frame = self.frames[self.target_id]
+        for _ in range(MAX_FRAME_DEPTH):
+            res = await self.evaluate(frame, "__ts.focusedInfo()")
+            if not isinstance(res, dict) or "frame" not in res:
+                return res if isinstance(res, dict) else None
+            frame = await self._focused_child(frame, int(res["frame"]))
+        raise TargetNotInteractable("focus is in frames nested too deep to tell what has it; "
+                                    "nothing was done")
+
+    async def _focused_child(self, parent: Frame, owner: int) -> Frame:
+        """The child frame that the frame element `owner` of `parent` shows. A frame entered
+        by Tab learns it has focus a moment after its parent does: wait for that, briefly."""
+        child = await self._child_shown_by(parent, owner)
+        if child is None:
+            raise TargetNotInteractable("focus is in a frame whose document could not be "
+                                        "asked what has it; nothing was done")
+        for _ in range(FOCUS_TRIES):
+            if await self.evaluate(child, "document.hasFocus()"):
+                break
+            await asyncio.sleep(FOCUS_WAIT)
+        return child
+
+    async def _child_shown_by(self, parent: Frame, owner: int) -> Frame | None:
+        for refresh in (False, True):
+            if refresh:  # a frame not seen yet: read the frame trees again
+                await self._frame_list()
+            for child in [f for f in self.frames.values() if f.parent == parent.id]:
+                if await self._owner_of(child) == (parent.id, owner):
+                    return child
+        return None

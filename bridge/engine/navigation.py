@@ -1,0 +1,130 @@
+"""Navigating a tab: open a URL, back and forward, reload."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from ..errors import BrowserError, PolicyError, TabError, UsageError
+from .acting import NAV_TIMEOUT, Outcome, _report_dialog, guarded
+from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
+
+
+def with_scheme(url: str) -> str:
+    """A typed address as a browser's address bar takes it: local hosts over http, the rest
+    over https; URLs with a scheme (and about:, data:, file:) as they are."""
+    url = url.strip()
+    if "://" in url or url.startswith(("about:", "data:", "file:", "javascript:", "blob:")):
+        return url
+    host = url.split("/", 1)[0].rsplit("@", 1)[-1].split(":", 1)[0].lower()
+    local = host in ("localhost", "[::1]") or host.startswith("127.") or host.endswith(".local")
+    return ("http://" if local else "https://") + url
+
+
+async def navigate(tab: Tab, url: str, wait: str = "load",
+                   timeout: float = NAV_TIMEOUT) -> Outcome:
+    url = with_scheme(url)
+    if url.startswith("javascript:"):
+        raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
+                          "Nothing was opened")
+    tab.check_no_dialog()
+    await tab.permit("navigate", url=url)
+    out = Outcome(f"opened {url}")
+    # the load of this navigation's document, by its loader (a debugger attaching for the
+    # navigation replays the lifecycle of the page it leaves); one without a loader (told
+    # by the extension, which answers at commit) only after Page.navigate answered
+    answered: list[str] = []
+    early: list[str] = []
+
+    def is_load(m: str, p: dict[str, Any], s: str | None) -> bool:
+        if m != "Page.lifecycleEvent" or p.get("frameId") != tab.target_id or \
+                p.get("name") != _event(wait):
+            return False
+        if not answered:
+            early.append(str(p.get("loaderId", "")))
+            return False
+        return bool(p.get("loaderId", answered[0]) == answered[0])
+    loaded = tab.expect(is_load)
+    # a dialog the page opens while loading holds the load back: report it, do not wait
+    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    try:
+        stopped_before = len(tab.state.stopped)
+        going = asyncio.ensure_future(tab.send("Page.navigate", {"url": url}))
+        racing: set[asyncio.Future[Any]] = {going, dialog}
+        try:
+            await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # the action was stopped: so is its request
+            going.cancel()
+            raise
+        if not going.done():  # the page asks first ("Leave site?"): the agent answers it
+            _let_finish(tab, going)
+            out.did = f"{url} is not opened yet: the page asks before it lets go"
+            out.data["url"] = tab.state.url
+            _report_dialog(tab, out)
+            return out
+        res = going.result()
+        answered.append(str(res.get("loaderId", "")))
+        if answered[0] and answered[0] in early:  # it loaded before the answer came
+            loaded.cancel()
+            loaded = asyncio.get_running_loop().create_future()
+            loaded.set_result(("Page.lifecycleEvent", {}))
+        stopped = tab.state.stopped[stopped_before:]
+        if stopped:
+            raise PolicyError(f"did not open {url}: {'; '.join(stopped)}. Nothing was loaded "
+                              "from there", url=url)
+        if res.get("errorText"):
+            raise BrowserError(f"could not open {url}: {res['errorText']}")
+        if res.get("loaderId") and wait != "none":
+            done, _ = await asyncio.wait({loaded, dialog}, timeout=timeout,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if not done:
+                out.changes.append(f"still loading after {timeout:g} s")
+    finally:
+        loaded.cancel()
+        dialog.cancel()
+    tab.state.url = url if tab.state.url == "about:blank" else tab.state.url
+    out.data["url"] = tab.state.url
+    _report_dialog(tab, out)
+    return out
+
+
+def _let_finish(tab: Tab, request: asyncio.Future[Any]) -> None:
+    """Keep a navigation held by the page's leave question as the tab's chore: it goes on
+    if the question is accepted, and ends quietly if it is dismissed or the tab closes."""
+    async def settle() -> None:
+        try:
+            await request
+        except (BrowserError, TabError) as exc:
+            log.debug("a navigation held by a leave question ended: %s", exc.message)
+    task = asyncio.get_running_loop().create_task(settle())
+    tab.chores.add(task)
+    task.add_done_callback(tab.chores.discard)
+
+
+def _event(wait: str) -> str:
+    return {"load": "load", "domcontentloaded": "DOMContentLoaded",
+            "networkidle": "networkIdle"}.get(wait.lower(), "load")
+
+
+async def history(tab: Tab, delta: int) -> Outcome:
+    hist = await tab.send("Page.getNavigationHistory")
+    index = int(hist["currentIndex"]) + delta
+    entries = hist["entries"]
+    if not 0 <= index < len(entries):
+        raise UsageError(f"no page to go {'back' if delta < 0 else 'forward'} to; "
+                         "nothing was done")
+    await tab.permit("navigate", url=str(entries[index].get("url", "")))
+    out = Outcome("went back" if delta < 0 else "went forward")
+    await guarded(tab, tab.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]}),
+                  "history", out, listen=False)
+    return out
+
+
+async def reload(tab: Tab) -> Outcome:
+    await tab.permit("navigate", url=tab.state.url)
+    out = Outcome("reloaded")
+    await guarded(tab, tab.send("Page.reload"), "reload", out, listen=False)
+    return out

@@ -1,0 +1,197 @@
+"""Where input on an element lands: frame offsets, routing, scrolling into view, hit points."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import BrowserError, RefNotFound, TargetCovered, TargetNotInteractable
+from .collect import HOOK_SECRET
+from .frames import MAX_FRAME_DEPTH, PageFrames
+from .model import Frame, Handle
+
+
+@dataclass(frozen=True)
+class Aim:
+    """Where a click on an element goes (page coordinates) and what it activates there: the
+    `info` of that element and its id in the element's frame (None and 0 when nothing)."""
+
+    x: float
+    y: float
+    target: dict[str, Any] | None
+    target_id: int
+    hit_id: int = 0  # the element hit there, in the element's frame
+    also: dict[str, Any] | None = None  # another element on the path the click runs
+
+
+
+class Placing(PageFrames):
+    """The geometry half of a Tab: where its elements are and where a click on them lands."""
+
+    async def _step_out(self, frame: Frame) -> tuple[Frame, int, float, float]:
+        """One frame up: the parent frame, the iframe element's id there, and where the
+        child's viewport starts inside the parent's."""
+        owner = await self._owner_of(frame)
+        if owner is None:
+            raise TargetNotInteractable("cannot place the frame holding the element; "
+                                        "nothing was done")
+        parent = self.frames[owner[0]]
+        off = await self.evaluate(parent, f"__ts.frameOffset({owner[1]})")
+        if not off:
+            raise TargetNotInteractable("the frame holding the element is gone; "
+                                        "nothing was done")
+        return parent, owner[1], float(off[0]), float(off[1])
+
+    async def frame_offset(self, frame: Frame) -> tuple[float, float]:
+        """Where the frame's viewport starts inside the page's."""
+        return await self._frame_offset(frame)
+
+    async def _frame_offset(self, frame: Frame) -> tuple[float, float]:
+        x = y = 0.0
+        current = frame
+        for _ in range(20):
+            if current.id == self.target_id:
+                return x, y
+            current, _, dx, dy = await self._step_out(current)
+            x, y = x + dx, y + dy
+        return x, y
+
+    async def route(self, handle: Handle, x: float, y: float) -> tuple[str, float, float]:
+        """Where mouse input at page point (x, y) on the element goes: the CDP session of the
+        element's frame process, and the point in that session's viewport. Input sent to
+        the page's session reaches an out-of-process frame through the browser's hit test
+        of the last drawn frame, which is stale just after a scroll; its own session is not."""
+        session = handle.frame.session
+        root = self.frames.get(self.child_sessions.get(session, ""))
+        if session == self.session_id or root is None:
+            return self.session_id, x, y
+        ox, oy = await self._frame_offset(root)
+        return session, x - ox, y - oy
+
+    async def _next_frame(self) -> None:
+        """Let the page draw once after a scroll: the browser routes input to out-of-process
+        frames by the last drawn frame, so a click sent sooner can land on the old layout.
+        A page without such frames gets its input straight, hit-tested on its current
+        layout: it is not waited for. Nor is a hidden tab (an agent's background tab): it
+        draws nothing however long it is given, its timers wait for the browser's once-a-
+        second wake-up, and what routes its input is no newer after the wait than before."""
+        frame = self.frames[self.target_id]
+        ctx = await self._world(frame)
+        await self.send("Runtime.evaluate", {
+            "expression": "document.hidden || new Promise(r => { requestAnimationFrame(() => "
+                          "requestAnimationFrame(r)); setTimeout(r, 200); })",
+            "contextId": ctx, "awaitPromise": True}, timeout=10)
+
+    async def scroll_into_view(self, handle: Handle, what: str) -> None:
+        """Scroll the element into view in every box that clips it and in its frame, and each
+        frame holding it in its own; fails when a box that cannot scroll cuts it off."""
+        res = await self.evaluate(handle.frame, f"__ts.scrollIntoView({handle.local})")
+        shown = res if isinstance(res, dict) else {}
+        if shown.get("hidden"):
+            raise TargetNotInteractable(_cut_off(what, str(shown["hidden"])))
+        await self._reveal_frames(handle.frame, bool(shown.get("scrolled")))
+
+    async def _reveal_frames(self, inner: Frame, scrolled: bool) -> None:
+        """Scroll each frame holding `inner` into view in its parent (the element inside
+        is already in view in `inner`), then let the page draw if anything scrolled."""
+        for _ in range(MAX_FRAME_DEPTH):
+            if inner.id == self.target_id:
+                break
+            owner = await self._owner_of(inner)
+            if owner is None:
+                break
+            inner = self.frames[owner[0]]
+            res = await self.evaluate(inner, f"__ts.scrollIntoView({owner[1]})")
+            if isinstance(res, dict) and res.get("hidden"):
+                raise TargetNotInteractable(_cut_off("the frame holding it", str(res["hidden"])))
+            scrolled = scrolled or (isinstance(res, dict) and bool(res.get("scrolled")))
+        if scrolled and self.child_sessions:  # only out-of-process frames need it drawn
+            await self._next_frame()
+
+    async def page_rect(self, handle: Handle) -> tuple[float, float, float, float] | None:
+        """The element's border box in the page's viewport (x, y, width, height), or None."""
+        rect = await self.evaluate(handle.frame, f"__ts.rect({handle.local})")
+        if not rect:
+            return None
+        ox, oy = await self._frame_offset(handle.frame)
+        return float(rect[0]) + ox, float(rect[1]) + oy, float(rect[2]), float(rect[3])
+
+    async def point(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
+                    ) -> tuple[float, float]:
+        """Scroll the element into view and return an uncovered point on it (page coords);
+        `placed`: the page's answer already read by `resolve_placed`."""
+        aim = await self._place(handle, what, f"__ts.point({handle.local})", placed)
+        return aim.x, aim.y
+
+    async def aim(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
+                  ) -> Aim:
+        """`point`, and what a click there really activates: the element hit at that point,
+        walked up to its button, link or control (through a label to the control it names).
+        Policy judges a click by that element, not by the one the agent named."""
+        return await self._place(handle, what, self._aim_js(handle.local), placed)
+
+    @staticmethod
+    def _aim_js(local: int) -> str:
+        return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)})"
+
+    async def common_target(self, frame: Frame, down: int, up: int) -> dict[str, Any] | None:
+        """The info of what a press on element `down` and a release on `up` (ids in `frame`)
+        activate: the browser clicks their nearest common ancestor."""
+        found = await self.evaluate(
+            frame, f"__ts.commonTarget({down}, {up}, {json.dumps(HOOK_SECRET)})")
+        return found if isinstance(found, dict) else None
+
+    async def _place(self, handle: Handle, what: str, expression: str,
+                     placed: dict[str, Any] | None = None) -> Aim:
+        frame = handle.frame
+        # brings it into view in its frame first
+        res = placed if placed is not None else await self.evaluate(frame, expression)
+        if not isinstance(res, dict):
+            raise BrowserError("the page helper gave no point")
+        err = res.get("error")
+        if err is None:
+            await self._reveal_frames(frame, bool(res.get("scrolled")))
+        if err == "gone":
+            raise RefNotFound(f"{what} is no longer in the page; nothing was done. "
+                              "Take a new snapshot")
+        if err == "hidden" and res.get("clip"):
+            raise TargetNotInteractable(_cut_off(what, str(res["clip"])))
+        if err == "hidden":
+            raise TargetNotInteractable(f"{what} is not visible (no size or hidden); "
+                                        "nothing was done")
+        if err == "offscreen":
+            raise TargetNotInteractable(f"{what} is outside the visible area even after "
+                                        "scrolling; nothing was done")
+        if err == "covered":
+            raise TargetCovered(f"{what} is covered by {res.get('cover')}; nothing was done. "
+                                "Close or move what covers it first", cover=res.get("cover"))
+        if res.get("frame"):
+            raise TargetNotInteractable(
+                f"a click on {what} would land inside the frame {res['frame']}, whose content "
+                "cannot be judged from here; act on the element inside the frame (the "
+                "snapshot gives it a ref). Nothing was done")
+        # up through the frames holding it: each iframe must be what its page shows there
+        x, y = float(res["x"]), float(res["y"])
+        activated = res.get("target")
+        target = activated if isinstance(activated, dict) else None
+        target_id = int(target.get("id") or 0) if target is not None else 0
+        hit_id = int(res.get("hit") or 0)
+        also = res.get("also") if isinstance(res.get("also"), dict) else None
+        current = frame
+        for _ in range(20):
+            if current.id == self.target_id:
+                return Aim(x, y, target, target_id, hit_id, also)
+            parent, owner_local, dx, dy = await self._step_out(current)
+            x, y = x + dx, y + dy
+            cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
+            if cover:
+                raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
+                                    "move what covers it first", cover=cover)
+            current = parent
+        return Aim(x, y, target, target_id, hit_id, also)
+
+
+def _cut_off(what: str, box: str) -> str:
+    return (f"{what} is hidden: {box} cuts it off and cannot be scrolled (overflow hidden or "
+            "clip); nothing was done")

@@ -1,0 +1,68 @@
+"""Waiting for text, an element's state, a URL or a load."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+from ..errors import ActionTimeout, RefNotFound, UsageError
+from .acting import Outcome, _report_dialog
+from .navigation import _event
+from .tab import Tab
+from .targets import Target
+
+
+async def wait(tab: Tab, *, text: str | None = None, target: Target | None = None,
+               state: str = "visible", url: str | None = None, load: str | None = None,
+               seconds: float | None = None, timeout: float = 30) -> Outcome:
+    if seconds is not None:
+        if not 0 <= seconds <= 300:
+            raise UsageError("time waits are 0 to 300 s")
+        await asyncio.sleep(seconds)
+        return Outcome(f"waited {seconds:g} s")
+    if load is not None:
+        await tab.wait_load(timeout, _event(load))
+        if tab.state.dialog is not None:
+            out = Outcome(f"a dialog holds the page back from {load}")
+            _report_dialog(tab, out)
+            return out
+        return Outcome(f"page reached {load}")
+    deadline = time.monotonic() + timeout
+    while True:
+        if text is not None:
+            said = await tab.in_every_frame(f"__ts.pageText().includes({json.dumps(text)})")
+            if any(found is True for _, found in said):
+                return Outcome(f"text {text!r} is on the page")
+        elif url is not None:
+            current = tab.state.url
+            if _url_matches(url, current):
+                return Outcome(f"url is {current}")
+        elif target is not None:
+            ok = await _target_state(tab, target, state)
+            if ok:
+                return Outcome(f"target is {state}")
+        else:
+            raise UsageError("wait needs one of: text, target, url, load, seconds")
+        if time.monotonic() > deadline:
+            raise ActionTimeout(f"waited {timeout:g} s; the condition never held")
+        await asyncio.sleep(0.1)
+
+
+def _url_matches(pattern: str, url: str) -> bool:
+    from fnmatch import fnmatchcase
+    return fnmatchcase(url, pattern) if any(c in pattern for c in "*?[") else pattern in url
+
+
+async def _target_state(tab: Tab, target: Target, state: str) -> bool:
+    try:
+        handle = await tab.resolve(target)
+    except RefNotFound:
+        return state in ("detached", "hidden")
+    st = await tab.evaluate(handle.frame, f"__ts.state({handle.local})") or {}
+    return {
+        "visible": bool(st.get("visible")), "hidden": not st.get("visible"),
+        "attached": bool(st.get("attached")), "detached": not st.get("attached"),
+        "enabled": bool(st.get("enabled")), "disabled": not st.get("enabled", True),
+        "checked": bool(st.get("checked")), "unchecked": not st.get("checked"),
+    }.get(state, False)
