@@ -26,7 +26,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy import keystrokes
-from . import keyboard, keys, sent
+from . import keyboard, keys, pasting, sent
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .snapshot import left_out, quote, shorten
@@ -486,7 +486,9 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         if mode == "type":
             await keyboard.type_lines(tab, text, typed)
         elif text:
-            await tab.send("Input.insertText", {"text": text})
+            rich = pasting.wanted(str(info.get("tag") or ""), text)
+            if rich is None or not await pasting.paste(tab, handle, text, rich):
+                await tab.send("Input.insertText", {"text": text})
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
 
