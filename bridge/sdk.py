@@ -241,8 +241,12 @@ class Tabsteward:
     # Arguments left as None are not sent, so the hub's defaults apply.
 
     async def open(self, url: str, wait: Load | Literal["none"] | None = None,
-                   new: bool = False) -> Result:
-        return await self._run("open", url=url, wait=wait, new=new)
+                   new: bool = False, snapshot: bool = False,
+                   interactive: bool = False) -> Result:
+        """Open url; with `snapshot` (or `interactive`, for `-i`'s lines) the result also
+        holds the page's snapshot, taken once it loaded: `data["snapshot"]`."""
+        return await self._run("open", url=url, wait=wait, new=new, snapshot=snapshot,
+                               interactive=interactive)
 
     async def snapshot(self, interactive: bool = False, viewport: bool = False,
                        scope: str | None = None, max_chars: int | None = None) -> Result:

@@ -6,7 +6,7 @@ import json
 
 from ..errors import RefNotFound, TargetNotInteractable, UsageError
 from ..policy import keystrokes
-from . import keyboard, keys
+from . import keyboard, keys, pasting
 from .acting import Outcome, _call_on, describe, guarded
 from .model import Handle
 from .tab import Tab
@@ -91,7 +91,9 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         if mode == "type":
             await keyboard.type_lines(tab, text, typed)
         elif text:
-            await tab.send("Input.insertText", {"text": text})
+            rich = pasting.wanted(str(info.get("tag") or ""), text)
+            if rich is None or not await pasting.paste(tab, handle, text, rich):
+                await tab.send("Input.insertText", {"text": text})
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
 

@@ -16,14 +16,30 @@ WAIT = Param("wait", help="load (default), domcontentloaded, networkidle or none
 
 
 @tool("open", "Open URL in the agent's current tab (a background tab if it has none) and "
-      "wait for it to load", Param("url", required=True, positional=True, help="the address"),
-      WAIT, Param("new", "bool", help="open in a new background tab"), mutating=True)
+      "wait for it to load; with --snapshot or -i, then print the page's snapshot",
+      Param("url", required=True, positional=True, help="the address"),
+      WAIT, Param("new", "bool", help="open in a new background tab"),
+      Param("snapshot", "bool", help="then print the page's snapshot, as `snapshot` would"),
+      Param("interactive", "bool", short="-i",
+            help="then print the interactive snapshot, as `snapshot -i` would"),
+      mutating=True)
 async def open_(call: Call, args: dict[str, Any]) -> Result:
     if args.get("new"):
         await call.session.new_tab()
     async with tab_of(call, args) as tab:
         out = await actions.navigate(tab, str(args["url"]), str(args.get("wait") or "load"))
-        return result(out, tab)
+        done = result(out, tab)
+        interactive = bool(args.get("interactive"))
+        if not (interactive or args.get("snapshot")):
+            return done
+        if tab.state.dialog is not None:
+            # a dialog holds the page's script: the snapshot would wait on it; say so
+            done.text += "\nno snapshot taken: answer the dialog first"
+            return done
+        await tab.permit("read")
+        shot = await tab.snapshot(interactive=interactive)
+        done.data["snapshot"] = {"text": shot.text, "refs": shot.refs}
+        return Result(f"{done.text}\n{shot.text}", done.data)
 
 
 @tool("back", "Go back one page in the tab's history", mutating=True)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime as dt
 import fnmatch
 import json
@@ -278,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"comma list of {', '.join(TRANSPORTS)}; default all three")
     ap.add_argument("--rounds", type=int, default=1, help="times each task runs per tool")
     ap.add_argument("--seed", type=int, default=None, help="the values' seed (default: new)")
+    ap.add_argument("--open-alone", action="store_true",
+                    help="also run each tabsteward transport as an agent that opens, then "
+                         "snapshots (two commands, not `open URL -i`): a before/after")
     args = ap.parse_args(argv)
     os.chdir(bench.REPO)
     wanted = [t.strip() for t in args.transport.split(",") if t.strip()]
@@ -304,6 +308,10 @@ def main(argv: list[str] | None = None) -> int:
             agents.append(stack.enter_context(
                 launched(tmp, exe) if name == "launched" else extension(tmp)
                 if name == "extension" else agent_browser(tmp, exe)))
+        if args.open_alone:  # the same hub and tab, another agent's habits
+            agents += [dataclasses.replace(a, label=f"{a.label} (open, snapshot)",
+                                           open_and_look=False, calls=[])
+                       for a in agents if isinstance(a, TabstewardAgent)]
         for k in range(args.rounds):
             for i, task in enumerate(tasks):
                 turn = (i + k) % len(agents)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import sys
 
 import fixture_server
@@ -114,5 +115,28 @@ def test_mcp_refuses_to_call_the_persons_tools(hub: Hub) -> None:
             assert result.is_error
             assert text_of(result) == f"{name} is for the person, not for agents; nothing " \
                                       "was done"
+
+    mcp_session(hub, scenario)
+
+
+def test_mcp_open_with_interactive_returns_the_snapshot_whose_refs_act_at_once(
+        hub: Hub, site: fixture_server.Site) -> None:
+    async def scenario(client: Client) -> None:
+        opened = await client.call_tool("open", {"url": site.url("form.html"),
+                                                 "interactive": True})
+        assert not opened.is_error, text_of(opened)
+        first, _, shot = text_of(opened).partition("\n")
+        assert first == f"opened {site.url('form.html')}"
+        again = await client.call_tool("snapshot", {"interactive": True})
+        assert shot == text_of(again)
+        submit = re.search(r'button "Create account" (@\d+)', shot)
+        assert submit, shot
+        clicked = await client.call_tool("click", {"target": submit.group(1)})
+        assert not clicked.is_error, text_of(clicked)
+        malformed = await client.call_tool("open", {"url": site.url("form.html"),
+                                                    "snapshot": "full"})
+        assert malformed.is_error
+        assert "snapshot" in text_of(malformed)
+        assert "nothing was run" in text_of(malformed)
 
     mcp_session(hub, scenario)

@@ -8,7 +8,7 @@ import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from snaptext import Line, parse
 
@@ -48,7 +48,9 @@ class Agent:
 
     # -- what every agent does, in its tool's words --------------------------------------
 
-    def open(self, url: str) -> None:
+    def open(self, url: str, then: bool | None = None) -> None:
+        """Open url; `then` says which snapshot the agent takes next (True: `-i`, False: the
+        full one), for a tool that can give it with the open."""
         self.run("open", url)
 
     def snap(self, interactive: bool = False) -> list[Line]:
@@ -73,12 +75,40 @@ class Agent:
     def read(self, line: Line) -> str:
         raise NotImplementedError
 
+    card_interactive: ClassVar[bool] = False  # which snapshot card_snapshot takes
+
     def card_snapshot(self) -> list[Line]:
         """The snapshot this tool's agent picks a card's control from."""
-        return self.snap()
+        return self.snap(self.card_interactive)
 
 
+@dataclass
 class TabstewardAgent(Agent):
+    # SKILL.md: `open URL -i` (or --snapshot) when the agent acts on the page at once;
+    # False plays the agent before that option (open, then snapshot: two commands)
+    open_and_look: bool = True
+    _kept: tuple[bool, list[Line]] | None = None  # open's snapshot, for the next snap
+
+    def open(self, url: str, then: bool | None = None) -> None:
+        self._kept = None
+        if then is None or not self.open_and_look:
+            self.run("open", url)
+            return
+        out = self.run("open", url, "-i" if then else "--snapshot")
+        at = out.find("\n[untrusted page data")
+        if at >= 0:  # else no snapshot came (a dialog): snap takes one
+            self._kept = (then, parse(out[at + 1:], self.tool))
+
+    def run(self, *args: str, timeout: float = 60.0) -> str:
+        self._kept = None  # any other command may change the page
+        return super().run(*args, timeout=timeout)
+
+    def snap(self, interactive: bool = False) -> list[Line]:
+        kept, self._kept = self._kept, None
+        if kept is not None and kept[0] == interactive:
+            return kept[1]
+        return super().snap(interactive)
+
     def read(self, line: Line) -> str:
         # SKILL.md: a line ending in [+N chars] was cut; `text @N` gives all of it
         if re.search(r"\[\+[\d,]+ chars\]", line.raw) or not line.ref:
@@ -86,8 +116,7 @@ class TabstewardAgent(Agent):
         m = re.search(r'value="((?:[^"\\]|\\.)*)"', line.raw)
         return (m.group(1) if m else line.name).replace('\\"', '"')
 
-    def card_snapshot(self) -> list[Line]:
-        return self.snap(interactive=True)  # -i keeps the cards that hold refs
+    card_interactive: ClassVar[bool] = True  # -i keeps the cards that hold refs
 
 
 def _page_words(out: str) -> str:

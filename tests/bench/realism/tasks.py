@@ -72,13 +72,13 @@ def answered(key: str) -> Callable[[Values, Goal, Records, str | None], bool]:
 
 def click_named(interactive: bool = True) -> Callable[[Agent, str, Goal], None]:
     def solve(a: Agent, url: str, goal: Goal) -> None:
-        a.open(url)
+        a.open(url, then=interactive)
         a.click(need(ref_named(a.snap(interactive), goal["name"]), goal["name"]))
     return solve
 
 
 def _modal(a: Agent, url: str, goal: Goal) -> None:
-    a.open(url)
+    a.open(url, then=True)
     lines = a.snap(interactive=True)
     a.check(need(ref_named(lines, "I accept the terms"), "the terms checkbox"))
     a.click(need(ref_named(lines, "Continue", ("button",)), "Continue"))
@@ -140,7 +140,7 @@ def _read_key(key: str, field: str) -> Callable[[random.Random, Values], tuple[V
 
 
 def solve_key(a: Agent, url: str, goal: Goal) -> str | None:
-    a.open(url)
+    a.open(url, then=False)
     return value_by_key(a.snap(), goal["key"])
 
 
@@ -150,7 +150,7 @@ def _edit_member(rng: random.Random, shared: Values) -> tuple[Values, Goal]:
 
 
 def solve_edit(a: Agent, url: str, goal: Goal) -> None:
-    a.open(url)
+    a.open(url, then=False)
     a.click(need(ref_on_row(a.snap(), goal["member"], "edit"), "Edit on the member's row"))
 
 
@@ -174,7 +174,7 @@ def _flights(rng: random.Random, shared: Values) -> tuple[Values, Goal]:
 
 
 def solve_column(a: Agent, url: str, goal: Goal) -> str | None:
-    a.open(url)
+    a.open(url, then=False)
     return value_by_column(a.snap(), goal["flight"], goal["column"])
 
 
@@ -223,7 +223,7 @@ def _icons(meaning: str) -> Callable[[random.Random, Values], tuple[Values, Goal
 
 
 def solve_icon(a: Agent, url: str, goal: Goal) -> None:
-    a.open(url)
+    a.open(url, then=True)
     a.click(need(ref_meaning(a.snap(interactive=True), *goal["words"]), goal["words"][0]))
 
 
@@ -272,7 +272,7 @@ def _products(rng: random.Random) -> list[tuple[str, str]]:
 
 
 def solve_card(a: Agent, url: str, goal: Goal) -> None:
-    a.open(url)
+    a.open(url, then=a.card_interactive)
     lines = a.card_snapshot()
     a.click(need(ref_in_card(lines, goal["card"], goal["action"]),
                  f"{goal['action']} in the card of {goal['card']}"))
@@ -321,7 +321,7 @@ def _long(label: str) -> Callable[[random.Random, Values], tuple[Values, Goal]]:
 
 
 def solve_long(a: Agent, url: str, goal: Goal) -> str | None:
-    a.open(url)
+    a.open(url, then=False)
     named = [ln for ln in a.snap() if ln.ref and ln.name == goal["label"]]
     line = next((ln for ln in named if ln.role in TEXTBOX), named[0] if named else None)
     if line is None:
@@ -376,7 +376,7 @@ def drag_ref(lines: list[Line], name: str) -> str | None:
 
 
 def solve_drag(a: Agent, url: str, goal: Goal) -> None:
-    a.open(url)
+    a.open(url, then=False)
     lines = a.snap()
     a.drag(need(drag_ref(lines, goal["moved"]), goal["moved"]),
            need(drag_ref(lines, goal["target"]), goal["target"]))
@@ -412,7 +412,7 @@ def _login(read: str) -> Callable[[random.Random, Values], tuple[Values, Goal]]:
 
 
 def solve_login(a: Agent, url: str, goal: Goal) -> str | None:
-    a.open(url)
+    a.open(url, then=False)
     lines = a.snap()
     said = next((ln.name or ln.raw for ln in lines if ln.mentions("password is")), "")
     m = re.search(r"user name is (\S+) and your one-time password is (\w+)", said)
