@@ -1,14 +1,15 @@
 """The `tabsteward` command: argv goes to the hub (started if none runs), its reply printed."""
 
-# Kept lean: a tool command imports only this module, client.py, hub/locate.py and
-# tools/names.py; anything heavier is imported inside the function that needs it.
+# Kept lean: a tool command imports only this module, clients/client.py, records/locate.py
+# and tools/names.py; anything heavier is imported inside the function that needs it.
 
 from __future__ import annotations
 
 import os
 import sys
 
-from . import client, credentials
+from .clients import client
+from .secrets import credentials
 
 TYPE_CHECKING = False  # not typing's: importing typing costs a CLI call milliseconds
 if TYPE_CHECKING:
@@ -57,19 +58,19 @@ def main(argv: list[str] | None = None) -> int:
     if first == "desktop":
         return _desktop(args[1:])
     if first in ("install", "uninstall"):
-        from .install_cli import main as setup
+        from .setup.install_cli import main as setup
         return setup(first, args[1:])
     if first == "extension":
-        from .extension_pack import main as pack
+        from .setup.extension_pack import main as pack
         return pack(args[1:])
     if first == "setup":
-        from .setup_cli import main as setup_all
+        from .setup.setup_cli import main as setup_all
         return setup_all(args[1:])
     if first == "doctor":
-        from .doctor import main as doctor
+        from .setup.doctor import main as doctor
         return doctor(args[1:])
     if first == "mcp":
-        from .mcp_server import main as mcp
+        from .mcp.server import main as mcp
         code = mcp()
         return code if isinstance(code, int) else 0
     if not args:
@@ -161,14 +162,14 @@ def _send(request: dict[str, object], token: str | None, op: str,
     """The request sent the way its op needs; the hub's reply."""
     if op != "person" or asks_help:
         return client.request(request, token=token or "")
-    from . import person_cli
+    from .clients import person_cli
     return person_cli.confirmed(request)
 
 
 def _code(args: list[str]) -> str | int:
     """approve or deny: the code, typed without echo or read from stdin; else an exit
     status (nothing was answered)."""
-    from . import person_cli
+    from .clients import person_cli
     verb = _first_word(args)
     rest = args[args.index(verb) + 1:]
     qid = next((w for w in rest if not w.startswith("-")), "?")
@@ -250,7 +251,7 @@ def _claim_hub() -> int | None:
     """The hub lock for `serve`, taken at once; None when it cannot be (a hub holds it):
     serve then tries again and says why in its log, as before."""
     from .errors import TabstewardError
-    from .hub import locate, lock
+    from .records import locate, lock
     try:
         return lock.claim(locate.socket_path())
     except (TabstewardError, OSError):
@@ -259,8 +260,8 @@ def _claim_hub() -> int | None:
 
 def _start_hub() -> str | None:
     """Start a hub (the slow path, so imports are fine here); what went wrong, if anything."""
+    from .clients import autostart
     from .errors import HubUnavailable
-    from .hub import autostart
     try:
         autostart.ensure_hub()
     except HubUnavailable as exc:

@@ -25,10 +25,11 @@ import sys
 from collections.abc import Callable
 from typing import BinaryIO
 
-from . import framing, paths
-from .extension_ids import allowed_origins
-from .hub import locate
-from .nm_chunks import split_for_browser
+from . import paths
+from .browsers.extension_ids import allowed_origins
+from .native import framing
+from .native.chunks import split_for_browser
+from .records import locate
 
 EXTRA_IDS_ENV = "TABSTEWARD_EXTRA_EXTENSION_IDS"
 BROWSER_MAX = framing.DEFAULT_MAX
@@ -120,8 +121,8 @@ async def _relay(stdout_file: BinaryIO) -> int:
     loop.add_signal_handler(signal.SIGTERM, stopped.set)
     connected = await _connect()
     if connected is None:
+        from .clients import autostart
         from .errors import HubUnavailable
-        from .hub import autostart
         log.info("no hub answers at %s; starting one", locate.socket_path())
         try:
             await asyncio.to_thread(autostart.ensure_hub)

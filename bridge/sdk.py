@@ -1,5 +1,5 @@
 """The async Python SDK: a typed method per tool, over one pipelined connection to the hub
-(sdk_connection.py)."""
+(clients/sdk_connection.py)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal, Self
 
-from . import credentials
+from .clients.sdk_connection import Connection, Pending, open_socket
 from .errors import AuthError, HubUnavailable, TabstewardError, UsageError, from_wire
-from .hub import locate
-from .sdk_connection import Connection, Pending, open_socket
+from .records import locate
+from .secrets import credentials
 from .tools.registry import Result
 
 __all__ = ["Pending", "Result", "Tabsteward", "ToolInfo"]
@@ -55,7 +55,7 @@ def _unpaired(reply: Mapping[str, Any]) -> bool:
 def _autostart() -> None:
     """Start a hub and return once it listens (blocking; run it in a thread)."""
     try:
-        from .hub.autostart import ensure_hub
+        from .clients.autostart import ensure_hub
     except ImportError as exc:
         raise HubUnavailable(f"no hub is running and this install cannot start one ({exc})") \
             from exc

@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from tabsteward.bridge.errors import TabstewardError, UsageError
-from tabsteward.bridge.hub.activity import DECISIONS, KINDS, ActivityLog, Entry, Filters, Format
+from tabsteward.bridge.records.activity import DECISIONS, KINDS, ActivityLog, Entry, Filters, Format
 from tabsteward.bridge.shown import shown
 
 TITLE = "Tabsteward — Activity"

@@ -101,13 +101,13 @@ class Desktop:
         return window
 
     def keys(self) -> QWidget:
-        from tabsteward.bridge.apikeys import ApiKeys
+        from tabsteward.bridge.secrets.apikeys import ApiKeys
 
         from .keys_window import KeysWindow
         return self._window("keys", lambda: KeysWindow(ApiKeys(), self.running.agents))
 
     def profiles(self) -> QWidget:
-        from tabsteward.bridge.apikeys import ApiKeys
+        from tabsteward.bridge.secrets.apikeys import ApiKeys
 
         from .profiles_window import ProfilesWindow
         gate = self.running.gate

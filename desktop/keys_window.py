@@ -21,11 +21,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from tabsteward.bridge import apikeys
-from tabsteward.bridge.apikeys import ApiKeys, KeyEntry
 from tabsteward.bridge.errors import TabstewardError
-from tabsteward.bridge.hub.agents import Agent, Agents
-from tabsteward.bridge.providers import PROVIDERS, check
+from tabsteward.bridge.records.agents import Agent, Agents
+from tabsteward.bridge.secrets import apikeys
+from tabsteward.bridge.secrets.apikeys import ApiKeys, KeyEntry
+from tabsteward.bridge.secrets.providers import PROVIDERS, check
 
 from .confirm import SecondClick
 

@@ -19,9 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 from tabsteward.bridge.errors import TabstewardError
-from tabsteward.bridge.hub import peer
 from tabsteward.bridge.hub.approvals import Answer, Approvals, Question
 from tabsteward.bridge.policy.categories import Category
+from tabsteward.bridge.records import peer
 from tabsteward.bridge.shown import shown
 
 log = logging.getLogger("tabsteward.desktop")

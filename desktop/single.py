@@ -8,8 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtNetwork import QLocalServer, QLocalSocket
-from tabsteward.bridge.hub import locate
 from tabsteward.bridge.paths import ensure_private_dir
+from tabsteward.bridge.records import locate
 
 log = logging.getLogger("tabsteward.desktop")
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QSystemTrayIcon
 from tabsteward.bridge.hub.main import Running
-from tabsteward.bridge.hub.status import RunningGoal
+from tabsteward.bridge.records.status import RunningGoal
 
 from .icons import icon
 from .state import Snapshot, TrayState, ago

@@ -192,7 +192,7 @@ function send(message) {
   }
 }
 
-// Messages over 1 MiB arrive from the host in chunks (bridge/nm_chunks.py); a malformed
+// Messages over 1 MiB arrive from the host in chunks (bridge/native/chunks.py); a malformed
 // chunk drops its whole message.
 function unchunk(message) {
   if (!Object.hasOwn(message, "chunk")) return message;

@@ -13,17 +13,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tabsteward.bridge import install
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
-from tabsteward.bridge.extension_ids import EXTENSION_ID
-from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.core import Hub
 from tabsteward.bridge.hub.pool import BrowserPool
 from tabsteward.bridge.hub.server import LocalServer
+from tabsteward.bridge.records.agents import Agents
+from tabsteward.bridge.setup import install
 
 EXTENSION = Path(__file__).resolve().parents[1] / "extension"
 CONNECT_WAIT = 30.0

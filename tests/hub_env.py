@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tabsteward.bridge.demo import Console
-from tabsteward.bridge.hub.agents import Agents
+from tabsteward.bridge.records.agents import Agents
 
 FOLDERS = {"HOME": "home", "XDG_RUNTIME_DIR": "run", "XDG_STATE_HOME": "state",
            "XDG_CONFIG_HOME": "config", "XDG_CACHE_HOME": "cache", "XDG_DATA_HOME": "data"}
@@ -116,7 +116,7 @@ def start_hub(env: dict[str, str], *options: str) -> Hub:
 
 # Stops the hub of the environment it runs in, as the person would (a signal to its pid):
 # the shutdown op is the person's, and asks them first. Prints {'ok': True} once signalled.
-STOP_HUB = ("import os, signal; from tabsteward.bridge import client; "
+STOP_HUB = ("import os, signal; from tabsteward.bridge.clients import client; "
             "os.kill(client.request({'op': 'ping', 'id': 1})['pid'], signal.SIGTERM); "
             "print({'ok': True})")
 
@@ -124,7 +124,7 @@ STOP_HUB = ("import os, signal; from tabsteward.bridge import client; "
 def stop_hub_of(env: dict[str, str]) -> None:
     """Stop the hub that answers in this environment (if one does), and wait until it is
     gone."""
-    found = subprocess.run([sys.executable, "-c", "from tabsteward.bridge import client; "
+    found = subprocess.run([sys.executable, "-c", "from tabsteward.bridge.clients import client; "
                             "print(client.request({'op': 'ping', 'id': 1})['pid'])"],
                            env=env, capture_output=True, text=True, timeout=30)
     if found.returncode != 0:

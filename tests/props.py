@@ -15,8 +15,8 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
-from tabsteward.bridge import framing
 from tabsteward.bridge.errors import UsageError
+from tabsteward.bridge.native import framing
 
 
 def props(examples: int) -> settings:

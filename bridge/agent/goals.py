@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import UsageError
-from ..hub.status import Goals, RunningGoal
+from ..records.status import Goals, RunningGoal
 from .loop import Budgets, GoalRun, Outcome, Step
 from .transcript import Transcript
 
@@ -54,8 +54,8 @@ def _less(budgets: Budgets, field: str, wanted: float, arg: str) -> Budgets:
 async def start_goal(call: Call, goal: str, args: dict[str, Any],
                      progress: Callable[[Step], None]) -> Outcome:
     """Run `goal` to its end in a new background tab of the caller's session."""
-    from ..apikeys import ApiKeys
     from ..engine import actions
+    from ..secrets.apikeys import ApiKeys
     from .models import config_for
 
     profile = _profile(call, args)

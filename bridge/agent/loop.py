@@ -15,8 +15,8 @@ from ..engine import actions
 from ..engine.tab import Tab
 from ..engine.targets import parse as parse_target
 from ..errors import PolicyError, TabstewardError
-from ..hub.redact import REDACTOR
 from ..policy.profiles import GOAL_ACTIONS, GOAL_CANDIDATES, GOAL_REQUESTS, GOAL_SECONDS, Profile
+from ..records.redact import REDACTOR
 from . import decision as dec
 from . import prompt
 from .models import ModelConfig, ModelError, ModelOutputError, Usage, complete

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 from email.message import Message
 from typing import Any
 
-from ..apikeys import ApiKeys
 from ..errors import TabstewardError, UsageError
 from ..policy.profiles import Profile
-from ..providers import PROVIDERS, auth_headers, opener, redact
+from ..secrets.apikeys import ApiKeys
+from ..secrets.providers import PROVIDERS, auth_headers, opener, redact
 
 log = logging.getLogger("tabsteward.agent")
 

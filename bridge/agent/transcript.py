@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import UsageError
-from ..hub.redact import REDACTOR
 from ..paths import ensure_private_dir, state_dir
+from ..records.redact import REDACTOR
 
 FOLDER = "runs"
 _ID = re.compile(r"r[0-9]{8}-[0-9]{6}-[0-9a-f]{6}")

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .errors import UsageError
+from ..errors import UsageError
 
 APP_ID = "tabsteward"  # the .desktop files' and the icon's name
 LAUNCH_AGENT = "com.tabsteward.tray"  # the LaunchAgent's label and plist name

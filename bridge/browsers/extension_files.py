@@ -8,8 +8,8 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-from . import paths
-from .errors import TabstewardError
+from .. import paths
+from ..errors import TabstewardError
 
 PACKAGE = "tabsteward.extension"
 # the kinds of file shipped; keep in step with package-data in pyproject.toml

@@ -8,8 +8,8 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 
-from . import paths
-from .errors import UsageError
+from .. import paths
+from ..errors import UsageError
 
 # pinned by the key in extension/manifest.json (the SHA-256 of the key)
 EXTENSION_ID = "pmdkjioamememlcdenlknhgmjpdfpajb"

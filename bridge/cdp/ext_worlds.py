@@ -19,8 +19,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from ..browsers.extension_ids import allowed_origins
 from ..errors import CDPError, TabstewardError
-from ..extension_ids import allowed_origins
 from .extension_link import ExtensionCallError
 
 log = logging.getLogger("tabsteward.cdp")

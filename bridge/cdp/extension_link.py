@@ -15,8 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .. import framing
 from ..errors import BrowserError, PolicyError, TabError, TabstewardError, UsageError
+from ..native import framing
 
 log = logging.getLogger("tabsteward.extension")
 

@@ -11,10 +11,11 @@ import sys
 import time
 from pathlib import Path
 
-from .. import client, paths
+from .. import paths
 from ..errors import HubUnavailable
-from . import locate
-from .lock import is_claimed
+from ..records import locate
+from ..records.lock import is_claimed
+from . import client
 
 WAIT = 30.0
 POLL = 0.05

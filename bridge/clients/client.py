@@ -9,7 +9,7 @@ import _json
 import _socket
 import sys
 
-from .hub import locate
+from ..records import locate
 
 # The framing of framing.py, written again here to stay lean: a 32-bit native-order length,
 # then that many bytes of UTF-8 JSON. Keep the two in sync.

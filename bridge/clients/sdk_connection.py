@@ -8,8 +8,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from . import framing
-from .errors import HubUnavailable, UsageError, from_wire
+from ..errors import HubUnavailable, UsageError, from_wire
+from ..native import framing
 
 log = logging.getLogger("tabsteward.bridge.sdk")
 

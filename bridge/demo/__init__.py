@@ -187,7 +187,7 @@ class Demo:
 
     def pair(self) -> None:
         """The agent asks to pair; the person approves; the agent keeps its token."""
-        from .. import client
+        from ..clients import client
         got: dict[str, object] = {}
         socket = os.path.join(self.env["XDG_RUNTIME_DIR"], "tabsteward", "hub.sock")
         asking = threading.Thread(target=lambda: got.update(client.request(

@@ -96,7 +96,7 @@ def refusal(path: str, *, folder: str, home: str, own: Iterable[str]) -> str | N
 def own_folders(extra: Iterable[str] = ()) -> list[str]:
     """Tabsteward's config, state, cache, data and runtime folders, the environment it runs
     from, and `extra` (the policy file in use): real paths."""
-    from ..hub.locate import runtime_dir, socket_path, token_path  # imports only os
+    from ..records.locate import runtime_dir, socket_path, token_path  # imports only os
     beside = os.path.dirname(socket_path())  # TABSTEWARD_SOCKET may name any folder
     roots = [paths.config_dir(), paths.state_dir(), paths.cache_dir(), paths.data_dir(),
              runtime_dir(), socket_path(), token_path(), os.path.join(beside, "hub.lock"),

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import AuthError, UsageError
-from . import context
-from .redact import REDACTOR
+from ..records import context
+from ..records.redact import REDACTOR
 
 log = logging.getLogger("tabsteward.hub")
 

@@ -8,8 +8,8 @@ import os
 import time
 from typing import TextIO
 
+from ..records import peer
 from ..shown import shown
-from . import peer
 from .approvals import Answer, Question
 
 log = logging.getLogger("tabsteward.hub")

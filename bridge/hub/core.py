@@ -9,7 +9,7 @@ import os
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import framing, version
+from .. import version
 from ..errors import (
     CODE_NOT_ON_COMMAND_LINE,
     AuthError,
@@ -18,18 +18,20 @@ from ..errors import (
     UsageError,
     code_on_command_line,
 )
+from ..native import framing
+from ..records import context, peer
+from ..records.agents import Agent, Agents
+from ..records.redact import PATTERNS, REDACTOR
+from ..records.status import Status
 from ..shown import printable, shown
 from ..tools.registry import PERSON, Call, Result, Tool, table
-from . import argv, context, peer, protocol
-from .agents import Agent, Agents
+from . import argv, protocol
 from .approvals import Approvals
 from .loggable import loggable
-from .redact import PATTERNS, REDACTOR
-from .status import Status
 
 if TYPE_CHECKING:
     from ..engine.session import Browser
-    from .activity import ActivityLog
+    from ..records.activity import ActivityLog
     from .gatekeeper import PolicyGate
     from .pool import BrowserPool
     from .server import LocalServer

@@ -18,13 +18,13 @@ from ..policy.profiles import Config, Profile
 from ..policy.screen import screens, stop_reason
 from ..policy.sites import site_of
 from ..policy.watch import ConfigFile
+from ..records.redact import REDACTOR
 from .approvals import Answer, Approvals, Question
-from .redact import REDACTOR
 
 if TYPE_CHECKING:
     from ..engine.tab import Tab
     from ..policy.intent import Intent
-    from .activity import ActivityLog
+    from ..records.activity import ActivityLog
 
 log = logging.getLogger("tabsteward.hub")
 

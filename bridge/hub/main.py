@@ -21,17 +21,18 @@ from ..errors import TabstewardError
 from ..policy import profile_template
 from ..policy.grants import Grants
 from ..policy.watch import ConfigFile
+from ..records import locate
+from ..records.activity import ActivityLog
+from ..records.agents import Agents
+from ..records.lock import claim
+from ..records.redact import REDACTOR
 from ..shown import shown
-from . import harden, locate
-from .activity import ActivityLog
-from .agents import Agents
+from . import harden
 from .approvals import Approvals
 from .console import Console
 from .core import Hub
 from .gatekeeper import PolicyGate
-from .lock import claim
 from .pool import DEFAULT_IDLE_DETACH, BrowserPool
-from .redact import REDACTOR
 from .server import LocalServer
 
 log = logging.getLogger("tabsteward.hub")

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError, UsageError
-from .listeners import tell
+from ..records.listeners import tell
 
 if TYPE_CHECKING:
     from ..cdp.extension_link import ExtensionLink

@@ -9,8 +9,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..errors import AuthError, TabstewardError, UsageError
+from ..records.agents import pairing_name
 from ..tools.registry import Param, Tool
-from .agents import pairing_name
 
 DEFAULT_AGENT = "default"
 

@@ -13,12 +13,13 @@ import struct
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .. import framing
 from ..errors import AuthError, TabstewardError, UsageError
-from . import context, locate, protocol
-from .agents import Agent, Agents
-from .lock import HubRunning
-from .lock import take as take_lock
+from ..native import framing
+from ..records import context, locate
+from ..records.agents import Agent, Agents
+from ..records.lock import HubRunning
+from ..records.lock import take as take_lock
+from . import protocol
 from .strangers import Strangers
 
 log = logging.getLogger("tabsteward.hub")

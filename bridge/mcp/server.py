@@ -9,11 +9,11 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import version
-from .errors import HubUnavailable, TabstewardError
-from .hub.protocol import DEFAULT_AGENT
-from .sdk import Pending, Tabsteward, ToolInfo
-from .tools.registry import PERSON
+from .. import version
+from ..errors import HubUnavailable, TabstewardError
+from ..hub.protocol import DEFAULT_AGENT
+from ..sdk import Pending, Tabsteward, ToolInfo
+from ..tools.registry import PERSON
 
 if TYPE_CHECKING:
     from collections.abc import Coroutine

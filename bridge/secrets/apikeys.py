@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import paths
-from .errors import TabstewardError, UsageError
+from .. import paths
+from ..errors import TabstewardError, UsageError
 from .providers import PROVIDERS, redact, valid_secret
 
 if TYPE_CHECKING:

@@ -11,7 +11,7 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from .errors import TabstewardError, UsageError
+from ..errors import TabstewardError, UsageError
 
 MAX_SECRET = 4096
 SNIPPET = 200  # characters of a server's text quoted in a message

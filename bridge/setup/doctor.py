@@ -21,10 +21,13 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import Any
 
-from . import client, extension_files, install, paths, sandboxed, setup_args, winreg_hosts
-from .errors import TabstewardError
-from .extension_ids import EXTENSION_ID
-from .hub import locate
+from .. import paths
+from ..browsers import extension_files, winreg_hosts
+from ..browsers.extension_ids import EXTENSION_ID
+from ..clients import client
+from ..errors import TabstewardError
+from ..records import locate
+from . import install, sandboxed, setup_args
 from .verdict import Check
 
 ORIGIN = f"chrome-extension://{EXTENSION_ID}/"
@@ -281,7 +284,7 @@ def read_log_tail(path: Path, size: int = LOG_TAIL) -> str | None:
 
 def _request(message: dict[str, object], timeout: float) -> dict[str, object]:
     """A request as this terminal's agent (a ping needs no token; listing browsers does)."""
-    from . import credentials
+    from ..secrets import credentials
     token = ""
     if message.get("op") != "ping":
         try:

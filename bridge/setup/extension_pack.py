@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import extension_files
-from .errors import TabstewardError, UsageError
+from ..browsers import extension_files
+from ..errors import TabstewardError, UsageError
 
 STORE_SUFFIXES = (".js", ".json", ".html", ".css", ".png")  # docs (.md) stay out
 ICON_SIZES = (16, 32, 48, 128)

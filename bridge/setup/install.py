@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import winreg_hosts
-from .errors import TabstewardError, UsageError
-from .extension_ids import allowed_origins
+from ..browsers import winreg_hosts
+from ..browsers.extension_ids import allowed_origins
+from ..errors import TabstewardError, UsageError
 
 HOST_NAME = "com.tabsteward.host"
 LAUNCHER_NAME = "tabsteward-native-host"

@@ -9,17 +9,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import (
-    extension_files,
-    extension_ids,
-    install,
-    login_items,
-    sandboxed,
-    setup_args,
-    winreg_hosts,
-)
-from .errors import TabstewardError, UsageError
-from .extension_ids import EXTENSION_ID
+from ..browsers import extension_files, extension_ids, winreg_hosts
+from ..browsers.extension_ids import EXTENSION_ID
+from ..errors import TabstewardError, UsageError
+from . import install, login_items, sandboxed, setup_args
 
 HELP = {
     "install": """usage: tabsteward install [--browser NAME]... [--user-data-dir DIR]

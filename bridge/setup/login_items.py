@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Protocol
 
-from . import app_entries as entries
-from .errors import TabstewardError
+from ..browsers import app_entries as entries
+from ..errors import TabstewardError
 
 NOT_WINDOWS = "the Windows registry exists only on Windows; nothing was changed in it"
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import TabstewardError, UsageError
+from ..errors import TabstewardError, UsageError
 from .install import BROWSERS
 
 OPTIONS = "--browser NAME (repeatable), --user-data-dir DIR, --json, --help"

@@ -10,18 +10,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from . import (
-    app_entries,
-    browser_apps,
-    extension_files,
-    extension_ids,
-    install,
-    install_cli,
-    login_items,
-    setup_args,
-    winreg_hosts,
-)
-from .errors import TabstewardError, UsageError
+from ..browsers import app_entries, browser_apps, extension_files, extension_ids, winreg_hosts
+from ..errors import TabstewardError, UsageError
+from . import install, install_cli, login_items, setup_args
 
 UNDONE = "nothing was set up"
 FLAGS = ("--no-autostart", "--no-open")

@@ -7,7 +7,8 @@ import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from . import app_entries, login_items
+from ..browsers import app_entries
+from . import login_items
 from .verdict import Check
 
 SETUP = "run `tabsteward setup`"

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..engine import outputs
 from ..errors import PolicyError, TabstewardError, UsageError
-from ..hub import context
-from ..hub.activity import KINDS, MAX_QUERY, ActivityLog, Entry, Format
+from ..records import context
+from ..records.activity import KINDS, MAX_QUERY, ActivityLog, Entry, Format
 from ..shown import shown
 from .common import OVERWRITE
 from .registry import PERSON, Call, Param, Result, tool

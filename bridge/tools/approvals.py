@@ -12,8 +12,8 @@ import time
 from typing import Any
 
 from ..errors import UsageError
-from ..hub import context, peer
 from ..policy.categories import Category
+from ..records import context, peer
 from ..shown import shown
 from .registry import PERSON, Call, Param, Result, tool
 

@@ -10,7 +10,7 @@ from dataclasses import asdict
 from typing import Any
 
 from ..errors import UsageError
-from ..hub import context
+from ..records import context
 from .registry import Call, Param, Result, tool
 
 MAX_GOAL = 2000

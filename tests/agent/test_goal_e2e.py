@@ -22,8 +22,8 @@ from llm_server import LLMServer, openai_reply
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp_types import Implementation
-from tabsteward.bridge.apikeys import ApiKeys, KeyEntry
 from tabsteward.bridge.sdk import Tabsteward
+from tabsteward.bridge.secrets.apikeys import ApiKeys, KeyEntry
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 

@@ -25,9 +25,9 @@ from tabsteward.bridge.agent.models import (
     config_for,
     price,
 )
-from tabsteward.bridge.apikeys import ApiKeys, KeyEntry, backend_problem, write_index
 from tabsteward.bridge.errors import UsageError
 from tabsteward.bridge.policy.profiles import Profile
+from tabsteward.bridge.secrets.apikeys import ApiKeys, KeyEntry, backend_problem, write_index
 
 SECRET = "sk-test-0123456789abcdef"
 SYSTEM = "You choose the next step."

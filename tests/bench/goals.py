@@ -40,9 +40,9 @@ from llm_server import LLMServer  # noqa: E402
 from serve import StaticServer  # noqa: E402
 from tabsteward.bridge.agent import prompt  # noqa: E402
 from tabsteward.bridge.agent.observe import observe  # noqa: E402
-from tabsteward.bridge.apikeys import ApiKeys, KeyEntry  # noqa: E402
 from tabsteward.bridge.engine import actions  # noqa: E402
 from tabsteward.bridge.engine.session import Browser  # noqa: E402
+from tabsteward.bridge.secrets.apikeys import ApiKeys, KeyEntry  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "bench" / "corpus" / "pages"
 RESULTS = ROOT / ".bench-cache" / "results"

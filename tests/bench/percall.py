@@ -85,7 +85,7 @@ HUB_PHASES = [
     ("  request (Hub.execute)", "tabsteward.bridge.hub.core:Hub.execute"),
     ("    parse the command line", "tabsteward.bridge.hub.argv:parse"),
     ("    run the tool (Hub._run)", "tabsteward.bridge.hub.core:Hub._run"),
-    ("      activity log", "tabsteward.bridge.hub.activity:ActivityLog.append"),
+    ("      activity log", "tabsteward.bridge.records.activity:ActivityLog.append"),
     ("      pick the browser", "tabsteward.bridge.hub.pool:BrowserPool.pick"),
     ("      engine: click", "tabsteward.bridge.engine.actions:click"),
     ("      engine: fill", "tabsteward.bridge.engine.actions:enter_text"),
@@ -158,7 +158,9 @@ def hub_in_thread(env: dict[str, str], cdp_url: str | None) -> Iterator[None]:
 CLIENT_PROBE = """
 import time; t0 = time.perf_counter()
 import sys
-from tabsteward.bridge import cli, client, credentials
+from tabsteward.bridge import cli
+from tabsteward.bridge.clients import client
+from tabsteward.bridge.secrets import credentials
 took = {"imports": (time.perf_counter() - t0) * 1000}
 def timed(owner, name, label):
     fn = getattr(owner, name)
@@ -249,7 +251,7 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
     hub_env.pop("TABSTEWARD_AGENT", None)
     env = dict(hub_env)
     if keyring:  # as a paired agent runs: its token in the keyring, read on every call
-        from tabsteward.bridge import credentials
+        from tabsteward.bridge.secrets import credentials
         env.pop("TABSTEWARD_TOKEN")
         env["TABSTEWARD_NAME"] = "bench agent"
         credentials.save("bench agent", hub_env["TABSTEWARD_TOKEN"])

@@ -150,7 +150,7 @@ def fresh_bytecode() -> None:
     # shared runner sets PYTHONDONTWRITEBYTECODE again and reads what is compiled here
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
     subprocess.run([str(PYTHON), "-c", "import tabsteward.bridge.cli, tabsteward.bridge.hub.main, "
-                    "tabsteward.bridge.mcp_server"], check=True)
+                    "tabsteward.bridge.mcp.server"], check=True)
 
 
 def run_shared(pages: str, stamp: str) -> Path:

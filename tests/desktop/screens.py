@@ -18,8 +18,8 @@ import qasync
 from PySide6.QtCore import QPoint, QRect
 from PySide6.QtGui import QColor, QImage
 from PySide6.QtWidgets import QApplication, QLineEdit, QSystemTrayIcon, QWidget
-from tabsteward.bridge.apikeys import ApiKeys, KeyEntry
 from tabsteward.bridge.hub import main as hub_main
+from tabsteward.bridge.secrets.apikeys import ApiKeys, KeyEntry
 from tabsteward.desktop.app import Desktop, parser
 from tabsteward.desktop.icons import COLOURS
 from tabsteward.desktop.state import TrayState

@@ -21,8 +21,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QComboBox, QFileDialog, QLabel, QPushButton, QTableView
 from pytestqt.qtbot import QtBot
 from tabsteward.bridge.errors import TabstewardError
-from tabsteward.bridge.hub.activity import DECISIONS, KINDS, ActivityLog
-from tabsteward.bridge.hub.redact import Redactor
+from tabsteward.bridge.records.activity import DECISIONS, KINDS, ActivityLog
+from tabsteward.bridge.records.redact import Redactor
 from tabsteward.desktop.activity_window import (
     COLUMNS,
     SUMMARY,

@@ -21,16 +21,16 @@ import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail
 from keyring.errors import KeyringError, PasswordDeleteError
-from tabsteward.bridge import apikeys
-from tabsteward.bridge.apikeys import (
+from tabsteward.bridge.errors import TabstewardError, UsageError
+from tabsteward.bridge.secrets import apikeys
+from tabsteward.bridge.secrets.apikeys import (
     SERVICE,
     ApiKeys,
     KeyEntry,
     KeyStoreError,
     backend_problem,
 )
-from tabsteward.bridge.errors import TabstewardError, UsageError
-from tabsteward.bridge.providers import ProviderError, check
+from tabsteward.bridge.secrets.providers import ProviderError, check
 
 GOOD = "sk-good-0123456789abcdef"
 WRONG = "sk-wrong-9876543210fedcba"

@@ -17,8 +17,8 @@ from keyring.backends import fail
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QTableWidget
 from pytestqt.qtbot import QtBot
-from tabsteward.bridge.apikeys import SERVICE, ApiKeys
-from tabsteward.bridge.hub.agents import Agents
+from tabsteward.bridge.records.agents import Agents
+from tabsteward.bridge.secrets.apikeys import SERVICE, ApiKeys
 from tabsteward.desktop.keys_window import KeysWindow
 from test_apikeys import GOOD, WRONG, FakeProvider, names, os_keyring, server
 

@@ -19,9 +19,9 @@ from llm_server import LLMServer
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
-from tabsteward.bridge.apikeys import ApiKeys, KeyEntry
 from tabsteward.bridge.errors import PolicyError
 from tabsteward.bridge.hub import main as hub_main
+from tabsteward.bridge.secrets.apikeys import ApiKeys, KeyEntry
 from tabsteward.desktop.app import Desktop, parser
 from tabsteward.desktop.panel import Panel
 from tabsteward.desktop.state import TrayState
@@ -369,7 +369,7 @@ def test_wrong_codes_lock_code_answers_but_not_the_panel(app, qtbot, monkeypatch
     # the attack: three wrong codes, to have the purchase question denied or frozen
     import logging
 
-    from tabsteward.bridge import client
+    from tabsteward.bridge.clients import client
     hub_log = logging.getLogger("tabsteward.hub")
     monkeypatch.setattr(hub_log, "warning", hub_log.info)  # the lock's warning is expected
 
@@ -395,7 +395,7 @@ def test_wrong_codes_lock_code_answers_but_not_the_panel(app, qtbot, monkeypatch
 
 
 def test_a_pairing_shows_what_the_agent_says_apart_from_what_the_hub_verified(app, qtbot):
-    from tabsteward.bridge import client
+    from tabsteward.bridge.clients import client
 
     async def scenario() -> None:
         sock = app.desktop.running.server.socket_path

@@ -12,9 +12,9 @@ import pytest
 from extension_env import ExtensionHub
 from fixture_server import Site
 from looprunner import LoopThread
-from tabsteward.bridge import framing
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.native import framing
 
 pytestmark = pytest.mark.timeout(120)
 HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 from tabsteward.bridge.errors import TabstewardError, UsageError
-from tabsteward.bridge.hub.activity import (
+from tabsteward.bridge.paths import state_dir
+from tabsteward.bridge.records.activity import (
     DECISIONS,
     LIMITS,
     MAX_DATA,
@@ -26,8 +27,7 @@ from tabsteward.bridge.hub.activity import (
     Entry,
     Filters,
 )
-from tabsteward.bridge.hub.redact import MARK, Redactor
-from tabsteward.bridge.paths import state_dir
+from tabsteward.bridge.records.redact import MARK, Redactor
 
 NOW = time.time()
 
@@ -416,7 +416,7 @@ def test_an_append_costs_well_under_a_millisecond(log: ActivityLog) -> None:
 CHILD = """
 import sys
 from pathlib import Path
-from tabsteward.bridge.hub.activity import ActivityLog
+from tabsteward.bridge.records.activity import ActivityLog
 log = ActivityLog(Path(sys.argv[1]))
 i = 0
 while True:

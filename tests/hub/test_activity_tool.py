@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from tabsteward.bridge.errors import TabstewardError, UsageError
 from tabsteward.bridge.hub import protocol
-from tabsteward.bridge.hub.activity import ActivityLog
-from tabsteward.bridge.hub.redact import Redactor
+from tabsteward.bridge.records.activity import ActivityLog
+from tabsteward.bridge.records.redact import Redactor
 from tabsteward.bridge.tools.activity import parse_since
 from tabsteward.bridge.tools.registry import Call, Result, table
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from tabsteward.bridge.errors import UsageError
-from tabsteward.bridge.hub.agents import Agent, Agents, digest
+from tabsteward.bridge.records.agents import Agent, Agents, digest
 
 SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 T0 = 1_700_000_000.0

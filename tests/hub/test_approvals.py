@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from tabsteward.bridge.errors import AuthError, UsageError
-from tabsteward.bridge.hub import context
 from tabsteward.bridge.hub.approvals import (
     CODE_ALPHABET,
     LOCK_SECONDS,
@@ -26,6 +25,7 @@ from tabsteward.bridge.hub.approvals import (
     Question,
     new_code,
 )
+from tabsteward.bridge.records import context
 
 pytestmark = pytest.mark.timeout(30)
 

@@ -21,7 +21,6 @@ from props import (
     props,
     result_or_error,
 )
-from tabsteward.bridge import framing
 from tabsteward.bridge.cdp.extension_link import (
     EVENTS,
     ExtensionCallError,
@@ -30,6 +29,7 @@ from tabsteward.bridge.cdp.extension_link import (
     check_hello,
 )
 from tabsteward.bridge.errors import BrowserError, PolicyError, UsageError
+from tabsteward.bridge.native import framing
 
 HELLO = {"type": "hello", "protocol": 1, "install": "0b6f2c4e-aaaa-bbbb-cccc-123456789abc",
          "browser": "Mozilla/5.0 Chrome/156.0.0.0", "name": "work", "profile": "Me",

@@ -20,7 +20,7 @@ from props import (
     props,
     split_anyhow,
 )
-from tabsteward.bridge import framing
+from tabsteward.bridge.native import framing
 
 # -- framing ---------------------------------------------------------------------------
 

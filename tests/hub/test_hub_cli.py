@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 from hub_env import stop_hub_of
-from tabsteward.bridge import cli, credentials
-from tabsteward.bridge.hub import locate
-from tabsteward.bridge.hub.agents import Agents
+from tabsteward.bridge import cli
 from tabsteward.bridge.hub.server import LocalServer
+from tabsteward.bridge.records import locate
+from tabsteward.bridge.records.agents import Agents
+from tabsteward.bridge.secrets import credentials
 
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -251,7 +252,7 @@ def test_a_command_right_after_serve_in_the_background_waits_for_that_serve() ->
 
 
 def test_a_serve_process_is_known_by_its_command_line() -> None:
-    from tabsteward.bridge.hub.autostart import is_serve
+    from tabsteward.bridge.clients.autostart import is_serve
     assert is_serve([b"/usr/bin/python3", b"/home/a/.venv/bin/tabsteward", b"serve", b""])
     assert is_serve([b"python", b"-m", b"tabsteward.bridge", b"serve", b"--idle-timeout",
                      b"600", b""])
@@ -263,7 +264,7 @@ def test_a_serve_process_is_known_by_its_command_line() -> None:
 
 def test_a_starting_serve_is_waited_for_only_when_it_is_young_and_for_this_socket(
         tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tabsteward.bridge.hub import autostart
+    from tabsteward.bridge.clients import autostart
     sleeper = [sys.executable, "-c", "import time; time.sleep(60)", "-m", "tabsteward.bridge",
                "serve"]  # looks like `serve` to /proc, does nothing
     ours = subprocess.Popen(sleeper, env=dict(os.environ))

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 from hub_env import agent_token
-from tabsteward.bridge import client
-from tabsteward.bridge.hub import locate
+from tabsteward.bridge.clients import client
 from tabsteward.bridge.hub.server import LocalServer
+from tabsteward.bridge.records import locate
 
 HEAVY = {"json", "socket", "re", "asyncio", "enum", "argparse", "pathlib", "typing",
          "logging", "subprocess"}
@@ -24,12 +24,13 @@ def test_lean_client_imports_no_heavy_module() -> None:
     out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True,
                          text=True, check=True)
     added = set(out.stdout.split())
-    assert "tabsteward.bridge.client" in added
+    assert "tabsteward.bridge.clients.client" in added
     assert not added & HEAVY, f"the CLI path imports {sorted(added & HEAVY)}"
     allowed = {"__future__", "_json", "_socket", "tabsteward", "tabsteward.bridge",
-               "tabsteward.bridge.cli", "tabsteward.bridge.client",
-               "tabsteward.bridge.credentials", "tabsteward.bridge.hub",
-               "tabsteward.bridge.hub.locate"}
+               "tabsteward.bridge.cli", "tabsteward.bridge.clients.client",
+               "tabsteward.bridge.clients", "tabsteward.bridge.secrets",
+               "tabsteward.bridge.secrets.credentials", "tabsteward.bridge.records",
+               "tabsteward.bridge.records.locate"}
     assert added <= allowed, f"unexpected imports: {sorted(added - allowed)}"
     # -X importtime lists every module the statement imported, after site's own
     timed = out.stderr.split("| site\n", 1)[-1]

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import pytest
 from hub_env import agent_token
 from hub_tables import SECRET, make_table
-from tabsteward.bridge import client
+from tabsteward.bridge.clients import client
 from tabsteward.bridge.hub.core import Hub, session_name
 from tabsteward.bridge.hub.pool import BrowserPool
 from tabsteward.bridge.hub.server import LocalServer

@@ -12,8 +12,8 @@ import subprocess
 import fixture_server
 import pytest
 from hub_env import BIN, Hub, private_env, read, start_hub, stop_hub, stop_hub_of
-from tabsteward.bridge import client
 from tabsteward.bridge.cdp.launch import find_chromium
+from tabsteward.bridge.clients import client
 from tabsteward.bridge.errors import BrowserError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from props import ANY_TEXT, C0, FIELD, SCALARS, known_bug, props, result_or_error
 from tabsteward.bridge.errors import AuthError, UsageError
-from tabsteward.bridge.hub import agents, protocol
+from tabsteward.bridge.hub import protocol
+from tabsteward.bridge.records import agents
 from tabsteward.bridge.tools.registry import Param, Tool, table
 
 TOKEN = {"token": "t"}

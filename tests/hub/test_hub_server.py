@@ -12,12 +12,13 @@ from typing import Any, TypeVar
 
 import pytest
 from hub_env import agent_token
-from tabsteward.bridge import framing
 from tabsteward.bridge.errors import TabError
-from tabsteward.bridge.hub import context, locate, protocol
-from tabsteward.bridge.hub.agents import Agents
-from tabsteward.bridge.hub.lock import HubRunning, claim, is_claimed
+from tabsteward.bridge.hub import protocol
 from tabsteward.bridge.hub.server import LocalServer
+from tabsteward.bridge.native import framing
+from tabsteward.bridge.records import context, locate
+from tabsteward.bridge.records.agents import Agents
+from tabsteward.bridge.records.lock import HubRunning, claim, is_claimed
 
 T = TypeVar("T")
 Handler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]

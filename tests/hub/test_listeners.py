@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 import pytest
-from tabsteward.bridge.hub.status import Status
+from tabsteward.bridge.records.status import Status
 
 
 def test_a_listener_that_raises_is_logged_and_the_others_are_still_told(

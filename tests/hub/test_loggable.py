@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tabsteward.bridge.hub.activity import ActivityLog
 from tabsteward.bridge.hub.loggable import loggable, url_for_log
+from tabsteward.bridge.records.activity import ActivityLog
 
 
 @pytest.mark.parametrize(("url", "logged"), [

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 from hub_env import BIN, Hub, Terminal, private_env, start_hub_on_terminal, stop_hub
 from hub_env import person as as_person
-from tabsteward.bridge import credentials
 from tabsteward.bridge.errors import AuthError
+from tabsteward.bridge.secrets import credentials
 
 pytestmark = pytest.mark.browser
 

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import hub_env
 import pytest
 from hub_env import BIN, Hub, Terminal, person
-from tabsteward.bridge import client
+from tabsteward.bridge.clients import client
 from tabsteward.bridge.errors import AuthError, PolicyError
 from tabsteward.bridge.hub import protocol
 from tabsteward.bridge.tools.registry import PERSON, table
@@ -212,7 +212,7 @@ def test_an_agent_cannot_stop_the_hub_to_start_its_own_in_its_place(console_hub)
     hub, term = console_hub
     before = len(term.questions("T"))
     stopping = subprocess.Popen(
-        [sys.executable, "-c", "import os; from tabsteward.bridge import client; "
+        [sys.executable, "-c", "import os; from tabsteward.bridge.clients import client; "
          "print(client.request({'op': 'shutdown', 'id': 1}, "
          "token=os.environ['TABSTEWARD_TOKEN']))"],
         env=hub.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -300,7 +300,7 @@ def test_a_process_named_with_a_newline_forges_no_console_line(console_hub):
     import tabsteward.bridge
     packages = os.path.dirname(os.path.dirname(os.path.dirname(tabsteward.bridge.__file__)))
     pairing = subprocess.Popen(
-        [FORGED, "-c", "import sys; from tabsteward.bridge import client; "
+        [FORGED, "-c", "import sys; from tabsteward.bridge.clients import client; "
          "client.request({'op': 'pair', 'name': 'helper', 'id': 1}, sys.argv[1])",
          hub.socket], executable=sys.executable, env={**hub.env, "PYTHONPATH": packages},
         stdout=subprocess.PIPE,

@@ -15,7 +15,7 @@ from props import (
     known_bug,
     props,
 )
-from tabsteward.bridge.hub.redact import MARK, MAX_DEPTH, REDACTOR, SECRET_KEYS, Redactor
+from tabsteward.bridge.records.redact import MARK, MAX_DEPTH, REDACTOR, SECRET_KEYS, Redactor
 
 
 def test_a_known_secret_is_replaced_wherever_it_occurs() -> None:

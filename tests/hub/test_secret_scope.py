@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from hub_tables import make_table
 from tabsteward.bridge.agent import transcript
-from tabsteward.bridge.hub.activity import ActivityLog
 from tabsteward.bridge.hub.approvals import Approvals
 from tabsteward.bridge.hub.core import Hub
 from tabsteward.bridge.hub.main import InertFormatter
 from tabsteward.bridge.hub.pool import BrowserPool
-from tabsteward.bridge.hub.redact import MARK, PATTERNS, REDACTOR, Redactor
+from tabsteward.bridge.records.activity import ActivityLog
+from tabsteward.bridge.records.redact import MARK, PATTERNS, REDACTOR, Redactor
 
 pytestmark = pytest.mark.timeout(30)
 

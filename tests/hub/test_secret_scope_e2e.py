@@ -16,7 +16,7 @@ from pathlib import Path
 import hub_env
 import pytest
 from hub_env import BIN, Hub, Terminal, person
-from tabsteward.bridge import client
+from tabsteward.bridge.clients import client
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 

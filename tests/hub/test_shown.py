@@ -9,9 +9,9 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tabsteward.bridge.hub import peer
 from tabsteward.bridge.hub.approvals import Question
 from tabsteward.bridge.hub.console import question_text
+from tabsteward.bridge.records import peer
 from tabsteward.bridge.shown import shown
 from tabsteward.bridge.tools.activity import line
 
@@ -99,7 +99,7 @@ def test_peer_facts_come_from_the_kernel_for_a_live_process() -> None:
 
 
 def test_an_activity_line_with_escape_sequences_prints_them_inert() -> None:
-    from tabsteward.bridge.hub.activity import Entry
+    from tabsteward.bridge.records.activity import Entry
     entry = Entry(id=1, ts=time.time(), kind="request", agent="a\x1b]0;t\x07", tool="open",
                   summary="page \x1b[2K\nforged", reason="")
     out = line(entry)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import wheel_env
-from tabsteward.bridge import app_entries
+from tabsteward.bridge.browsers import app_entries
 
 pytestmark = [pytest.mark.timeout(180)]
 SYSTEM_PYTHON = "/usr/bin/python3"

@@ -17,9 +17,9 @@ from threading import Thread
 
 import pytest
 import wheel_env
-from tabsteward.bridge import install
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
-from tabsteward.bridge.extension_ids import EXTENSION_ID
+from tabsteward.bridge.setup import install
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 WAIT = 30.0
@@ -62,7 +62,7 @@ def test_the_installed_command_and_every_module_come_from_the_venv_alone(
     assert installed.run("--version").stdout == f"tabsteward {version}\n"
     where = json.loads(installed.python_says(
         "import json, tabsteward.bridge.native_host as h, tabsteward.desktop.app as d; "
-        "from tabsteward.bridge import extension_files as e; "
+        "from tabsteward.bridge.browsers import extension_files as e; "
         "print(json.dumps([h.__file__, d.__file__, "
         "str(e.source().joinpath('manifest.json'))]))"))
     for path in where:

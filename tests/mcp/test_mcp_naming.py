@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from tabsteward.bridge.hub.protocol import DEFAULT_AGENT
-from tabsteward.bridge.mcp_server import agent_name, as_printed
+from tabsteward.bridge.mcp.server import agent_name, as_printed
 
 pytestmark = pytest.mark.timeout(10)
 

@@ -34,7 +34,7 @@ def server_command() -> list[str]:
     """`python -m tabsteward.bridge mcp` once the CLI exists, else main() directly."""
     if importlib.util.find_spec("tabsteward.bridge.__main__") is not None:
         return ["-m", "tabsteward.bridge", "mcp"]
-    return ["-c", "from tabsteward.bridge.mcp_server import main; raise SystemExit(main())"]
+    return ["-c", "from tabsteward.bridge.mcp.server import main; raise SystemExit(main())"]
 
 
 def run_session(paths: Paths, scenario: Callable[[Client], Awaitable[None]], *,

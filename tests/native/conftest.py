@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 from nm_standin import TOKEN, StandInHub, hub_env
-from tabsteward.bridge import install
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.launch import find_chromium
-from tabsteward.bridge.extension_ids import EXTENSION_ID
+from tabsteward.bridge.setup import install
 from websockets.sync.client import ClientConnection, connect
 
 EXTENSION = Path(__file__).resolve().parents[2] / "extension"

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tabsteward.bridge import framing
-from tabsteward.bridge.hub.agents import Agents
+from tabsteward.bridge.native import framing
+from tabsteward.bridge.records.agents import Agents
 
 TOKEN = "test-token-123"
 IO_TIMEOUT = 20.0  # bounds a blocking read so a broken host fails instead of hanging

@@ -12,16 +12,9 @@ from pathlib import Path
 
 import pytest
 from memory_registry import MemoryRegistry, MemoryRunKey
-from tabsteward.bridge import (
-    app_entries,
-    browser_apps,
-    install_cli,
-    login_items,
-    setup_args,
-    setup_cli,
-    setup_doctor,
-)
+from tabsteward.bridge.browsers import app_entries, browser_apps
 from tabsteward.bridge.errors import UsageError
+from tabsteward.bridge.setup import install_cli, login_items, setup_args, setup_cli, setup_doctor
 from tabsteward.desktop import icon_files, shape
 
 pytestmark = pytest.mark.timeout(60)

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 from looprunner import loop_thread
 from memory_registry import MemoryRegistry
-from tabsteward.bridge import cli, doctor, install, setup_args
+from tabsteward.bridge import cli
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.errors import UsageError
-from tabsteward.bridge.extension_ids import EXTENSION_ID
 from tabsteward.bridge.hub import protocol
-from tabsteward.bridge.hub.agents import Agents
 from tabsteward.bridge.hub.server import LocalServer
+from tabsteward.bridge.records.agents import Agents
+from tabsteward.bridge.setup import doctor, install, setup_args
 
 pytestmark = pytest.mark.timeout(60)
 

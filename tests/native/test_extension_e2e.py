@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from tabsteward.bridge.extension_ids import EXTENSION_ID
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 
 if TYPE_CHECKING:
     from conftest import Extension

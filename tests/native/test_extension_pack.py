@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 from hub_env import BIN, Hub, private_env, start_hub, stop_hub
-from tabsteward.bridge import extension_files, extension_ids, extension_pack
+from tabsteward.bridge.browsers import extension_files, extension_ids
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
 from tabsteward.bridge.errors import TabstewardError
-from tabsteward.bridge.extension_ids import EXTENSION_ID
+from tabsteward.bridge.setup import extension_pack
 
 pytestmark = pytest.mark.timeout(120)
 WAIT = 30.0

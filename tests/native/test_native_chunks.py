@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from props import JSON, decode_all, framed, json_body, props
-from tabsteward.bridge import framing
-from tabsteward.bridge.nm_chunks import Joiner, split_for_browser
+from tabsteward.bridge.native import framing
+from tabsteward.bridge.native.chunks import Joiner, split_for_browser
 
 MiB = 1024 * 1024
 

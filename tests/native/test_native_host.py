@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 from nm_standin import IO_TIMEOUT, TOKEN, StandInHub, hub_env
-from tabsteward.bridge import framing
-from tabsteward.bridge.nm_chunks import Joiner
+from tabsteward.bridge.native import framing
+from tabsteward.bridge.native.chunks import Joiner
 
 MiB = 1024 * 1024
 EXT_ID = "b" * 32
@@ -216,7 +216,7 @@ def test_a_huge_announced_length_from_the_browser_ends_the_host_at_once(
 
 
 SHUTDOWN = (  # the shutdown op asks the person: stop the hub with a signal, as they would
-    "import os, signal; from tabsteward.bridge import client; "
+    "import os, signal; from tabsteward.bridge.clients import client; "
     "os.kill(client.request({'op': 'ping', 'id': 1})['pid'], signal.SIGTERM)")
 
 

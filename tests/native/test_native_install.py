@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 from memory_registry import MemoryRegistry, MemoryRunKey
-from tabsteward.bridge import cli, extension_files, install, install_cli, setup_args, winreg_hosts
+from tabsteward.bridge import cli
+from tabsteward.bridge.browsers import extension_files, winreg_hosts
+from tabsteward.bridge.browsers.extension_ids import ALLOWED_ORIGINS, EXTENSION_ID
 from tabsteward.bridge.errors import UsageError
-from tabsteward.bridge.extension_ids import ALLOWED_ORIGINS, EXTENSION_ID
+from tabsteward.bridge.setup import install, install_cli, setup_args
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from tabsteward.bridge import cli, doctor, sandboxed, setup_args
+from tabsteward.bridge import cli
+from tabsteward.bridge.setup import doctor, sandboxed, setup_args
 
 pytestmark = pytest.mark.timeout(60)
 

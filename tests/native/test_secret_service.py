@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tabsteward.bridge import credentials, secret_service
-from tabsteward.bridge.secret_service import (
+from tabsteward.bridge.secrets import credentials, secret_service
+from tabsteward.bridge.secrets.secret_service import (
     SecretServiceError,
     decode,
     encode,
@@ -359,8 +359,8 @@ if unlock.returncode != 0:
 
 import keyring
 import secretstorage
-from tabsteward.bridge import credentials
-from tabsteward.bridge.secret_service import SecretServiceError, read_secret
+from tabsteward.bridge.secrets import credentials
+from tabsteward.bridge.secrets.secret_service import SecretServiceError, read_secret
 
 out = {"backend": f"{type(keyring.get_keyring()).__module__}."
                   f"{type(keyring.get_keyring()).__name__}"}

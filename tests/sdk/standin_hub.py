@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabsteward.bridge import framing
+from tabsteward.bridge.native import framing
 
 TOKEN = "stand-in-token"  # the paired agent's
 AGENT = "tests"  # the id and name the paired agent has

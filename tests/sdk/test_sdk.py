@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 from hub_env import pair
 from standin_hub import AGENT, TOKEN, Paths, Reply, StandinHub, answer_text
-from tabsteward.bridge import credentials, errors
-from tabsteward.bridge.hub import context
+from tabsteward.bridge import errors
+from tabsteward.bridge.records import context
 from tabsteward.bridge.sdk import Tabsteward
+from tabsteward.bridge.secrets import credentials
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -202,9 +203,9 @@ def test_autostart_starts_a_hub_in_a_thread_then_connects(
             started.append("yes")
             asyncio.run_coroutine_threadsafe(hub.start(), loop).result(timeout=10)
 
-        fake = types.ModuleType("tabsteward.bridge.hub.autostart")
+        fake = types.ModuleType("tabsteward.bridge.clients.autostart")
         fake.ensure_hub = ensure_hub  # type: ignore[attr-defined]
-        monkeypatch.setitem(sys.modules, "tabsteward.bridge.hub.autostart", fake)
+        monkeypatch.setitem(sys.modules, "tabsteward.bridge.clients.autostart", fake)
         try:
             async with Tabsteward() as ts:
                 assert (await ts.tabs()).text == "tabs done"
@@ -220,9 +221,9 @@ def test_autostart_that_fails_raises_hub_unavailable(
     def ensure_hub() -> None:
         raise errors.HubUnavailable("no browser could be launched; no hub was started")
 
-    fake = types.ModuleType("tabsteward.bridge.hub.autostart")
+    fake = types.ModuleType("tabsteward.bridge.clients.autostart")
     fake.ensure_hub = ensure_hub  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "tabsteward.bridge.hub.autostart", fake)
+    monkeypatch.setitem(sys.modules, "tabsteward.bridge.clients.autostart", fake)
 
     async def scenario() -> None:
         with pytest.raises(errors.HubUnavailable, match="no hub was started"):
