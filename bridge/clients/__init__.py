@@ -1,4 +1,5 @@
-"""Talking to the hub: the lean client, starting a hub, the SDK's connection, the person's
+"""Talking to the hub: the lean client, starting a hub, the SDK's wire, the person's words.
 
-commands. Layer 7: imports layers 0-6; the SDK, the MCP server and the CLI import it.
+Layer 7: imports layers 0 to 6; the command, the SDK, the native host, setup and the demo
+import it.
 """

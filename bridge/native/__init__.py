@@ -1,4 +1,4 @@
-"""Native messaging's wire: length-prefixed JSON frames and the chunks of long replies.
+"""Native messaging's wire: length-prefixed JSON frames and chunks of long replies.
 
-Layer 0: imports nothing of Tabsteward's but bridge.errors.
+Layer 0: imports nothing else of Tabsteward's.
 """

@@ -1,4 +1,5 @@
-"""What the hub keeps and where it listens, for every layer: its socket, paired agents,
+"""What the hub keeps that every layer reads: its socket, agents, lock, activity log.
 
-its lock, the activity log, a request's context. Layer 1: imports only layer 0.
+Also a request's context and the agents at work. Layer 1: imports only layer 0
+(bridge/LAYERS.md).
 """

@@ -1,4 +1,4 @@
-"""Secrets: agents' tokens, LLM providers and their keys, read from the OS keyring.
+"""Agents' tokens, LLM providers and their keys, kept in the OS keyring.
 
-Layer 1: imports only layer 0.
+Layer 1: imports only layer 0 (bridge/LAYERS.md).
 """

@@ -1,4 +1,4 @@
-"""Installing, setting up and checking: `install`, `setup`, `doctor`, the extension's zip.
+"""Installing, setting up and checking: `install`, `setup`, `doctor`, the extension zip.
 
-Layer 7: imports any layer below; nothing imports it but the CLI.
+Layer 7: imports any layer below; only the `tabsteward` command imports it.
 """
