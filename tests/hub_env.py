@@ -92,6 +92,31 @@ class Hub:
         return self.cli(verb, qid, *more, typed=code + "\n")
 
 
+@contextlib.contextmanager
+def chromium_on_port(user_data_dir: str) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """A headless Chromium listening for DevTools on a port of its choosing: (process, port).
+    Killed on the way out, whatever happened to it inside."""
+    from tabsteward.bridge.cdp.launch import find_chromium
+    chromium = subprocess.Popen(
+        [find_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--remote-debugging-port=0", f"--user-data-dir={user_data_dir}", "about:blank"],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert chromium.stderr is not None
+        for line in chromium.stderr:  # Chromium names its DevTools URL once it listens
+            if line.startswith("DevTools listening on ws://"):
+                port = line.split("ws://127.0.0.1:", 1)[1].split("/", 1)[0]
+                break
+        else:
+            raise AssertionError("Chromium exited without opening its DevTools port")
+        yield chromium, port
+    finally:
+        chromium.kill()
+        chromium.wait(30)
+        if chromium.stderr is not None:
+            chromium.stderr.close()
+
+
 def private_env() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("TABSTEWARD_SOCKET", None)

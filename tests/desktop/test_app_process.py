@@ -11,8 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from hub_env import BIN
-from tabsteward.bridge.cdp.launch import find_chromium
+from hub_env import BIN, chromium_on_port
 from xdisplay import tray_host, xvfb, xvfb_server
 
 
@@ -111,44 +110,27 @@ def test_without_a_display_a_command_starts_the_headless_hub(
 def test_a_tray_app_attached_by_cdp_whose_display_goes_away_stops_quietly(
         private_home: dict[str, str], sigterm: bool) -> None:
     # the person's session ends: its X server goes, and the tray app gets SIGTERM with it
-    chromium = subprocess.Popen(
-        [find_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--remote-debugging-port=0", f"--user-data-dir={private_home['HOME']}/chromium",
-         "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True)
-    try:
-        assert chromium.stderr is not None
-        for line in chromium.stderr:  # Chromium names its DevTools URL once it listens
-            if line.startswith("DevTools listening on ws://"):
-                port = line.split("ws://127.0.0.1:", 1)[1].split("/", 1)[0]
-                break
-        else:
-            pytest.fail("Chromium exited without opening its DevTools port")
-        with xvfb_server() as (display, server):
-            env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
-            env.update(private_home, DISPLAY=display, TABSTEWARD_TOKEN="tray-test-token")
-            tray = subprocess.Popen([BIN, "desktop", "--cdp", f"http://127.0.0.1:{port}"],
-                                    env=env, text=True, stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE)
-            try:
-                assert tray.stdout is not None
-                assert tray.stdout.readline().startswith("tabsteward hub ready on ")
-                done = subprocess.run([BIN, "tabs"], env=env, capture_output=True, text=True,
-                                      timeout=60)
-                assert done.returncode == 0, done.stderr  # the CDP connection is in use
-                server.kill()
-                if sigterm:
-                    tray.send_signal(signal.SIGTERM)
-                _, err = tray.communicate(timeout=60)
-            finally:
-                if tray.poll() is None:
-                    tray.kill()
-                    tray.communicate(timeout=30)
-    finally:
-        chromium.kill()
-        chromium.wait(30)
-        assert chromium.stderr is not None
-        chromium.stderr.close()
+    with chromium_on_port(f"{private_home['HOME']}/chromium") as (_, port), \
+            xvfb_server() as (display, server):
+        env = {k: v for k, v in os.environ.items() if k != "QT_QPA_PLATFORM"}
+        env.update(private_home, DISPLAY=display, TABSTEWARD_TOKEN="tray-test-token")
+        tray = subprocess.Popen([BIN, "desktop", "--cdp", f"http://127.0.0.1:{port}"],
+                                env=env, text=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            assert tray.stdout is not None
+            assert tray.stdout.readline().startswith("tabsteward hub ready on ")
+            done = subprocess.run([BIN, "tabs"], env=env, capture_output=True, text=True,
+                                  timeout=60)
+            assert done.returncode == 0, done.stderr  # the CDP connection is in use
+            server.kill()
+            if sigterm:
+                tray.send_signal(signal.SIGTERM)
+            _, err = tray.communicate(timeout=60)
+        finally:
+            if tray.poll() is None:
+                tray.kill()
+                tray.communicate(timeout=30)
     assert tray.returncode == 0, err
     assert "Traceback" not in err
     assert "already deleted" not in err

@@ -11,8 +11,16 @@ import subprocess
 
 import fixture_server
 import pytest
-from hub_env import BIN, Hub, private_env, read, start_hub, stop_hub, stop_hub_of
-from tabsteward.bridge.cdp.launch import find_chromium
+from hub_env import (
+    BIN,
+    Hub,
+    chromium_on_port,
+    private_env,
+    read,
+    start_hub,
+    stop_hub,
+    stop_hub_of,
+)
 from tabsteward.bridge.clients import client
 from tabsteward.bridge.errors import BrowserError
 
@@ -194,31 +202,16 @@ def test_a_command_run_while_serve_gets_ready_waits_for_it_and_starts_no_other_h
 
 def test_hub_exits_non_zero_when_its_browser_goes_away() -> None:
     env = private_env()
-    chromium = subprocess.Popen(
-        [find_chromium(), "--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--remote-debugging-port=0", f"--user-data-dir={env['HOME']}/chromium",
-         "about:blank"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True)
     try:
-        assert chromium.stderr is not None
-        for line in chromium.stderr:  # Chromium names its DevTools URL once it listens
-            if line.startswith("DevTools listening on ws://"):
-                port = line.split("ws://127.0.0.1:", 1)[1].split("/", 1)[0]
-                break
-        else:
-            pytest.fail("Chromium exited without opening its DevTools port")
-        running = start_hub(env, "--cdp", f"http://127.0.0.1:{port}")
-        assert running.cli("tabs").returncode == 0
-        chromium.kill()
-        assert running.proc.wait(60) == BrowserError.exit_code  # on its own, no signal
-        stop_hub(running)
-        assert not os.path.exists(running.socket)
-        assert "lost the browser" in read(env, "serve.log")
+        with chromium_on_port(f"{env['HOME']}/chromium") as (chromium, port):
+            running = start_hub(env, "--cdp", f"http://127.0.0.1:{port}")
+            assert running.cli("tabs").returncode == 0
+            chromium.kill()
+            assert running.proc.wait(60) == BrowserError.exit_code  # on its own, no signal
+            stop_hub(running)
+            assert not os.path.exists(running.socket)
+            assert "lost the browser" in read(env, "serve.log")
     finally:
-        chromium.kill()
-        chromium.wait(30)
-        assert chromium.stderr is not None
-        chromium.stderr.close()
         shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
 
 
