@@ -19,6 +19,7 @@ from .outputs import Output
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
+CHILD_INIT_WAIT = 5.0  # seconds a re-attached tab's frame sessions may take to be enabled
 
 
 class AgentSession:
@@ -244,6 +245,10 @@ class Browser:
         if tab is not None:
             tab.forget_worlds()
             await tab.init_session(session_id)
+            # its cross-site frames' sessions came with it: the command that attached goes
+            # on once they are enabled too (focus emulation, events), as if never detached
+            if tab.child_inits:
+                await asyncio.wait(set(tab.child_inits), timeout=CHILD_INIT_WAIT)
 
     def _forget(self, tab: Tab) -> None:
         self.tabs.pop(tab.target_id, None)

@@ -79,6 +79,7 @@ class Tab(Placing, SnapshotTaking):
         self.screening = False  # document requests wait for policy (engine/screen.py)
         self.guarded: Any = None  # the browser's own site rules it has (screen.guard)
         self.chores: set[asyncio.Task[None]] = set()  # its own background tasks
+        self.child_inits: set[asyncio.Task[None]] = set()  # frame sessions being enabled
 
     # -- set-up and events --
     async def init_session(self, session_id: str) -> None:
@@ -158,7 +159,9 @@ class Tab(Placing, SnapshotTaking):
                 known = self.frames.get(fid)
                 parent = info.get("parentFrameId") or (known.parent if known else None)
                 self.frames[fid] = Frame(fid, child, parent if isinstance(parent, str) else None)
-                asyncio.get_running_loop().create_task(self._init_child(child))
+                task = asyncio.get_running_loop().create_task(self._init_child(child))
+                self.child_inits.add(task)
+                task.add_done_callback(self.child_inits.discard)
         elif method == "Target.detachedFromTarget":
             child = params.get("sessionId")
             if isinstance(child, str) and child in self.child_sessions:

@@ -305,8 +305,9 @@ def test_a_restarted_hub_is_started_again_by_the_host_and_the_browser_reconnects
 
 
 def _ping(env: dict[str, str]) -> int:
-    out = subprocess.run([sys.executable, "-c", "import json; from tabsteward.bridge import "
-                          "client; print(json.dumps(client.request({'op': 'ping', 'id': 1})))"],
+    out = subprocess.run([sys.executable, "-c", "import json; from tabsteward.bridge.clients "
+                          "import client; "
+                          "print(json.dumps(client.request({'op': 'ping', 'id': 1})))"],
                          env=env, capture_output=True, text=True, timeout=30, check=True)
     return int(json.loads(out.stdout)["pid"])
 
