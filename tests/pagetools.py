@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import struct
+from pathlib import Path
 from typing import Any
 
 from tabsteward.bridge.engine import actions
@@ -76,3 +78,10 @@ async def text_of(tab: Tab, selector: str) -> str:
 async def value_of(tab: Tab, selector: str) -> str:
     return str(await js(tab, f"document.querySelector({json.dumps(selector)}).value"))
 
+
+def png_size(path: Path) -> tuple[int, int]:
+    """The width and height a PNG file says it has (and that it is a PNG)."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height

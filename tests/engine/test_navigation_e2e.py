@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import struct
 from pathlib import Path
 
 import pytest
 from fixture_server import Site, download_body
-from pagetools import goto, js, target, text_of
+from pagetools import goto, js, png_size, target, text_of
 from tabsteward.bridge.engine import actions, files
 from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.tab import Tab
@@ -172,13 +171,6 @@ async def test_markdown_keeps_headings_links_lists_and_code(tab: Tab, site: Site
 
 
 # -- screenshots ------------------------------------------------------------------------------
-def png_size(path: Path) -> tuple[int, int]:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
-
-
 async def test_screenshot_of_viewport_full_page_and_element(
         tab: Tab, site: Site, tmp_path: Path) -> None:
     await goto(tab, site.url("long.html"))

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import struct
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from extension_env import PERSON_TABS, ExtensionHub, chrome_call, devtools, in_worker
 from fixture_server import Site, download_body
 from looprunner import LoopThread
+from pagetools import goto, js, png_size
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions, files
 from tabsteward.bridge.engine.outputs import at
@@ -51,19 +51,6 @@ def browser(hub: ExtensionHub, loop: LoopThread) -> Browser:
     return connected
 
 
-async def goto(tab: Tab, url: str) -> None:
-    out = await actions.navigate(tab, url)
-    assert not any("still loading" in c for c in out.changes), out.text()
-
-
-async def js(tab: Tab, expression: str) -> Any:
-    """The page's own truth, in its main world."""
-    res = await tab.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
-                                              "awaitPromise": True})
-    assert "exceptionDetails" not in res, res["exceptionDetails"]
-    return res["result"].get("value")
-
-
 def target(role: str, name: str) -> Target:
     return parse(f"loc={role} {json.dumps(name)}")
 
@@ -77,13 +64,6 @@ async def hidden(tab: Tab) -> bool:
     believe it is visible)."""
     assert tab.browser is not None
     return not (await chrome_call(tab.browser, "tabs.get", tab_id(tab)))["active"]
-
-
-def png_size(path: Path) -> tuple[int, int]:
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
 
 
 async def test_a_hidden_tab_takes_files_through_an_input_and_through_a_file_chooser(
