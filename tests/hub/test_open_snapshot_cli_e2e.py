@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import shutil
 
 import fixture_server
 import pytest
-from hub_env import Hub
+from hub_env import Hub, private_env, start_hub, stop_hub, write_policy
+from tabsteward.bridge.errors import PolicyError
 from tabsteward.bridge.sdk import Tabsteward
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
@@ -70,3 +73,25 @@ def test_sdk_open_with_interactive_holds_the_snapshot_and_its_refs_click(
             assert "snapshot" not in plain.data
 
     asyncio.run(asyncio.wait_for(scenario(), 90))
+
+
+def test_a_read_only_agent_opens_with_its_snapshot_and_is_still_refused_a_submit(
+        site: fixture_server.Site) -> None:
+    env = private_env()
+    write_policy(env, 'default_profile = "read-only"\n')
+    running = start_hub(env)
+    try:
+        url = site.url("form.html")
+        opened = running.cli("open", url, "-i")
+        assert opened.returncode == 0, opened.stderr
+        first, _, shot = opened.stdout.partition("\n")
+        assert first == f"opened {url}"
+        assert shot == running.cli("snapshot", "-i").stdout
+        submit = next(line for line in shot.splitlines() if '"Create account"' in line)
+        ref = "@" + submit.split("@", 1)[1].split()[0]
+        refused = running.cli("click", ref)
+        assert refused.returncode == PolicyError.exit_code, refused.stderr
+        assert "submitted" not in running.cli("text").stdout
+    finally:
+        stop_hub(running)
+        shutil.rmtree(os.path.dirname(env["HOME"]), ignore_errors=True)
