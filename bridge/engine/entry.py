@@ -97,9 +97,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
 
-    await keyboard.stopped_after(guarded(tab, act(), mode, out), typed, "typed")
+    read = await keyboard.stopped_after(guarded(tab, act(), mode, out, read=handle), typed,
+                                        "typed")
     if tab.state.dialog is None:
-        after = await tab.info(handle)
+        after = read if read is not None else await tab.info(handle)
         shown = "(hidden)" if info.get("type") == "password" else after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown
