@@ -6,12 +6,14 @@ embed a frame from the other (Chromium puts that frame in its own process). Path
 
 Every request is recorded (`Site.requests`: host, method, path, body) so that an attack test
 can prove a page sent nothing: a POST is answered "received" and goes nowhere else.
-`/redirect?to=URL` answers 302 to URL.
+`/redirect?to=URL` answers 302 to URL. `/slow?ms=N` answers an empty image after N ms (at
+most 5000): a page that embeds one fires its load event that much later.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -71,6 +73,13 @@ class _Handler(SimpleHTTPRequestHandler):
         if path == "/redirect":
             self.send_response(HTTPStatus.FOUND)
             self.send_header("Location", parse_qs(query).get("to", ["/"])[0])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if path == "/slow":
+            time.sleep(min(5000, int(parse_qs(query).get("ms", ["0"])[0])) / 1000)
+            self.send_response(HTTPStatus.OK)
+            self.send_header("Content-Type", "image/gif")
             self.send_header("Content-Length", "0")
             self.end_headers()
             return

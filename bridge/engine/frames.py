@@ -38,6 +38,8 @@ class PageFrames:
     _owner: dict[str, tuple[str, int]]
     _trees_read: set[str]
     _events_on: set[str]
+    _making: dict[str, asyncio.Task[None]]  # frame id -> its world being made ahead
+    chores: set[asyncio.Task[None]]
 
     if TYPE_CHECKING:  # provided by Tab
         def check_no_dialog(self) -> None: ...
@@ -48,6 +50,33 @@ class PageFrames:
     async def _world(self, frame: Frame, find: bool = True) -> int:
         if frame.world is not None:
             return frame.world
+        making = self._making.get(frame.id)
+        if making is not None and not making.done():  # made ahead (`world_ahead`): wait
+            await asyncio.wait({making})
+            return await self._world(frame, find)  # made, or made now if that failed
+        return await self._make_world(frame, find)
+
+    def world_ahead(self, frame_id: str) -> None:
+        """Start making the frame's helper world now, in the background (a document just
+        committed and its load is awaited): the read that follows finds it made."""
+        frame = self.frames.get(frame_id)
+        making = self._making.get(frame_id)
+        if frame is None or frame.world is not None or (making and not making.done()):
+            return
+
+        async def make() -> None:
+            try:
+                await self._make_world(frame)
+            except (BrowserError, TabError, UsageError) as exc:  # the read makes it again
+                log.debug("the helper world of frame %s was not made ahead: %s", frame_id,
+                          exc.message)
+
+        task = asyncio.get_running_loop().create_task(make())
+        self._making[frame_id] = task
+        self.chores.add(task)
+        task.add_done_callback(self.chores.discard)
+
+    async def _make_world(self, frame: Frame, find: bool = True) -> int:
         try:
             res = await self.send("Page.createIsolatedWorld",
                                   {"frameId": frame.id, "worldName": WORLD,
@@ -55,7 +84,9 @@ class PageFrames:
         except CDPError:
             if not (find and frame.doc and await self._found_again(frame)):
                 raise
-            return await self._world(frame, find=False)  # its new id's world
+            # its new id's world (that frame's, when it has one)
+            return frame.world if frame.world is not None else \
+                await self._make_world(frame, find=False)
         ctx = int(res["executionContextId"])
         if not res.get("tabstewardReady"):  # the extension's world has page.js already
             await self._evaluate_raw(frame, ctx, PAGE_JS)

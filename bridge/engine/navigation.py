@@ -50,6 +50,13 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     loaded = tab.expect(is_load)
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    # the page helper's world is made once the document is parsed, while the rest of its
+    # load is awaited: the read that usually follows an open (`open -i`, `snapshot`) finds
+    # it made (a world made at the commit itself may be replaced as the document starts)
+    parsed = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
+                        p.get("name") == "DOMContentLoaded" and p.get("frameId") == tab.target_id)
+    parsed.add_done_callback(
+        lambda f: None if f.cancelled() else tab.world_ahead(tab.target_id))
     try:
         stopped_before = len(tab.state.stopped)
         going = asyncio.ensure_future(tab.send("Page.navigate", {"url": url}))
@@ -85,6 +92,7 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     finally:
         loaded.cancel()
         dialog.cancel()
+        parsed.cancel()
     tab.state.url = url if tab.state.url == "about:blank" else tab.state.url
     out.data["url"] = tab.state.url
     _report_dialog(tab, out)

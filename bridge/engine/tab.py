@@ -68,6 +68,7 @@ class Tab(Placing, SnapshotTaking):
         # events keep self.frames current for them
         self._trees_read: set[str] = set()
         self._events_on: set[str] = set()  # sessions whose Page events are enabled
+        self._making: dict[str, asyncio.Task[None]] = {}  # frame id -> world made ahead
         self._last_refs: set[int] = set()
         self._last_doc = 0
         self._waiters: list[_Waiter] = []
@@ -105,6 +106,7 @@ class Tab(Placing, SnapshotTaking):
         """After a new debugger session on the tab, our helper worlds must be made again."""
         for frame in self.frames.values():
             frame.world = None
+        self._making.clear()  # worlds of the old session: made afresh
         self._trees_read.clear()  # events may have been missed while it was detached
         self._events_on.clear()
 

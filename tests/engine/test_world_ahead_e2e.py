@@ -1,0 +1,49 @@
+"""An open makes the page helper's world while the page loads: the snapshot that follows an
+open (`open -i`, or `snapshot` next) reads at once instead of making it first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fixture_server import Site
+from pagetools import goto
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+def sent(tab: Tab, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The DevTools methods the tab's connection sends from now on."""
+    seen: list[str] = []
+    inner = tab.conn.send
+
+    async def send(method: str, *a: Any, **k: Any) -> Any:
+        seen.append(method)
+        return await inner(method, *a, **k)
+    monkeypatch.setattr(tab.conn, "send", send)
+    return seen
+
+
+async def test_the_snapshot_after_an_open_makes_no_helper_world_of_its_own(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    await goto(tab, site.url("nav1.html"))
+    await goto(tab, site.url("slowload.html"))  # its load waits 0.7 s for an image
+    calls = sent(tab, monkeypatch)
+    shot = await tab.snapshot(interactive=True)
+    assert 'button "Export"' in shot.text
+    assert "Page.createIsolatedWorld" not in calls, calls
+
+
+async def test_a_ref_from_the_snapshot_after_an_open_acts_on_that_page(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    await tab.snapshot()
+    await goto(tab, site.url("slowload.html"))
+    shot = await tab.snapshot(interactive=True)
+    ref = next(w for ln in shot.text.splitlines() if '"Export"' in ln
+               for w in ln.split() if w.startswith("@"))
+    out = await actions.click(tab, parse(ref))
+    assert out.did.startswith("clicked @"), out.text()
