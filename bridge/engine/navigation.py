@@ -25,7 +25,11 @@ def with_scheme(url: str) -> str:
 
 
 async def navigate(tab: Tab, url: str, wait: str = "load",
-                   timeout: float = NAV_TIMEOUT) -> Outcome:
+                   timeout: float = NAV_TIMEOUT, *, read_after: bool = False) -> Outcome:
+    """Open url in the tab and wait for its load (`wait`). `read_after`: the caller reads
+    the page next (`open -i`), so the page helper's world is made once the document is
+    parsed, while the rest of its load is awaited (not otherwise: an agent that opens
+    again at once would have it made in a document it is leaving)."""
     url = with_scheme(url)
     if url.startswith("javascript:"):
         raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
@@ -50,10 +54,8 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     loaded = tab.expect(is_load)
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    # the page helper's world is made once the document is parsed, while the rest of its
-    # load is awaited: the read that usually follows an open (`open -i`, `snapshot`) finds
-    # it made (a world made at the commit itself may be replaced as the document starts)
-    parsed = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
+    # (a world made at the commit itself may be replaced as the document starts)
+    parsed = tab.expect(lambda m, p, s: read_after and m == "Page.lifecycleEvent" and
                         p.get("name") == "DOMContentLoaded" and p.get("frameId") == tab.target_id)
     parsed.add_done_callback(
         lambda f: None if f.cancelled() else tab.world_ahead(tab.target_id))

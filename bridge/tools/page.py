@@ -27,10 +27,12 @@ async def open_(call: Call, args: dict[str, Any]) -> Result:
     if args.get("new"):
         await call.session.new_tab()
     async with tab_of(call, args) as tab:
-        out = await actions.navigate(tab, str(args["url"]), str(args.get("wait") or "load"))
-        done = result(out, tab)
         interactive = bool(args.get("interactive"))
-        if not (interactive or args.get("snapshot")):
+        reads = interactive or bool(args.get("snapshot"))
+        out = await actions.navigate(tab, str(args["url"]), str(args.get("wait") or "load"),
+                                     read_after=reads)
+        done = result(out, tab)
+        if not reads:
             return done
         if tab.state.dialog is not None:
             # a dialog holds the page's script: the snapshot would wait on it; say so

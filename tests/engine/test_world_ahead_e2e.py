@@ -1,5 +1,5 @@
-"""An open makes the page helper's world while the page loads: the snapshot that follows an
-open (`open -i`, or `snapshot` next) reads at once instead of making it first."""
+"""An open that reads the page next (`open -i`) makes the page helper's world while the page
+loads: its snapshot reads at once instead of making it first. A plain open makes none."""
 
 from __future__ import annotations
 
@@ -30,10 +30,20 @@ def sent(tab: Tab, monkeypatch: pytest.MonkeyPatch) -> list[str]:
 async def test_the_snapshot_after_an_open_makes_no_helper_world_of_its_own(
         tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
     await goto(tab, site.url("nav1.html"))
-    await goto(tab, site.url("slowload.html"))  # its load waits 0.7 s for an image
+    # its load waits 0.7 s for an image
+    await actions.navigate(tab, site.url("slowload.html"), read_after=True)
     calls = sent(tab, monkeypatch)
     shot = await tab.snapshot(interactive=True)
     assert 'button "Export"' in shot.text
+    assert "Page.createIsolatedWorld" not in calls, calls
+
+
+async def test_a_plain_open_makes_no_helper_world_in_the_page(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an agent that opens again at once would have it made in a document it is leaving
+    await goto(tab, site.url("nav1.html"))
+    calls = sent(tab, monkeypatch)
+    await goto(tab, site.url("slowload.html"))
     assert "Page.createIsolatedWorld" not in calls, calls
 
 
@@ -41,7 +51,7 @@ async def test_a_ref_from_the_snapshot_after_an_open_acts_on_that_page(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("nav1.html"))
     await tab.snapshot()
-    await goto(tab, site.url("slowload.html"))
+    await actions.navigate(tab, site.url("slowload.html"), read_after=True)
     shot = await tab.snapshot(interactive=True)
     ref = next(w for ln in shot.text.splitlines() if '"Export"' in ln
                for w in ln.split() if w.startswith("@"))
