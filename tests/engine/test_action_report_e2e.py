@@ -1,5 +1,5 @@
 """What an action changed, read in the round trip that closes the action (no trip of its own),
-and never read from a page the action left."""
+and never read from a page the action left; what the page's handler sent at once is heard."""
 
 from __future__ import annotations
 
@@ -101,3 +101,16 @@ async def test_a_click_that_removes_its_element_still_reports_the_click(
     assert await js(tab, "document.getElementById('mute')") is None
     again = await tab.snapshot()
     assert "Mute" not in again.text
+
+
+async def test_a_click_hears_the_requests_its_handler_sends_at_once(
+        tab: Tab, site: Site) -> None:
+    # the Network domain must be on when the input lands: enabling it in the input's round
+    # trip (its answer not awaited) was tried, and these requests went unreported
+    await goto(tab, site.url("nav1.html"))
+    await js(tab, TOGGLE + ", mute.onclick = () => { navigator.sendBeacon('/collect', 'x'); "
+                  "fetch('/save', {method: 'POST', body: 'y'}); }, true")
+    shot = await tab.snapshot()
+    out = await actions.click(tab, target(shot, "button", "Mute"))
+    assert f"the page sent data to {site.url('collect')}" in out.text(), out.text()
+    assert f"the page sent data to {site.url('save')}" in out.text(), out.text()
