@@ -5,21 +5,25 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions, dragging
+from . import looking
 from .common import TARGET, optional_target, result, tab_of, target
 from .registry import Call, Param, Result, tool
 
 
-@tool("click", "Click an element (trusted input, in the background)", TARGET,
+@tool("click", "Click an element (trusted input, in the background); with --snapshot or "
+      "-i, then print the page's snapshot (once a page it opened in the tab has loaded)",
+      TARGET,
       Param("button", help="left, right or middle", default="left",
             choices=("left", "right", "middle")),
       Param("count", "int", help="2 for a double click", default=1),
       Param("modifiers", "list", help="Control, Shift, Alt, Meta (repeatable)"),
-      mutating=True)
+      looking.SNAPSHOT, looking.INTERACTIVE, mutating=True)
 async def click(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.click(tab, target(args), str(args.get("button") or "left"),
                                   int(args.get("count") or 1), args.get("modifiers"))
-        return result(out, tab)
+        navigated = "url" in out.data or "navigation still loading" in out.changes
+        return await looking.then_look(tab, result(out, tab), args, loads=navigated)
 
 
 @tool("dblclick", "Double-click an element", TARGET, mutating=True)

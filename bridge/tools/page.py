@@ -8,6 +8,7 @@ from ..engine import actions
 from ..engine.snapshot import UNTRUSTED
 from ..errors import UsageError
 from ..shown import printable
+from . import looking
 from .common import optional_target, result, tab_of
 from .registry import Call, Param, Result, tool
 
@@ -19,29 +20,14 @@ WAIT = Param("wait", help="load (default), domcontentloaded, networkidle or none
       "wait for it to load; with --snapshot or -i, then print the page's snapshot",
       Param("url", required=True, positional=True, help="the address"),
       WAIT, Param("new", "bool", help="open in a new background tab"),
-      Param("snapshot", "bool", help="then print the page's snapshot, as `snapshot` would"),
-      Param("interactive", "bool", short="-i",
-            help="then print the interactive snapshot, as `snapshot -i` would"),
-      mutating=True)
+      looking.SNAPSHOT, looking.INTERACTIVE, mutating=True)
 async def open_(call: Call, args: dict[str, Any]) -> Result:
     if args.get("new"):
         await call.session.new_tab()
     async with tab_of(call, args) as tab:
-        interactive = bool(args.get("interactive"))
-        reads = interactive or bool(args.get("snapshot"))
         out = await actions.navigate(tab, str(args["url"]), str(args.get("wait") or "load"),
-                                     read_after=reads)
-        done = result(out, tab)
-        if not reads:
-            return done
-        if tab.state.dialog is not None:
-            # a dialog holds the page's script: the snapshot would wait on it; say so
-            done.text += "\nno snapshot taken: answer the dialog first"
-            return done
-        await tab.permit("read")
-        shot = await tab.snapshot(interactive=interactive)
-        done.data["snapshot"] = {"text": shot.text, "refs": shot.refs}
-        return Result(f"{done.text}\n{shot.text}", done.data)
+                                     read_after=looking.wanted(args))
+        return await looking.then_look(tab, result(out, tab), args)
 
 
 @tool("back", "Go back one page in the tab's history", mutating=True)

@@ -56,8 +56,9 @@ class Agent:
     def snap(self, interactive: bool = False) -> list[Line]:
         return parse(self.run("snapshot", *(["-i"] if interactive else [])), self.tool)
 
-    def click(self, ref: str) -> str:
-        """What the tool said the click did."""
+    def click(self, ref: str, then: bool | None = None) -> str:
+        """What the tool said the click did; `then` says which snapshot the agent takes next
+        (True: `-i`, False: the full one), for a tool that can give it with the click."""
         return self.run("click", ref).strip()
 
     def check(self, ref: str) -> None:
@@ -98,6 +99,17 @@ class TabstewardAgent(Agent):
         at = out.find("\n[untrusted page data")
         if at >= 0:  # else no snapshot came (a dialog): snap takes one
             self._kept = (then, parse(out[at + 1:], self.tool))
+
+    def click(self, ref: str, then: bool | None = None) -> str:
+        # SKILL.md: `click @N -i` (or --snapshot) when the agent looks right after the click
+        if then is None or not self.open_and_look:
+            return super().click(ref)
+        out = self.run("click", ref, "-i" if then else "--snapshot")
+        at = out.find("\n[untrusted page data")
+        if at >= 0:  # else no snapshot came (a dialog): snap takes one
+            self._kept = (then, parse(out[at + 1:], self.tool))
+            return out[:at].strip()
+        return out.strip()
 
     def run(self, *args: str, timeout: float = 60.0) -> str:
         self._kept = None  # any other command may change the page

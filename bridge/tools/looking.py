@@ -1,0 +1,45 @@
+"""The snapshot an open or a click prints right after it (`-i`, `--snapshot`): one command
+where an agent would run two, the same text `snapshot` would print next."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engine.tab import Tab
+from ..errors import ActionTimeout, PolicyError
+from .registry import Param, Result
+
+SNAPSHOT = Param("snapshot", "bool", help="then print the page's snapshot, as `snapshot` would")
+INTERACTIVE = Param("interactive", "bool", short="-i",
+                    help="then print the interactive snapshot, as `snapshot -i` would")
+LOAD_WAIT = 10.0  # seconds a page a click opened may take to load before it is read anyway
+
+
+def wanted(args: dict[str, Any]) -> bool:
+    return bool(args.get("interactive") or args.get("snapshot"))
+
+
+async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool = False
+                    ) -> Result:
+    """`done`, and under it the snapshot `args` asked for (none when they asked none, or a
+    dialog holds the page: it says so). `loads`: the action began a page's load, which is
+    awaited first, as a person waits for the page before reading it."""
+    if not wanted(args):
+        return done
+    if loads:  # (returns at once when a dialog holds the page)
+        try:
+            await tab.wait_load(LOAD_WAIT, "load")
+        except ActionTimeout:
+            done.text += f"\nthe page was still loading after {LOAD_WAIT:g} s; read as it was"
+    if tab.state.dialog is not None:
+        # a dialog holds the page's script: the snapshot would wait on it; say so
+        done.text += "\nno snapshot taken: answer the dialog first"
+        return done
+    try:
+        await tab.permit("read")
+    except PolicyError as exc:  # the action stands: say that only the reading was refused
+        done.text += f"\nno snapshot taken: {exc.message}"
+        return done
+    shot = await tab.snapshot(interactive=bool(args.get("interactive")))
+    done.data["snapshot"] = {"text": shot.text, "refs": shot.refs}
+    return Result(f"{done.text}\n{shot.text}", done.data)
