@@ -45,15 +45,11 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
 
 
 async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
-                  barrier: bool = True, listen: bool = True, read: Handle | None = None
-                  ) -> dict[str, Any] | None:
+                  barrier: bool = True, listen: bool = True) -> None:
     """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
     `barrier=False` is for actions the page's renderer answers itself (a script), whose
     reply already comes after the events they caused; `listen=False` for a page load
-    (history, reload), whose own requests are not data the agent sent. `read`: an element
-    whose info is read beside the barrier, in the same round trip; returned when the page
-    stayed (no navigation began, no dialog opened), else None (the caller reads it later,
-    if at all)."""
+    (history, reload), whose own requests are not data the agent sent."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
     stopped_before = len(tab.state.stopped)
@@ -65,9 +61,8 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         raise
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    after: list[Any] = []
     task: asyncio.Future[Any] = asyncio.ensure_future(
-        _then_barrier(tab, action, read, after) if barrier else action)
+        _then_barrier(tab, action) if barrier else action)
     try:
         done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
@@ -110,8 +105,6 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
-    stayed = not nav_started and tab.state.dialog is None and "url" not in outcome.data
-    return after[0] if stayed and after and isinstance(after[0], dict) else None
 
 
 def _only_requested(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> bool:
@@ -143,30 +136,15 @@ async def _navigation_begins(tab: Tab) -> None:
         begins.cancel()
 
 
-async def _then_barrier(tab: Tab, action: Awaitable[Any], read: Handle | None = None,
-                        into: list[Any] | None = None) -> None:
+async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
     """The action, then a round trip to the page's renderer: input is acknowledged on
     another channel than DevTools events, so without it a navigation the input scheduled
-    may be reported only after the action looks finished. The element `read` names is
-    read in the same round trip (its value goes into `into`): the page answers both after
-    the input, so the read costs no trip of its own."""
+    may be reported only after the action looks finished."""
     await action
-    barrier = tab.send("Page.enable")
-    if read is None or into is None:
-        try:
-            await barrier
-        except (BrowserError, TabError) as exc:  # the action closed the tab: done anyway
-            log.debug("no barrier after the action: %s", exc.message)
-        return
-    done, info = await asyncio.gather(
-        barrier, tab.read_now(read.frame, f"__ts.info({read.local})"), return_exceptions=True)
-    if isinstance(done, BaseException):
-        if not isinstance(done, BrowserError | TabError):
-            raise done
-        log.debug("no barrier after the action: %s", done.message)
-    if isinstance(info, BaseException):
-        raise info
-    into.append(info)
+    try:
+        await tab.send("Page.enable")
+    except (BrowserError, TabError) as exc:  # the action closed the tab: it is done anyway
+        log.debug("no barrier after the action: %s", exc.message)
 
 
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:

@@ -97,10 +97,9 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
 
-    read = await keyboard.stopped_after(guarded(tab, act(), mode, out, read=handle), typed,
-                                        "typed")
+    await keyboard.stopped_after(guarded(tab, act(), mode, out), typed, "typed")
     if tab.state.dialog is None:
-        after = read if read is not None else await tab.info(handle)
+        after = await tab.info(handle)
         shown = "(hidden)" if info.get("type") == "password" else after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown

@@ -151,17 +151,6 @@ class PageFrames:
                 frame.world = None  # the document changed under us: a new world
         raise AssertionError("unreachable")
 
-    async def read_now(self, frame: Frame, expression: str) -> Any:
-        """`evaluate` in the frame's helper world as it is, making none: None when it has
-        none yet, or the document went or changed under the read (no second try)."""
-        if frame.world is None:
-            return None
-        try:
-            return await self._evaluate_raw(frame, frame.world, expression)
-        except (BrowserError, TabError) as exc:
-            log.debug("no read of frame %s now: %s", frame.id, exc.message)
-            return None
-
     async def object_id(self, handle: Handle) -> str:
         """A remote object id for the element (for DOM.* calls)."""
         frame = handle.frame

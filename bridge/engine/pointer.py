@@ -73,18 +73,18 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
                                  clickCount=n, modifiers=mask))
         await asyncio.gather(*events)
 
-    read = await guarded(tab, act(), "click", out, read=handle)
-    return out, await _report_state(tab, handle, info, out, read)
+    await guarded(tab, act(), "click", out)
+    return out, await _report_state(tab, handle, info, out)
 
 
-async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome,
-                        read: dict[str, Any] | None = None) -> dict[str, Any] | None:
+async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome
+                        ) -> dict[str, Any] | None:
     """Say how the element changed (checked, expanded, value), when it still exists; its
-    info now (None when not read). `read`: that info, read with the action's barrier."""
+    info now (None when not read)."""
     if tab.state.dialog is not None or "url" in out.data:
         return None
     try:
-        after = read if read is not None else await tab.info(handle)
+        after = await tab.info(handle)
     except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
         return None
     gone = set(before.get("states", [])) - set(after.get("states", []))

@@ -52,8 +52,7 @@ async def test_a_fill_on_a_live_ref_reads_and_places_the_field_in_one_call_to_th
     await actions.enter_text(tab, parse(ref(shot, "textbox", "Email")), "a@b.org", "fill")
     assert len(up_to_aiming(calls)) == 1, calls
     assert "__ts.info(" in calls[0], calls
-    # then focus and select it; its value is read beside the fill's barrier (not here)
-    assert len(calls) == 2, calls
+    assert len(calls) == 3, calls  # then focus and select it, then read its value
     assert (await tab.info(await tab.resolve(parse('loc=textbox "Email"'))))["value"] == "a@b.org"
 
 
