@@ -12,7 +12,11 @@ from .model import Frame, Handle, RefEntry
 
 log = logging.getLogger("tabsteward.engine")
 
-PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
+# the page helper's files in the order they install (extension/reader.js injects the same)
+PAGE_FILES = ("page_elements.js", "page_locators.js", "page_hits.js", "page_drag.js",
+              "page_info.js", "page.js")
+PAGE_JS = ";\n".join(Path(__file__).with_name(name).read_text(encoding="utf-8")
+                     for name in PAGE_FILES)
 WORLD = "tabsteward"
 MAX_FRAME_DEPTH = 20
 FOCUS_TRIES, FOCUS_WAIT = 10, 0.02  # a frame entered by Tab is told so a moment later
@@ -50,7 +54,7 @@ class PageFrames:
                 raise
             return await self._world(frame, find=False)  # its new id's world
         ctx = int(res["executionContextId"])
-        if not res.get("tabstewardReady"):  # the extension's world has page.js already
+        if not res.get("tabstewardReady"):  # the extension's world has the helper already
             await self._evaluate_raw(frame, ctx, PAGE_JS)
         frame.world = ctx
         # a world that outlives debugger sessions names its document: ids, refs stay
