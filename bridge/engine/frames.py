@@ -13,7 +13,11 @@ from .model import Frame, Handle, RefEntry
 
 log = logging.getLogger("tabsteward.engine")
 
-PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
+# the page helper's files in the order they install (extension/reader.js injects the same)
+PAGE_FILES = ("page_elements.js", "page_locators.js", "page_hits.js", "page_drag.js",
+              "page_info.js", "page.js")
+PAGE_JS = ";\n".join(Path(__file__).with_name(name).read_text(encoding="utf-8")
+                     for name in PAGE_FILES)
 WORLD = "tabsteward"
 MAX_FRAME_DEPTH = 20
 FOCUS_SETTLE, FOCUS_WAIT = 2.0, 0.02  # a frame entered by Tab is told so a moment later
@@ -51,7 +55,7 @@ class PageFrames:
                 raise
             return await self._world(frame, find=False)  # its new id's world
         ctx = int(res["executionContextId"])
-        if not res.get("tabstewardReady"):  # the extension's world has page.js already
+        if not res.get("tabstewardReady"):  # the extension's world has the helper already
             await self._evaluate_raw(frame, ctx, PAGE_JS)
         frame.world = ctx
         # a world that outlives debugger sessions names its document: ids, refs stay
