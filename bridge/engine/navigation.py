@@ -54,7 +54,8 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     loaded = tab.expect(is_load)
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    # (a world made at the commit itself may be replaced as the document starts)
+    # an open that reads next has the helper's world made once the document is parsed (a
+    # world made at the commit itself may be replaced as the document starts)
     parsed = tab.expect(lambda m, p, s: read_after and m == "Page.lifecycleEvent" and
                         p.get("name") == "DOMContentLoaded" and p.get("frameId") == tab.target_id)
     parsed.add_done_callback(
