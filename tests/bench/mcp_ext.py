@@ -224,7 +224,7 @@ async def run(names: list[str], rounds: int, phases: Phases | None, think: float
 
 def instrument(phases: Phases, ext: Browser) -> None:
     """Wrap, from outside, the steps of a click on the hub's side and the extension's."""
-    from tabsteward.bridge.engine import aiming, screen, sent
+    from tabsteward.bridge.engine import acting, pointer, screen, sent
     from tabsteward.bridge.engine import tab as tab_module
     conn = type(ext.conn)
     phases.wrap(Hub, "execute", lambda *a, **k: "hub.execute (the whole call)")
@@ -237,13 +237,13 @@ def instrument(phases: Phases, ext: Browser) -> None:
         str(a[1]) if name == "debugger.sendCommand" and len(a) > 1 else ""))
     phases.wrap(Reader, "send", lambda self, tab, method, *a, **k: f"reader {method}")
     phases.wrap(tab_module.Tab, "send", lambda self, method, *a, **k: f"send {method}")
-    for name in ("resolve_info", "aim", "route", "info", "_world", "wait_load", "evaluate",
-                 "_next_frame"):
+    for name in ("resolve_placed", "resolve_info", "aim", "route", "info", "_world",
+                 "wait_load", "evaluate", "_next_frame"):
         phases.wrap(tab_module.Tab, name, lambda *a, n=name, **k: f"tab.{n}")
-    for module, name in ((actions, "guarded"), (actions, "aim_and_ask"),
-                         (actions, "_report_state"), (actions, "_then_barrier"),
-                         (sent, "listen"), (sent, "_disable"), (screen, "follow_policy"),
-                         (aiming, "aim_and_ask")):
+    # each where it is called from (pointer.py imports its helpers by name)
+    for module, name in ((pointer, "guarded"), (pointer, "aim_and_ask"),
+                         (pointer, "_report_state"), (acting, "_then_barrier"),
+                         (sent, "listen"), (sent, "_disable"), (screen, "follow_policy")):
         phases.wrap(module, name, lambda *a, m=module.__name__, n=name, **k:
                     f"{m.rsplit('.', 1)[1]}.{n}")
 
