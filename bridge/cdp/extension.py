@@ -36,6 +36,7 @@ from .connection import DEFAULT_TIMEOUT, SESSION_GONE
 from .ext_detach import cause, refusal
 from .ext_events import PREFIX, ExtensionEvents, _Tab, session_of
 from .ext_nav import HISTORY, Guard, Navigator, never_attached
+from .ext_network import KeptNetwork
 from .ext_reader import Reader
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
@@ -73,6 +74,7 @@ class ExtensionConnection(ExtensionEvents):
         self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
         self._reader = Reader(lambda *a: self.link.call(*a))
         self._nav = Navigator(lambda *a, **k: self.link.call(*a, **k))
+        self._network = KeptNetwork()
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
         self._watch(link)
@@ -149,6 +151,16 @@ class ExtensionConnection(ExtensionEvents):
                 lambda m, p: self.send(m, p, session_id, timeout))
             if world is not None:
                 return world
+        if method == "Network.enable":
+            return await self._network.enable(session_id, params, lambda: self._relay(
+                tab, debuggee, session_id, method, params, timeout))
+        if method == "Network.disable" and self._network.keeps(session_id):
+            return {}  # it stays on while the debugger stays (ext_network.py)
+        return await self._relay(tab, debuggee, session_id, method, params, timeout)
+
+    async def _relay(self, tab: _Tab, debuggee: dict[str, Any], session_id: str, method: str,
+                     params: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+        """Send a command to the tab's debugger; its answer, or the error as the engine's."""
         # a read does not keep the debugger: it lets go after the last action, not read
         read = (True,) if self._reader.can(method, params) else ()
         tab.acted = tab.acted or method.startswith("Input.") or params.get("userGesture") is True
@@ -320,6 +332,7 @@ class ExtensionConnection(ExtensionEvents):
         tab.attached = True
         tab.problem = None
         self._worlds.forget(session_of(tab_id))
+        self._network.forget(session_of(tab_id))
         try:
             tree = await self.link.call("debugger.sendCommand", {"tabId": tab_id},
                                         "Page.getFrameTree", {})
@@ -393,6 +406,7 @@ class ExtensionConnection(ExtensionEvents):
         raise CDPError(method, SESSION_GONE)
 
     def _child_gone(self, session_id: str) -> None:
+        self._network.forget(session_id)
         gone = self._gone.pop(session_id, None)
         if gone is not None and not gone.done():
             gone.set_result(None)
