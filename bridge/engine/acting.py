@@ -45,11 +45,13 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
 
 
 async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
-                  barrier: bool = True, listen: bool = True) -> None:
+                  barrier: bool = True, listen: bool = True) -> Any:
     """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
-    `barrier=False` is for actions the page's renderer answers itself (a script), whose
-    reply already comes after the events they caused; `listen=False` for a page load
-    (history, reload), whose own requests are not data the agent sent."""
+    `barrier=False` is for actions the page's renderer answers itself (a script, or input
+    followed by a read of the page's main frame), whose reply already comes after the events
+    they caused; `listen=False` for a page load (history, reload), whose own requests are
+    not data the agent sent. Returns what the action returned, or None when a dialog opened
+    or a navigation of the page began (what it read is of a page that is going)."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
     stopped_before = len(tab.state.stopped)
@@ -63,10 +65,11 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     task: asyncio.Future[Any] = asyncio.ensure_future(
         _then_barrier(tab, action) if barrier else action)
+    result = None
     try:
         done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
-            task.result()  # raises what the action raised
+            result = task.result()  # raises what the action raised
         else:  # the page is blocked on the dialog; the action finishes when it is answered
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
     finally:
@@ -105,6 +108,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
+    return None if nav_started or tab.state.dialog is not None else result
 
 
 def _only_requested(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> bool:
@@ -141,6 +145,11 @@ async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
     another channel than DevTools events, so without it a navigation the input scheduled
     may be reported only after the action looks finished."""
     await action
+    await barrier(tab)
+
+
+async def barrier(tab: Tab) -> None:
+    """A round trip to the renderer of the tab's page (see `_then_barrier`)."""
     try:
         await tab.send("Page.enable")
     except (BrowserError, TabError) as exc:  # the action closed the tab: it is done anyway

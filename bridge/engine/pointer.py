@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import BrowserError, TabError, TargetError, TargetNotInteractable, UsageError
 from . import keys
-from .acting import Outcome, _call_on, describe, guarded
+from .acting import Outcome, _call_on, barrier, describe, guarded
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .tab import Tab
@@ -61,7 +61,7 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         verb = "right-clicked"
     out = Outcome(f"{verb} {what}{reaches(handle, aim)}")
 
-    async def act() -> None:
+    async def act() -> dict[str, Any] | None:
         # Sent back to back, answered in order: in a hidden background tab the renderer
         # holds a lone mouse move until its next frame (about a second), while a press
         # right behind it makes it handle both at once.
@@ -72,20 +72,33 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
             events.append(_mouse(tab, "mouseReleased", x, y, session, button=button,
                                  clickCount=n, modifiers=mask))
         await asyncio.gather(*events)
+        return await _read_back(tab, handle)
 
-    await guarded(tab, act(), "click", out)
-    return out, await _report_state(tab, handle, info, out)
+    after = await guarded(tab, act(), "click", out, barrier=False)
+    return out, _report_state(tab, info, after, out)
 
 
-async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome
-                        ) -> dict[str, Any] | None:
-    """Say how the element changed (checked, expanded, value), when it still exists; its
-    info now (None when not read)."""
-    if tab.state.dialog is not None or "url" in out.data:
-        return None
-    try:
-        after = await tab.info(handle)
+async def _read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
+    """The element's info right after input (None when it is gone), read in the same round
+    trip as the barrier `guarded` would make: a read in the page's main frame comes back
+    after the events the input caused there; in another frame, the barrier goes beside it."""
+    beside = None if handle.frame.session == tab.session_id else \
+        asyncio.ensure_future(barrier(tab))
+    try:  # not in a new document: the one clicked is going, and guarded says so
+        found = await tab.evaluate(handle.frame, f"__ts.info({handle.local})", follow=False)
     except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
+        found = None
+    finally:
+        if beside is not None:
+            await beside
+    return found if isinstance(found, dict) else None
+
+
+def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
+                  out: Outcome) -> dict[str, Any] | None:
+    """Say how the element changed (checked, expanded, value), when it still exists; its
+    info now (None when not read: a dialog opened, the page navigated, the element went)."""
+    if after is None or tab.state.dialog is not None or "url" in out.data:
         return None
     gone = set(before.get("states", [])) - set(after.get("states", []))
     new = set(after.get("states", [])) - set(before.get("states", []))
