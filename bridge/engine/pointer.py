@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ..cdp.connection import Command
 from ..errors import BrowserError, TabError, TargetError, TargetNotInteractable, UsageError
 from . import keys
 from .acting import Outcome, _call_on, barrier, describe, guarded
@@ -14,6 +15,7 @@ from .tab import Tab
 from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
+MOUSE = "Input.dispatchMouseEvent"
 
 
 def modifier_mask(modifiers: list[str] | None) -> int:
@@ -61,21 +63,42 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         verb = "right-clicked"
     out = Outcome(f"{verb} {what}{reaches(handle, aim)}")
 
-    async def act() -> dict[str, Any] | None:
-        # Sent back to back, answered in order: in a hidden background tab the renderer
-        # holds a lone mouse move until its next frame (about a second), while a press
-        # right behind it makes it handle both at once.
-        events = [_mouse(tab, "mouseMoved", x, y, session, modifiers=mask)]
-        for n in range(1, count + 1):
-            events.append(_mouse(tab, "mousePressed", x, y, session, button=button,
-                                 clickCount=n, modifiers=mask))
-            events.append(_mouse(tab, "mouseReleased", x, y, session, button=button,
-                                 clickCount=n, modifiers=mask))
-        await asyncio.gather(*events)
-        return await _read_back(tab, handle)
-
-    after = await guarded(tab, act(), "click", out, barrier=False)
+    # Sent back to back, answered in order: in a hidden background tab the renderer holds a
+    # lone mouse move until its next frame (about a second), while a press right behind it
+    # makes it handle both at once.
+    events: list[Command] = [(MOUSE, {"type": "mouseMoved", "x": x, "y": y,
+                                      "modifiers": mask}, session)]
+    for n in range(1, count + 1):
+        for kind in ("mousePressed", "mouseReleased"):
+            events.append((MOUSE, {"type": kind, "x": x, "y": y, "button": button,
+                                   "clickCount": n, "modifiers": mask}, session))
+    after = await guarded(tab, _input_then_read(tab, events, handle), "click", out,
+                          barrier=False)
     return out, _report_state(tab, info, after, out)
+
+
+async def _input_then_read(tab: Tab, events: list[Command], handle: Handle
+                           ) -> dict[str, Any] | None:
+    """The input, then the element's info (None when it is gone): in one sequence of
+    commands where the element is in the page's main frame (through the extension, one
+    trip), else one after the other."""
+    frame = handle.frame
+    if frame.session != tab.session_id or frame.world is None:
+        await asyncio.gather(*(tab.send(m, p, s) for m, p, s in events))
+        return await _read_back(tab, handle)
+    tab.check_open()
+    tab.check_no_dialog()
+    read: Command = ("Runtime.evaluate", {"expression": f"__ts.info({handle.local})",
+                                          "contextId": frame.world, "returnByValue": True,
+                                          "awaitPromise": False}, frame.session)
+    sent, (found,) = await tab.conn.sequence([events, [read]])
+    for answer in sent:
+        if isinstance(answer, Exception):
+            raise answer
+    if isinstance(found, Exception) or "exceptionDetails" in found:
+        return None  # gone with its document (the page navigated), or the page refused
+    value = found.get("result", {}).get("value")
+    return value if isinstance(value, dict) else None
 
 
 async def _read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:

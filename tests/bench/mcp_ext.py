@@ -14,9 +14,9 @@ box, a checkbox, a radio button or a button, found by role, name and rank in bot
 one whose click leaves the page is not timed, and the next is tried). The first click of a
 page is the one that attaches the debugger; it counts like the others.
 Beside them: the raw round trip (`Runtime.evaluate 1+1` in the engine, no hub) and the load
-average. `--phases` also prints, for the extension's clicks, the median and p95 time of each
-DevTools method and of the debugger's attach (wrapped from outside; nothing in the package
-carries timing code).
+average. `--phases` also prints, for each side's clicks and snapshots, the median and p95
+time of each DevTools method and of the debugger's attach (wrapped from outside; nothing in
+the package carries timing code).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class Phases:
         setattr(owner, name, timed)
 
     def begin(self, label: str, first: bool = False) -> None:
-        label = f"{label}, first clicks of a page" if first else label
+        label = f"{label}, first clicks of a page" if first else label  # else all, or snapshots
         self.current, self.label, self.started = [], label, time.perf_counter()
 
     def end(self, took: float | None) -> None:
@@ -242,7 +242,8 @@ def instrument(phases: Phases, ext: Browser) -> None:
         phases.wrap(tab_module.Tab, name, lambda *a, n=name, **k: f"tab.{n}")
     # each where it is called from (pointer.py imports its helpers by name)
     for module, name in ((pointer, "guarded"), (pointer, "aim_and_ask"),
-                         (pointer, "_read_back"), (pointer, "barrier"),
+                         (pointer, "_input_then_read"), (pointer, "_read_back"),
+                         (pointer, "barrier"),
                          (acting, "_then_barrier"),
                          (sent, "listen"), (sent, "_disable"), (screen, "follow_policy")):
         phases.wrap(module, name, lambda *a, m=module.__name__, n=name, **k:
@@ -296,7 +297,11 @@ async def rounds_on(clients: dict[str, StdioMCP], url: str, tries: list[dict[str
             await asyncio.sleep(think)
         order = LABELS if n % 2 == 0 else LABELS[::-1]
         for label in order:
+            if phases is not None:
+                phases.begin(f"{label} snapshot")
             per[label]["snap"].append((await mcp_call(clients[label], "snapshot", {}))[0])
+            if phases is not None:
+                phases.end(per[label]["snap"][-1])
         n += 1
         if refs is None:
             continue
