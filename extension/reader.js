@@ -1,11 +1,14 @@
-// The page helper (page.js) in the extension's own isolated world of each frame, through
-// chrome.scripting. The hub's debugger evaluates in this same world, so element ids, and
-// the refs the hub gives them, stay the same with or without a debugger; and reading a
-// page through chrome.scripting needs no debugger at all (no "is debugging" bar).
+// The page helper (page.js and the files before it) in the extension's own isolated world
+// of each frame, through chrome.scripting. The hub's debugger evaluates in this same world,
+// so element ids, and the refs the hub gives them, stay the same with or without a
+// debugger; and reading a page through chrome.scripting needs no debugger at all (no "is
+// debugging" bar).
 
-const FILES = ["page.js", "doc.js"];
+// the page helper's files in their order (PAGE_FILES in bridge/engine/frames.py), then doc.js
+const FILES = ["page_elements.js", "page_locators.js", "page_hits.js", "page_drag.js",
+               "page_info.js", "page.js", "doc.js"];
 
-// Install page.js (once per document) in every frame of the tab the extension's host
+// Install the page helper (once per document) in every frame of the tab the extension's host
 // permissions reach; each frame's document token.
 export async function inject(tabId) {
   const results = await chrome.scripting.executeScript({

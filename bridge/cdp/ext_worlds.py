@@ -7,9 +7,9 @@ lives in the extension's isolated world instead, installed by chrome.scripting
 and chrome.scripting reaches it without a debugger. The debugger finds its execution
 context among those Runtime.enable reports (type "isolated", the extension's origin).
 The answer carries the document's token (`tabstewardDoc`), by which the engine keeps an
-element's ref from one debugger session to the next, and `tabstewardReady` (page.js is
-already there). A frame the extension cannot reach (about:blank, a page without host
-permission) gets a CDP world, as over plain CDP.
+element's ref from one debugger session to the next, and `tabstewardReady` (the page
+helper is already there). A frame the extension cannot reach (about:blank, a page without
+host permission) gets a CDP world, as over plain CDP.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,10 +13,14 @@ from .model import Frame, Handle, RefEntry
 
 log = logging.getLogger("tabsteward.engine")
 
-PAGE_JS = (Path(__file__).with_name("page.js")).read_text(encoding="utf-8")
+# the page helper's files in the order they install (extension/reader.js injects the same)
+PAGE_FILES = ("page_elements.js", "page_locators.js", "page_hits.js", "page_drag.js",
+              "page_info.js", "page.js")
+PAGE_JS = ";\n".join(Path(__file__).with_name(name).read_text(encoding="utf-8")
+                     for name in PAGE_FILES)
 WORLD = "tabsteward"
 MAX_FRAME_DEPTH = 20
-FOCUS_TRIES, FOCUS_WAIT = 10, 0.02  # a frame entered by Tab is told so a moment later
+FOCUS_SETTLE, FOCUS_WAIT = 2.0, 0.02  # a frame entered by Tab is told so a moment later
 
 
 class PageFrames:
@@ -50,7 +55,7 @@ class PageFrames:
                 raise
             return await self._world(frame, find=False)  # its new id's world
         ctx = int(res["executionContextId"])
-        if not res.get("tabstewardReady"):  # the extension's world has page.js already
+        if not res.get("tabstewardReady"):  # the extension's world has the helper already
             await self._evaluate_raw(frame, ctx, PAGE_JS)
         frame.world = ctx
         # a world that outlives debugger sessions names its document: ids, refs stay
@@ -226,27 +231,50 @@ class PageFrames:
         """The `info` of the element that has keyboard focus, in whichever frame holds it
         (same- or cross-origin), or None when no element has it. Fails, rather than guess,
         when focus is in a frame that does not say what has it."""
-        frame = self.frames[self.target_id]
+        top = frame = self.frames[self.target_id]
         for _ in range(MAX_FRAME_DEPTH):
             res = await self.evaluate(frame, "__ts.focusedInfo()")
             if not isinstance(res, dict) or "frame" not in res:
                 return res if isinstance(res, dict) else None
-            frame = await self._focused_child(frame, int(res["frame"]))
+            owner = int(res["frame"])
+            child = await self._child_shown_by(frame, owner)
+            if child is None:
+                raise TargetNotInteractable("focus is in a frame whose document could not be "
+                                            "asked what has it; nothing was done")
+            # focus went on past a frame with nothing to focus: ask again from the top
+            frame = child if await self._focus_arrives(frame, owner, child) else top
         raise TargetNotInteractable("focus is in frames nested too deep to tell what has it; "
                                     "nothing was done")
 
-    async def _focused_child(self, parent: Frame, owner: int) -> Frame:
-        """The child frame that the frame element `owner` of `parent` shows. A frame entered
-        by Tab learns it has focus a moment after its parent does: wait for that, briefly."""
-        child = await self._child_shown_by(parent, owner)
-        if child is None:
-            raise TargetNotInteractable("focus is in a frame whose document could not be "
-                                        "asked what has it; nothing was done")
-        for _ in range(FOCUS_TRIES):
-            if await self.evaluate(child, "document.hasFocus()"):
+    async def settle_focus(self) -> None:
+        """After a Tab, wait until focus has landed. Tab into (or out of) a frame of another
+        process is handed over a moment after the key is answered, and meanwhile no element
+        has focus anywhere; a key sent then lands in the page's body and is lost."""
+        top = self.frames[self.target_id]
+        if all(f.session == top.session for f in self.frames.values()):
+            return  # focus moves within one process at once
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FOCUS_SETTLE
+        with contextlib.suppress(BrowserError, TargetNotInteractable):
+            while await self.focused_info() is None:
+                if loop.time() > deadline or not await self.evaluate(top, "document.hasFocus()"):
+                    return  # focus left the page (to the browser's own controls)
+                await asyncio.sleep(FOCUS_WAIT)
+
+    async def _focus_arrives(self, parent: Frame, owner: int, child: Frame) -> bool:
+        """Whether focus, given by `parent` to its frame element `owner`, reaches `child`
+        (False when the parent moves it on first). A busy machine can take a while to pass
+        it on; after FOCUS_SETTLE the child is asked as it is."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FOCUS_SETTLE
+        while not await self.evaluate(child, "document.hasFocus()"):
+            if loop.time() > deadline:
                 break
             await asyncio.sleep(FOCUS_WAIT)
-        return child
+            res = await self.evaluate(parent, "__ts.focusedInfo()")
+            if not (isinstance(res, dict) and res.get("frame") == owner):
+                return False
+        return True
 
     async def _child_shown_by(self, parent: Frame, owner: int) -> Frame | None:
         for refresh in (False, True):

@@ -29,8 +29,11 @@ async def press_steps(tab: Tab, steps: list[list[str]], focused: Handle | None,
                      and not await still_focused(tab, focused)):
             await tab.permit("press", await tab.focused_info(), keys=" ".join(step))
         for part in step:
-            await press_chord(tab, keys.parse_chord(part))
+            chord = keys.parse_chord(part)
+            await press_chord(tab, chord)
             pressed.append(part)
+            if chord.key.code == "Tab":
+                await tab.settle_focus()
 
 
 async def type_lines(tab: Tab, text: str, typed: list[str]) -> None:

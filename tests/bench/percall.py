@@ -40,7 +40,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE / "realism"), str(HERE)]
-import run as bench  # noqa: E402
+import benchkit as bench  # noqa: E402
 from server import RealismServer  # noqa: E402
 
 SPANS: dict[str, list[float]] = defaultdict(list)  # label -> durations (ms) of this command

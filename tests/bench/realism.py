@@ -38,7 +38,7 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE / "realism"), str(HERE.parent), str(HERE)]
-import run as bench  # noqa: E402
+import benchkit as bench  # noqa: E402
 from agents import Agent, AgentBrowserAgent, StepFailed, TabstewardAgent  # noqa: E402
 from debugger_share import DebuggerPoll  # noqa: E402
 from server import RealismServer  # noqa: E402

@@ -1,26 +1,24 @@
 """LLM API keys: secrets only in the real OS keyring (gnome-keyring on a private D-Bus session,
-packaging/with-keyring.sh), a strict index file that never holds a secret, nothing half done
-when a step fails, and check() against a real local HTTP server."""
+packaging/with-keyring.sh), a strict index file that never holds a secret, and nothing half
+done when a step fails (checking a key with its provider: test_provider_check.py)."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import os
-import socket
 import stat
-import threading
 import uuid
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 import keyring
 import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail
 from keyring.errors import KeyringError, PasswordDeleteError
+from provider_server import GOOD, WRONG
 from tabsteward.bridge.errors import TabstewardError, UsageError
 from tabsteward.bridge.secrets import apikeys
 from tabsteward.bridge.secrets.apikeys import (
@@ -30,131 +28,6 @@ from tabsteward.bridge.secrets.apikeys import (
     KeyStoreError,
     backend_problem,
 )
-from tabsteward.bridge.secrets.providers import ProviderError, check
-
-GOOD = "sk-good-0123456789abcdef"
-WRONG = "sk-wrong-9876543210fedcba"
-MODELS = ["m1", "m2", "m3"]
-
-
-# -- a local provider ----------------------------------------------------------------------
-
-
-class FakeProvider:
-    """A real HTTP server on 127.0.0.1 answering like the providers do, under one prefix each:
-    /openai/v1 (bearer), /anthropic/v1 (x-api-key + anthropic-version), /openrouter/v1 (a
-    public model list and /key that checks the key), /html/v1 (not JSON), /slow/v1 (answers
-    only when released), /moved/v1 (a redirect)."""
-
-    def __init__(self) -> None:
-        self.release = threading.Event()
-        self.seen: list[dict[str, str]] = []
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.server.daemon_threads = True
-        self.thread = threading.Thread(target=self.server.serve_forever, args=(0.05,),
-                                       daemon=True)
-        self.thread.start()
-
-    def url(self, prefix: str) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}/{prefix}/v1"
-
-    def close(self) -> None:
-        self.release.set()
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join(5)
-
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        provider = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                return
-
-            def do_GET(self) -> None:
-                provider.seen.append({"path": self.path,
-                                      **{k.lower(): v for k, v in self.headers.items()}})
-                route = ROUTES.get(self.path.split("?")[0])
-                if route is None:
-                    self.answer(404, {"error": "no such route"})
-                    return
-                route(provider, self)
-
-            def answer(self, status: int, body: object, kind: str = "application/json",
-                       extra: dict[str, str] | None = None) -> None:
-                data = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(len(data)))
-                for name, value in (extra or {}).items():
-                    self.send_header(name, value)
-                self.end_headers()
-                self.wfile.write(data)
-
-        return Handler
-
-
-def _listing(ok: bool, handler: Any, given: str) -> None:
-    if ok:
-        handler.answer(200, {"object": "list", "data": [{"id": m} for m in MODELS]})
-    else:  # echoes the key, as OpenAI's "Incorrect API key provided: …" does
-        handler.answer(401, {"error": {"message": f"Incorrect API key provided: {given}. "
-                                       + "You can find your API key in the dashboard. " * 9}})
-
-
-def _openai(provider: FakeProvider, handler: Any) -> None:
-    given = handler.headers.get("Authorization", "")
-    _listing(given == f"Bearer {GOOD}", handler, given.removeprefix("Bearer "))
-
-
-def _anthropic(provider: FakeProvider, handler: Any) -> None:
-    if handler.headers.get("anthropic-version") != "2023-06-01":
-        handler.answer(400, {"error": "anthropic-version header is required"})
-        return
-    _listing(handler.headers.get("x-api-key") == GOOD, handler, "")
-
-
-def _openrouter_models(provider: FakeProvider, handler: Any) -> None:
-    _listing(True, handler, "")  # public: says nothing about the key
-
-
-def _openrouter_key(provider: FakeProvider, handler: Any) -> None:
-    if handler.headers.get("Authorization") == f"Bearer {GOOD}":
-        handler.answer(200, {"data": {"label": "sk-or-…", "usage": 0}})
-    else:
-        handler.answer(401, {"error": {"message": "No auth credentials found"}})
-
-
-def _html(provider: FakeProvider, handler: Any) -> None:
-    handler.answer(200, "<html><body>Welcome to nginx!</body></html>", "text/html")
-
-
-def _slow(provider: FakeProvider, handler: Any) -> None:
-    provider.release.wait(10)
-    handler.answer(200, {"data": []})
-
-
-def _moved(provider: FakeProvider, handler: Any) -> None:
-    handler.answer(302, "", "text/plain", {"Location": provider.url("openai") + "/models"})
-
-
-ROUTES: dict[str, Callable[[FakeProvider, Any], None]] = {
-    "/openai/v1/models": _openai,
-    "/anthropic/v1/models": _anthropic,
-    "/openrouter/v1/models": _openrouter_models,
-    "/openrouter/v1/key": _openrouter_key,
-    "/html/v1/models": _html,
-    "/slow/v1/models": _slow,
-    "/moved/v1/models": _moved,
-}
-
-
-@pytest.fixture
-def server() -> Iterator[FakeProvider]:
-    provider = FakeProvider()
-    yield provider
-    provider.close()
-
 
 # -- the keyring ----------------------------------------------------------------------------
 
@@ -609,83 +482,3 @@ def test_no_repr_or_message_shows_a_secret(keys: ApiKeys, names: Callable[[], st
     name = names()
     entry = keys.add(KeyEntry(name, "openai", ""), GOOD)
     assert GOOD not in repr(entry) + repr(keys) + str(entry)
-
-
-# -- checking a key with its provider -------------------------------------------------------
-
-
-def test_check_lists_the_models_of_an_openai_compatible_server(server: FakeProvider) -> None:
-    url = server.url("openai")
-    assert check(KeyEntry("w", "other", url), GOOD) == "ok: the provider lists 3 models"
-    assert check(KeyEntry("w", "other", url, "m2"), GOOD) == \
-        "ok: the provider lists 3 models, including m2"
-    assert check(KeyEntry("w", "openai", url, "gpt-9"), GOOD) == \
-        "ok: the provider lists 3 models, but not gpt-9 (check the model name)"
-    assert server.seen[0]["path"] == "/openai/v1/models"
-    assert server.seen[0]["authorization"] == f"Bearer {GOOD}"
-
-
-def test_check_reports_a_refused_key_without_echoing_it(server: FakeProvider) -> None:
-    with pytest.raises(ProviderError) as caught:
-        check(KeyEntry("w", "other", server.url("openai")), WRONG)
-    message = caught.value.message
-    assert message.startswith("the provider refused this key (HTTP 401: {")
-    assert "Incorrect API key provided: [key]." in message
-    assert WRONG not in message
-    assert message.endswith("…); check or replace the key")
-    assert len(message) < 300
-    assert caught.value.details == {"status": 401}
-
-
-def test_check_sends_the_anthropic_headers(server: FakeProvider) -> None:
-    entry = KeyEntry("a", "anthropic", server.url("anthropic"), "m3")
-    assert check(entry, GOOD) == "ok: the provider lists 3 models, including m3"
-    sent = server.seen[-1]
-    assert sent["x-api-key"] == GOOD
-    assert sent["anthropic-version"] == "2023-06-01"
-    assert "authorization" not in sent
-    with pytest.raises(ProviderError, match=r"refused this key \(HTTP 401"):
-        check(entry, WRONG)
-
-
-def test_check_of_openrouter_asks_about_the_key_itself_as_its_model_list_is_public(
-        server: FakeProvider) -> None:
-    entry = KeyEntry("r", "openrouter", server.url("openrouter"))
-    assert check(entry, GOOD) == "ok: the provider lists 3 models"
-    with pytest.raises(ProviderError, match=r"refused this key \(HTTP 401: .*No auth"):
-        check(entry, WRONG)
-    assert [s["path"] for s in server.seen] == ["/openrouter/v1/key", "/openrouter/v1/models",
-                                               "/openrouter/v1/key"]
-
-
-def test_check_reports_a_server_that_is_not_running() -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    with pytest.raises(ProviderError, match=rf"nothing answers at 127.0.0.1:{port} \("
-                       "connection refused\\); the key was not checked"):
-        check(KeyEntry("w", "other", f"http://127.0.0.1:{port}/v1"), GOOD)
-
-
-def test_check_gives_up_after_its_timeout(server: FakeProvider) -> None:
-    with pytest.raises(ProviderError, match=r"did not answer within 0.3 s; the key was not "
-                       "checked"):
-        check(KeyEntry("w", "other", server.url("slow")), GOOD, timeout=0.3)
-
-
-@pytest.mark.parametrize(("prefix", "why"), [
-    ("html", "is not JSON .*Welcome to nginx"),
-    ("nowhere", "answered HTTP 404 at .*/nowhere/v1/models .*Is the base URL right"),
-    ("moved", "redirects to http://.*/openai/v1/models; the key was not sent there"),
-])
-def test_check_explains_answers_that_are_not_a_model_list(
-        server: FakeProvider, prefix: str, why: str) -> None:
-    with pytest.raises(ProviderError, match=why):
-        check(KeyEntry("w", "other", server.url(prefix)), GOOD)
-    assert [s["path"] for s in server.seen] == [f"/{prefix}/v1/models"]
-
-
-def test_check_refuses_a_secret_that_could_not_be_sent(server: FakeProvider) -> None:
-    with pytest.raises(UsageError, match=r"space or line break inside .*the key was not checked"):
-        check(KeyEntry("w", "other", server.url("openai")), "sk-a b")
-    assert server.seen == []

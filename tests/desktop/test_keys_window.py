@@ -14,15 +14,16 @@ import keyring
 import pytest
 from keyring.backend import KeyringBackend
 from keyring.backends import fail
+from provider_server import GOOD, WRONG, FakeProvider, server
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton, QTableWidget
 from pytestqt.qtbot import QtBot
 from tabsteward.bridge.records.agents import Agents
 from tabsteward.bridge.secrets.apikeys import SERVICE, ApiKeys
 from tabsteward.desktop.keys_window import KeysWindow
-from test_apikeys import GOOD, WRONG, FakeProvider, names, os_keyring, server
+from test_apikeys import names, os_keyring
 
-__all__ = ["names", "os_keyring", "server"]  # fixtures shared with test_apikeys
+__all__ = ["names", "os_keyring", "server"]  # fixtures of test_apikeys and provider_server
 
 QRun = Callable[..., Any]
 

@@ -163,3 +163,17 @@ async def test_tabbing_into_a_cross_origin_frame_then_enter_is_judged_on_its_pay
     assert judged is not None
     assert (judged.name, judged.frame_url) == ("Pay $49.99", site.other("payframe.html"))
     assert site.posts()[before:] == []
+
+
+async def test_tab_tab_into_a_busy_cross_origin_frame_lands_on_its_second_control(
+        tab: Tab, site: Site, policy: DefaultPolicy) -> None:
+    # The parent hands focus to a frame of another process a moment after Tab is answered;
+    # the second Tab must wait for it, or it lands in the parent and is lost.
+    await goto(tab, site.url("busypaypage.html"))
+    before = len(site.posts())
+    with pytest.raises(PolicyError):
+        await actions.press(tab, "Tab Tab Enter")
+    judged = policy.refused[-1].element
+    assert judged is not None
+    assert (judged.name, judged.frame_url) == ("Pay $49.99", site.other("busypayframe.html"))
+    assert site.posts()[before:] == []

@@ -1,5 +1,6 @@
 """Questions for the person: asks that wait for an answer proven by a one-time code, blocked
-actions on offer, withdrawal when the asker goes away, and what listeners are told.
+actions on offer, and withdrawal when the asker goes away (what anyone may see and what
+listeners are told: test_approval_notices.py; the caps: test_approval_limits.py).
 
 The `async def` tests run on the shared test loop (tests/conftest.py), bounded by the timeout.
 """
@@ -11,13 +12,11 @@ import time
 from typing import Any
 
 import pytest
+from approval_tools import asking, cancel, open_questions
 from tabsteward.bridge.errors import AuthError, UsageError
 from tabsteward.bridge.hub.approvals import (
     CODE_ALPHABET,
     LOCK_SECONDS,
-    MAX_OPEN,
-    MAX_PAIRS,
-    MAX_PAIRS_PER_PROGRAM,
     MAX_WRONG,
     OFFER_SECONDS,
     Answer,
@@ -32,44 +31,10 @@ pytestmark = pytest.mark.timeout(30)
 WITHDRAWN = Answer(False, "withdrawn: the agent went away", who="withdrawn")
 
 
-async def open_questions(approvals: Approvals, n: int = 1) -> list[Question]:
-    """The open questions, once at least `n` are open (the asking tasks have run)."""
-    for _ in range(200):
-        found = approvals.open()
-        if len(found) >= n:
-            return found
-        await asyncio.sleep(0)
-    raise AssertionError(f"{n} questions were never asked; open: {approvals.open()}")
-
-
-def asking(approvals: Approvals, timeout: float = 30.0, **kwargs: Any) -> asyncio.Task[Answer]:
-    return asyncio.create_task(approvals.ask("ask", "agent-a", "click Buy", timeout, **kwargs))
-
-
 async def asked_by(approvals: Approvals, owner: object, summary: str) -> Answer:
     """Ask as if on connection `owner` (the server sets it per request task)."""
     context.connection.set(owner)
     return await approvals.ask("ask", "agent-a", summary, 30.0)
-
-
-async def cancel(task: asyncio.Task[Answer]) -> None:
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-
-
-def values(data: Any) -> list[Any]:
-    """Every leaf value of a nested dict/list structure."""
-    if isinstance(data, dict):
-        return [leaf for v in data.values() for leaf in values(v)]
-    if isinstance(data, list | tuple):
-        return [leaf for v in data for leaf in values(v)]
-    return [data]
-
-
-def no_code_in(data: Any, code: str) -> bool:
-    raw = code.replace("-", "")
-    return all(code not in str(v) and raw not in str(v) for v in values(data))
 
 
 # -- codes ---------------------------------------------------------------------------------
@@ -401,210 +366,3 @@ def test_a_failing_on_answer_reaches_the_answerer_and_the_question_still_closes(
         approvals.answer(q.id, q.code, approve=True)
     assert approvals.open() == []
     assert seen == ["asked", "closed"]
-
-
-# -- what anyone may see -------------------------------------------------------------------
-
-async def test_public_never_contains_the_code() -> None:
-    approvals = Approvals()
-    notices: list[dict[str, Any]] = []
-
-    async def send(payload: dict[str, Any]) -> None:
-        notices.append(payload)
-
-    async def ask(kind: Any) -> Answer:
-        context.notice.set(send)
-        return await approvals.ask(kind, "agent-a", "click Buy", 30.0, site="shop.test",
-                                   profile="default", categories=("payment",),
-                                   reasons=("a card number",))
-
-    tasks = [asyncio.create_task(ask("ask")), asyncio.create_task(ask("pair"))]
-    approvals.offer("agent-a", "read cookies", lambda q, a: None, site="shop.test")
-    questions = await open_questions(approvals, 3)
-    assert len(notices) == 2
-    for q in questions:
-        public = q.public()
-        assert set(public) == {"id", "kind", "agent", "summary", "site", "profile",
-                               "categories", "reasons", "target", "process", "created",
-                               "expires"}
-        for code in q.codes.values():
-            assert no_code_in(public, code), public
-            assert code not in repr(q)
-        for notice in notices:
-            assert all(no_code_in(notice, c) for c in q.codes.values()), notice
-    for task in tasks:
-        await cancel(task)
-
-
-async def test_the_public_view_says_when_the_question_expires() -> None:
-    approvals = Approvals()
-    task = asking(approvals, timeout=30.0)
-    [q] = await open_questions(approvals)
-    public = q.public()
-    assert public["expires"] == pytest.approx(public["created"] + 30.0, abs=0.01)
-    await cancel(task)
-
-
-# -- listeners and notices -----------------------------------------------------------------
-
-async def test_listeners_hear_asked_then_closed_with_the_answer() -> None:
-    approvals = Approvals()
-    events: list[tuple[str, Question, Answer | None]] = []
-    approvals.listeners.append(lambda e, q, a: events.append((e, q, a)))
-    task = asking(approvals)
-    [q] = await open_questions(approvals)
-    assert events == [("asked", q, None)]
-    approvals.answer(q.id, q.code, approve=True)
-    assert events == [("asked", q, None),
-                      ("closed", q, Answer(True, "approved by person", who="person"))]
-    assert (await task).approved
-
-
-async def test_a_failing_listener_does_not_break_asking(
-        caplog: pytest.LogCaptureFixture) -> None:
-    approvals = Approvals()
-    events: list[str] = []
-
-    def broken(event: str, q: Question, a: Answer | None) -> None:
-        raise RuntimeError("the tray is gone")
-
-    approvals.listeners.extend([broken, lambda e, q, a: events.append(e)])
-    task = asking(approvals)
-    [q] = await open_questions(approvals)
-    approvals.answer(q.id, q.code, approve=True)
-    assert (await task).approved
-    assert events == ["asked", "closed"]
-    assert f"a listener failed on question {q.id}" in caplog.text
-
-
-async def test_tell_sends_a_pending_notice_through_the_context_notice() -> None:
-    approvals = Approvals()
-    notices: list[dict[str, Any]] = []
-
-    async def send(payload: dict[str, Any]) -> None:
-        notices.append(payload)
-
-    async def ask() -> Answer:
-        context.notice.set(send)
-        return await approvals.ask("ask", "agent-a", "click Buy", 12.5, site="shop.test")
-
-    task = asyncio.create_task(ask())
-    [q] = await open_questions(approvals)
-    assert notices == [{"pending": {**q.public(), "timeout": 12.5}}]
-    assert notices[0]["pending"]["id"] == q.id
-    assert notices[0]["pending"]["site"] == "shop.test"
-    approvals.answer(q.id, q.codes["deny"], approve=False)
-    assert not (await task).approved
-    assert len(notices) == 1  # the answer itself goes back as the reply, not as a notice
-
-
-# -- limits --------------------------------------------------------------------------------
-
-async def test_more_than_max_open_questions_are_refused_with_a_usage_error() -> None:
-    approvals = Approvals()
-    heard: list[str] = []
-    approvals.listeners.append(lambda e, q, a: heard.append(e))
-    offers = [approvals.offer("agent-a", f"offer {i}", lambda q, a: None)
-              for i in range(MAX_OPEN)]
-    with pytest.raises(UsageError, match=f"{MAX_OPEN} questions already wait"):
-        approvals.offer("agent-a", "one too many", lambda q, a: None)
-    with pytest.raises(UsageError, match="nothing was done"):
-        await approvals.ask("ask", "agent-a", "one too many", 30.0)
-    assert len(approvals.open()) == MAX_OPEN
-    assert heard == ["asked"] * MAX_OPEN  # the refused ones were never shown
-    approvals.answer(offers[0].id, offers[0].codes["deny"], approve=False)
-    approvals.offer("agent-a", "room again", lambda q, a: None)
-    assert len(approvals.open()) == MAX_OPEN
-
-
-async def test_expired_offers_do_not_count_toward_max_open(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    approvals = Approvals()
-    for i in range(MAX_OPEN):
-        approvals.offer("agent-a", f"offer {i}", lambda q, a: None)
-    later = time.time() + OFFER_SECONDS + 1
-    monkeypatch.setattr(time, "time", lambda: later)
-    task = asking(approvals, timeout=0.05)
-    assert (await task).by == "nobody answered within 0.05 s"
-
-
-
-# -- pairing requests from unpaired processes ----------------------------------------------
-
-def pairing(approvals: Approvals, pid: int, exe: str) -> asyncio.Task[Answer]:
-    return asyncio.create_task(approvals.ask("pair", f"agent {pid}", "use your browser",
-                                             30.0, process={"pid": pid, "exe": exe}))
-
-
-async def test_one_process_gets_one_pairing_request_at_a_time() -> None:
-    approvals = Approvals()
-    first = pairing(approvals, 100, "/usr/bin/a")
-    await open_questions(approvals)
-    with pytest.raises(UsageError, match="this process already waits"):
-        await approvals.ask("pair", "again", "use your browser", 30.0,
-                            process={"pid": 100, "exe": "/usr/bin/a"})
-    assert len(approvals.open()) == 1
-    await cancel(first)
-
-
-async def test_one_program_gets_a_few_pairing_requests_at_a_time() -> None:
-    approvals = Approvals()
-    tasks = [pairing(approvals, 200 + i, "/usr/bin/python3")
-             for i in range(MAX_PAIRS_PER_PROGRAM)]
-    await open_questions(approvals, MAX_PAIRS_PER_PROGRAM)
-    with pytest.raises(UsageError, match="from this program already wait"):
-        await approvals.ask("pair", "one more", "use your browser", 30.0,
-                            process={"pid": 299, "exe": "/usr/bin/python3"})
-    for task in tasks:
-        await cancel(task)
-
-
-async def test_pairing_requests_cannot_fill_the_questions_of_paired_agents() -> None:
-    # the attack: unpaired processes fill the 200-question cap with pairing requests, so
-    # no paired agent's action can be asked about (and each waits, then is denied)
-    approvals = Approvals()
-    tasks = [pairing(approvals, 1000 + i, f"/tmp/prog{i}") for i in range(MAX_PAIRS)]
-    await open_questions(approvals, MAX_PAIRS)
-    with pytest.raises(UsageError, match=f"{MAX_PAIRS} pairing requests already wait"):
-        await approvals.ask("pair", "late", "use your browser", 30.0,
-                            process={"pid": 5000, "exe": "/tmp/late"})
-    ask = asking(approvals)  # a paired agent's action is still asked about
-    await open_questions(approvals, MAX_PAIRS + 1)
-    assert approvals.open()[-1].kind == "ask"
-    for task in [*tasks, ask]:
-        await cancel(task)
-
-
-async def test_a_pairing_request_expires_as_a_denial() -> None:
-    approvals = Approvals()
-    answer = await approvals.ask("pair", "slow", "use your browser", 0.05,
-                                 process={"pid": 1, "exe": "/x"})
-    assert answer.who == "timeout"
-    assert approvals.open() == []
-
-
-async def test_a_person_question_has_no_always_and_is_settled_by_the_tray_without_code(
-        ) -> None:
-    approvals = Approvals()
-    task = asyncio.create_task(approvals.ask("person", "a terminal", "run: tabsteward agents",
-                                             30.0))
-    [q] = await open_questions(approvals)
-    assert q.id.startswith("T")
-    approvals.settle(q, True, by="person (tray)")
-    assert (await task) == Answer(True, "approved by person (tray)", who="person (tray)")
-    with pytest.raises(UsageError, match="no longer open"):
-        approvals.settle(q, True)
-
-
-async def test_the_persons_terminal_commands_are_capped_like_pairings() -> None:
-    # the attack: flood the person with "a terminal asks to run ..." questions
-    approvals = Approvals()
-    tasks = [asyncio.create_task(approvals.ask("person", "a terminal", "run: x", 30.0,
-                                               process={"pid": 300 + i, "exe": f"/p{i}"}))
-             for i in range(MAX_PAIRS)]
-    await open_questions(approvals, MAX_PAIRS)
-    with pytest.raises(UsageError, match=f"{MAX_PAIRS} terminal commands already wait"):
-        await approvals.ask("person", "a terminal", "run: y", 30.0,
-                            process={"pid": 999, "exe": "/q"})
-    for task in tasks:
-        await cancel(task)

@@ -49,8 +49,10 @@ def test_the_wheel_holds_the_extension_the_demo_page_and_the_page_scripts(
     assert "manifest.json" in extension
     for name in extension:
         assert f"tabsteward/extension/{name}" in names, name
-    for data in ("bridge/demo/shop.html", "bridge/engine/page.js", "bridge/engine/hook.js",
-                 "bridge/SKILL.md", "desktop/shape.py", "bridge/native_host.py"):
+    scripts = [f"bridge/engine/{p.name}" for p in (checkout / "bridge/engine").glob("*.js")]
+    assert "bridge/engine/page.js" in scripts
+    for data in ("bridge/demo/shop.html", *scripts, "bridge/SKILL.md", "desktop/shape.py",
+                 "bridge/native_host.py"):
         assert f"tabsteward/{data}" in names, data
     assert not any(n.startswith(("bridge/", "desktop/", "tests/")) for n in names), \
         "plain top-level packages would land in site-packages"

@@ -1,0 +1,382 @@
+// The page helper's first file: what an element is to it: its id (per frame, per node,
+// stable for the node's life), role, accessible name, states and value. It opens the
+// namespace the helper's files share while they install (globalThis.__tsParts); each
+// file takes what it uses from it and adds what it gives. Their order: PAGE_FILES in
+// frames.py (the extension's reader.js lists the same); page.js, the last, publishes them.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts = {};
+
+  const ids = new WeakMap();
+  const byId = new Map();
+  let nextId = 1;
+
+  function idOf(el) {
+    let id = ids.get(el);
+    if (!id) {
+      id = nextId++;
+      ids.set(el, id);
+      byId.set(id, new WeakRef(el));
+    }
+    return id;
+  }
+
+  function get(id) {
+    const ref = byId.get(id);
+    const el = ref && ref.deref();
+    if (!el) { byId.delete(id); return null; }
+    return el;
+  }
+
+  // -- roles ------------------------------------------------------------------------
+  const INPUT_ROLES = {
+    button: "button", submit: "button", reset: "button", image: "button",
+    checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton",
+    search: "searchbox", email: "textbox", tel: "textbox", text: "textbox", url: "textbox",
+    password: "textbox", date: "textbox", "datetime-local": "textbox", month: "textbox",
+    time: "textbox", week: "textbox", color: "button", file: "button",
+  };
+  const TAG_ROLES = {
+    BUTTON: "button", SELECT: "combobox", TEXTAREA: "textbox", NAV: "navigation",
+    MAIN: "main", ASIDE: "complementary", H1: "heading", H2: "heading", H3: "heading",
+    H4: "heading", H5: "heading", H6: "heading", IMG: "img", DIALOG: "dialog",
+    OPTION: "option", PROGRESS: "progressbar", SUMMARY: "button", FIELDSET: "group",
+    TABLE: "table", SEARCH: "search", METER: "meter", IFRAME: "iframe", FRAME: "iframe",
+    LI: "listitem", UL: "list", OL: "list",
+  };
+  // roles a person acts on: these always get a ref
+  const ACTIONABLE = new Set([
+    "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
+    "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
+    "spinbutton", "treeitem", "scrollbar",
+  ]);
+  // roles whose name comes from their content
+  const NAME_FROM_CONTENT = new Set([
+    "button", "link", "heading", "checkbox", "radio", "option", "menuitem",
+    "menuitemcheckbox", "menuitemradio", "tab", "switch", "treeitem", "gridcell", "cell",
+    "columnheader", "rowheader", "tooltip", "clickable", "summary", "legend", "caption",
+  ]);
+  const LANDMARKS = new Set([
+    "banner", "navigation", "main", "complementary", "contentinfo", "search", "form",
+    "region", "dialog", "alertdialog", "alert", "tabpanel", "menu", "menubar", "tablist",
+    "tree", "grid", "treegrid", "listbox", "radiogroup", "toolbar", "group", "table", "status",
+  ]);
+  const SKIP_TAGS = new Set([
+    "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE", "BASE",
+  ]);
+
+  function inSectioning(el) {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const t = p.tagName;
+      if (t === "ARTICLE" || t === "ASIDE" || t === "MAIN" || t === "NAV" || t === "SECTION")
+        return true;
+    }
+    return false;
+  }
+
+  function roleOf(el) {
+    const explicit = el.getAttribute("role");
+    if (explicit) {
+      const first = explicit.trim().split(/\s+/)[0];
+      if (first && first !== "none" && first !== "presentation") return first;
+      if (first) return "";
+    }
+    const tag = el.tagName;
+    switch (tag) {
+      case "A": case "AREA": return el.hasAttribute("href") ? "link" : "";
+      case "INPUT": {
+        const type = (el.getAttribute("type") || "text").toLowerCase();
+        if (type === "hidden") return "";
+        if ((type === "text" || type === "search" || type === "email" || type === "tel" ||
+             type === "url") && el.hasAttribute("list")) return "combobox";
+        return INPUT_ROLES[type] || "textbox";
+      }
+      case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
+      case "HEADER": return inSectioning(el) ? "" : "banner";
+      case "FOOTER": return inSectioning(el) ? "" : "contentinfo";
+      case "FORM": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") ||
+          el.hasAttribute("name") ? "form" : "";
+      case "SECTION": return el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby")
+          ? "region" : "";
+      case "IMG": return el.getAttribute("alt") === "" ? "" : "img";
+      case "TD": return "cell";
+      case "TH": return "columnheader";
+      case "DETAILS": return "group";
+      default: break;
+    }
+    if (el.isContentEditable && !(el.parentElement && el.parentElement.isContentEditable))
+      return "textbox";
+    return TAG_ROLES[tag] || "";
+  }
+
+  // A label whose control is not rendered (a styled toggle hides its input and draws the
+  // label) is what a person clicks: it stands in for the control.
+  function standIn(el) {
+    if (el.tagName !== "LABEL") return null;
+    const c = el.control;
+    if (!c || c.tagName !== "INPUT") return null;
+    const r = c.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && getComputedStyle(c).visibility === "visible") return null;
+    return c;
+  }
+
+  // -- accessible names -----------------------------------------------------------------
+  const HAS_WORD = /[\p{L}\p{N}]/u;
+  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+
+  // The longest name and value a snapshot line shows; the rest is counted, not dropped
+  // silently (snapshot.py prints the count, and `text @N` reads the whole).
+  const NAME_MAX = 150;
+  const VALUE_MAX = 300;
+  const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+  // [the first max UTF-16 units of s, never half a character; how many characters (code
+  // points, as Python counts them) were left out]
+  function cut(s, max) {
+    if (s.length <= max) return [s, 0];
+    let end = max;
+    const c = s.charCodeAt(end - 1);
+    if (c >= 0xD800 && c <= 0xDBFF) end--;
+    const rest = s.slice(end);
+    return [s.slice(0, end), rest.length - (rest.match(PAIR) || []).length];
+  }
+
+  function hiddenForName(el) {
+    if (el.hidden || el.getAttribute("aria-hidden") === "true") return true;
+    const cs = getComputedStyle(el);
+    return cs.display === "none" || cs.visibility === "hidden";
+  }
+
+  function textOf(node, depth) {
+    if (depth > 30) return "";
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1) return "";
+    const el = node;
+    if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return "";
+    const label = el.getAttribute("aria-label");
+    if (label && label.trim()) return " " + label + " ";
+    if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image"))
+      return " " + (el.getAttribute("alt") || "") + " ";
+    if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") return " " + (el.value || "") + " ";
+    if (el.tagName === "SELECT") {
+      const o = el.selectedOptions && el.selectedOptions[0];
+      return " " + (o ? o.text : "") + " ";
+    }
+    const block = isBlock(el);
+    let out = "";
+    const root = el.shadowRoot || el;
+    for (let c = root.firstChild; c; c = c.nextSibling) out += textOf(c, depth + 1);
+    if (el.tagName === "SLOT") {
+      for (const c of el.assignedNodes()) out += textOf(c, depth + 1);
+    }
+    return block ? " " + out + " " : out;
+  }
+
+  function byIds(el, attr) {
+    const list = (el.getAttribute(attr) || "").trim().split(/\s+/).filter(Boolean);
+    const root = el.getRootNode();
+    const parts = [];
+    for (const id of list) {
+      const ref = root.getElementById ? root.getElementById(id) : document.getElementById(id);
+      if (ref) parts.push(clean(textOfForLabel(ref)));
+    }
+    return clean(parts.join(" "));
+  }
+
+  function textOfForLabel(el) {
+    const label = el.getAttribute("aria-label");
+    if (label && label.trim()) return label;
+    let out = "";
+    for (let c = el.firstChild; c; c = c.nextSibling) out += textOf(c, 0);
+    return out;
+  }
+
+  function labelsText(el) {
+    const labels = el.labels;
+    if (!labels || !labels.length) return "";
+    const parts = [];
+    for (const l of labels) {
+      let t = "";
+      for (let c = l.firstChild; c; c = c.nextSibling) {
+        if (c === el || (c.nodeType === 1 && c.contains(el))) {
+          // the field inside its own label: take the label's other text
+          if (c !== el) t += textOfExcept(c, el);
+          continue;
+        }
+        t += textOf(c, 0);
+      }
+      parts.push(clean(t));
+    }
+    return clean(parts.join(" "));
+  }
+
+  function textOfExcept(node, skip) {
+    if (node === skip) return "";
+    if (node.nodeType === 3) return node.data;
+    if (node.nodeType !== 1) return "";
+    let out = "";
+    for (let c = node.firstChild; c; c = c.nextSibling) out += textOfExcept(c, skip);
+    return out;
+  }
+
+  // The accessible name as a snapshot line shows it (at most NAME_MAX); fullNameOf has all.
+  function nameOf(el, role) {
+    return cut(fullNameOf(el, role), NAME_MAX)[0];
+  }
+
+  function fullNameOf(el, role) {
+    let name = "";
+    if (el.hasAttribute("aria-labelledby")) name = byIds(el, "aria-labelledby");
+    if (!name) name = clean(el.getAttribute("aria-label"));
+    if (!name) {
+      const tag = el.tagName;
+      if (tag === "INPUT") {
+        const type = (el.type || "text").toLowerCase();
+        if (type === "button" || type === "submit" || type === "reset") {
+          name = clean(el.value) || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
+        } else if (type === "image") {
+          name = clean(el.getAttribute("alt")) || clean(el.value) || "Submit";
+        } else {
+          name = labelsText(el);
+        }
+        if (!name) name = clean(el.getAttribute("title")) || clean(el.getAttribute("placeholder"));
+      } else if (tag === "TEXTAREA" || tag === "SELECT" || tag === "METER" ||
+                 tag === "PROGRESS" || tag === "BUTTON") {
+        name = labelsText(el);
+        if (!name && tag === "TEXTAREA") name = clean(el.getAttribute("placeholder"));
+      } else if (tag === "IMG" || tag === "AREA") {
+        name = clean(el.getAttribute("alt"));
+      } else if (tag === "FIELDSET") {
+        const legend = el.querySelector(":scope > legend");
+        if (legend) name = clean(textOf(legend, 0));
+      } else if (tag === "TABLE") {
+        const cap = el.querySelector(":scope > caption");
+        if (cap) name = clean(textOf(cap, 0));
+      } else if (tag === "IFRAME" || tag === "FRAME") {
+        name = clean(el.getAttribute("title")) || clean(el.getAttribute("name"));
+      }
+    }
+    if (!name && (NAME_FROM_CONTENT.has(role) || el.tagName === "BUTTON")) {
+      name = clean(textOf(el, 0));
+      if (!name && el.tagName === "A") {
+        const img = el.querySelector("img[alt], svg title");
+        if (img) name = clean(img.getAttribute ? img.getAttribute("alt") || img.textContent : "");
+      }
+    }
+    if (!name) name = clean(el.getAttribute("title"));
+    if (!name && el.tagName === "svg") {
+      const t = el.querySelector("title");
+      if (t) name = clean(t.textContent);
+    }
+    return name;
+  }
+
+  // The row with its name set; when the name or the value (valueLeft) was cut, a 10th cell
+  // [characters left out of the name, of the value].
+  function namedRow(row, el, role, valueLeft) {
+    const [name, left] = cut(fullNameOf(el, role), NAME_MAX);
+    row[3] = name;
+    if (left || valueLeft) {
+      while (row.length < 9) row.push(row.length === 5 ? "" : null);
+      row.push([left, valueLeft || 0]);
+    }
+    return row;
+  }
+
+  // -- layout helpers --------------------------------------------------------------------
+  function isBlock(el) {
+    const d = getComputedStyle(el).display;
+    return !(d.startsWith("inline") || d === "contents" || d === "table-cell");
+  }
+
+  function inViewport(el) {
+    let r;
+    if (el.nodeType === 3) {  // a text node: the box of its characters
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      r = range.getBoundingClientRect();
+    } else r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth &&
+      (r.width > 0 || r.height > 0);
+  }
+
+  // -- states ---------------------------------------------------------------------------
+  function statesOf(el, role) {
+    const s = [];
+    const aria = (n) => el.getAttribute(n);
+    const tag = el.tagName;
+    if (role === "checkbox" || role === "radio" || role === "switch" ||
+        role === "menuitemcheckbox" || role === "menuitemradio") {
+      const a = aria("aria-checked");
+      if (tag === "INPUT") {
+        if (el.indeterminate) s.push("mixed");
+        else if (el.checked) s.push("checked");
+      } else if (a === "true") s.push("checked");
+      else if (a === "mixed") s.push("mixed");
+    }
+    const pressed = aria("aria-pressed");
+    if (pressed === "true") s.push("pressed");
+    const expanded = aria("aria-expanded");
+    if (expanded === "true") s.push("expanded");
+    else if (expanded === "false") s.push("collapsed");
+    else if (tag === "SUMMARY" && el.parentElement && el.parentElement.tagName === "DETAILS")
+      s.push(el.parentElement.open ? "expanded" : "collapsed");
+    if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
+    if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
+    if ((el.matches && el.matches(":disabled")) || aria("aria-disabled") === "true")
+      s.push("disabled");
+    if (el.required || aria("aria-required") === "true") s.push("required");
+    if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");
+    if (aria("aria-invalid") === "true") s.push("invalid");
+    if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
+        (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
+    if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
+    if (role === "heading") {
+      const level = aria("aria-level") || (/^H[1-6]$/.test(tag) ? tag[1] : "");
+      if (level) s.push("level=" + level);
+    }
+    return s;
+  }
+
+  function valueOf(el, role) {
+    const tag = el.tagName;
+    if (tag === "INPUT") {
+      const type = (el.type || "").toLowerCase();
+      if (type === "password") return el.value ? "\u2022\u2022\u2022\u2022" : null;
+      if (type === "checkbox" || type === "radio" || type === "button" || type === "submit" ||
+          type === "reset" || type === "image" || type === "hidden") return null;
+      if (type === "file") {
+        return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(", ") : null;
+      }
+      return el.value;
+    }
+    if (tag === "TEXTAREA") return el.value;
+    if (tag === "SELECT") {
+      return Array.from(el.selectedOptions, (o) => clean(o.text)).join(", ");
+    }
+    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter") {
+      return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
+        (el.value !== undefined ? String(el.value) : null);
+    }
+    if (role === "textbox" && el.isContentEditable) return clean(el.innerText);
+    if (role === "combobox") {
+      const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
+      if (v) return v;
+    }
+    return null;
+  }
+
+  function optionsOf(el) {
+    if (el.tagName !== "SELECT") return null;
+    const opts = [];
+    for (const o of el.options) {
+      opts.push(clean(o.label || o.text));
+      if (opts.length >= 25) break;
+    }
+    return { list: opts, more: Math.max(0, el.options.length - opts.length) };
+  }
+
+  Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
+    standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
+    namedRow, isBlock, inViewport, statesOf, valueOf, optionsOf });
+})();

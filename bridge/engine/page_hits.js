@@ -1,0 +1,309 @@
+// The page helper: where a click on an element lands (brought into view in every box that
+// clips it, at a point that reaches it) and what a click there really activates; lookups
+// by selector, and what covers a point.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { idOf, get, roleOf, cut, fullNameOf } = P;
+
+  // -- lookups used by actions ----------------------------------------------------------------
+  function deepQuery(root, selector, out, limit) {
+    for (const el of root.querySelectorAll(selector)) {
+      out.push(el);
+      if (out.length >= limit) return;
+    }
+    for (const host of root.querySelectorAll("*")) {
+      if (host.shadowRoot) deepQuery(host.shadowRoot, selector, out, limit);
+      if (out.length >= limit) return;
+    }
+  }
+
+  function query(selector, limit) {
+    const out = [];
+    deepQuery(document, selector, out, limit || 50);
+    return out.map(idOf);
+  }
+
+  function describe(el) {
+    if (!el) return "nothing";
+    let d = el.tagName.toLowerCase();
+    if (el.id) d += "#" + el.id;
+    if (typeof el.className === "string" && el.className.trim())
+      d += "." + el.className.trim().split(/\s+/).slice(0, 2).join(".");
+    const role = roleOf(el);
+    const [name, left] = cut(fullNameOf(el, role || "clickable"), 40);
+    // the mark as snapshot.py's left_out writes it
+    if (name) d += " \"" + name + "\"" + (left ? " [+" + left.toLocaleString("en-US") +
+                                              (left === 1 ? " char]" : " chars]") : "");
+    return d;
+  }
+
+  function hitTarget(el, x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit && hit.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  function hits(el, hit) {
+    if (!hit) return false;
+    if (hit === el || el.contains(hit)) return true;
+    // a label forwards clicks to its control, and a control's own label is fine to hit
+    if (hit.tagName === "LABEL" && hit.control === el) return true;
+    for (let n = hit; n; n = n.parentNode || n.host) {
+      if (n === el) return true;
+    }
+    return false;
+  }
+
+  // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
+  // `drop`: those with drop listeners instead.
+  function listened(secret, drop) {
+    const found = new Set();
+    if (!secret) return found;
+    const collect = (e) => found.add(e.target);
+    const [ask, mark] = drop ? ["ts-ask-drop-", "ts-drop-"] : ["ts-ask-", "ts-mark-"];
+    document.addEventListener(mark + secret, collect, true);
+    try {
+      document.dispatchEvent(new CustomEvent(ask + secret));
+    } finally {
+      document.removeEventListener(mark + secret, collect, true);
+    }
+    return found;
+  }
+
+  // -- what a click really activates ---------------------------------------------------
+  // The element whose own behaviour a click at a point runs: walking up the composed tree
+  // from the hit element, the first with a browser-given activation (a button, a link, a
+  // form control, a summary; a label stands for its control), else the nearest one a page
+  // made clickable (an ARIA role, a click handler, a pointer cursor). null when none.
+  const SOFT_ROLES = new Set([
+    "button", "link", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "checkbox",
+    "switch", "radio", "option", "treeitem", "textbox", "searchbox", "combobox", "slider",
+    "spinbutton", "gridcell",
+  ]);
+
+  function composedParent(n) {
+    if (n.assignedSlot) return n.assignedSlot;
+    if (n.parentElement) return n.parentElement;
+    const root = n.getRootNode && n.getRootNode();
+    return root && root !== n && root.host ? root.host : null;
+  }
+
+  function nativeTarget(n) {
+    const tag = n.tagName;
+    if (tag === "BUTTON" || tag === "SELECT" || tag === "TEXTAREA" || tag === "IFRAME" ||
+        tag === "FRAME") return n;
+    if (tag === "INPUT") return n.type === "hidden" ? null : n;
+    if ((tag === "A" || tag === "AREA") && n.hasAttribute("href")) return n;
+    if (tag === "SUMMARY" && n.parentElement && n.parentElement.tagName === "DETAILS" &&
+        n.parentElement.querySelector(":scope > summary") === n) return n;
+    if (tag === "LABEL" && n.control) return n.control;
+    if (n.isContentEditable && !(n.parentElement && n.parentElement.isContentEditable))
+      return n;
+    return null;
+  }
+
+  function softTarget(n, handlers) {
+    const role = roleOf(n);
+    if (SOFT_ROLES.has(role) || n.hasAttribute("onclick") || handlers.has(n)) return true;
+    const parent = composedParent(n);
+    return getComputedStyle(n).cursor === "pointer" &&
+      !(parent && getComputedStyle(parent).cursor === "pointer");
+  }
+
+  function activationOf(hit, secret) {
+    let handlers = null;
+    let soft = null;
+    for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      const native = nativeTarget(n);
+      if (native) return native;
+      if (!soft) {
+        if (!handlers) handlers = listened(secret);
+        if (softTarget(n, handlers)) soft = n;
+      }
+    }
+    return soft;
+  }
+
+  // Another element on the path the click also runs: one with a page-given button role or
+  // an onclick (a role=button holding a real button, a role=button span inside one), or
+  // another button or link around the target (Chromium follows a link around a button).
+  // The nearest one.
+  function alsoOf(hit, target) {
+    for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      if (n === target) continue;
+      const native = nativeTarget(n);
+      if (native && native !== target && native.tagName !== "IFRAME" &&
+          native.tagName !== "FRAME") return native;
+      const role = (n.getAttribute("role") || "").trim().split(/\s+/)[0];
+      if ((SOFT_ROLES.has(role) && role !== "gridcell") || n.hasAttribute("onclick"))
+        return n;
+    }
+    return null;
+  }
+
+  // -- bringing an element into view ---------------------------------------------------
+  // getBoundingClientRect says nothing about the boxes that clip an element, so every box
+  // between it and its document is checked: one that can scroll (overflow auto or scroll)
+  // is scrolled until the element shows in it; one that cannot (overflow hidden or clip)
+  // and cuts the element off entirely hides it. A box that shows the element already is
+  // left alone; one that must scroll puts it in its middle, as a person would, clear of
+  // the box's sticky headers and footers (`centre` puts it there in every box).
+  function isRoot(n) {
+    if (n === document.documentElement) return true;
+    if (n !== document.body) return false;
+    return getComputedStyle(document.documentElement).overflow === "visible";
+  }
+
+  function clipsAs(box, cs, pos) {  // whether `box` clips a descendant positioned `pos`
+    if (pos === "fixed") return false;
+    if (pos === "absolute" && cs.position === "static" && cs.transform === "none") return false;
+    return cs.overflowX !== "visible" || cs.overflowY !== "visible";
+  }
+
+  function shift(lo, hi, start, end, centre) {  // how far to scroll one axis
+    if (!centre && lo >= start && hi <= end) return 0;
+    if (hi - lo > end - start) return lo - start;  // too large to show whole: its start
+    return (lo + hi) / 2 - (start + end) / 2;
+  }
+
+  function reveal(el, centre) {
+    const b = el.getBoundingClientRect();
+    let r = { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    let scrolled = false;
+    let pos = getComputedStyle(el).position;
+    for (let box = composedParent(el); box && !isRoot(box); box = composedParent(box)) {
+      if (pos === "fixed") break;
+      const cs = getComputedStyle(box);
+      if (!clipsAs(box, cs, pos)) {
+        if (cs.position !== "static" || pos !== "absolute") pos = cs.position;
+        continue;
+      }
+      pos = cs.position;
+      const br = box.getBoundingClientRect();
+      const view = { left: br.left + box.clientLeft, top: br.top + box.clientTop };
+      view.right = view.left + box.clientWidth;
+      view.bottom = view.top + box.clientHeight;
+      const sx = cs.overflowX === "auto" || cs.overflowX === "scroll";
+      const sy = cs.overflowY === "auto" || cs.overflowY === "scroll";
+      const dx = sx ? shift(r.left, r.right, view.left, view.right, centre) : 0;
+      const dy = sy ? shift(r.top, r.bottom, view.top, view.bottom, centre) : 0;
+      if (dx || dy) {
+        const x0 = box.scrollLeft, y0 = box.scrollTop;
+        box.scrollBy({ left: dx, top: dy, behavior: "instant" });
+        const mx = box.scrollLeft - x0, my = box.scrollTop - y0;
+        if (mx || my) scrolled = true;
+        r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
+      }
+      r = { left: Math.max(r.left, view.left), top: Math.max(r.top, view.top),
+            right: Math.min(r.right, view.right), bottom: Math.min(r.bottom, view.bottom) };
+      if (r.right <= r.left || r.bottom <= r.top) return { hidden: describe(box) };
+    }
+    const dx = shift(r.left, r.right, 0, innerWidth, centre);
+    const dy = shift(r.top, r.bottom, 0, innerHeight, centre);
+    if (dx || dy) {
+      const x0 = scrollX, y0 = scrollY;
+      scrollBy({ left: dx, top: dy, behavior: "instant" });
+      const mx = scrollX - x0, my = scrollY - y0;
+      if (mx || my) scrolled = true;
+      r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
+    }
+    return { scrolled, shown: r };
+  }
+
+  // Scroll the element into view in every box that clips it and in its frame's viewport:
+  // `{scrolled}`, or `{hidden}` naming a box that cuts it off and cannot scroll.
+  function scrollIntoView(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { scrolled: false };
+    const res = reveal(el, false);
+    delete res.shown;
+    return res;
+  }
+
+  // Where a click lands: the element is brought into view, then the centre of its shown part
+  // if a click there reaches it, else another uncovered point. When a sticky header or a
+  // fixed bar lies on it, it is brought to the middle of every box and tried again, as a
+  // person scrolls a row out from under a list's header; a modal is reported as it is.
+  function point(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { error: "gone" };
+    const b = el.getBoundingClientRect();
+    if ((b.width === 0 && b.height === 0) || getComputedStyle(el).visibility === "hidden")
+      return { error: "hidden", what: describe(el) };
+    let shown = reveal(el, false);
+    if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
+    let scrolled = shown.scrolled;
+    let res = spot(el, shown.shown);
+    if (res.error === "covered" && res.bar) {
+      shown = reveal(el, true);
+      if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
+      scrolled = scrolled || shown.scrolled;
+      res = spot(el, shown.shown);
+    }
+    delete res.bar;
+    if (scrolled) res.scrolled = true;
+    return res;
+  }
+
+  function bar(n) {  // whether `n` sits in a sticky header or a fixed bar (not a modal's veil)
+    for (; n && n.nodeType === 1; n = composedParent(n)) {
+      const cs = getComputedStyle(n);
+      if (cs.position === "sticky") return true;
+      if (cs.position === "fixed") return n.getBoundingClientRect().height <= innerHeight / 4;
+    }
+    return false;
+  }
+
+  function spot(el, shown) {  // a point of `shown` (its visible part) that reaches `el`
+    const r = el.getBoundingClientRect();
+    const box = [r.left, r.top, r.width, r.height];
+    const left = Math.max(shown.left, 0), top = Math.max(shown.top, 0);
+    const right = Math.min(shown.right, innerWidth), bottom = Math.min(shown.bottom, innerHeight);
+    if (right <= left || bottom <= top) return { error: "offscreen", rect: box };
+    const cx = (left + right) / 2, cy = (top + bottom) / 2;
+    const first = hitTarget(el, cx, cy);
+    if (hits(el, first)) return { x: cx, y: cy, rect: box };
+    const fx = [0.5, 0.25, 0.75, 0.1, 0.9], fy = [0.5, 0.25, 0.75, 0.1, 0.9];
+    for (const a of fy) for (const b of fx) {
+      const x = left + (right - left) * b, y = top + (bottom - top) * a;
+      if (hits(el, hitTarget(el, x, y))) return { x, y, rect: box };
+    }
+    return { error: "covered", cover: describe(first), what: describe(el), bar: bar(first) };
+  }
+
+  // Offset of an iframe's content box inside this frame's viewport.
+  function frameOffset(id) {
+    const el = get(id);
+    if (!el) return null;
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return [r.left + el.clientLeft + parseFloat(cs.paddingLeft),
+            r.top + el.clientTop + parseFloat(cs.paddingTop)];
+  }
+
+  // What covers the element at (x, y) of this frame's viewport, or null when it is on top.
+  function coverOf(id, x, y) {
+    const el = get(id);
+    if (!el) return "nothing (it is gone)";
+    const hit = hitTarget(el, x, y);
+    return hits(el, hit) ? null : describe(hit);
+  }
+
+  // The border box in this frame's viewport, covered or not.
+  function rect(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return null;
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top, r.width, r.height];
+  }
+
+  Object.assign(P, { query, describe, hitTarget, hits, listened, composedParent, activationOf,
+    alsoOf, scrollIntoView, point, frameOffset, coverOf, rect });
+})();

@@ -1,0 +1,227 @@
+// The page helper: what the hub and its policy read of an element (its info: name, value,
+// link, form, nearby text; what a click on it activates) and of the page (its text, as
+// markdown), and an element's state for waits.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
+    hiddenForName, nameOf, fullNameOf, isBlock, statesOf, valueOf, iconEvidence, describe,
+    hitTarget, composedParent, activationOf, alsoOf, point, dragItem } = P;
+
+  function info(id) {
+    const el = get(id);
+    if (!el) return null;
+    const src = standIn(el) || el;
+    const role = roleOf(src);
+    const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
+    const [name, nameLeft] = cut(fullNameOf(src, dragged ? "clickable" : role), NAME_MAX);
+    return {
+      role, name, nameLeft, tag: el.tagName.toLowerCase(),
+      hint: name ? "" : iconEvidence(el).hint,
+      type: src.type || null, editable: !!el.isContentEditable,
+      value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
+      disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
+      states: statesOf(src, role),
+      autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
+      field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
+      href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
+      form: formOf(src), box: boxOf(el), text: shownText(src), near: nearText(src),
+    };
+  }
+
+  // What a person reads on the element itself, whatever its accessible name says.
+  function shownText(el) {
+    if (el.tagName === "INPUT") {
+      const t = (el.type || "").toLowerCase();
+      return t === "submit" || t === "button" || t === "reset" ? clean(el.value) : "";
+    }
+    if (el.tagName === "SELECT" || el.tagName === "TEXTAREA") return "";
+    return clean(el.innerText || "").slice(0, 300);
+  }
+
+  // The text around the element a person reads with it: its form's, or that of the largest
+  // of the four nearest containers of its form (or of itself) that stays short (a card, a
+  // checkout summary, a dialog). A form or container that spans a page region counts not.
+  // Amounts read from it count only for a button that sends its form and says nothing.
+  const NEAR_CHARS = 600;
+  const REGION = 4000;
+  function nearText(el) {
+    const found = el.form || (el.closest && el.closest("form"));
+    const form = found && (found.textContent || "").length <= REGION ? found : null;
+    let near = form ? clean(form.innerText || "") : "";
+    let n = composedParent(form || el);
+    for (let i = 0; n && i < 4; i++, n = composedParent(n)) {
+      if (n.tagName === "BODY" || n.tagName === "HTML") break;
+      if ((n.textContent || "").length > REGION) break;
+      const t = clean(n.innerText || "");
+      if (t.length > 400) break;
+      near = t;
+    }
+    return near.slice(0, NEAR_CHARS);
+  }
+
+  function boxOf(el) {  // in page coordinates, for a picture of it beside a question
+    const r = el.getBoundingClientRect();
+    return [r.left + scrollX, r.top + scrollY, r.width, r.height];
+  }
+
+  // -- what policy reads: where a link leads and what a form holds --
+  // The element with keyboard focus in this document; a frame element holding focus comes
+  // back as {frame: id}, for the caller to ask that frame's document in turn.
+  function focusedInfo() {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return null;
+    if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { frame: idOf(el) };
+    return info(idOf(el));
+  }
+
+  function linkOf(el) {
+    const a = el.closest && el.closest("a[href], area[href]");
+    return a ? a.href : "";
+  }
+
+  const PAYMENT = /\b(cc-|card|cvc|cvv|csc|iban|expir)/i;
+  const OTP = /one-time-code|\b(otp|totp|2fa|mfa)\b|verification.?code/i;
+
+  function kindOf(input) {
+    const hints = [input.getAttribute("autocomplete"), input.name, input.id].join(" ");
+    if (input.type === "password") return "password";
+    if (PAYMENT.test(hints)) return "payment";
+    if (OTP.test(hints)) return "otp";
+    return "";
+  }
+
+  function formOf(el) {
+    const form = el.form || (el.closest && el.closest("form"));
+    if (!form) return null;
+    const kinds = new Set(Array.from(form.elements).map(kindOf));
+    const submitter = form.querySelector(
+      "button:not([type]), button[type=submit], input[type=submit], input[type=image]");
+    const submits = form === el.form && (
+      (el.tagName === "BUTTON" && (el.type || "submit") === "submit")
+      || (el.tagName === "INPUT" && (el.type === "submit" || el.type === "image")));
+    const action = form.getAttribute("action") === null ? "" : form.action;
+    return {
+      action, method: (form.getAttribute("method") || "get").toLowerCase(),
+      name: form.getAttribute("aria-label") || form.getAttribute("name") || form.id || "",
+      submitName: submitter ? nameOf(submitter, roleOf(submitter)) : "",
+      submitText: submitter ? shownText(submitter) : "",
+      hasPassword: kinds.has("password"), hasPayment: kinds.has("payment"),
+      hasOtp: kinds.has("otp"), submits,
+    };
+  }
+
+  // The point a click on `id` goes to and, when `secret` is given, what it activates there:
+  // `target` (its info, with `id`), or `frame` when the point is inside a child frame.
+  function aim(id, secret) {
+    const res = point(id);
+    if (res.error) return res;
+    const el = get(id);
+    const hit = hitTarget(el, res.x, res.y);
+    const t = hit ? activationOf(hit, secret) : null;
+    if (t && (t.tagName === "IFRAME" || t.tagName === "FRAME")) {
+      res.frame = describe(t);
+      return res;
+    }
+    if (t) {
+      res.target = info(idOf(t));
+      res.target.id = idOf(t);
+    }
+    const also = hit ? alsoOf(hit, t) : null;
+    if (also) {
+      res.also = info(idOf(also));
+      res.also.id = idOf(also);
+    }
+    if (hit) res.hit = idOf(hit);
+    return res;
+  }
+
+  // What the click a press on one element and a release on another makes activates: the
+  // browser sends it to their nearest common ancestor. Its info (with `id`), or null.
+  function commonTarget(a, b, secret) {
+    const down = get(a), up = get(b);
+    if (!down || !up) return null;
+    const above = new Set();
+    for (let n = down; n; n = composedParent(n)) above.add(n);
+    let common = up;
+    while (common && !above.has(common)) common = composedParent(common);
+    const t = common ? activationOf(common, secret) : null;
+    if (!t) return null;
+    const found = info(idOf(t));
+    found.id = idOf(t);
+    return found;
+  }
+
+  // All an element holds, for `text @N`: a field's value (a password's stays masked), else
+  // its rendered text. Reads only: nothing scrolls, takes focus or changes.
+  function fullText(id) {
+    const el = get(id);
+    if (!el) return null;
+    const src = standIn(el) || el;
+    const role = roleOf(src);
+    if (role === "textbox" && src.isContentEditable)
+      return { kind: "value", text: src.innerText || "" };
+    const value = valueOf(src, role);
+    if (src.tagName === "INPUT" && src.type === "password")
+      return { kind: "value", text: value || "" };
+    if (value !== null && value !== undefined &&
+        (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
+         value !== "")) return { kind: "value", text: String(value) };
+    return { kind: "text", text: el.innerText !== undefined ? el.innerText : el.textContent };
+  }
+
+  function pageText() {
+    return document.body ? document.body.innerText : "";
+  }
+
+  function markdown() {
+    const out = [];
+    let line = "";
+    const push = () => { const t = line.replace(/[ \t]+/g, " ").trim(); if (t) out.push(t); line = ""; };
+    function md(node, listDepth) {
+      if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
+      if (node.nodeType !== 1) return;
+      const el = node;
+      if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return;
+      const tag = el.tagName;
+      if (/^H[1-6]$/.test(tag)) { push(); line = "#".repeat(+tag[1]) + " " + clean(el.innerText); push(); return; }
+      if (tag === "A" && el.hasAttribute("href")) {
+        const t = clean(el.innerText);
+        if (t) line += "[" + t + "](" + el.href + ")";
+        return;
+      }
+      if (tag === "IMG") { const alt = clean(el.getAttribute("alt")); if (alt) line += "![" + alt + "]"; return; }
+      if (tag === "BR") { push(); return; }
+      if (tag === "LI") { push(); line = "  ".repeat(Math.max(0, listDepth - 1)) + "- "; }
+      if (tag === "PRE") { push(); out.push("```\n" + el.innerText + "\n```"); return; }
+      const block = isBlock(el);
+      if (block && tag !== "LI") push();
+      const nextDepth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
+      const root = el.shadowRoot || el;
+      for (let c = root.firstChild; c; c = c.nextSibling) md(c, nextDepth);
+      if (tag === "TD" || tag === "TH") line += " | ";
+      if (block) push();
+    }
+    if (document.body) md(document.body, 0);
+    push();
+    return out.join("\n");
+  }
+
+  // Wait helpers: state of an element by id, for `wait`.
+  function state(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { attached: false, visible: false };
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    return {
+      attached: true,
+      visible: r.width > 0 && r.height > 0 && cs.visibility !== "hidden" && cs.display !== "none",
+      enabled: !(el.matches && el.matches(":disabled")),
+      checked: (standIn(el) || el).checked === true ||
+        el.getAttribute("aria-checked") === "true",
+    };
+  }
+
+  Object.assign(P, { info, focusedInfo, aim, commonTarget, fullText, pageText, markdown, state });
+})();
