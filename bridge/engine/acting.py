@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ActionTimeout, BrowserError, TabError
+from ..cdp.connection import Command
+from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
 from . import sent
 from .model import Handle
 from .snapshot import left_out, quote, shorten
@@ -154,6 +155,46 @@ async def barrier(tab: Tab) -> None:
         await tab.send("Page.enable")
     except (BrowserError, TabError) as exc:  # the action closed the tab: it is done anyway
         log.debug("no barrier after the action: %s", exc.message)
+
+
+async def input_then_read(tab: Tab, events: list[Command], handle: Handle
+                           ) -> dict[str, Any] | None:
+    """The input, then the element's info (None when it is gone): in one sequence of
+    commands where the element is in the page's main frame (through the extension, one
+    trip), else one after the other."""
+    frame = handle.frame
+    if frame.session != tab.session_id or frame.world is None:
+        await asyncio.gather(*(tab.send(m, p, s) for m, p, s in events))
+        return await read_back(tab, handle)
+    tab.check_open()
+    tab.check_no_dialog()
+    read: Command = ("Runtime.evaluate", {"expression": f"__ts.info({handle.local})",
+                                          "contextId": frame.world, "returnByValue": True,
+                                          "awaitPromise": False}, frame.session)
+    given, (found,) = await tab.conn.sequence([events, [read]])
+    for answer in given:
+        if isinstance(answer, Exception):
+            raise answer
+    if isinstance(found, Exception) or "exceptionDetails" in found:
+        return None  # gone with its document (the page navigated), or the page refused
+    value = found.get("result", {}).get("value")
+    return value if isinstance(value, dict) else None
+
+
+async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
+    """The element's info right after input (None when it is gone), read in the same round
+    trip as the barrier `guarded` would make: a read in the page's main frame comes back
+    after the events the input caused there; in another frame, the barrier goes beside it."""
+    beside = None if handle.frame.session == tab.session_id else \
+        asyncio.ensure_future(barrier(tab))
+    try:  # not in a new document: the one clicked is going, and guarded says so
+        found = await tab.evaluate(handle.frame, f"__ts.info({handle.local})", follow=False)
+    except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
+        found = None
+    finally:
+        if beside is not None:
+            await beside
+    return found if isinstance(found, dict) else None
 
 
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from ..cdp.connection import Command
-from ..errors import BrowserError, TabError, TargetError, TargetNotInteractable, UsageError
+from ..errors import TargetNotInteractable, UsageError
 from . import keys
-from .acting import Outcome, _call_on, barrier, describe, guarded
+from .acting import Outcome, _call_on, describe, guarded, input_then_read
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .tab import Tab
@@ -72,49 +71,9 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         for kind in ("mousePressed", "mouseReleased"):
             events.append((MOUSE, {"type": kind, "x": x, "y": y, "button": button,
                                    "clickCount": n, "modifiers": mask}, session))
-    after = await guarded(tab, _input_then_read(tab, events, handle), "click", out,
+    after = await guarded(tab, input_then_read(tab, events, handle), "click", out,
                           barrier=False)
     return out, _report_state(tab, info, after, out)
-
-
-async def _input_then_read(tab: Tab, events: list[Command], handle: Handle
-                           ) -> dict[str, Any] | None:
-    """The input, then the element's info (None when it is gone): in one sequence of
-    commands where the element is in the page's main frame (through the extension, one
-    trip), else one after the other."""
-    frame = handle.frame
-    if frame.session != tab.session_id or frame.world is None:
-        await asyncio.gather(*(tab.send(m, p, s) for m, p, s in events))
-        return await _read_back(tab, handle)
-    tab.check_open()
-    tab.check_no_dialog()
-    read: Command = ("Runtime.evaluate", {"expression": f"__ts.info({handle.local})",
-                                          "contextId": frame.world, "returnByValue": True,
-                                          "awaitPromise": False}, frame.session)
-    sent, (found,) = await tab.conn.sequence([events, [read]])
-    for answer in sent:
-        if isinstance(answer, Exception):
-            raise answer
-    if isinstance(found, Exception) or "exceptionDetails" in found:
-        return None  # gone with its document (the page navigated), or the page refused
-    value = found.get("result", {}).get("value")
-    return value if isinstance(value, dict) else None
-
-
-async def _read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
-    """The element's info right after input (None when it is gone), read in the same round
-    trip as the barrier `guarded` would make: a read in the page's main frame comes back
-    after the events the input caused there; in another frame, the barrier goes beside it."""
-    beside = None if handle.frame.session == tab.session_id else \
-        asyncio.ensure_future(barrier(tab))
-    try:  # not in a new document: the one clicked is going, and guarded says so
-        found = await tab.evaluate(handle.frame, f"__ts.info({handle.local})", follow=False)
-    except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
-        found = None
-    finally:
-        if beside is not None:
-            await beside
-    return found if isinstance(found, dict) else None
 
 
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,

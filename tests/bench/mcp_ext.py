@@ -242,9 +242,8 @@ def instrument(phases: Phases, ext: Browser) -> None:
         phases.wrap(tab_module.Tab, name, lambda *a, n=name, **k: f"tab.{n}")
     # each where it is called from (pointer.py imports its helpers by name)
     for module, name in ((pointer, "guarded"), (pointer, "aim_and_ask"),
-                         (pointer, "_input_then_read"), (pointer, "_read_back"),
-                         (pointer, "barrier"),
-                         (acting, "_then_barrier"),
+                         (pointer, "input_then_read"), (acting, "read_back"),
+                         (acting, "barrier"), (acting, "_then_barrier"),
                          (sent, "listen"), (sent, "_disable"), (screen, "follow_policy")):
         phases.wrap(module, name, lambda *a, m=module.__name__, n=name, **k:
                     f"{m.rsplit('.', 1)[1]}.{n}")
