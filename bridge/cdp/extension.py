@@ -148,6 +148,11 @@ class ExtensionConnection(ExtensionEvents):
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         elif _names_read_context(params):  # a world first reached without the debugger
             params = await self._debugger_context(tab, session_id, method, params, timeout)
+        if method == "Page.createIsolatedWorld" and \
+                str(params.get("frameId")).startswith(f"{tab.target_id}:"):
+            # a frame named by the reader, not by the debugger: no world to search for (the
+            # engine finds the frame again by its document, if it has one)
+            raise CDPError(method, "No frame for given id found")
         if method == "Page.createIsolatedWorld":  # the extension's world, where it can
             world = await self._worlds.world(
                 tab.tab_id, session_id, str(params.get("frameId")),
