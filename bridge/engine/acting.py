@@ -94,7 +94,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes[:0] = said
         outcome.data["sent_to"] = places
     stopped = tab.state.stopped[stopped_before:]
-    outcome.changes.extend(stopped)
+    outcome.changes.extend(stop.text for stop in stopped)
     if tab.state.url != before_url and not stopped:
         outcome.changes.append(f"navigated to {tab.state.url}")
         outcome.data["url"] = tab.state.url

@@ -50,6 +50,15 @@ class Dialog:
     url: str
 
 
+@dataclass(frozen=True)
+class Stop:
+    """A request policy failed before it was sent: what to report, and whether it was the
+    tab's own document (or its redirect) rather than a frame's."""
+
+    text: str
+    main: bool
+
+
 @dataclass
 class TabState:
     """What the tab reports when asked; kept current by events."""
@@ -60,4 +69,4 @@ class TabState:
     closed: str | None = None
     loading: bool = False
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    stopped: list[str] = field(default_factory=list)  # requests policy failed (screen.py)
+    stopped: list[Stop] = field(default_factory=list)  # requests policy failed (screen.py)

@@ -71,10 +71,12 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
             loaded.cancel()
             loaded = asyncio.get_running_loop().create_future()
             loaded.set_result(("Page.lifecycleEvent", {}))
-        stopped = tab.state.stopped[stopped_before:]
-        if stopped:
-            raise PolicyError(f"did not open {url}: {'; '.join(stopped)}. Nothing was loaded "
-                              "from there", url=url)
+        # the page's own document (or its redirect) refused: nothing opened; a frame's
+        # refused request is reported below with the rest of the page's load
+        page_stops = [stop.text for stop in tab.state.stopped[stopped_before:] if stop.main]
+        if page_stops:
+            raise PolicyError(f"did not open {url}: {'; '.join(page_stops)}. Nothing was "
+                              "loaded from there", url=url)
         if res.get("errorText"):
             raise BrowserError(f"could not open {url}: {res['errorText']}")
         if res.get("loaderId") and wait != "none":
@@ -86,6 +88,7 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
         loaded.cancel()
         dialog.cancel()
     tab.state.url = url if tab.state.url == "about:blank" else tab.state.url
+    out.changes.extend(stop.text for stop in tab.state.stopped[stopped_before:])
     out.data["url"] = tab.state.url
     _report_dialog(tab, out)
     return out

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..errors import BrowserError, TabError
 from ..policy.netrules import NetGuard
+from .model import Stop
 
 if TYPE_CHECKING:
     from .tab import Tab
@@ -72,15 +73,15 @@ def blocked(tab: Tab, params: dict[str, Any]) -> None:
     """The browser refused a page or frame load of the tab (its own rules, from `guard`):
     remembered for the action's report, unless the debugger's screen already told it."""
     url, main = str(params.get("url", "")), bool(params.get("main"))
-    if any(url in line for line in tab.state.stopped[-4:]):
+    if any(url in stop.text for stop in tab.state.stopped[-4:]):
         return
     screen = screen_of(tab)
     why = screen.screen(tab, url, redirect=False, main=main) if screen else ""
     what = "the page's load" if main else "a frame's load"
-    tab.state.stopped.append(
+    tab.state.stopped.append(Stop(
         f"stopped {what} of {url} before it was sent: " + (why or "it, or a redirect it led "
                                                            "to, goes to a site the policy "
-                                                           "profile denies"))
+                                                           "profile denies"), main))
 
 
 async def follow_policy(tab: Tab) -> None:
@@ -117,7 +118,8 @@ async def _decide(tab: Tab, params: dict[str, Any], session: str | None) -> None
         if why:
             what = "a redirect" if redirect else ("the page's request" if main else
                                                   "a frame's request")
-            tab.state.stopped.append(f"stopped {what} to {url} before it was sent: {why}")
+            tab.state.stopped.append(Stop(f"stopped {what} to {url} before it was sent: {why}",
+                                          main))
             await tab.conn.send("Fetch.failRequest", {"requestId": request_id,
                                                       "errorReason": "BlockedByClient"},
                                 session_id=session)

@@ -83,10 +83,13 @@ async def test_a_link_that_redirects_to_a_denied_host_is_stopped_and_reported(
     assert site.received(OTHER, "/land.html") == []
 
 
-async def test_a_frame_from_a_denied_host_is_never_requested(
+async def test_a_frame_from_a_denied_host_is_never_requested_and_the_page_opens_saying_so(
         tab: Tab, site: Site, deny_other: Screening) -> None:
     before = len(site.received(OTHER, "/inner.html"))
-    await goto(tab, site.url("frames.html"))
+    out = await actions.navigate(tab, site.url("frames.html"))
+    assert out.data["url"] == site.url("frames.html")
+    assert any(c.startswith(f"stopped a frame's request to {site.other('inner.html')}")
+               for c in out.changes), out.text()
     assert len(site.received(OTHER, "/inner.html")) == before
     assert any(url.startswith(site.other("inner.html")) and not main
                for url, _, main in deny_other.asked)

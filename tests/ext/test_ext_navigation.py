@@ -74,7 +74,7 @@ def bounce(site: Site, to: str) -> str:
 
 async def wait_for(tab: Tab, text: str) -> None:
     async with asyncio.timeout(10):
-        while not any(text in line for line in tab.state.stopped):
+        while not any(text in stop.text for stop in tab.state.stopped):
             await asyncio.sleep(0.05)
 
 
@@ -134,7 +134,7 @@ async def test_a_page_navigating_itself_or_a_frame_to_a_denied_address_is_never_
         await wait_for(tab, "stopped the page's load of")
     assert heard(site, "by=frame") == []
     assert heard(site, "by=page") == []
-    assert any("denies the site http://127.0.0.2" in line for line in tab.state.stopped)
+    assert any("denies the site http://127.0.0.2" in stop.text for stop in tab.state.stopped)
     assert watch.seen_attached == 0
 
 
