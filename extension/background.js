@@ -126,6 +126,50 @@ function updateSettings(changes) {
   return { ...settings };
 }
 
+// Commands for one tab's debugger in steps, in one message (one trip from the hub instead of
+// one a step): each step's commands are sent together, in order; the next step once they all
+// answered; after a step with a failure nothing more is sent. The answers, step by step:
+// {result} or {error: {code, message}} each, null for one not sent. Nothing here that
+// debugger.sendCommand could not do one command at a time.
+const MAX_STEPS = 8;
+const MAX_STEP = 16;
+async function sequence(target, steps) {
+  const ok = target && Number.isInteger(target.tabId) && Array.isArray(steps) &&
+    steps.length <= MAX_STEPS && steps.every((s) => Array.isArray(s) && s.length <= MAX_STEP &&
+      s.every((c) => Array.isArray(c) && typeof c[0] === "string"));
+  if (!ok) {
+    throw new CallError(ERR.usage, `debugger.sequence wants {tabId} and up to ${MAX_STEPS} ` +
+      `steps of up to ${MAX_STEP} [method, params] commands; nothing was sent`);
+  }
+  const tab = { tabId: target.tabId };
+  touch(tab, 1);
+  try {
+    const out = [];
+    let failed = false;
+    for (const step of steps) {
+      if (failed) {
+        out.push(step.map(() => null));
+        continue;
+      }
+      const got = await Promise.allSettled(step.map(([method, params]) =>
+        chrome.debugger.sendCommand(tab, method, params || {})));
+      out.push(got.map((g) => g.status === "fulfilled" ?
+        { result: g.value === undefined ? null : g.value } : { error: errorOf(g.reason) }));
+      failed = got.some((g) => g.status === "rejected");
+    }
+    return out;
+  } finally {
+    touch(tab, -1);
+  }
+}
+
+// A failure as the hub gets it: a numeric code (bridge/errors.py) and a message.
+function errorOf(e) {
+  const text = String((e && e.message) || e);
+  return { code: e instanceof CallError ? e.code : /tab/i.test(text) ? ERR.tab : ERR.browser,
+           message: text };
+}
+
 // Every call the hub may make, and how its arguments are shaped before Chrome sees them.
 // Nothing here activates a tab or focuses a window.
 const CALLS = {
@@ -149,6 +193,7 @@ const CALLS = {
       touch(target, -1, read === true); // a long command counts as use until it answers
     }
   },
+  "debugger.sequence": sequence,
   "debugger.getTargets": () => chrome.debugger.getTargets(),
   "tabs.create": async (props) => {
     const tab = await chrome.tabs.create({
@@ -252,8 +297,8 @@ async function handle(raw) {
     const result = await CALLS[message.call](...message.args);
     send({ id: message.id, result: result === undefined ? null : result });
   } catch (e) {
-    const text = String((e && e.message) || e);
-    reply(e instanceof CallError ? e.code : /tab/i.test(text) ? ERR.tab : ERR.browser, text);
+    const { code, message: text } = errorOf(e);
+    reply(code, text);
   }
 }
 

@@ -18,6 +18,8 @@ from ..errors import BrowserError, CDPError
 log = logging.getLogger("tabsteward.cdp")
 
 EventHandler = Callable[[str, dict[str, Any], str | None], None]
+Command = tuple[str, dict[str, Any], str | None]  # method, params, session id
+Answer = dict[str, Any] | Exception
 DEFAULT_TIMEOUT = 30.0
 SESSION_GONE = "its session was detached (the frame or tab went away) before it answered"
 
@@ -58,6 +60,25 @@ class CDPConnection:
             raise BrowserError(f"{method} got no answer within {timeout:g} s") from None
         finally:
             self._pending.pop(msg_id, None)
+
+    async def sequence(self, steps: list[list[Command]],
+                       timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:
+        """Commands in steps: each step's sent together, the next step once they all
+        answered; after a step with a failure nothing more is sent. The answers, step by
+        step: a result, or the error (BrowserError "not sent" for one not sent). A transport
+        may do it in fewer trips (the extension: one)."""
+        out: list[list[Answer]] = []
+        for step in steps:
+            if any(isinstance(a, Exception) for a in (out[-1] if out else [])):
+                out.append([not_sent(method) for method, _, _ in step])
+                continue
+            got = await asyncio.gather(*(self.send(m, p, s, timeout) for m, p, s in step),
+                                       return_exceptions=True)
+            for answer in got:
+                if not isinstance(answer, dict | Exception):
+                    raise answer  # cancelled
+            out.append([a for a in got if isinstance(a, dict | Exception)])
+        return out
 
     def check_open(self, method: str) -> None:
         if self.closed.done():
@@ -147,3 +168,7 @@ class CDPConnection:
                 handler("Tabsteward.disconnected", {"reason": reason}, None)
             except Exception:
                 log.exception("disconnect handler failed")
+
+
+def not_sent(method: str) -> BrowserError:
+    return BrowserError(f"{method} was not sent: a command before it in its sequence failed")

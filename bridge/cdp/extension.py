@@ -31,17 +31,20 @@ import zlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..errors import BrowserError, CDPError, TabError, TabstewardError
-from .connection import DEFAULT_TIMEOUT, SESSION_GONE
+from ..errors import BrowserError, CDPError, TabError, TabstewardError, UsageError
+from .connection import DEFAULT_TIMEOUT, SESSION_GONE, Answer, Command, not_sent
 from .ext_detach import cause, refusal
 from .ext_events import PREFIX, ExtensionEvents, _Tab, session_of
 from .ext_nav import HISTORY, Guard, Navigator, never_attached
+from .ext_network import KeptNetwork
 from .ext_reader import Reader
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
 
 log = logging.getLogger("tabsteward.cdp")
 
+# what may go in one debugger.sequence message: input, reads, the barrier
+SEQUENCED = ("Input.", "Runtime.evaluate", "Page.enable")
 RELINK_GRACE = 15.0  # how long a lost link may take to come back (a restarted worker)
 GROUP_COLORS = ("blue", "cyan", "green", "orange", "pink", "purple", "red", "yellow", "grey")
 
@@ -73,6 +76,8 @@ class ExtensionConnection(ExtensionEvents):
         self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
         self._reader = Reader(lambda *a: self.link.call(*a))
         self._nav = Navigator(lambda *a, **k: self.link.call(*a, **k))
+        self._network = KeptNetwork()
+        self._unbatched = False  # the extension has no debugger.sequence (an older one)
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
         self._watch(link)
@@ -143,12 +148,73 @@ class ExtensionConnection(ExtensionEvents):
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         elif _names_read_context(params):  # a world first reached without the debugger
             params = await self._debugger_context(tab, session_id, method, params, timeout)
+        if method == "Page.createIsolatedWorld" and \
+                str(params.get("frameId")).startswith(f"{tab.target_id}:"):
+            # a frame named by the reader, not by the debugger: no world to search for (the
+            # engine finds the frame again by its document, if it has one)
+            raise CDPError(method, "No frame for given id found")
         if method == "Page.createIsolatedWorld":  # the extension's world, where it can
             world = await self._worlds.world(
                 tab.tab_id, session_id, str(params.get("frameId")),
                 lambda m, p: self.send(m, p, session_id, timeout))
             if world is not None:
                 return world
+        if method == "Network.enable":
+            return await self._network.enable(session_id, params, lambda: self._relay(
+                tab, debuggee, session_id, method, params, timeout))
+        if method == "Network.disable" and self._network.keeps(session_id):
+            return {}  # it stays on while the debugger stays (ext_network.py)
+        return await self._relay(tab, debuggee, session_id, method, params, timeout)
+
+    async def sequence(self, steps: list[list[Command]],
+                       timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:
+        """As CDPConnection.sequence, in one message to the extension when every command
+        is input, a script or Page.enable on the page's session of one attached tab (its
+        worker runs the steps, so they cost one trip from the hub instead of one each);
+        otherwise command by command, as `send` does them."""
+        commands = [c for step in steps for c in step]
+        tab = self._tab_of_session(str(commands[0][2])) if commands else None
+        if tab is None or self._unbatched or not tab.attached or tab.problem is not None or \
+                not self._linked.is_set() or any(
+                    s != session_of(tab.tab_id) or not m.startswith(SEQUENCED) or
+                    _names_read_context(p) for m, p, s in commands):
+            return await super().sequence(steps, timeout)
+        self.check_open(commands[0][0])
+        tab.acted = tab.acted or any(m.startswith("Input.") for m, _, _ in commands)
+        try:
+            got = await self.link.call("debugger.sequence", {"tabId": tab.tab_id},
+                                       [[[m, p] for m, p, _ in step] for step in steps],
+                                       timeout=timeout)
+        except ExtensionCallError as exc:
+            if exc.code != UsageError.code:
+                raise await self._error(commands[0][0], exc, tab) from None
+            self._unbatched = True  # an extension from before debugger.sequence
+            return await super().sequence(steps, timeout)
+        out: list[list[Answer]] = []
+        for step, answers in zip(steps, got if isinstance(got, list) else [], strict=False):
+            out.append([await self._answer(tab, m, a) for (m, _, _), a in
+                        zip(step, answers if isinstance(answers, list) else [], strict=False)])
+        if [len(s) for s in out] != [len(s) for s in steps]:
+            raise BrowserError("the browser extension gave a malformed answer to a sequence "
+                               "of commands; what was done is not known")
+        return out
+
+    async def _answer(self, tab: _Tab, method: str, answer: Any) -> Answer:
+        """One command's answer in a sequence: its result, or the error `send` raises."""
+        if not isinstance(answer, dict):
+            return not_sent(method)
+        error = answer.get("error")
+        if isinstance(error, dict):
+            code = error.get("code")
+            return await self._error(method, ExtensionCallError(
+                "debugger.sendCommand", code if isinstance(code, int) else BrowserError.code,
+                str(error.get("message") or "the browser reported an error")[:2000]), tab)
+        result = answer.get("result")
+        return result if isinstance(result, dict) else {}
+
+    async def _relay(self, tab: _Tab, debuggee: dict[str, Any], session_id: str, method: str,
+                     params: dict[str, Any], timeout: float | None) -> dict[str, Any]:
+        """Send a command to the tab's debugger; its answer, or the error as the engine's."""
         # a read does not keep the debugger: it lets go after the last action, not read
         read = (True,) if self._reader.can(method, params) else ()
         tab.acted = tab.acted or method.startswith("Input.") or params.get("userGesture") is True
@@ -320,6 +386,7 @@ class ExtensionConnection(ExtensionEvents):
         tab.attached = True
         tab.problem = None
         self._worlds.forget(session_of(tab_id))
+        self._network.forget(session_of(tab_id))
         try:
             tree = await self.link.call("debugger.sendCommand", {"tabId": tab_id},
                                         "Page.getFrameTree", {})
@@ -393,6 +460,7 @@ class ExtensionConnection(ExtensionEvents):
         raise CDPError(method, SESSION_GONE)
 
     def _child_gone(self, session_id: str) -> None:
+        self._network.forget(session_id)
         gone = self._gone.pop(session_id, None)
         if gone is not None and not gone.done():
             gone.set_result(None)

@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import ActionTimeout, BrowserError, TabError
+from ..cdp.connection import Command
+from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
 from . import sent
 from .model import Handle
 from .snapshot import left_out, quote, shorten
@@ -45,11 +46,13 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
 
 
 async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
-                  barrier: bool = True, listen: bool = True) -> None:
+                  barrier: bool = True, listen: bool = True) -> Any:
     """Run one mutation; if it opens a JavaScript dialog, report it instead of waiting.
-    `barrier=False` is for actions the page's renderer answers itself (a script), whose
-    reply already comes after the events they caused; `listen=False` for a page load
-    (history, reload), whose own requests are not data the agent sent."""
+    `barrier=False` is for actions the page's renderer answers itself (a script, or input
+    followed by a read of the page's main frame), whose reply already comes after the events
+    they caused; `listen=False` for a page load (history, reload), whose own requests are
+    not data the agent sent. Returns what the action returned, or None when a dialog opened
+    or a navigation of the page began (what it read is of a page that is going)."""
     before_url = tab.state.url
     opened_before = len(tab.opened)
     stopped_before = len(tab.state.stopped)
@@ -63,10 +66,11 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     task: asyncio.Future[Any] = asyncio.ensure_future(
         _then_barrier(tab, action) if barrier else action)
+    result = None
     try:
         done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
-            task.result()  # raises what the action raised
+            result = task.result()  # raises what the action raised
         else:  # the page is blocked on the dialog; the action finishes when it is answered
             task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
     finally:
@@ -105,6 +109,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.changes.append("opened new tab " + ", ".join(new))
         outcome.data["new_tabs"] = new
     _report_dialog(tab, outcome)
+    return None if nav_started or tab.state.dialog is not None else result
 
 
 def _only_requested(tab: Tab, events: list[tuple[str, dict[str, Any]]]) -> bool:
@@ -141,10 +146,55 @@ async def _then_barrier(tab: Tab, action: Awaitable[Any]) -> None:
     another channel than DevTools events, so without it a navigation the input scheduled
     may be reported only after the action looks finished."""
     await action
+    await barrier(tab)
+
+
+async def barrier(tab: Tab) -> None:
+    """A round trip to the renderer of the tab's page (see `_then_barrier`)."""
     try:
         await tab.send("Page.enable")
     except (BrowserError, TabError) as exc:  # the action closed the tab: it is done anyway
         log.debug("no barrier after the action: %s", exc.message)
+
+
+async def input_then_read(tab: Tab, events: list[Command], handle: Handle
+                           ) -> dict[str, Any] | None:
+    """The input, then the element's info (None when it is gone): in one sequence of
+    commands where the element is in the page's main frame (through the extension, one
+    trip), else one after the other."""
+    frame = handle.frame
+    if frame.session != tab.session_id or frame.world is None:
+        await asyncio.gather(*(tab.send(m, p, s) for m, p, s in events))
+        return await read_back(tab, handle)
+    tab.check_open()
+    tab.check_no_dialog()
+    read: Command = ("Runtime.evaluate", {"expression": f"__ts.info({handle.local})",
+                                          "contextId": frame.world, "returnByValue": True,
+                                          "awaitPromise": False}, frame.session)
+    given, (found,) = await tab.conn.sequence([events, [read]])
+    for answer in given:
+        if isinstance(answer, Exception):
+            raise answer
+    if isinstance(found, Exception) or "exceptionDetails" in found:
+        return None  # gone with its document (the page navigated), or the page refused
+    value = found.get("result", {}).get("value")
+    return value if isinstance(value, dict) else None
+
+
+async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
+    """The element's info right after input (None when it is gone), read in the same round
+    trip as the barrier `guarded` would make: a read in the page's main frame comes back
+    after the events the input caused there; in another frame, the barrier goes beside it."""
+    beside = None if handle.frame.session == tab.session_id else \
+        asyncio.ensure_future(barrier(tab))
+    try:  # not in a new document: the one clicked is going, and guarded says so
+        found = await tab.evaluate(handle.frame, f"__ts.info({handle.local})", follow=False)
+    except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
+        found = None
+    finally:
+        if beside is not None:
+            await beside
+    return found if isinstance(found, dict) else None
 
 
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:

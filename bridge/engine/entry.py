@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+from ..cdp.connection import Command
 from ..errors import RefNotFound, TargetNotInteractable, UsageError
 from ..policy import keystrokes
 from . import keyboard, keys, pasting
-from .acting import Outcome, _call_on, describe, guarded
+from .acting import Outcome, _call_on, describe, guarded, input_then_read, read_back
 from .model import Handle
 from .tab import Tab
 from .targets import Target
@@ -87,19 +89,24 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
 
     typed: list[str] = []
 
-    async def act() -> None:
+    async def act() -> dict[str, Any] | None:
+        """The input, then the field's info read in the barrier's round trip (None when
+        it could not be read)."""
         if mode == "type":
             await keyboard.type_lines(tab, text, typed)
         elif text:
             rich = pasting.wanted(str(info.get("tag") or ""), text)
             if rich is None or not await pasting.paste(tab, handle, text, rich):
-                await tab.send("Input.insertText", {"text": text})
+                insert: Command = ("Input.insertText", {"text": text}, tab.session_id)
+                return await input_then_read(tab, [insert], handle)
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
+        return await read_back(tab, handle)
 
-    await keyboard.stopped_after(guarded(tab, act(), mode, out), typed, "typed")
+    read = await keyboard.stopped_after(guarded(tab, act(), mode, out, barrier=False),
+                                        typed, "typed")
     if tab.state.dialog is None:
-        after = await tab.info(handle)
+        after = read if read is not None else await tab.info(handle)
         shown = "(hidden)" if info.get("type") == "password" else after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown

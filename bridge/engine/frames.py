@@ -142,8 +142,10 @@ class PageFrames:
             raise BrowserError(f"the page helper failed: {str(text)[:300]}")
         return res.get("result", {}).get("value")
 
-    async def evaluate(self, frame: Frame, expression: str, timeout: float | None = 30) -> Any:
-        """Run read-only helper code in our isolated world of `frame`."""
+    async def evaluate(self, frame: Frame, expression: str, timeout: float | None = 30,
+                       follow: bool = True) -> Any:
+        """Run read-only helper code in our isolated world of `frame`; when its document
+        went meanwhile, in the new one's (not if `follow` is False: the error then)."""
         self.check_no_dialog()
         for attempt in (1, 2):
             ctx = await self._world(frame)
@@ -151,7 +153,7 @@ class PageFrames:
                 return await self._evaluate_raw(frame, ctx, expression, timeout)
             except CDPError as exc:
                 gone = "context" in exc.cdp_message.lower()
-                if not gone or attempt == 2:
+                if not gone or attempt == 2 or not follow:
                     raise
                 frame.world = None  # the document changed under us: a new world
         raise AssertionError("unreachable")

@@ -7,12 +7,15 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable
+from typing import TypeVar
 
 from ..errors import PolicyError
 from ..policy import keystrokes
 from . import keys
 from .model import Handle
 from .tab import Tab
+
+T = TypeVar("T")
 
 
 async def press_chord(tab: Tab, chord: keys.Chord) -> None:
@@ -57,10 +60,11 @@ async def still_focused(tab: Tab, handle: Handle) -> bool:
                                    f"activeElement)))(__ts.get({handle.local}))"))
 
 
-async def stopped_after(action: Awaitable[None], done: list[str], verb: str) -> None:
-    """Run a key sequence; when policy stops it part way, say which keys did go through."""
+async def stopped_after(action: Awaitable[T], done: list[str], verb: str) -> T:
+    """Run a key sequence (its result); when policy stops it part way, say which keys did go
+    through."""
     try:
-        await action
+        return await action
     except PolicyError as exc:
         if not done:
             raise

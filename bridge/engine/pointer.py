@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from ..errors import BrowserError, TabError, TargetError, TargetNotInteractable, UsageError
+from ..cdp.connection import Command
+from ..errors import TargetNotInteractable, UsageError
 from . import keys
-from .acting import Outcome, _call_on, describe, guarded
+from .acting import Outcome, _call_on, describe, guarded, input_then_read
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .tab import Tab
 from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
+MOUSE = "Input.dispatchMouseEvent"
 
 
 def modifier_mask(modifiers: list[str] | None) -> int:
@@ -61,31 +62,25 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         verb = "right-clicked"
     out = Outcome(f"{verb} {what}{reaches(handle, aim)}")
 
-    async def act() -> None:
-        # Sent back to back, answered in order: in a hidden background tab the renderer
-        # holds a lone mouse move until its next frame (about a second), while a press
-        # right behind it makes it handle both at once.
-        events = [_mouse(tab, "mouseMoved", x, y, session, modifiers=mask)]
-        for n in range(1, count + 1):
-            events.append(_mouse(tab, "mousePressed", x, y, session, button=button,
-                                 clickCount=n, modifiers=mask))
-            events.append(_mouse(tab, "mouseReleased", x, y, session, button=button,
-                                 clickCount=n, modifiers=mask))
-        await asyncio.gather(*events)
-
-    await guarded(tab, act(), "click", out)
-    return out, await _report_state(tab, handle, info, out)
+    # Sent back to back, answered in order: in a hidden background tab the renderer holds a
+    # lone mouse move until its next frame (about a second), while a press right behind it
+    # makes it handle both at once.
+    events: list[Command] = [(MOUSE, {"type": "mouseMoved", "x": x, "y": y,
+                                      "modifiers": mask}, session)]
+    for n in range(1, count + 1):
+        for kind in ("mousePressed", "mouseReleased"):
+            events.append((MOUSE, {"type": kind, "x": x, "y": y, "button": button,
+                                   "clickCount": n, "modifiers": mask}, session))
+    after = await guarded(tab, input_then_read(tab, events, handle), "click", out,
+                          barrier=False)
+    return out, _report_state(tab, info, after, out)
 
 
-async def _report_state(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome
-                        ) -> dict[str, Any] | None:
+def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
+                  out: Outcome) -> dict[str, Any] | None:
     """Say how the element changed (checked, expanded, value), when it still exists; its
-    info now (None when not read)."""
-    if tab.state.dialog is not None or "url" in out.data:
-        return None
-    try:
-        after = await tab.info(handle)
-    except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
+    info now (None when not read: a dialog opened, the page navigated, the element went)."""
+    if after is None or tab.state.dialog is not None or "url" in out.data:
         return None
     gone = set(before.get("states", [])) - set(after.get("states", []))
     new = set(after.get("states", [])) - set(before.get("states", []))

@@ -14,9 +14,9 @@ box, a checkbox, a radio button or a button, found by role, name and rank in bot
 one whose click leaves the page is not timed, and the next is tried). The first click of a
 page is the one that attaches the debugger; it counts like the others.
 Beside them: the raw round trip (`Runtime.evaluate 1+1` in the engine, no hub) and the load
-average. `--phases` also prints, for the extension's clicks, the median and p95 time of each
-DevTools method and of the debugger's attach (wrapped from outside; nothing in the package
-carries timing code).
+average. `--phases` also prints, for each side's clicks and snapshots, the median and p95
+time of each DevTools method and of the debugger's attach (wrapped from outside; nothing in
+the package carries timing code).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class Phases:
         setattr(owner, name, timed)
 
     def begin(self, label: str, first: bool = False) -> None:
-        label = f"{label}, first clicks of a page" if first else label
+        label = f"{label}, first clicks of a page" if first else label  # else all, or snapshots
         self.current, self.label, self.started = [], label, time.perf_counter()
 
     def end(self, took: float | None) -> None:
@@ -224,7 +224,7 @@ async def run(names: list[str], rounds: int, phases: Phases | None, think: float
 
 def instrument(phases: Phases, ext: Browser) -> None:
     """Wrap, from outside, the steps of a click on the hub's side and the extension's."""
-    from tabsteward.bridge.engine import aiming, screen, sent
+    from tabsteward.bridge.engine import acting, pointer, screen, sent
     from tabsteward.bridge.engine import tab as tab_module
     conn = type(ext.conn)
     phases.wrap(Hub, "execute", lambda *a, **k: "hub.execute (the whole call)")
@@ -237,13 +237,14 @@ def instrument(phases: Phases, ext: Browser) -> None:
         str(a[1]) if name == "debugger.sendCommand" and len(a) > 1 else ""))
     phases.wrap(Reader, "send", lambda self, tab, method, *a, **k: f"reader {method}")
     phases.wrap(tab_module.Tab, "send", lambda self, method, *a, **k: f"send {method}")
-    for name in ("resolve_info", "aim", "route", "info", "_world", "wait_load", "evaluate",
-                 "_next_frame"):
+    for name in ("resolve_placed", "resolve_info", "aim", "route", "info", "_world",
+                 "wait_load", "evaluate", "_next_frame"):
         phases.wrap(tab_module.Tab, name, lambda *a, n=name, **k: f"tab.{n}")
-    for module, name in ((actions, "guarded"), (actions, "aim_and_ask"),
-                         (actions, "_report_state"), (actions, "_then_barrier"),
-                         (sent, "listen"), (sent, "_disable"), (screen, "follow_policy"),
-                         (aiming, "aim_and_ask")):
+    # each where it is called from (pointer.py imports its helpers by name)
+    for module, name in ((pointer, "guarded"), (pointer, "aim_and_ask"),
+                         (pointer, "input_then_read"), (acting, "read_back"),
+                         (acting, "barrier"), (acting, "_then_barrier"),
+                         (sent, "listen"), (sent, "_disable"), (screen, "follow_policy")):
         phases.wrap(module, name, lambda *a, m=module.__name__, n=name, **k:
                     f"{m.rsplit('.', 1)[1]}.{n}")
 
@@ -295,7 +296,11 @@ async def rounds_on(clients: dict[str, StdioMCP], url: str, tries: list[dict[str
             await asyncio.sleep(think)
         order = LABELS if n % 2 == 0 else LABELS[::-1]
         for label in order:
+            if phases is not None:
+                phases.begin(f"{label} snapshot")
             per[label]["snap"].append((await mcp_call(clients[label], "snapshot", {}))[0])
+            if phases is not None:
+                phases.end(per[label]["snap"][-1])
         n += 1
         if refs is None:
             continue

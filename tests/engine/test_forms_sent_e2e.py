@@ -52,6 +52,22 @@ async def test_data_a_script_posts_right_after_a_click_is_reported(
     assert out.data["sent_to"] == [sent]
 
 
+async def test_each_click_reports_what_its_page_posted_not_what_the_page_posted_before(
+        tab: Tab, site: Site) -> None:
+    # through the extension the Network domain stays on between clicks (ext_network.py)
+    await goto(tab, site.url("autosubmit.html"))
+    shot = await tab.snapshot()
+    first = await actions.click(tab, target(shot, "button", "Remember"))
+    await tab.send("Runtime.evaluate", {"expression": "fetch('/api/between', {method: "
+                                        "'POST', body: 'x'}).then(() => 1)",
+                                        "awaitPromise": True})
+    second = await actions.click(tab, target(shot, "button", "Remember"))
+    sent = [f"{site.origin}/api/save"]
+    assert first.data["sent_to"] == sent
+    assert second.data["sent_to"] == sent
+    assert "/api/between" in [p.path for p in site.posts()]  # posted, between the clicks
+
+
 async def test_a_form_sent_with_get_is_reported_without_what_it_sent(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("autosubmit.html"))

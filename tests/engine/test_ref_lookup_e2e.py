@@ -20,9 +20,10 @@ def page_calls(tab: Tab, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     inner = tab.evaluate
 
-    async def evaluate(frame: Any, expression: str, timeout: float | None = 30) -> Any:
+    async def evaluate(frame: Any, expression: str, timeout: float | None = 30,
+                       **options: Any) -> Any:
         seen.append(expression)
-        return await inner(frame, expression, timeout)
+        return await inner(frame, expression, timeout, **options)
     monkeypatch.setattr(tab, "evaluate", evaluate)
     return seen
 
@@ -52,7 +53,9 @@ async def test_a_fill_on_a_live_ref_reads_and_places_the_field_in_one_call_to_th
     await actions.enter_text(tab, parse(ref(shot, "textbox", "Email")), "a@b.org", "fill")
     assert len(up_to_aiming(calls)) == 1, calls
     assert "__ts.info(" in calls[0], calls
-    assert len(calls) == 3, calls  # then focus and select it, then read its value
+    # then focus and select it; its value is read after the input in the input's sequence
+    # (tab.conn.sequence) where the field's world is known, else by one more call here
+    assert len(calls) in (2, 3), calls
     assert (await tab.info(await tab.resolve(parse('loc=textbox "Email"'))))["value"] == "a@b.org"
 
 
