@@ -9,11 +9,14 @@ import struct
 from pathlib import Path
 from typing import Any
 
+from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.actions import Outcome
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import Target, parse
+from tabsteward.bridge.hub.protocol import check_args
+from tabsteward.bridge.tools.registry import Call, Result, table
 
 
 async def goto(tab: Tab, url: str) -> Outcome:
@@ -85,3 +88,25 @@ def png_size(path: Path) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     width, height = struct.unpack(">II", data[16:24])
     return width, height
+
+
+def extension_calls(tab: Tab) -> list[str]:
+    """The extension's calls from now on, by name, a debugger command's with its method
+    (stays empty on the launched transport, which makes no such calls)."""
+    names: list[str] = []
+    if isinstance(tab.conn, ExtensionConnection):
+        link = tab.conn.link
+        call = link.call
+
+        async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
+            names.append(name if name != "debugger.sendCommand" else f"{name} {args[1]}")
+            return await call(name, *args, **kwargs)
+        link.call = counted  # type: ignore[method-assign]
+    return names
+
+
+async def run_tool(tab: Tab, tool: str, **args: Any) -> Result:
+    """A tool as the hub runs it for the tab's agent: its arguments checked, then handled."""
+    found = table()[tool]
+    session = tab.browser.session(tab.agent)
+    return await found.handler(Call(session, "/"), check_args(found, args))

@@ -7,8 +7,9 @@ script (fetch, XMLHttpRequest, sendBeacon), as scheme://host/path for the action
 # waiting), so a page's own traffic costs nothing between actions and a navigation's
 # subresources are not streamed while its load is awaited (through the extension, where an
 # enable costs 5-10 ms, the domain stays on for the debugger session: cdp/ext_network.py).
-# Its answer is awaited before the input: sent ahead of the input without waiting (in the same round trip), the requests a
-# click handler sends at once went unheard (measured; tests/engine/test_action_report_e2e).
+# Its answer is awaited before the input: sent ahead of the input without waiting (in the
+# same round trip), the requests a click handler sends at once went unheard (measured;
+# tests/engine/test_action_report_e2e).
 
 from __future__ import annotations
 

@@ -3,39 +3,28 @@ the click opened has loaded; exactly what `snapshot` prints right after; on both
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, ref
+from pagetools import goto, js, ref, run_tool
 from tabsteward.bridge.engine.tab import Tab
-from tabsteward.bridge.hub.protocol import check_args
-from tabsteward.bridge.tools.registry import Call, Result, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
-
-
-async def run(tab: Tab, tool: str, **args: Any) -> Result:
-    """A tool as the hub runs it for the tab's agent: its arguments checked, then handled."""
-    found = table()[tool]
-    session = tab.browser.session(tab.agent)
-    return await found.handler(Call(session, "/"), check_args(found, args))
 
 
 async def test_a_click_that_opens_a_page_prints_that_pages_snapshot_once_it_loaded(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("nav1.html"))
     link = ref(await tab.snapshot(), "link", "Go to the second page")
-    clicked = await run(tab, "click", target=link, interactive=True)
+    clicked = await run_tool(tab, "click", target=link, interactive=True)
     first, _, shot = clicked.text.partition("\n[untrusted page data")
     assert f"navigated to {site.url('nav2.html')}" in first
     assert 'link "Back to the first page"' in shot
     assert await js(tab, "document.readyState") == "complete"
-    again = await run(tab, "snapshot", interactive=True)
+    again = await run_tool(tab, "snapshot", interactive=True)
     assert clicked.data["snapshot"]["text"] == again.text
     back = next(r for r, e in clicked.data["snapshot"]["refs"].items()
                 if e["name"] == "Back to the first page")
-    await run(tab, "click", target=back)  # its refs act at once
+    await run_tool(tab, "click", target=back)  # its refs act at once
     assert await js(tab, "location.pathname") == "/nav1.html"
 
 
@@ -44,17 +33,17 @@ async def test_a_click_that_stays_prints_the_full_snapshot_with_what_it_changed(
     await goto(tab, site.url("form.html"))
     await js(tab, "document.querySelector('#email').value = 'ada@example.org', true")
     button = ref(await tab.snapshot(), "button", "Create account")
-    clicked = await run(tab, "click", target=button, snapshot=True)
+    clicked = await run_tool(tab, "click", target=button, snapshot=True)
     assert clicked.text.startswith("clicked @")
     assert "submitted ada@example.org" in clicked.text.partition("\n")[2]
-    assert clicked.data["snapshot"]["text"] == (await run(tab, "snapshot")).text
+    assert clicked.data["snapshot"]["text"] == (await run_tool(tab, "snapshot")).text
 
 
 async def test_a_click_without_a_snapshot_flag_prints_only_what_it_did(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("nav1.html"))
     link = ref(await tab.snapshot(), "link", "Go to the second page")
-    clicked = await run(tab, "click", target=link)
+    clicked = await run_tool(tab, "click", target=link)
     assert "\n" not in clicked.text
     assert "snapshot" not in clicked.data
 
@@ -66,8 +55,8 @@ async def test_a_click_that_raises_a_dialog_says_no_snapshot_was_taken(
                   "'Warn'; b.onclick = () => alert('careful'); document.body.append(b); "
                   "return true; })()")
     button = ref(await tab.snapshot(), "button", "Warn")
-    clicked = await run(tab, "click", target=button, interactive=True)
+    clicked = await run_tool(tab, "click", target=button, interactive=True)
     assert "alert dialog open: 'careful'" in clicked.text
     assert clicked.text.endswith("no snapshot taken: answer the dialog first")
     assert "snapshot" not in clicked.data
-    await run(tab, "dialog", action="accept")
+    await run_tool(tab, "dialog", action="accept")

@@ -3,31 +3,20 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fixture_server import Site
-from pagetools import js
+from pagetools import js, run_tool
 from tabsteward.bridge.engine.tab import Tab
-from tabsteward.bridge.hub.protocol import check_args
-from tabsteward.bridge.tools.registry import Call, Result, table
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 
-async def run(tab: Tab, tool: str, **args: Any) -> Result:
-    """A tool as the hub runs it for the tab's agent: its arguments checked, then handled."""
-    found = table()[tool]
-    session = tab.browser.session(tab.agent)
-    return await found.handler(Call(session, "/"), check_args(found, args))
-
-
 async def test_open_with_interactive_prints_what_snapshot_i_prints_right_after(
         tab: Tab, site: Site) -> None:
-    opened = await run(tab, "open", url=site.url("form.html"), interactive=True)
+    opened = await run_tool(tab, "open", url=site.url("form.html"), interactive=True)
     first, _, shot = opened.text.partition("\n")
     assert first == f"opened {site.url('form.html')}"
-    again = await run(tab, "snapshot", interactive=True)
+    again = await run_tool(tab, "snapshot", interactive=True)
     assert shot == again.text
     assert shot.startswith("[untrusted page data")
     assert opened.data["snapshot"] == {"text": again.text, "refs": again.data["refs"]}
@@ -36,19 +25,19 @@ async def test_open_with_interactive_prints_what_snapshot_i_prints_right_after(
 
 async def test_open_with_snapshot_prints_the_full_snapshot_and_its_refs_act_at_once(
         tab: Tab, site: Site) -> None:
-    opened = await run(tab, "open", url=site.url("form.html"), snapshot=True)
+    opened = await run_tool(tab, "open", url=site.url("form.html"), snapshot=True)
     refs = opened.data["snapshot"]["refs"]
     name = next(r for r, e in refs.items() if e["role"] == "textbox" and e["name"] == "Email")
     assert f" {name}" in opened.text
-    again = await run(tab, "snapshot")
+    again = await run_tool(tab, "snapshot")
     assert opened.text.partition("\n")[2] == again.text
-    await run(tab, "fill", target=name, text="ada@example.com")
+    await run_tool(tab, "fill", target=name, text="ada@example.com")
     assert await js(tab, "document.querySelector('#email').value") == "ada@example.com"
 
 
 async def test_open_without_a_snapshot_flag_prints_only_what_it_did(
         tab: Tab, site: Site) -> None:
-    opened = await run(tab, "open", url=site.url("form.html"))
+    opened = await run_tool(tab, "open", url=site.url("form.html"))
     assert opened.text == f"opened {site.url('form.html')}"
     assert "snapshot" not in opened.data
 
@@ -57,8 +46,8 @@ async def test_open_whose_page_raises_a_dialog_says_no_snapshot_was_taken(
         tab: Tab, site: Site) -> None:
     if tab.browser.kind == "extension":
         await js(tab, "0")  # a debugger hears the page's dialogs: open with one attached
-    opened = await run(tab, "open", url=site.url("alert-on-load.html"), interactive=True)
+    opened = await run_tool(tab, "open", url=site.url("alert-on-load.html"), interactive=True)
     assert "dialog open" in opened.text
     assert opened.text.endswith("no snapshot taken: answer the dialog first")
     assert "snapshot" not in opened.data
-    await run(tab, "dialog", action="accept")
+    await run_tool(tab, "dialog", action="accept")

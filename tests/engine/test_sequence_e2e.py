@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from fixture_server import Site
-from pagetools import goto
+from pagetools import extension_calls, goto
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
@@ -21,26 +21,11 @@ def _js(tab: Tab, expression: str) -> tuple[str, dict[str, Any], str | None]:
     return "Runtime.evaluate", {"expression": expression, "returnByValue": True}, tab.session_id
 
 
-async def _calls(tab: Tab) -> list[str]:
-    """The extension's calls from now on, by name, a debugger command's with its method
-    (nothing to count on the launched transport)."""
-    names: list[str] = []
-    if isinstance(tab.conn, ExtensionConnection):
-        link = tab.conn.link
-        call = link.call
-
-        async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
-            names.append(name if name != "debugger.sendCommand" else f"{name} {args[1]}")
-            return await call(name, *args, **kwargs)
-        link.call = counted  # type: ignore[method-assign]
-    return names
-
-
 async def test_each_step_runs_after_the_one_before_and_in_one_message_through_the_extension(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     await tab.send(*_js(tab, "window.seq = []")[:2])  # the debugger attaches
-    calls = await _calls(tab)
+    calls = extension_calls(tab)
     steps = [[_js(tab, "seq.push('a'), 1"), _js(tab, "seq.push('b'), 2")],
              [_js(tab, "seq.push('c'), seq.join('')")]]
     [first, then] = await tab.conn.sequence(steps)
@@ -69,7 +54,7 @@ async def test_a_click_is_one_message_after_its_look_up_through_the_extension(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     await actions.click(tab, parse('loc=textbox "Email"'))  # attaches, learns its world
-    calls = await _calls(tab)
+    calls = extension_calls(tab)
     out = await actions.click(tab, parse('loc=checkbox "I accept the terms"'))
     assert "now checked" in out.text()
     if isinstance(tab.conn, ExtensionConnection):
@@ -84,7 +69,7 @@ async def test_a_fill_is_one_message_after_its_look_up_through_the_extension(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     await actions.click(tab, parse('loc=textbox "Email"'))
-    calls = await _calls(tab)
+    calls = extension_calls(tab)
     out = await actions.enter_text(tab, parse('loc=textbox "Email"'), "ann@example.org", "fill")
     assert "value now 'ann@example.org'" in out.text()
     if isinstance(tab.conn, ExtensionConnection):

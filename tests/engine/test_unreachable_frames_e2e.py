@@ -4,32 +4,14 @@ searched for again on every snapshot after it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from fixture_server import Site
-from pagetools import goto
-from tabsteward.bridge.cdp.extension import ExtensionConnection
+from pagetools import extension_calls, goto
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 
 pytestmark = pytest.mark.browser
-
-
-def _calls(tab: Tab) -> list[str]:
-    """The extension's calls from now on, a debugger command's with its method (nothing to
-    count on the launched transport)."""
-    names: list[str] = []
-    if isinstance(tab.conn, ExtensionConnection):
-        link = tab.conn.link
-        call = link.call
-
-        async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
-            names.append(name if name != "debugger.sendCommand" else f"{name} {args[1]}")
-            return await call(name, *args, **kwargs)
-        link.call = counted  # type: ignore[method-assign]
-    return names
 
 
 async def test_snapshots_after_the_debugger_came_do_not_look_for_an_unreachable_frame_again(
@@ -39,7 +21,7 @@ async def test_snapshots_after_the_debugger_came_do_not_look_for_an_unreachable_
     out = await actions.click(tab, parse('loc=button "Outer"'))  # the debugger attaches
     assert "clicked" in out.did
     await tab.snapshot()
-    calls = _calls(tab)
+    calls = extension_calls(tab)
     shot = await tab.snapshot()
     assert 'button "Outer pressed"' in shot.text
     assert "Same origin frame" in shot.text or "same" in shot.text
