@@ -8,11 +8,13 @@ from typing import Any
 import pytest
 from fixture_server import Site
 from pagetools import extension_calls, goto
+from tabsteward.bridge.cdp.ext_events import PREFIX
 from tabsteward.bridge.cdp.extension import ExtensionConnection
+from tabsteward.bridge.cdp.extension_link import ExtensionCallError
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from tabsteward.bridge.errors import BrowserError, CDPError
+from tabsteward.bridge.errors import BrowserError, CDPError, UsageError
 
 pytestmark = pytest.mark.browser
 
@@ -74,3 +76,29 @@ async def test_a_fill_is_one_message_after_its_look_up_through_the_extension(
     assert "value now 'ann@example.org'" in out.text()
     if isinstance(tab.conn, ExtensionConnection):
         assert calls.count("debugger.sequence") == 1
+
+
+async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_it_runs(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("debugger.sequence is the extension's call")
+    await goto(tab, site.url("form.html"))
+    await tab.send(*_js(tab, "window.seq = []")[:2])
+    tab_id = int(tab.session_id[len(PREFIX):])
+    mark = ["Runtime.evaluate", {"expression": "seq.push('ran')"}]
+    malformed: list[tuple[Any, Any]] = [
+        ({"tabId": tab_id}, [[mark]] * 9),                 # more steps than it takes
+        ({"tabId": tab_id}, [[mark] * 17]),                # a step longer than it takes
+        ({"tabId": tab_id}, [[mark], "Runtime.evaluate"]),  # a step that is no list
+        ({"tabId": tab_id}, [[mark], [[42, {}]]]),         # a method that is no string
+        ({"tabId": tab_id}, {"steps": [[mark]]}),          # steps that are no list
+        ({"tabId": str(tab_id)}, [[mark]]),                # a tab id that is no integer
+        (None, [[mark]]),                                  # no target
+    ]
+    for target, steps in malformed:
+        with pytest.raises(ExtensionCallError) as refused:
+            await tab.conn.link.call("debugger.sequence", target, steps)
+        assert refused.value.code == UsageError.code
+        assert "nothing was sent" in refused.value.message
+    value = await tab.send(*_js(tab, "seq.length")[:2])
+    assert value["result"]["value"] == 0
