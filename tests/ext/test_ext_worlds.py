@@ -11,6 +11,7 @@ import pytest
 from extension_env import DebuggerWatch, ExtensionHub, debugger_attached
 from fixture_server import Site
 from looprunner import LoopThread
+from pagetools import extension_calls
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -170,25 +171,15 @@ async def test_an_action_after_an_idle_detach_looks_for_the_helper_world_once(
     email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
     await let_go(browser, tab)
     assert (await tab.snapshot(interactive=True)).refs == snap.refs  # read without it
-    link = browser.conn.link  # type: ignore[attr-defined]
-    calls: list[str] = []
-    call = link.call
-
-    async def counted(name: str, *args: object, **kwargs: object) -> object:
-        calls.append(str(args[1]) if name == "debugger.sendCommand" else name)
-        return await call(name, *args, **kwargs)
-    link.call = counted
-    try:
-        out = await actions.click(tab, parse(email))  # attaches: each step reads the page
-        assert await debugger_attached(browser, tab)
-        assert calls.count("scripting.inject") == 1
-        assert calls.count("Runtime.enable") == 1
-        assert "Email" in out.text()
-        calls.clear()
-        await actions.click(tab, parse(email))
-        assert "scripting.inject" not in calls
-        assert "Runtime.enable" not in calls
-    finally:
-        link.call = call
+    calls = extension_calls(tab)
+    out = await actions.click(tab, parse(email))  # attaches: each step reads the page
+    assert await debugger_attached(browser, tab)
+    assert calls.count("scripting.inject") == 1
+    assert calls.count("debugger.sendCommand Runtime.enable") == 1
+    assert "Email" in out.text()
+    calls.clear()
+    await actions.click(tab, parse(email))
+    assert "scripting.inject" not in calls
+    assert "debugger.sendCommand Runtime.enable" not in calls
     assert await tab.evaluate(tab.frames[tab.target_id], "document.activeElement.name") \
         == "email"
