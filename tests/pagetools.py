@@ -105,6 +105,29 @@ def extension_calls(tab: Tab) -> list[str]:
     return names
 
 
+def browser_calls(tab: Tab) -> list[str]:
+    """The calls that reach the browser from now on, over either transport: a DevTools
+    command's method, or through the extension its call's name (a debugger command's
+    method)."""
+    names: list[str] = []
+    if isinstance(tab.conn, ExtensionConnection):
+        link = tab.conn.link
+        call = link.call
+
+        async def relayed(name: str, *args: Any, **kwargs: Any) -> Any:
+            names.append(name if name != "debugger.sendCommand" else str(args[1]))
+            return await call(name, *args, **kwargs)
+        link.call = relayed  # type: ignore[method-assign]
+        return names
+    command = tab.conn._command
+
+    async def sent(method: str, *args: Any) -> Any:
+        names.append(method)
+        return await command(method, *args)
+    tab.conn._command = sent  # type: ignore[method-assign]
+    return names
+
+
 async def run_tool(tab: Tab, tool: str, **args: Any) -> Result:
     """A tool as the hub runs it for the tab's agent: its arguments checked, then handled."""
     found = table()[tool]

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import BrowserError, CDPError
+from .kept_network import IDLE, KeptNetwork
 
 log = logging.getLogger("tabsteward.cdp")
 
@@ -37,12 +38,25 @@ class CDPConnection:
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, str | None]] = {}
         self._handlers: list[EventHandler] = []
         self.closed: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._network = KeptNetwork(IDLE)  # on between actions (kept_network.py)
 
     # -- the interface -------------------------------------------------------------
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session_id: str | None = None,
                    timeout: float | None = DEFAULT_TIMEOUT) -> dict[str, Any]:
-        """Send one command and return its result, or raise CDPError / BrowserError."""
+        """Send one command and return its result, or raise CDPError / BrowserError. A
+        session's Network domain stays on between the engine's actions (kept_network.py)."""
+        if session_id and method == "Network.enable":
+            return await self._network.enable(session_id, params or {}, lambda: self._command(
+                method, params, session_id, timeout))
+        if session_id and method == "Network.disable" and self._network.keeps(session_id):
+            self._network.release(session_id, lambda: self._command(
+                method, params, session_id, timeout))
+            return {}
+        return await self._command(method, params, session_id, timeout)
+
+    async def _command(self, method: str, params: dict[str, Any] | None,
+                       session_id: str | None, timeout: float | None) -> dict[str, Any]:
         self.check_open(method)
         msg_id = next(self._ids)
         message: dict[str, Any] = {"id": msg_id, "method": method, "params": params or {}}
@@ -150,6 +164,7 @@ class CDPConnection:
         another process: Chrome drops them)."""
         if not isinstance(session_id, str):
             return
+        self._network.forget(session_id)
         for fut, method, session in self._pending.values():
             if session == session_id and not fut.done():
                 fut.set_exception(CDPError(method, SESSION_GONE))
@@ -158,6 +173,7 @@ class CDPConnection:
         if self.closed.done():
             return
         self.closed.set_result(reason)
+        self._network.close()
         for fut, method, _session in self._pending.values():
             if not fut.done():
                 fut.set_exception(BrowserError(

@@ -36,10 +36,10 @@ from .connection import DEFAULT_TIMEOUT, SESSION_GONE, Answer, Command, not_sent
 from .ext_detach import cause, refusal
 from .ext_events import PREFIX, ExtensionEvents, _Tab, session_of
 from .ext_nav import HISTORY, Guard, Navigator, never_attached
-from .ext_network import KeptNetwork
 from .ext_reader import Reader
 from .ext_worlds import ExtensionWorlds
 from .extension_link import ExtensionCallError, ExtensionLink
+from .kept_network import KeptNetwork
 
 log = logging.getLogger("tabsteward.cdp")
 
@@ -76,7 +76,7 @@ class ExtensionConnection(ExtensionEvents):
         self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
         self._reader = Reader(lambda *a: self.link.call(*a))
         self._nav = Navigator(lambda *a, **k: self.link.call(*a, **k))
-        self._network = KeptNetwork()
+        self._network = KeptNetwork()  # off with the debugger, not after an idle time
         self._unbatched = False  # the extension has no debugger.sequence (an older one)
         # set by the engine: re-enable what a fresh debugger session needs on a tab
         self.reattached: Callable[[str], Awaitable[None]] | None = None
@@ -163,7 +163,7 @@ class ExtensionConnection(ExtensionEvents):
             return await self._network.enable(session_id, params, lambda: self._relay(
                 tab, debuggee, session_id, method, params, timeout))
         if method == "Network.disable" and self._network.keeps(session_id):
-            return {}  # it stays on while the debugger stays (ext_network.py)
+            return {}  # it stays on while the debugger stays (kept_network.py)
         return await self._relay(tab, debuggee, session_id, method, params, timeout)
 
     async def sequence(self, steps: list[list[Command]],

@@ -89,7 +89,9 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
-    said, places = sent.reports(events)
+    # the Network domain may still be on from an earlier action (cdp/kept_network.py):
+    # a page load's own requests are not what the agent sent
+    said, places = sent.reports(events if listen else sent.without_requests(events))
     if said:  # first: the activity log keeps the start of the outcome
         outcome.changes[:0] = said
         outcome.data["sent_to"] = places

@@ -2,14 +2,13 @@
 script (fetch, XMLHttpRequest, sendBeacon), as scheme://host/path for the action's report."""
 
 # Forms come from Page.frameRequestedNavigation, which the tab records anyway (free, on both
-# transports, in every frame). Scripted requests need the Network domain: it is enabled only
-# while the input is sent (one round trip before it, none after: it is switched off without
-# waiting), so a page's own traffic costs nothing between actions and a navigation's
-# subresources are not streamed while its load is awaited (through the extension, where an
-# enable costs 5-10 ms, the domain stays on for the debugger session: cdp/ext_network.py).
-# Its answer is awaited before the input: sent ahead of the input without waiting (in the
-# same round trip), the requests a click handler sends at once went unheard (measured;
-# tests/engine/test_action_report_e2e).
+# transports, in every frame). Scripted requests need the Network domain: it is enabled
+# before the input is sent, and it stays on between actions on both transports
+# (cdp/kept_network.py answers a later enable and the disable without a trip to the
+# browser, and switches it off once the agent stops acting), so a click pays no round trip
+# for it after the first. Its answer is awaited before the input: sent ahead of the input
+# without waiting (in the same round trip), the requests a click handler sends at once went
+# unheard (measured; tests/engine/test_action_report_e2e).
 
 from __future__ import annotations
 
@@ -51,7 +50,8 @@ async def listen(tab: Tab) -> list[str]:
 
 
 def stop_listening(tab: Tab, sessions: list[str]) -> None:
-    """Switch the Network domain off again, without waiting for the browser's answer."""
+    """Switch the Network domain off again, without waiting for the browser's answer (the
+    connection keeps it on a while: cdp/kept_network.py)."""
     if not sessions:
         return
     task = asyncio.get_running_loop().create_task(_disable(tab, sessions))
@@ -69,6 +69,11 @@ async def _disable(tab: Tab, sessions: list[str]) -> None:
                 raise res
             # the tab or frame went away, or the person stopped all agents meanwhile
             log.debug("Network.disable failed: %s", res)
+
+
+def without_requests(events: Events) -> Events:
+    """The events but the Network domain's (for an action that does not listen)."""
+    return [(m, p) for m, p in events if not m.startswith("Network.")]
 
 
 def reports(events: Events) -> tuple[list[str], list[str]]:

@@ -54,7 +54,7 @@ async def test_data_a_script_posts_right_after_a_click_is_reported(
 
 async def test_each_click_reports_what_its_page_posted_not_what_the_page_posted_before(
         tab: Tab, site: Site) -> None:
-    # through the extension the Network domain stays on between clicks (ext_network.py)
+    # the Network domain stays on between clicks (cdp/kept_network.py)
     await goto(tab, site.url("autosubmit.html"))
     shot = await tab.snapshot()
     first = await actions.click(tab, target(shot, "button", "Remember"))

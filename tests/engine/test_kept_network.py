@@ -1,5 +1,6 @@
-"""Over the extension the Network domain is switched on once per debugger session: later
-enables share the first one's answer and disables are answered without reaching Chrome."""
+"""The Network domain is switched on once per DevTools session: later
+enables share the first one's answer and disables are answered without reaching Chrome
+(over plain CDP sent once the session idles)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 from typing import Any
 
 import pytest
-from tabsteward.bridge.cdp.ext_network import KeptNetwork
+from tabsteward.bridge.cdp.kept_network import KeptNetwork
 from tabsteward.bridge.errors import BrowserError
 
 PARAMS = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
@@ -62,4 +63,58 @@ def test_a_failed_enable_is_not_kept_and_the_next_one_is_sent() -> None:
         await kept.enable("tab-1", PARAMS, chrome.send)
         assert chrome.sent == 2
         assert kept.keeps("tab-1")
+    asyncio.run(run())
+
+
+class Off:
+    """Counts the disables that reach Chrome."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    async def send(self) -> dict[str, Any]:
+        self.sent += 1
+        return {}
+
+
+def test_over_plain_cdp_the_domain_goes_off_once_the_session_idles() -> None:
+    async def run() -> None:
+        kept, chrome, off = KeptNetwork(idle=0.05), Chrome(), Off()
+        await kept.enable("tab-1", PARAMS, chrome.send)
+        kept.release("tab-1", off.send)
+        await asyncio.sleep(0.01)
+        await kept.enable("tab-1", PARAMS, chrome.send)  # acting again: it stays on
+        kept.release("tab-1", off.send)
+        await asyncio.sleep(0.03)
+        assert (chrome.sent, off.sent) == (1, 0)
+        await asyncio.sleep(0.1)
+        assert off.sent == 1  # once, after the last release
+        assert not kept.keeps("tab-1")
+        await kept.enable("tab-1", PARAMS, chrome.send)  # sent again, after the disable
+        assert chrome.sent == 2
+    asyncio.run(run())
+
+
+def test_without_an_idle_time_the_domain_stays_on_until_the_session_ends() -> None:
+    async def run() -> None:
+        kept, chrome, off = KeptNetwork(), Chrome(), Off()
+        await kept.enable("tab-1", PARAMS, chrome.send)
+        kept.release("tab-1", off.send)
+        await asyncio.sleep(0.05)
+        assert off.sent == 0
+        assert kept.keeps("tab-1")
+    asyncio.run(run())
+
+
+def test_a_session_that_ends_or_a_closed_connection_sends_no_disable() -> None:
+    async def run() -> None:
+        kept, chrome, off = KeptNetwork(idle=0.02), Chrome(), Off()
+        for session in ("tab-1", "tab-2"):
+            await kept.enable(session, PARAMS, chrome.send)
+            kept.release(session, off.send)
+        kept.forget("tab-1")
+        kept.close()
+        await asyncio.sleep(0.06)
+        assert off.sent == 0
+        assert not kept.keeps("tab-2")
     asyncio.run(run())
