@@ -69,13 +69,17 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
 
 
 async def check(tab: Tab, target: Target, on: bool) -> Outcome:
-    handle, info = await tab.resolve_info(target)
+    # read with where the click goes, in one trip, unless it is already as asked (nothing
+    # is done then: it is not even scrolled to)
+    handle, info, placed = await tab.resolve_placed(target, aiming=True, unless=(
+        f"((i.states || []).includes('checked') || i.checked === true) === {str(on).lower()}"))
     what = describe(handle, info)
     checked = "checked" in info.get("states", []) or info.get("checked") is True
     word = "checked" if on else "unchecked"
     if checked == on:
         return Outcome(f"{what} was already {word}; nothing was done")
-    out, after = await _click(tab, handle, info, "left", 1, 0, Ask("check" if on else "uncheck"))
+    out, after = await _click(tab, handle, info, "left", 1, 0, Ask("check" if on else "uncheck"),
+                              placed)
     if after is None:
         after = await tab.info(handle)
     now = "checked" in after.get("states", []) or after.get("checked") is True

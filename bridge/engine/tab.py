@@ -271,16 +271,17 @@ class Tab(Placing, SnapshotTaking):
         handle = await self.resolve(target)
         return handle, await self.info(handle)
 
-    async def resolve_placed(self, target: Target, aiming: bool
+    async def resolve_placed(self, target: Target, aiming: bool, unless: str = "false"
                              ) -> tuple[Handle, dict[str, Any], dict[str, Any] | None]:
         """`resolve_info`, and in the same round trip where the element is placed for input
         (its `aim` when `aiming`, else its `point`; it is brought into view), unless it is
-        disabled: for a ref still there, one call to the page instead of two. The placement
-        (None when it was not read) goes to `aim` or `point` as `placed`."""
+        disabled or the script `unless` holds of its info `i` (nothing will be done): for a
+        ref still there, one call to the page instead of two. The placement (None when it
+        was not read) goes to `aim` or `point` as `placed`."""
         def read(n: int) -> str:
             place = self._aim_js(n) if aiming else f"__ts.point({n})"
-            return (f"(i => ({{info: i, placed: i && !i.disabled ? {place} : null}}))"
-                    f"(__ts.info({n}))")
+            return (f"(i => ({{info: i, placed: i && !i.disabled && !({unless}) ? {place} "
+                    f": null}}))(__ts.info({n}))")
         live = await self.on_live_ref(target, read)
         if live is not None and isinstance(live[1], dict) and isinstance(live[1].get("info"),
                                                                          dict):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, target, text_of, value_of
+from pagetools import browser_calls, goto, js, line_of, ref, target, text_of, value_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -232,3 +232,31 @@ async def test_check_a_checkbox_hidden_behind_its_label(tab: Tab, site: Site) ->
     assert "[checked]" in line_of(after, ref(after, "checkbox", "Remember me"))
     await actions.check(tab, remember, False)
     assert await js(tab, "document.getElementById('remember').checked") is False
+
+
+async def test_a_check_reads_the_box_and_where_its_click_lands_in_one_call_to_the_page(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    shot = await tab.snapshot()
+    news = target(shot, "checkbox", "Newsletter")
+    await actions.check(tab, news, True)  # the Network domain on, the debugger attached
+    await actions.check(tab, news, False)
+    calls = browser_calls(tab)
+    await actions.check(tab, news, True)
+    before_input = calls[:next(i for i, c in enumerate(calls)
+                               if c.startswith("Input.") or c == "debugger.sequence")]
+    assert len(before_input) == 1, calls
+    assert await js(tab, "document.getElementById('news').checked") is True
+
+
+async def test_a_check_on_a_box_already_as_asked_does_not_scroll_to_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await js(tab, "document.body.insertAdjacentHTML('afterbegin', "
+                  "'<div style=\"height: 3000px\"></div>'), scrollTo(0, 0), true")
+    shot = await tab.snapshot()
+    await actions.check(tab, target(shot, "checkbox", "Terms accepted"), True)
+    assert await js(tab, "scrollY") == 0
+    await actions.check(tab, target(shot, "checkbox", "Terms accepted"), False)
+    assert await js(tab, "scrollY") > 0
+    assert await js(tab, "document.getElementById('terms').checked") is False
