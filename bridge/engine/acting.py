@@ -18,6 +18,9 @@ from .tab import Tab
 log = logging.getLogger("tabsteward.engine")
 
 
+# what input changed on its element (states, value, checked), read without laying out the
+# page: a click's read-back of the whole info waited for the layout of what the click changed
+AFTER = "__ts.inputState"
 NAV_TIMEOUT = 30.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 
@@ -161,8 +164,8 @@ async def barrier(tab: Tab) -> None:
 
 async def input_then_read(tab: Tab, events: list[Command], handle: Handle
                            ) -> dict[str, Any] | None:
-    """The input, then the element's info (None when it is gone): in one sequence of
-    commands where the element is in the page's main frame (through the extension, one
+    """The input, then the element's state (`AFTER`; None when it is gone): in one sequence
+    of commands where the element is in the page's main frame (through the extension, one
     trip), else one after the other."""
     frame = handle.frame
     if frame.session != tab.session_id or frame.world is None:
@@ -170,7 +173,7 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle
         return await read_back(tab, handle)
     tab.check_open()
     tab.check_no_dialog()
-    read: Command = ("Runtime.evaluate", {"expression": f"__ts.info({handle.local})",
+    read: Command = ("Runtime.evaluate", {"expression": f"{AFTER}({handle.local})",
                                           "contextId": frame.world, "returnByValue": True,
                                           "awaitPromise": False}, frame.session)
     given, (found,) = await tab.conn.sequence([events, [read]])
@@ -184,13 +187,14 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle
 
 
 async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
-    """The element's info right after input (None when it is gone), read in the same round
-    trip as the barrier `guarded` would make: a read in the page's main frame comes back
-    after the events the input caused there; in another frame, the barrier goes beside it."""
+    """The element's state right after input (`AFTER`; None when it is gone), read in the
+    same round trip as the barrier `guarded` would make: a read in the page's main frame
+    comes back after the events the input caused there; in another frame, the barrier goes
+    beside it."""
     beside = None if handle.frame.session == tab.session_id else \
         asyncio.ensure_future(barrier(tab))
     try:  # not in a new document: the one clicked is going, and guarded says so
-        found = await tab.evaluate(handle.frame, f"__ts.info({handle.local})", follow=False)
+        found = await tab.evaluate(handle.frame, f"{AFTER}({handle.local})", follow=False)
     except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
         found = None
     finally:

@@ -406,12 +406,12 @@
   }
 
   // the helper as the hub calls it
-  const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, queryIn, order,
-    dropSpot, handleOf, focusedInfo, describe, pageText, fullText, markdown, state, rect,
-    coverOf } = P;
+  const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
+    queryIn, order, dropSpot, handleOf, focusedInfo, describe, pageText, fullText, markdown,
+    state, rect, coverOf } = P;
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
-    queryIn, order, dropSpot, handleOf,
+    inputState, queryIn, order, dropSpot, handleOf,
     focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };

@@ -208,6 +208,20 @@
     return out.join("\n");
   }
 
+  // What input may have changed on an element (its states and value, as `info` reads them),
+  // read right after the input: no box and no text around it, so the page is not laid out
+  // for it (after a click that changed the page, that layout was most of the read).
+  function inputState(id) {
+    const el = get(id);
+    if (!el) return null;
+    const src = standIn(el) || el;
+    const role = roleOf(src);
+    return {
+      states: statesOf(src, role), value: valueOf(src, role),
+      checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
+    };
+  }
+
   // Wait helpers: state of an element by id, for `wait`.
   function state(id) {
     const el = get(id);
@@ -223,5 +237,7 @@
     };
   }
 
-  Object.assign(P, { info, focusedInfo, aim, commonTarget, fullText, pageText, markdown, state });
+  Object.assign(P, {
+    info, inputState, focusedInfo, aim, commonTarget, fullText, pageText, markdown, state,
+  });
 })();

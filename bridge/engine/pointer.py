@@ -50,8 +50,9 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
 async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, count: int,
                  mask: int, ask: Ask, placed: dict[str, Any] | None = None
                  ) -> tuple[Outcome, dict[str, Any] | None]:
-    """The click on a resolved element; its outcome, and the element's info after it (None
-    when it was not read: a dialog opened, the page navigated, the element went)."""
+    """The click on a resolved element; its outcome, and the element's state after it
+    (acting.AFTER; None when it was not read: a dialog opened, the page navigated, the
+    element went)."""
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
@@ -79,7 +80,7 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
                   out: Outcome) -> dict[str, Any] | None:
     """Say how the element changed (checked, expanded, value), when it still exists; its
-    info now (None when not read: a dialog opened, the page navigated, the element went)."""
+    state now (None when not read: a dialog opened, the page navigated, the element went)."""
     if after is None or tab.state.dialog is not None or "url" in out.data:
         return None
     gone = set(before.get("states", [])) - set(after.get("states", []))

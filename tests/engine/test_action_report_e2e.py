@@ -65,3 +65,21 @@ async def test_a_click_hears_the_requests_its_handler_sends_at_once(
     out = await actions.click(tab, target(shot, "button", "Mute"))
     assert f"the page sent data to {site.url('collect')}" in out.text(), out.text()
     assert f"the page sent data to {site.url('save')}" in out.text(), out.text()
+
+
+async def test_the_read_after_input_gives_the_states_and_value_the_element_s_info_gives(
+        tab: Tab, site: Site) -> None:
+    # a click reports "now checked" or "value now" by comparing the info read before it
+    # with the lighter read after it: they must read these the same way, on every kind
+    await goto(tab, site.url("controls.html"))
+    await js(tab, "document.getElementById('fancy').setAttribute('aria-checked', 'true'), "
+                  "document.getElementById('size').value = 'm', true")
+    ids = ["news", "terms", "fancy", "pw", "oneline", "many", "editor", "size", "toppings",
+           "src", "docs", "req", "amount", "day", "remember"]
+    both = await tab.evaluate(tab.frames[tab.target_id], "[" + ", ".join(
+        f"(n => [__ts.info(n), __ts.inputState(n)])(__ts.idOf(document.getElementById('{i}')))"
+        for i in ids) + "]")
+    for name, (info, state) in zip(ids, both, strict=True):
+        assert state == {k: info[k] for k in ("states", "value", "checked", "connected")}, name
+    assert both[2][1]["states"] == ["checked"]
+    assert both[7][1]["value"] == "Medium"
