@@ -101,21 +101,32 @@ CALLS: list[tuple[str, float, float]] = []  # (method, start ms, took ms) of thi
 
 def trace_cdp() -> None:
     """Keep each DevTools call's method, start and duration (for one command's listing),
-    over a DevTools connection and through the extension (which has a send of its own)."""
+    over a DevTools connection and through the extension (which has a send of its own): the
+    calls that reach the browser (over plain CDP, not those the connection answers itself,
+    such as a Network.enable it keeps), and each sequence of them as one."""
     from tabsteward.bridge.cdp.connection import CDPConnection
     from tabsteward.bridge.cdp.extension import ExtensionConnection
 
-    for cls in (CDPConnection, ExtensionConnection):
-        inner = cls.__dict__["send"]
+    def timed(cls: type, name: str, label: Callable[[Any], str]) -> None:
+        inner = cls.__dict__[name]
 
         @functools.wraps(inner)
-        async def send(self: Any, method: str, *a: Any, _inner: Any = inner, **k: Any) -> Any:
+        async def call(self: Any, first: Any, *a: Any, _inner: Any = inner, **k: Any) -> Any:
             t0 = time.perf_counter()
             try:
-                return await _inner(self, method, *a, **k)
+                return await _inner(self, first, *a, **k)
             finally:
-                CALLS.append((method, t0 * 1000, (time.perf_counter() - t0) * 1000))
-        cls.send = send  # type: ignore[method-assign]
+                CALLS.append((label(first), t0 * 1000, (time.perf_counter() - t0) * 1000))
+        setattr(cls, name, call)
+
+    def steps(given: list[list[tuple[str, Any, Any]]]) -> str:
+        return "sequence[" + " | ".join(", ".join(m.split(".")[-1] for m, _, _ in step)
+                                        for step in given) + "]"
+
+    plain = "_command" if "_command" in CDPConnection.__dict__ else "send"
+    timed(CDPConnection, plain, str)
+    timed(ExtensionConnection, "send", str)
+    timed(ExtensionConnection, "sequence", steps)  # over plain CDP: its sends are listed
 
 
 def instrument() -> None:
