@@ -168,6 +168,13 @@ class ExtensionConnection(ExtensionEvents):
             return {}  # it stays on while the debugger stays (ext_network.py)
         return await self._relay(tab, debuggee, session_id, method, params, timeout)
 
+    async def ensure_attached(self, session_id: str, method: str) -> None:
+        """Attach the debugger to the session's tab now if it is not (`method`, input, comes
+        next and needs it), with the sessions of its cross-site frames enabled."""
+        tab = self._tab_of_session(session_id)
+        if tab is not None and not tab.attached:
+            await self._reattach(tab, method)
+
     async def sequence(self, steps: list[list[Command]],
                        timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:
         """As CDPConnection.sequence, in one message to the extension when every command

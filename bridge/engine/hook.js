@@ -1,6 +1,8 @@
 // Tabsteward's main-world hook: remembers which elements got click-like listeners (and
 // which drop listeners: a sortable list's), and names them, when asked, by dispatching an
-// event the isolated-world helper listens for.
+// event the isolated-world helper listens for. It also holds the shield: while mouse input
+// meant for a frame of another process is sent, this document stops every trusted mouse
+// and pointer event before its page sees one, and tells the helper that some came.
 (() => {
   const KEY = "__SECRET__";
   if (window[KEY]) return;
@@ -44,6 +46,38 @@
     }
     list.length = live;
   };
+  // the shield, on `window` in the capture phase: first on every event's path, and first
+  // among window's listeners in a document it was installed in before the page's scripts
+  const now = performance.now.bind(performance), dispatch = EventTarget.prototype.dispatchEvent;
+  const stop = Event.prototype.stopImmediatePropagation, prevent = Event.prototype.preventDefault;
+  const Said = CustomEvent;
+  let until = 0, came = false;
+  const shield = (e) => {
+    if (until === 0 || !e.isTrusted || now() > until) return;
+    stop.call(e);
+    prevent.call(e);
+    came = true;
+  };
+  for (const type of ["mousedown", "mouseup", "click", "dblclick", "auxclick", "contextmenu",
+                      "pointerdown", "pointerup", "mousemove", "pointermove", "mouseover",
+                      "mouseout", "mouseenter", "mouseleave", "pointerover", "pointerout",
+                      "pointerenter", "pointerleave", "dragstart"]) {
+    add.call(window, type, shield, { capture: true });
+  }
+  add.call(document, "ts-shield-" + KEY, () => {  // up for 5 s at most: a lost hub lets go
+    until = now() + 5000;
+    came = false;
+    dispatch.call(document, new Said("ts-shield-up-" + KEY));
+  });
+  add.call(document, "ts-shield-peek-" + KEY, () => {
+    if (came) dispatch.call(document, new Said("ts-shield-came-" + KEY));
+  });
+  add.call(document, "ts-shield-off-" + KEY, () => {
+    const got = came;
+    until = 0;
+    came = false;
+    if (got) dispatch.call(document, new Said("ts-shield-came-" + KEY));
+  });
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));
 })();
