@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import (
     ActionTimeout,
     BrowserError,
+    CDPError,
     RefNotFound,
     TabError,
     UsageError,
@@ -110,9 +111,14 @@ class Tab(Placing, SnapshotTaking):
         frames' now too): a read after a load then finds it there, with no call to make
         the world or install the helper first (Page.createIsolatedWorld of the same world
         name answers that world)."""
-        await self.conn.send("Page.addScriptToEvaluateOnNewDocument",
-                             {"source": PAGE_JS, "worldName": WORLD, "runImmediately": True},
-                             session_id=session_id)
+        try:
+            await self.conn.send("Page.addScriptToEvaluateOnNewDocument",
+                                 {"source": PAGE_JS, "worldName": WORLD,
+                                  "runImmediately": True}, session_id=session_id)
+        except CDPError as exc:  # its reads install the helper in their worlds, as before
+            log.info("documents of session %s do not start with the page helper: %s",
+                     session_id, exc.message)
+            return
         self._primed.add(session_id)
 
     def forget_worlds(self) -> None:

@@ -15,6 +15,7 @@ from tabsteward.bridge.engine.frames import PAGE_JS
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import CDPError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 UNSEEN = "undefined,undefined,undefined,undefined,false"
@@ -105,3 +106,25 @@ async def test_a_world_whose_helper_went_missing_gets_it_again_on_the_next_read(
     await run_tool(tab, "fill", target=ref(shot, "textbox", "Email"), text="a@b.org")
     assert await js(tab, "document.querySelector('#email').value") == "a@b.org"
     assert parse(ref(shot, "textbox", "Email"))
+
+
+async def test_a_browser_that_refuses_the_start_of_document_script_still_reads_pages(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    inner = tab.conn.send
+
+    async def send(method: str, params: dict[str, Any] | None = None, *a: Any,
+                   **k: Any) -> Any:
+        if method == "Page.addScriptToEvaluateOnNewDocument" and (params or {}).get(
+                "worldName"):
+            raise CDPError(method, "not supported here")
+        return await inner(method, params, *a, **k)
+    monkeypatch.setattr(tab.conn, "send", send)
+    session = tab.browser.session(f"{tab.agent}-refused")
+    try:
+        other = await session.current_tab()
+        assert not other._primed
+        opened = await run_tool(other, "open", url=site.url("form.html"), interactive=True)
+        assert 'textbox "Email"' in opened.text, opened.text
+    finally:
+        await session.close()
+        tab.browser.sessions.pop(f"{tab.agent}-refused", None)
