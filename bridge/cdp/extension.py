@@ -58,6 +58,8 @@ def _names_read_context(params: dict[str, Any]) -> bool:
 class ExtensionConnection(ExtensionEvents):
     """CDP commands and events for the tabs Tabsteward opened through one extension."""
 
+    helper_at_start = False  # the extension's world has the helper (extension/reader.js)
+
     def __init__(self, link: ExtensionLink, grace: float = RELINK_GRACE) -> None:
         super().__init__()
         self.link = link
