@@ -4,7 +4,7 @@
 import { cleanLabel, defaultName } from "./names.js";
 import { guard, unguard } from "./guard.js";
 import { go } from "./navigate.js";
-import { frames, inject, run } from "./reader.js";
+import { frames, inject, prepare, run } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
@@ -463,6 +463,10 @@ for (const [kind, source] of Object.entries({
       qualifiers: d.transitionQualifiers }] });
   });
 }
+// Every document of an agent tab gets the page helper as it commits (reader.js).
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (isAgentTab(d.tabId)) prepare(d);
+});
 // The main frame's URL changed in place (a fragment, pushState, replaceState).
 for (const source of [chrome.webNavigation.onReferenceFragmentUpdated,
                       chrome.webNavigation.onHistoryStateUpdated]) {

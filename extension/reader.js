@@ -20,6 +20,18 @@ export async function inject(tabId) {
   return results.map((r) => ({ frameId: r.frameId, documentId: r.documentId, doc: r.result }));
 }
 
+// Install the page helper in a document of an agent tab as it commits (webNavigation's
+// onCommitted details), so that the hub's first read there finds it (no second trip to
+// install it); where the extension cannot script the document, nothing happens. The
+// worker calls it for agent tabs only, never for the person's.
+export function prepare(details) {
+  if (!details.documentId) return;
+  chrome.scripting.executeScript({
+    target: { tabId: details.tabId, documentIds: [details.documentId] },
+    world: "ISOLATED", files: FILES, injectImmediately: true,
+  }).catch(() => {});
+}
+
 // The tab's frames now: {frameId, parentFrameId, documentId, url}, active documents only.
 export async function frames(tabId) {
   const all = (await chrome.webNavigation.getAllFrames({ tabId: Number(tabId) })) || [];
@@ -96,7 +108,8 @@ export async function run(tabId, documentId, name, args) {
     const [res] = await chrome.scripting.executeScript({
       target, world: "ISOLATED", func: read, args: [String(name), args || []],
       injectImmediately: true });
-    return res ? res.result : null;
+    // which document answered: "" asked for the main frame's, whichever it is
+    return res && res.result ? { ...res.result, documentId: res.documentId } : null;
   };
   let got = await once();
   if (got && got.missing) {

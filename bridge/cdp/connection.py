@@ -32,6 +32,11 @@ class CDPConnection:
     received and `_on_closed(reason)` once when the link is gone.
     """
 
+    # whether the engine's page helper goes in its own world of each document as the
+    # document starts (Page.addScriptToEvaluateOnNewDocument with a worldName); not over
+    # the extension, which puts it in the extension's world itself
+    helper_at_start = True
+
     def __init__(self) -> None:
         self._ids = itertools.count(1)
         # id -> (its future, method, session)

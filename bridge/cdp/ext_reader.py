@@ -215,8 +215,14 @@ class Reader:
         ext = tab.ext_id(frame_id)
         if ext is None:
             raise CDPError("Page.createIsolatedWorld", "No frame for given id found")
-        ctx = _Context(tab.tab_id, ext, await self._document(tab, ext))
-        got = await self._run(ctx, "readyState", [])
+        ctx = _Context(tab.tab_id, ext, "")
+        got: dict[str, Any] = {}
+        if ext == 0:  # the main frame's document, whichever it is: its answer names it
+            got = await self._run(ctx, "readyState", [])
+            ctx.document = str(got.get("documentId") or "")
+        if not ctx.document:  # a frame's (or an extension that does not say which)
+            ctx.document = await self._document(tab, ext)
+            got = await self._run(ctx, "readyState", [])
         number = -next(self._ids)
         self._contexts[number] = ctx
         return {"executionContextId": number, "tabstewardDoc": got.get("doc"),

@@ -58,6 +58,8 @@ def _names_read_context(params: dict[str, Any]) -> bool:
 class ExtensionConnection(ExtensionEvents):
     """CDP commands and events for the tabs Tabsteward opened through one extension."""
 
+    helper_at_start = False  # the extension's world has the helper (extension/reader.js)
+
     def __init__(self, link: ExtensionLink, grace: float = RELINK_GRACE) -> None:
         super().__init__()
         self.link = link
@@ -165,6 +167,13 @@ class ExtensionConnection(ExtensionEvents):
         if method == "Network.disable" and self._network.keeps(session_id):
             return {}  # it stays on while the debugger stays (kept_network.py)
         return await self._relay(tab, debuggee, session_id, method, params, timeout)
+
+    async def ensure_attached(self, session_id: str, method: str) -> None:
+        """Attach the debugger to the session's tab now if it is not (`method`, input, comes
+        next and needs it), with the sessions of its cross-site frames enabled."""
+        tab = self._tab_of_session(session_id)
+        if tab is not None and not tab.attached:
+            await self._reattach(tab, method)
 
     async def sequence(self, steps: list[list[Command]],
                        timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:

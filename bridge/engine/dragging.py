@@ -9,11 +9,12 @@ import json
 import time
 from typing import Any
 
-from ..errors import TargetNotInteractable
+from ..errors import TargetCovered, TargetNotInteractable
+from . import shield
 from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
-from .model import Handle
+from .model import Frame, Handle
 from .pointer import _mouse
 from .tab import Tab
 from .targets import Target
@@ -84,9 +85,12 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
     await tab.send("Input.setInterceptDrags", {"enabled": True})
     side = "onto"
+    # frames of other processes ignore the drag's mouse input (shield.py): one the browser
+    # routed there by an out-of-date layout did nothing, and the drag is refused below
+    shields = await shield.raise_shields(tab, src.frame.session)
+    came: list[str] = []
     try:
-        await _mouse(tab, "mouseMoved", sx, sy)
-        await _mouse(tab, "mousePressed", sx, sy, button="left", buttons=1, clickCount=1)
+        shields = await _press(tab, src, src_what, shields, sx, sy)
         end = await tab.aim(dst, dst_what)
         if end.target_id != dropping.target_id:  # let go where it was allowed: the source
             await _mouse(tab, "mouseReleased", sx, sy, button="left", buttons=0, clickCount=1)
@@ -136,7 +140,12 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         await _mouse(tab, "mouseReleased", tx, ty, button="left", buttons=0, clickCount=1)
     finally:
         intercepted.cancel()
+        came = await shield.lower_shields(tab, shields)
         await tab.send("Input.setInterceptDrags", {"enabled": False})
+    if came:  # the press reached the page (`_press`); its capture keeps the rest there
+        raise TargetCovered(f"the browser sent part of the drag of {src_what} to a frame of "
+                            f"{came[0]}; that frame ignored it. What the page did with the "
+                            "rest is in its next snapshot")
     out = Outcome(f"dragged {src_what} {side} {dst_what}")
     if isinstance(before, list):
         await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
@@ -146,6 +155,28 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
             out.changes.append(said)
             out.data["order"] = after[2]
     return out
+
+
+async def _press(tab: Tab, src: Handle, what: str, shields: list[Frame], x: float,
+                 y: float) -> list[Frame]:
+    """Move to the source and press there; a press the browser routed to a shielded frame
+    (its layout of the tab out of date) is let go there and made once more after the tab
+    drew, then refused, saying nothing was dragged. Returns the shields that are up."""
+    for attempt in (1, 2):
+        await _mouse(tab, "mouseMoved", x, y)
+        await _mouse(tab, "mousePressed", x, y, button="left", buttons=1, clickCount=1)
+        came = await shield.peek(tab, shields)
+        if not came:
+            return shields
+        await _mouse(tab, "mouseReleased", x, y, button="left", buttons=0, clickCount=1)
+        await shield.lower_shields(tab, shields)
+        if attempt == 2:
+            break
+        await shield.redraw(tab)
+        shields = await shield.raise_shields(tab, src.frame.session)
+    raise TargetCovered(f"the browser sent the press on {what} to a frame of {came[0]} that "
+                        "stood there when this background tab last drew; that frame ignored "
+                        "it, and nothing was dragged. Try again")
 
 
 # whether a press on the element would start the browser's own drag: it or an ancestor is

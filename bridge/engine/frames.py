@@ -26,6 +26,7 @@ PAGE_FILES = ("page_elements.js", "page_locators.js", "page_hits.js", "page_drag
 PAGE_JS = ";\n".join(Path(__file__).with_name(name).read_text(encoding="utf-8")
                      for name in PAGE_FILES)
 WORLD = "tabsteward"
+MISSING = "__ts is not defined"  # how V8 says the helper is not in a world
 MAX_FRAME_DEPTH = 20
 FOCUS_SETTLE, FOCUS_WAIT = 2.0, 0.02  # a frame entered by Tab is told so a moment later
 
@@ -43,6 +44,7 @@ class PageFrames:
     _owner: dict[str, tuple[str, int]]
     _trees_read: set[str]
     _events_on: set[str]
+    _primed: set[str]  # sessions whose documents start with the helper in our world
     _making: dict[str, asyncio.Task[None]]  # frame id -> its world being made ahead
     chores: set[asyncio.Task[None]]
 
@@ -93,7 +95,9 @@ class PageFrames:
             return frame.world if frame.world is not None else \
                 await self._make_world(frame, find=False)
         ctx = int(res["executionContextId"])
-        if not res.get("tabstewardReady"):  # the extension's world has the helper already
+        # the extension's world has the helper already; so has ours in a document that
+        # started with it (`evaluate` installs it where one did not)
+        if not res.get("tabstewardReady") and frame.session not in self._primed:
             await self._evaluate_raw(frame, ctx, PAGE_JS)
         frame.world = ctx
         # a world that outlives debugger sessions names its document: ids, refs stay
@@ -156,6 +160,12 @@ class PageFrames:
                 if not gone or attempt == 2 or not follow:
                     raise
                 frame.world = None  # the document changed under us: a new world
+            except BrowserError as exc:
+                # a world of a primed session whose document did not start with the helper
+                # (its code reads __ts first, so nothing of it ran): install it, run again
+                if MISSING not in exc.message or attempt == 2:
+                    raise
+                await self._evaluate_raw(frame, ctx, PAGE_JS)
         raise AssertionError("unreachable")
 
     async def object_id(self, handle: Handle) -> str:

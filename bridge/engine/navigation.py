@@ -27,9 +27,9 @@ def with_scheme(url: str) -> str:
 async def navigate(tab: Tab, url: str, wait: str = "load",
                    timeout: float = NAV_TIMEOUT, *, read_after: bool = False) -> Outcome:
     """Open url in the tab and wait for its load (`wait`). `read_after`: the caller reads
-    the page next (`open -i`), so the page helper's world is made once the document is
-    parsed, while the rest of its load is awaited (not otherwise: an agent that opens
-    again at once would have it made in a document it is leaving)."""
+    the page next (`open -i`), so the page helper's world is made as the document
+    commits, while its load is awaited (not otherwise: an agent that opens again at once
+    would have it made in a document it is leaving)."""
     url = with_scheme(url)
     if url.startswith("javascript:"):
         raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
@@ -54,10 +54,12 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     loaded = tab.expect(is_load)
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    # an open that reads next has the helper's world made once the document is parsed (a
-    # world made at the commit itself may be replaced as the document starts)
-    parsed = tab.expect(lambda m, p, s: read_after and m == "Page.lifecycleEvent" and
-                        p.get("name") == "DOMContentLoaded" and p.get("frameId") == tab.target_id)
+    # an open that reads next has the helper's world made as the document commits: the
+    # document starts with the helper in it (Tab._prime; through the extension, its
+    # worker puts it there), so this only learns the world's id (one that turns out
+    # gone is made again by the read)
+    parsed = tab.expect(lambda m, p, s: read_after and m == "Page.frameNavigated" and
+                        p.get("frame", {}).get("id") == tab.target_id)
     parsed.add_done_callback(
         lambda f: None if f.cancelled() else tab.world_ahead(tab.target_id))
     try:

@@ -29,6 +29,8 @@ class Aim:
 class Placing(PageFrames):
     """The geometry half of a Tab: where its elements are and where a click on them lands."""
 
+    browser: Any  # the engine Browser (set by it): whether the tab draws on its own
+
     async def _step_out(self, frame: Frame) -> tuple[Frame, int, float, float]:
         """One frame up: the parent frame, the iframe element's id there, and where the
         child's viewport starts inside the parent's."""
@@ -69,13 +71,12 @@ class Placing(PageFrames):
         ox, oy = await self._frame_offset(root)
         return session, x - ox, y - oy
 
-    async def _next_frame(self) -> None:
-        """Let the page draw once after a scroll: the browser routes input to out-of-process
-        frames by the last drawn frame, so a click sent sooner can land on the old layout.
-        A page without such frames gets its input straight, hit-tested on its current
-        layout: it is not waited for. Nor is a hidden tab (an agent's background tab): it
-        draws nothing however long it is given, its timers wait for the browser's once-a-
-        second wake-up, and what routes its input is no newer after the wait than before."""
+    async def next_frame(self) -> None:
+        """Let the page draw once (after a scroll): the browser routes input to out-of-
+        process frames by the last drawn frame, so a click sent sooner can land on the old
+        layout. A page without such frames gets its input straight, hit-tested on its
+        current layout: it is not waited for. Nor is a tab whose page says it is hidden:
+        its timers wait for the browser's once-a-second wake-up."""
         frame = self.frames[self.target_id]
         ctx = await self._world(frame)
         await self.send("Runtime.evaluate", {
@@ -106,8 +107,12 @@ class Placing(PageFrames):
             if isinstance(res, dict) and res.get("hidden"):
                 raise TargetNotInteractable(_cut_off("the frame holding it", str(res["hidden"])))
             scrolled = scrolled or (isinstance(res, dict) and bool(res.get("scrolled")))
-        if scrolled and self.child_sessions:  # only out-of-process frames need it drawn
-            await self._next_frame()
+        # only out-of-process frames need it drawn, and only a tab that draws on its own (a
+        # hidden tab of the person's browser draws for a capture, which the shield asks for
+        # when input went astray: shield.py)
+        if scrolled and self.child_sessions and (self.browser is None or
+                                                 self.browser.own_windows):
+            await self.next_frame()
 
     async def page_rect(self, handle: Handle) -> tuple[float, float, float, float] | None:
         """The element's border box in the page's viewport (x, y, width, height), or None."""

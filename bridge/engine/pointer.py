@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 from ..cdp.connection import Command
-from ..errors import TargetNotInteractable, UsageError
-from . import keys
+from ..errors import TargetCovered, TargetNotInteractable, UsageError
+from . import keys, shield
 from .acting import Outcome, _call_on, describe, guarded, input_then_read
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
@@ -15,6 +16,7 @@ from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
 MOUSE = "Input.dispatchMouseEvent"
+T = TypeVar("T")
 
 
 def modifier_mask(modifiers: list[str] | None) -> int:
@@ -72,9 +74,30 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         for kind in ("mousePressed", "mouseReleased"):
             events.append((MOUSE, {"type": kind, "x": x, "y": y, "button": button,
                                    "clickCount": n, "modifiers": mask}, session))
-    after = await guarded(tab, input_then_read(tab, events, handle), "click", out,
-                          barrier=False)
+    after = await shielded(tab, session, what, "click", lambda: guarded(
+        tab, input_then_read(tab, events, handle), "click", out, barrier=False))
     return out, _report_state(tab, info, after, out)
+
+
+async def shielded(tab: Tab, session: str, what: str, verb: str,
+                   send: Callable[[], Awaitable[T]]) -> T:
+    """Send mouse input meant for `session`'s frames with every other process's frame
+    shielded (shield.py); input the browser routed to one of those is sent once more after
+    the tab drew, and refused the second time, saying that nothing was done."""
+    for attempt in (1, 2):
+        frames = await shield.raise_shields(tab, session)
+        try:
+            done = await send()
+        finally:
+            came = await shield.lower_shields(tab, frames)
+        if not came:
+            return done
+        if attempt == 1:
+            await shield.redraw(tab)
+    raise TargetCovered(
+        f"the browser sent the {verb} on {what} to a frame of {came[0]} that stood there when "
+        "this background tab last drew; that frame ignored it, and nothing was done. Try "
+        "again, or take a screenshot first (it makes the tab draw)")
 
 
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
@@ -100,7 +123,8 @@ async def hover(tab: Tab, target: Target) -> Outcome:
     x, y = await tab.point(handle, what)
     session, x, y = await tab.route(handle, x, y)
     out = Outcome(f"hovered {what}")
-    await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
+    await shielded(tab, session, what, "hover", lambda: guarded(
+        tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out))
     return out
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import (
     ActionTimeout,
     BrowserError,
+    CDPError,
     RefNotFound,
     TabError,
     UsageError,
@@ -23,6 +24,7 @@ from ..policy.intent import Element, Intent
 from . import screen
 from . import snapshot as snap
 from .collect import HOOK_SECRET, SnapshotTaking
+from .frames import PAGE_JS, WORLD
 from .model import Dialog, Frame, Handle, RefEntry, TabState
 from .placing import Placing
 from .targets import CssTarget, RefTarget, RoleTarget, Target
@@ -68,6 +70,7 @@ class Tab(Placing, SnapshotTaking):
         # events keep self.frames current for them
         self._trees_read: set[str] = set()
         self._events_on: set[str] = set()  # sessions whose Page events are enabled
+        self._primed: set[str] = set()  # sessions whose documents start with the helper
         self._making: dict[str, asyncio.Task[None]] = {}  # frame id -> world made ahead
         self._last_refs: set[int] = set()
         self._last_doc = 0
@@ -99,8 +102,24 @@ class Tab(Placing, SnapshotTaking):
             send("Page.addScriptToEvaluateOnNewDocument",
                  {"source": HOOK_JS, "runImmediately": True}, session_id=session_id),
             *([screen.enable(self, session_id, True)] if self.screening else []),
+            *([self._prime(session_id)] if self.conn.helper_at_start else []),
         )
         self._events_on.add(session_id)
+
+    async def _prime(self, session_id: str) -> None:
+        """Have every document of the session start with the page helper in our world (its
+        frames' now too): a read after a load then finds it there, with no call to make
+        the world or install the helper first (Page.createIsolatedWorld of the same world
+        name answers that world)."""
+        try:
+            await self.conn.send("Page.addScriptToEvaluateOnNewDocument",
+                                 {"source": PAGE_JS, "worldName": WORLD,
+                                  "runImmediately": True}, session_id=session_id)
+        except CDPError as exc:  # its reads install the helper in their worlds, as before
+            log.info("documents of session %s do not start with the page helper: %s",
+                     session_id, exc.message)
+            return
+        self._primed.add(session_id)
 
     def forget_worlds(self) -> None:
         """After a new debugger session on the tab, our helper worlds must be made again."""
@@ -109,6 +128,7 @@ class Tab(Placing, SnapshotTaking):
         self._making.clear()  # worlds of the old session: made afresh
         self._trees_read.clear()  # events may have been missed while it was detached
         self._events_on.clear()
+        self._primed.clear()
 
     def owns_session(self, session_id: str | None) -> bool:
         return session_id == self.session_id or session_id in self.child_sessions
@@ -170,6 +190,7 @@ class Tab(Placing, SnapshotTaking):
                 fid = self.child_sessions.pop(child)
                 self._trees_read.discard(child)
                 self._events_on.discard(child)
+                self._primed.discard(child)
                 frame = self.frames.get(fid)
                 if frame is not None and frame.session == child:
                     del self.frames[fid]

@@ -238,7 +238,7 @@ def instrument(phases: Phases, ext: Browser) -> None:
     phases.wrap(Reader, "send", lambda self, tab, method, *a, **k: f"reader {method}")
     phases.wrap(tab_module.Tab, "send", lambda self, method, *a, **k: f"send {method}")
     for name in ("resolve_placed", "resolve_info", "aim", "route", "info", "_world",
-                 "wait_load", "evaluate", "_next_frame"):
+                 "wait_load", "evaluate", "next_frame"):
         phases.wrap(tab_module.Tab, name, lambda *a, n=name, **k: f"tab.{n}")
     # each where it is called from (pointer.py imports its helpers by name)
     for module, name in ((pointer, "guarded"), (pointer, "aim_and_ask"),
