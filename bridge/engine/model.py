@@ -13,6 +13,7 @@ class Frame:
     parent: str | None
     world: int | None = None
     doc: int = 0
+    bare: int | None = None  # the world of an error page: no shield there (shield.py)
 
 
 @dataclass

@@ -28,15 +28,20 @@ log = logging.getLogger("tabsteward.engine")
 
 def _tell(event: str, answer: str) -> str:
     """Helper-world code that dispatches `event` to the frame's hook and, when the hook
-    answered `answer`, says the frame's origin (events named with the secret: the page
-    cannot name them)."""
+    answered `answer`, says the frame's origin, else "" (events named with the secret: the
+    page cannot name them). A browser's error page is left alone: ERROR_PAGE."""
     name, said = (json.dumps(f"ts-shield{e}-{HOOK_SECRET}") for e in (event, answer))
-    return (f"(() => {{ let said = false; const h = () => {{ said = true; }};"
+    return (f"(() => {{ if (location.protocol === 'chrome-error:') return"
+            f" {json.dumps(ERROR_PAGE)}; let said = false; const h = () => {{ said = true; }};"
             f" document.addEventListener({said}, h);"
             f" document.dispatchEvent(new CustomEvent({name}));"
             f" document.removeEventListener({said}, h); return said ? location.origin : ''; }})()")
 
 
+# A frame that failed to load shows the browser's own error page: no site's script runs
+# there, and the most a stray click does is reload the frame's address (a load policy
+# screens like any other), so it is not shielded, nor asked again while it shows it.
+ERROR_PAGE = "error page"
 REDRAW_WAIT = 4.0  # s: a hidden tab's capture that never answers is given up
 RAISE = _tell("", "-up")
 LOWER = _tell("-off", "-came")
@@ -47,12 +52,14 @@ def exposed(tab: Tab, session: str) -> list[Frame]:
     """The frames that mouse input sent through `session` must not reach: those of other
     processes (frames of its own are hit-tested by its renderer, on its current layout), but
     for the page's own when the input goes to a frame's process (it cannot reach them)."""
-    return [f for f in tab.frames.values() if f.session not in (session, tab.session_id)]
+    return [f for f in tab.frames.values() if f.session not in (session, tab.session_id) and
+            (f.bare is None or f.bare != f.world)]
 
 
 async def raise_shields(tab: Tab, session: str) -> list[Frame]:
     """Shield every frame of another process; the frames that are shielded (a frame gone
-    meanwhile, or one whose document has no hook, cannot be)."""
+    meanwhile, or one whose document has no hook, cannot be; one showing the browser's
+    error page, where no page runs, is not asked again while it shows it)."""
     ensure = getattr(tab.conn, "ensure_attached", None)
     if ensure is not None:  # the extension's tab an agent only read: its frames' sessions
         await ensure(tab.session_id, "Input.dispatchMouseEvent")
@@ -62,7 +69,11 @@ async def raise_shields(tab: Tab, session: str) -> list[Frame]:
     said = await asyncio.gather(*(tab.evaluate(f, RAISE, timeout=10, follow=False)
                                   for f in frames), return_exceptions=True)
     _reraise(said)
-    return [f for f, up in zip(frames, said, strict=True) if isinstance(up, str) and up]
+    for frame, up in zip(frames, said, strict=True):
+        if up == ERROR_PAGE:  # no hook there, and no page: not asked again for it
+            frame.bare = frame.world
+    return [f for f, up in zip(frames, said, strict=True)
+            if isinstance(up, str) and up and up != ERROR_PAGE]
 
 
 async def lower_shields(tab: Tab, frames: list[Frame]) -> list[str]:

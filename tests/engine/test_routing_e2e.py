@@ -110,3 +110,15 @@ async def test_a_page_finds_no_trace_of_the_hooks_secret_in_its_frame(tab: Tab,
               f"{json.dumps(HOOK_SECRET)})); }})()")
     for session in (tab.session_id, frames[0].session):
         assert await js(tab, listed, session=session) == []
+
+
+async def test_a_frame_showing_the_browsers_error_page_is_not_shielded_click_after_click(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("errorframe.html"))
+    shot = await tab.snapshot()
+    await actions.click(tab, target(shot, "button", "Go"))
+    assert await text_of(tab, "#out") == "Go clicked"
+    dead = [f for f in tab.frames.values() if f.bare is not None]
+    assert len(dead) == 1
+    assert dead[0].bare == dead[0].world
+    assert dead[0] not in shield.exposed(tab, tab.session_id)
