@@ -14,15 +14,12 @@ from collections.abc import Iterator
 
 import fixture_server
 import pytest
-from extension_env import PERSON_TABS, ExtensionHub, chrome_call
+from extension_env import HOST_RULES, PERSON_TABS, ExtensionHub, chrome_call
 from looprunner import DEFAULT_TIMEOUT, LoopThread, close_loop_thread, loop_thread
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.errors import BrowserError
 
-# local_only keeps Chromium off the network; the second fixture site must stay reachable
-HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-              "EXCLUDE 127.0.0.2")
 # the engine suite runs over each transport; TABSTEWARD_TEST_TRANSPORTS=launched narrows it
 TRANSPORTS = os.environ.get("TABSTEWARD_TEST_TRANSPORTS", "launched,extension").split(",")
 SETUP_HINT = ("run the README's setup (`bash packaging/bootstrap.sh test`), which installs "

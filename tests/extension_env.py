@@ -30,6 +30,10 @@ CONNECT_WAIT = 30.0
 # the tabs the person had active when an extension browser connected: they stay active
 PERSON_TABS: dict[Browser, list[int]] = {}
 
+# Chromium off the network but for the two fixture sites (127.0.0.1 and 127.0.0.2)
+HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
+              "EXCLUDE 127.0.0.2")
+
 
 def chromium_command(profile: str, *extra: str, headless: bool = True) -> list[str]:
     """Chromium with the extension and the quiet flags; its first tab is the person's."""

@@ -6,29 +6,18 @@ main frame's document says which document answered."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from extension_env import ExtensionHub, chrome_call, devtools
 from fixture_server import Site
-from looprunner import LoopThread
 from pagetools import extension_calls
 from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine import actions
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
-HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-              "EXCLUDE 127.0.0.2")
 
-
-@pytest.fixture
-def ext_hub(loop: LoopThread) -> Iterator[ExtensionHub]:
-    hub = ExtensionHub([HOST_RULES])
-    loop.run(hub.start(), timeout=30)
-    yield hub
-    loop.run(hub.close(), timeout=60)
 
 
 async def helpers_in(dt: WebSocketConnection, target_id: str) -> dict[str, str]:

@@ -7,14 +7,12 @@ what needs one."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from extension_env import DebuggerWatch, ExtensionHub
 from fixture_server import Site
-from looprunner import LoopThread
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -32,18 +30,10 @@ from tabsteward.bridge.policy.profiles import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
-HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-              "EXCLUDE 127.0.0.2")
+IDLE_DETACH = 1  # s, for the ext_hub fixture (tests/ext/conftest.py)
 OTHER = "127.0.0.2"  # the denied address, served by the fixture server
 DENY = (*DEFAULT_DENY, OTHER)
 
-
-@pytest.fixture
-def ext_hub(loop: LoopThread) -> Iterator[ExtensionHub]:
-    hub = ExtensionHub([HOST_RULES], idle_detach=1)
-    loop.run(hub.start(), timeout=30)
-    yield hub
-    loop.run(hub.close(), timeout=60)
 
 
 async def agent_tab(ext_hub: ExtensionHub, tmp_path: Path, profile: Profile) -> Tab:

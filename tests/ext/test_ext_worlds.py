@@ -10,7 +10,6 @@ from collections.abc import Awaitable, Callable, Iterator
 import pytest
 from extension_env import DebuggerWatch, ExtensionHub, debugger_attached
 from fixture_server import Site
-from looprunner import LoopThread
 from pagetools import extension_calls
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
@@ -19,17 +18,8 @@ from tabsteward.bridge.engine.targets import parse
 from xdisplay import xvfb
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
-HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-              "EXCLUDE 127.0.0.2")
+IDLE_DETACH = 1  # s, for the ext_hub fixture (tests/ext/conftest.py)
 
-
-@pytest.fixture
-def ext_hub(loop: LoopThread, request: pytest.FixtureRequest) -> Iterator[ExtensionHub]:
-    """A hub for extension browsers; an indirect param sets idle detach (default 1 s)."""
-    hub = ExtensionHub([HOST_RULES], idle_detach=getattr(request, "param", 1))
-    loop.run(hub.start(), timeout=30)
-    yield hub
-    loop.run(hub.close(), timeout=60)
 
 
 @pytest.fixture(params=["headless", "headed"])

@@ -13,10 +13,17 @@ import time
 from collections.abc import Awaitable, Callable, Iterator
 
 import pytest
-from extension_env import ExtensionHub, Profile, chrome_call, devtools, in_worker, worker_target
+from extension_env import (
+    HOST_RULES,
+    ExtensionHub,
+    Profile,
+    chrome_call,
+    devtools,
+    in_worker,
+    worker_target,
+)
 from fixture_server import Site
 from hub_env import BIN, STOP_HUB, private_env, start_hub, stop_hub
-from looprunner import LoopThread
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.model import Snapshot
@@ -32,17 +39,7 @@ from tabsteward.bridge.errors import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
-HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-              "EXCLUDE 127.0.0.2")
 
-
-@pytest.fixture
-def ext_hub(loop: LoopThread, request: pytest.FixtureRequest) -> Iterator[ExtensionHub]:
-    """A hub in this process for extension browsers; an indirect param sets idle detach."""
-    hub = ExtensionHub([HOST_RULES], idle_detach=getattr(request, "param", 120))
-    loop.run(hub.start(), timeout=30)
-    yield hub
-    loop.run(hub.close(), timeout=60)
 
 
 async def test_two_profiles_connect_at_once_and_agents_pick_one_by_name(

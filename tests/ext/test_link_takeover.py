@@ -6,27 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 
 import pytest
 from extension_env import ExtensionHub
 from fixture_server import Site
-from looprunner import LoopThread
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.native import framing
 
 pytestmark = pytest.mark.timeout(120)
-HOST_RULES = ("--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , "
-              "EXCLUDE 127.0.0.2")
 
-
-@pytest.fixture
-def ext_hub(loop: LoopThread) -> Iterator[ExtensionHub]:
-    hub = ExtensionHub([HOST_RULES])
-    loop.run(hub.start(), timeout=30)
-    yield hub
-    loop.run(hub.close(), timeout=60)
 
 
 async def _read_all(reader: asyncio.StreamReader, seconds: float) -> list[object]:
