@@ -208,12 +208,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with loop:
             task = loop.create_task(run(opts, log_path, single, started))
-            try:
-                code: int = loop.run_until_complete(task)
-            except RuntimeError:
-                if task.done():
-                    raise
-                code = _finish_without_qt(app, loop, task, started)
+            code = run_in_qt(app, loop, task, lambda: _stop_hub(task, started))
     except TabstewardError as err:
         log.error("%s", err.message)  # on stderr too
         return err.exit_code
@@ -224,28 +219,40 @@ def main(argv: list[str] | None = None) -> int:
     return code
 
 
-def _finish_without_qt(app: QApplication, loop: asyncio.AbstractEventLoop,
-                       task: asyncio.Task[int], started: list[Running]) -> int:
-    """Qt left its event loop under the hub (its display went away): stop the hub and let it
-    close its connections, the browser's and the clients', by driving Qt's event dispatcher
-    by hand, before the loop and its timers are gone. The exit status: the hub's."""
+def _stop_hub(task: asyncio.Task[int], started: list[Running]) -> None:
     log.warning("the display went away; the tray app stops")
     if started:
         started[0].hub.stop("the display went away")
     else:
         task.cancel()
-    dispatcher = app.eventDispatcher()
-    deadline = time.monotonic() + FINISH_SECONDS
-    asyncio.events._set_running_loop(loop)
-    try:
-        while not task.done() and time.monotonic() < deadline:
-            dispatcher.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
-            time.sleep(0.005)
-    finally:
-        asyncio.events._set_running_loop(None)
+
+
+def run_in_qt(app: QApplication, loop: asyncio.AbstractEventLoop, task: asyncio.Task[int],
+              stop: Callable[[], None]) -> int:
+    """Run `task` on the qasync `loop` until it ends; its result is the exit status. When Qt
+    leaves its event loop first (its display went away), call `stop`, then drive Qt's event
+    dispatcher by hand, with `loop` marked running, so the task can still close its
+    connections, the browser's and the clients', before the loop and its timers are gone.
+
+    Not qasync's run_until_complete: after Qt's loop it runs pending callbacks once more with
+    no loop marked running, and a step of the task then fails where it asks for its loop."""
+    task.add_done_callback(lambda _: loop.stop())
+    loop.run_forever()
     if not task.done():
-        log.error("the hub did not stop within %g s of its display going away", FINISH_SECONDS)
-        return 1
+        stop()
+        dispatcher = app.eventDispatcher()
+        deadline = time.monotonic() + FINISH_SECONDS
+        asyncio.events._set_running_loop(loop)
+        try:
+            while not task.done() and time.monotonic() < deadline:
+                dispatcher.processEvents(QEventLoop.ProcessEventsFlag.AllEvents)
+                time.sleep(0.005)
+        finally:
+            asyncio.events._set_running_loop(None)
+        if not task.done():
+            log.error("the hub did not stop within %g s of its display going away",
+                      FINISH_SECONDS)
+            return 1
     if task.cancelled():
         return 1
     return task.result()
