@@ -8,6 +8,8 @@ import { frames, inject, prepare, run } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
+// what this extension can do beyond protocol 1, told in its hello (PROTOCOL.md)
+const ABILITIES = ["sequence.sessions"];
 // numeric error codes shared with Python (bridge/errors.py)
 const ERR = { usage: 2, browser: 10, tab: 30, policy: 50 };
 const STOPPED = "the person stopped all agents in this browser (Tabsteward popup); nothing was done";
@@ -128,18 +130,21 @@ function updateSettings(changes) {
 
 // Commands for one tab's debugger in steps, in one message (one trip from the hub instead of
 // one a step): each step's commands are sent together, in order; the next step once they all
-// answered; after a step with a failure nothing more is sent. The answers, step by step:
-// {result} or {error: {code, message}} each, null for one not sent. Nothing here that
-// debugger.sendCommand could not do one command at a time.
+// answered; after a step with a failure nothing more is sent. A command is [method, params]
+// for the tab's page, or [method, params, sessionId] for one of its frames' sessions. The
+// answers, step by step: {result} or {error: {code, message}} each, null for one not sent.
+// Nothing here that debugger.sendCommand could not do one command at a time.
 const MAX_STEPS = 8;
 const MAX_STEP = 16;
 async function sequence(target, steps) {
   const ok = target && Number.isInteger(target.tabId) && Array.isArray(steps) &&
     steps.length <= MAX_STEPS && steps.every((s) => Array.isArray(s) && s.length <= MAX_STEP &&
-      s.every((c) => Array.isArray(c) && typeof c[0] === "string"));
+      s.every((c) => Array.isArray(c) && c.length <= 3 && typeof c[0] === "string" &&
+        (c[2] === undefined || (typeof c[2] === "string" && c[2] !== ""))));
   if (!ok) {
     throw new CallError(ERR.usage, `debugger.sequence wants {tabId} and up to ${MAX_STEPS} ` +
-      `steps of up to ${MAX_STEP} [method, params] commands; nothing was sent`);
+      `steps of up to ${MAX_STEP} [method, params] or [method, params, sessionId] ` +
+      "commands; nothing was sent");
   }
   const tab = { tabId: target.tabId };
   touch(tab, 1);
@@ -151,8 +156,9 @@ async function sequence(target, steps) {
         out.push(step.map(() => null));
         continue;
       }
-      const got = await Promise.allSettled(step.map(([method, params]) =>
-        chrome.debugger.sendCommand(tab, method, params || {})));
+      const got = await Promise.allSettled(step.map(([method, params, sessionId]) =>
+        chrome.debugger.sendCommand(sessionId ? { ...tab, sessionId } : tab, method,
+                                    params || {})));
       out.push(got.map((g) => g.status === "fulfilled" ?
         { result: g.value === undefined ? null : g.value } : { error: errorOf(g.reason) }));
       failed = got.some((g) => g.status === "rejected");
@@ -314,7 +320,7 @@ async function installId() {
 
 async function hello() {
   const got = await chrome.storage.local.get(["name", "profile"]);
-  return { type: "hello", protocol: PROTOCOL, install: await installId(),
+  return { type: "hello", protocol: PROTOCOL, abilities: ABILITIES, install: await installId(),
            browser: navigator.userAgent, extension: chrome.runtime.id,
            name: cleanLabel(got.name) || defaultName(), profile: cleanLabel(got.profile),
            stopped };

@@ -178,22 +178,30 @@ class ExtensionConnection(ExtensionEvents):
     async def sequence(self, steps: list[list[Command]],
                        timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:
         """As CDPConnection.sequence, in one message to the extension when every command
-        is input, a script or Page.enable on the page's session of one attached tab (its
-        worker runs the steps, so they cost one trip from the hub instead of one each);
-        otherwise command by command, as `send` does them."""
+        is input, a script or Page.enable on one attached tab, on its page's session or (an
+        extension able to) its frames' (its worker runs the steps, so they cost one trip
+        from the hub instead of one each); otherwise command by command, as `send` does."""
         commands = [c for step in steps for c in step]
         tab = self._tab_of_session(str(commands[0][2])) if commands else None
         if tab is None or self._unbatched or not tab.attached or tab.problem is not None or \
                 not self._linked.is_set() or any(
-                    s != session_of(tab.tab_id) or not m.startswith(SEQUENCED) or
-                    _names_read_context(p) for m, p, s in commands):
+                    not self._sequenced(tab, s) or not m.startswith(SEQUENCED)
+                    for m, p, s in commands):
+            return await super().sequence(steps, timeout)
+        try:  # a world first reached without the debugger: its context as the debugger's
+            steps = [[(m, await self._debugger_context(tab, str(s), m, p, timeout), s)
+                      if _names_read_context(p) else (m, p, s) for m, p, s in step]
+                     for step in steps]
+        except TabstewardError:  # not found: each command fails or not where `send` would
             return await super().sequence(steps, timeout)
         self.check_open(commands[0][0])
         tab.acted = tab.acted or any(m.startswith("Input.") for m, _, _ in commands)
+        page = session_of(tab.tab_id)
         try:
-            got = await self.link.call("debugger.sequence", {"tabId": tab.tab_id},
-                                       [[[m, p] for m, p, _ in step] for step in steps],
-                                       timeout=timeout)
+            got = await self.link.call(
+                "debugger.sequence", {"tabId": tab.tab_id},
+                [[[m, p] if s == page else [m, p, s] for m, p, s in step] for step in steps],
+                timeout=timeout)
         except ExtensionCallError as exc:
             if exc.code != UsageError.code:
                 raise await self._error(commands[0][0], exc, tab) from None
@@ -207,6 +215,14 @@ class ExtensionConnection(ExtensionEvents):
             raise BrowserError("the browser extension gave a malformed answer to a sequence "
                                "of commands; what was done is not known")
         return out
+
+    def _sequenced(self, tab: _Tab, session_id: str | None) -> bool:
+        """Whether the extension's sequence can send to `session_id` of `tab`."""
+        if session_id == session_of(tab.tab_id):
+            return True
+        hello = self.link.hello
+        return hello is not None and "sequence.sessions" in hello.abilities and \
+            session_id is not None and self._children.get(session_id) == tab.tab_id
 
     async def _answer(self, tab: _Tab, method: str, answer: Any) -> Answer:
         """One command's answer in a sequence: its result, or the error `send` raises."""

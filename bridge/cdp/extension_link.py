@@ -39,6 +39,7 @@ class Hello:
     profile: str
     user_agent: str
     stopped: bool
+    abilities: frozenset[str] = frozenset()  # what it can do beyond its protocol
 
 
 def check_hello(message: Any) -> Hello:
@@ -55,9 +56,14 @@ def check_hello(message: Any) -> Hello:
         raise UsageError("the extension's hello has no valid install id; the link was closed")
     agent = _label(message.get("browser"), "browser", 512)
     name = _label(message.get("name"), "name", 64).strip()
+    abilities = message.get("abilities", [])
+    if not isinstance(abilities, list) or len(abilities) > 32 or not all(
+            isinstance(a, str) and re.fullmatch(r"[\w.-]{1,64}", a) for a in abilities):
+        raise UsageError("the extension's hello has a bad abilities field; the link was closed")
     return Hello(install=install, name=name or _brand(agent),
                  profile=_label(message.get("profile"), "profile", 64).strip(),
-                 user_agent=agent, stopped=message.get("stopped") is True)
+                 user_agent=agent, stopped=message.get("stopped") is True,
+                 abilities=frozenset(abilities))
 
 
 def _label(value: Any, what: str, limit: int) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from ..cdp.connection import Command
 from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
 from . import sent
 from .model import Handle
+from .shield import Shield
 from .snapshot import left_out, quote, shorten
 from .tab import Tab
 
@@ -162,13 +164,21 @@ async def barrier(tab: Tab) -> None:
         log.debug("no barrier after the action: %s", exc.message)
 
 
-async def input_then_read(tab: Tab, events: list[Command], handle: Handle
-                           ) -> dict[str, Any] | None:
+async def input_then_read(tab: Tab, events: list[Command], handle: Handle,
+                          shield: Shield | None = None) -> dict[str, Any] | None:
     """The input, then the element's state (`AFTER`; None when it is gone): in one sequence
     of commands where the element is in the page's main frame (through the extension, one
-    trip), else one after the other."""
+    trip), else one after the other. A `shield` (mouse input) goes up before the input and
+    down with the read, in the same sequence where it can."""
     frame = handle.frame
-    if frame.session != tab.session_id or frame.world is None:
+    if frame.session == tab.session_id and frame.world is None:
+        # a debugger came since the look-up: its world now, so the read joins the input
+        with contextlib.suppress(BrowserError, TabError, UsageError):
+            await tab.world_of(frame)  # (else read apart, after it, as `read_back` does)
+    local = frame.session == tab.session_id and frame.world is not None
+    if shield is not None and not (local and shield.foldable()):
+        await shield.up()
+    if not local:
         await asyncio.gather(*(tab.send(m, p, s) for m, p, s in events))
         return await read_back(tab, handle)
     tab.check_open()
@@ -176,13 +186,23 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle
     read: Command = ("Runtime.evaluate", {"expression": f"{AFTER}({handle.local})",
                                           "contextId": frame.world, "returnByValue": True,
                                           "awaitPromise": False}, frame.session)
-    given, (found,) = await tab.conn.sequence([events, [read]])
+    sent = False
+    if shield is not None and shield.raised is None and shield.frames:
+        raised, given, found = await tab.conn.sequence(
+            [shield.up_commands(), events, [read, *shield.down_commands()]])
+        sent = shield.took_up(raised)
+        if not sent:  # a frame went, and nothing after the shields was sent
+            await shield.up()
+        elif not any(isinstance(a, Exception) for a in given):
+            shield.took_down(found[1:])
+    if not sent:
+        given, found = await tab.conn.sequence([events, [read]])
     for answer in given:
         if isinstance(answer, Exception):
             raise answer
-    if isinstance(found, Exception) or "exceptionDetails" in found:
+    if isinstance(found[0], Exception) or "exceptionDetails" in found[0]:
         return None  # gone with its document (the page navigated), or the page refused
-    value = found.get("result", {}).get("value")
+    value = found[0].get("result", {}).get("value")
     return value if isinstance(value, dict) else None
 
 

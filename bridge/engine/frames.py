@@ -63,6 +63,10 @@ class PageFrames:
             return await self._world(frame, find)  # made, or made now if that failed
         return await self._make_world(frame, find)
 
+    async def world_of(self, frame: Frame) -> int:
+        """The id of the frame's helper world, made now if it is not (yet, or again)."""
+        return await self._world(frame)
+
     def world_ahead(self, frame_id: str) -> None:
         """Start making the frame's helper world now, in the background (a document just
         committed and its load is awaited): the read that follows finds it made."""

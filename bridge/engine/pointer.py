@@ -11,6 +11,7 @@ from . import keys, shield
 from .acting import Outcome, _call_on, describe, guarded, input_then_read
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
+from .shield import Shield
 from .tab import Tab
 from .targets import Target
 
@@ -74,22 +75,23 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         for kind in ("mousePressed", "mouseReleased"):
             events.append((MOUSE, {"type": kind, "x": x, "y": y, "button": button,
                                    "clickCount": n, "modifiers": mask}, session))
-    after = await shielded(tab, session, what, "click", lambda: guarded(
-        tab, input_then_read(tab, events, handle), "click", out, barrier=False))
+    after = await shielded(tab, session, what, "click", lambda up: guarded(
+        tab, input_then_read(tab, events, handle, up), "click", out, barrier=False))
     return out, _report_state(tab, info, after, out)
 
 
 async def shielded(tab: Tab, session: str, what: str, verb: str,
-                   send: Callable[[], Awaitable[T]]) -> T:
+                   send: Callable[[Shield], Awaitable[T]]) -> T:
     """Send mouse input meant for `session`'s frames with every other process's frame
-    shielded (shield.py); input the browser routed to one of those is sent once more after
-    the tab drew, and refused the second time, saying that nothing was done."""
+    shielded (shield.py): `send` raises the shield, or has its input's sequence raise it;
+    input the browser routed to one of those frames is sent once more after the tab drew,
+    and refused the second time, saying that nothing was done."""
     for attempt in (1, 2):
-        frames = await shield.raise_shields(tab, session)
+        up = await Shield.ready(tab, session)
         try:
-            done = await send()
+            done = await send(up)
         finally:
-            came = await shield.lower_shields(tab, frames)
+            came = await up.down()
         if not came:
             return done
         if attempt == 1:
@@ -123,8 +125,12 @@ async def hover(tab: Tab, target: Target) -> Outcome:
     x, y = await tab.point(handle, what)
     session, x, y = await tab.route(handle, x, y)
     out = Outcome(f"hovered {what}")
-    await shielded(tab, session, what, "hover", lambda: guarded(
-        tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out))
+
+    async def move(up: Shield) -> None:
+        await up.up()
+        await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
+
+    await shielded(tab, session, what, "hover", move)
     return out
 
 

@@ -16,6 +16,7 @@ import json
 import logging
 from typing import TYPE_CHECKING
 
+from ..cdp.connection import Answer, Command
 from ..errors import BrowserError, TabError, TargetError, UsageError
 from .collect import HOOK_SECRET
 from .model import Frame
@@ -56,24 +57,96 @@ def exposed(tab: Tab, session: str) -> list[Frame]:
             (f.bare is None or f.bare != f.world)]
 
 
+class Shield:
+    """The shields of one input: raised before it and lowered after it, in the input's own
+    sequence of commands where they can be (`up_commands`, `down_commands`: through the
+    extension, one trip with the input instead of three), else each apart (`up`, `down`)."""
+
+    def __init__(self, tab: Tab, frames: list[Frame]) -> None:
+        self.tab = tab
+        self.frames = frames  # the frames to shield
+        self.raised: list[Frame] | None = None  # those shielded, once up
+        self.came: list[str] | None = None  # origins of those input reached, once down
+
+    @classmethod
+    async def ready(cls, tab: Tab, session: str) -> Shield:
+        """The shield of input sent through `session` (not raised yet)."""
+        ensure = getattr(tab.conn, "ensure_attached", None)
+        if ensure is not None:  # the extension's tab an agent only read: its frames' sessions
+            await ensure(tab.session_id, "Input.dispatchMouseEvent")
+        return cls(tab, exposed(tab, session))
+
+    def foldable(self) -> bool:
+        """Whether every frame's world is known (commands can name it)."""
+        return all(f.world is not None for f in self.frames)
+
+    def up_commands(self) -> list[Command]:
+        return [_command(f, RAISE) for f in self.frames]
+
+    def took_up(self, answers: list[Answer]) -> bool:
+        """Read the answers to `up_commands`; False when one failed (the sequence sent
+        nothing after it: the caller raises the shields apart and sends the input again)."""
+        if any(isinstance(a, Exception) for a in answers):
+            return False
+        self._raised([_value(a) for a in answers])
+        return True
+
+    def down_commands(self) -> list[Command]:
+        """For every frame: sent beside `up_commands`, before it is known which are up."""
+        return [_command(f, LOWER) for f in self.frames]
+
+    def took_down(self, answers: list[Answer]) -> None:
+        """Read the answers to `down_commands` (a frame gone meanwhile is no answer)."""
+        up = self.raised or []
+        self.came = [got for f, got in zip(self.frames, map(_value, answers), strict=True)
+                     if f in up and isinstance(got, str) and got and got != ERROR_PAGE]
+
+    async def up(self) -> None:
+        """Shield every frame (a frame gone meanwhile, or one whose document has no hook,
+        cannot be; one showing the browser's error page, where no page runs, is not asked
+        again while it shows it). Nothing when already up."""
+        if self.raised is not None:
+            return
+        if not self.frames:
+            self.raised = []
+            return
+        said = await asyncio.gather(*(self.tab.evaluate(f, RAISE, timeout=10, follow=False)
+                                      for f in self.frames), return_exceptions=True)
+        _reraise(said)
+        self._raised(said)
+
+    async def down(self) -> list[str]:
+        """Lower the shields, unless the input's sequence did; the origins of the frames
+        that input reached while they were up."""
+        if self.came is None:
+            self.came = await _ask(self.tab, self.raised or [], LOWER)
+        return self.came
+
+    def _raised(self, said: list[object]) -> None:
+        for frame, up in zip(self.frames, said, strict=True):
+            if up == ERROR_PAGE:  # no hook there, and no page: not asked again for it
+                frame.bare = frame.world
+        self.raised = [f for f, up in zip(self.frames, said, strict=True)
+                       if isinstance(up, str) and up and up != ERROR_PAGE]
+
+
+def _command(frame: Frame, expression: str) -> Command:
+    return ("Runtime.evaluate", {"expression": expression, "contextId": frame.world,
+                                 "returnByValue": True, "awaitPromise": False}, frame.session)
+
+
+def _value(answer: Answer) -> object:
+    """What a helper-world evaluation answered (None for an error or a thrown exception)."""
+    if isinstance(answer, Exception) or "exceptionDetails" in answer:
+        return None
+    return answer.get("result", {}).get("value")
+
+
 async def raise_shields(tab: Tab, session: str) -> list[Frame]:
-    """Shield every frame of another process; the frames that are shielded (a frame gone
-    meanwhile, or one whose document has no hook, cannot be; one showing the browser's
-    error page, where no page runs, is not asked again while it shows it)."""
-    ensure = getattr(tab.conn, "ensure_attached", None)
-    if ensure is not None:  # the extension's tab an agent only read: its frames' sessions
-        await ensure(tab.session_id, "Input.dispatchMouseEvent")
-    frames = exposed(tab, session)
-    if not frames:
-        return []
-    said = await asyncio.gather(*(tab.evaluate(f, RAISE, timeout=10, follow=False)
-                                  for f in frames), return_exceptions=True)
-    _reraise(said)
-    for frame, up in zip(frames, said, strict=True):
-        if up == ERROR_PAGE:  # no hook there, and no page: not asked again for it
-            frame.bare = frame.world
-    return [f for f, up in zip(frames, said, strict=True)
-            if isinstance(up, str) and up and up != ERROR_PAGE]
+    """Shield every frame of another process (`Shield.up`); the frames that are shielded."""
+    shield = await Shield.ready(tab, session)
+    await shield.up()
+    return shield.raised or []
 
 
 async def lower_shields(tab: Tab, frames: list[Frame]) -> list[str]:

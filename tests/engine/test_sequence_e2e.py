@@ -23,6 +23,12 @@ def _js(tab: Tab, expression: str) -> tuple[str, dict[str, Any], str | None]:
     return "Runtime.evaluate", {"expression": expression, "returnByValue": True}, tab.session_id
 
 
+async def _ref_of(tab: Tab, name: str) -> str:
+    snap = await tab.snapshot()
+    return next(w for line in snap.text.splitlines() if f'"{name}"' in line
+                for w in line.split() if w.startswith("@"))
+
+
 async def test_each_step_runs_after_the_one_before_and_in_one_message_through_the_extension(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
@@ -91,6 +97,9 @@ async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_i
         ({"tabId": tab_id}, [[mark] * 17]),                # a step longer than it takes
         ({"tabId": tab_id}, [[mark], "Runtime.evaluate"]),  # a step that is no list
         ({"tabId": tab_id}, [[mark], [[42, {}]]]),         # a method that is no string
+        ({"tabId": tab_id}, [[mark], [[*mark, 42]]]),      # a session id that is no string
+        ({"tabId": tab_id}, [[mark], [[*mark, ""]]]),      # an empty session id
+        ({"tabId": tab_id}, [[mark], [[*mark, "S", 1]]]),  # a command of four parts
         ({"tabId": tab_id}, {"steps": [[mark]]}),          # steps that are no list
         ({"tabId": str(tab_id)}, [[mark]]),                # a tab id that is no integer
         (None, [[mark]]),                                  # no target
@@ -102,3 +111,62 @@ async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_i
         assert "nothing was sent" in refused.value.message
     value = await tab.send(*_js(tab, "seq.length")[:2])
     assert value["result"]["value"] == 0
+
+
+async def test_a_click_beside_another_sites_frame_shields_it_in_the_same_message(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("frames.html"))
+    ref = await _ref_of(tab, "Swatch main")
+    await actions.click(tab, parse(ref))  # attaches, learns the frames' worlds
+    assert any(f.session != tab.session_id for f in tab.frames.values())  # another process
+    frame_calls: list[str] = []
+    if isinstance(tab.conn, ExtensionConnection):
+        link = tab.conn.link
+        call = link.call
+
+        async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
+            if name == "debugger.sequence":
+                frame_calls.extend(f"sequence {c[0]} in a frame" for step in args[1]
+                                   for c in step if len(c) == 3)
+            elif args and isinstance(args[0], dict) and "sessionId" in args[0]:
+                frame_calls.append(f"{name} {args[1]} apart")
+            return await call(name, *args, **kwargs)
+        link.call = counted  # type: ignore[method-assign]
+    calls = extension_calls(tab)
+    out = await actions.click(tab, parse(ref))
+    assert out.text().startswith(f"clicked {ref}")
+    if isinstance(tab.conn, ExtensionConnection):
+        assert calls.count("debugger.sequence") == 1
+        # up before the input, down beside the read, for the one frame: nothing apart
+        # its look-up and aim; then shield up, input, read and shield down in one message
+        assert calls == ["debugger.sendCommand Runtime.evaluate", "debugger.sequence"]
+        assert frame_calls == ["sequence Runtime.evaluate in a frame"] * 2
+
+
+async def test_a_click_whose_shield_cannot_go_up_in_its_sequence_is_still_sent_once(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("frames.html"))
+    await tab.send(*_js(tab, "window.clicks = 0; document.querySelector("
+                        "'[aria-label=\"Swatch main\"]').onclick = () => clicks++")[:2])
+    ref = await _ref_of(tab, "Swatch main")
+    await actions.click(tab, parse(ref))
+    other = next(f for f in tab.frames.values() if f.session != tab.session_id)
+    other.world = 987654  # a world its document no longer has: the raise fails in the sequence
+    out = await actions.click(tab, parse(ref))
+    assert out.text().startswith(f"clicked {ref}")
+    value = await tab.send(*_js(tab, "clicks")[:2])
+    assert value["result"]["value"] == 2  # the input went once, after the shield apart
+
+
+async def test_the_first_click_on_a_page_read_without_the_debugger_is_one_message_too(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("only the extension reads without a debugger")
+    await goto(tab, site.url("form.html"))
+    ref = await _ref_of(tab, "I accept the terms")  # read in the extension's world
+    calls = extension_calls(tab)
+    out = await actions.click(tab, parse(ref))  # attaches, then names the world it read
+    assert "now checked" in out.text()
+    assert "debugger.attach" in calls
+    assert calls.count("debugger.sequence") == 1
+    assert "debugger.sendCommand Input.dispatchMouseEvent" not in calls

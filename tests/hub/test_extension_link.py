@@ -78,12 +78,23 @@ def test_a_hello_is_checked_and_named_after_the_brand_when_unnamed() -> None:
     assert check_hello(HELLO).name == "work"
 
 
+def test_a_hello_says_what_the_extension_can_do_beyond_its_protocol_and_an_old_one_nothing(
+        ) -> None:
+    assert check_hello({**HELLO, "abilities": ["sequence.sessions"]}).abilities == {
+        "sequence.sessions"}
+    assert check_hello(HELLO).abilities == frozenset()
+
+
 @pytest.mark.parametrize(("message", "why"), [
     ({"type": "call"}, "not a hello"),
     ({**HELLO, "protocol": 2}, "speaks protocol 2"),
     ({**HELLO, "install": "x"}, "install id"),
     ({**HELLO, "name": "a\nb"}, "bad name"),
     ({**HELLO, "browser": 5}, "bad browser"),
+    ({**HELLO, "abilities": "sequence.sessions"}, "bad abilities"),
+    ({**HELLO, "abilities": ["a b"]}, "bad abilities"),
+    ({**HELLO, "abilities": [1]}, "bad abilities"),
+    ({**HELLO, "abilities": ["x"] * 33}, "bad abilities"),
     ([1, 2], "not a hello"),
 ])
 def test_a_wrong_hello_is_refused_saying_why(message: Any, why: str) -> None:
@@ -163,6 +174,7 @@ HELLOS = st.fixed_dictionaries({
     "name": st.text(max_size=70) | ANY_TEXT | FIELD,
     "profile": st.text(max_size=70) | ANY_TEXT | FIELD,
     "stopped": st.booleans() | FIELD,
+    "abilities": st.lists(st.text(max_size=70) | FIELD, max_size=40) | FIELD,
 }) | FIELD
 
 
@@ -187,6 +199,7 @@ def test_a_hello_is_checked_fields_or_a_usage_error_saying_the_link_was_closed(
         assert label == label.strip()
     assert hello.name
     assert hello.stopped is (message.get("stopped") is True)
+    assert hello.abilities == set(message.get("abilities", []))
 
 
 @known_bug()
