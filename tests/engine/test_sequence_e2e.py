@@ -3,6 +3,7 @@ before it answered, nothing after a failed step; through the extension, in one m
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -170,3 +171,35 @@ async def test_the_first_click_on_a_page_read_without_the_debugger_is_one_messag
     assert "debugger.attach" in calls
     assert calls.count("debugger.sequence") == 1
     assert "debugger.sendCommand Input.dispatchMouseEvent" not in calls
+
+
+async def test_an_extension_that_cannot_sequence_frame_commands_gets_the_shields_apart(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("the hello's abilities are the extension's")
+    await goto(tab, site.url("frames.html"))
+    ref = await _ref_of(tab, "Swatch main")
+    await actions.click(tab, parse(ref))
+    hello = tab.conn.link.hello
+    assert hello is not None
+    assert "sequence.sessions" in hello.abilities
+    link = tab.conn.link
+    link.hello = dataclasses.replace(hello, abilities=frozenset())  # an older extension's
+    sent: list[tuple[str, Any]] = []
+    call = link.call
+
+    async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
+        sent.append((name, args))
+        return await call(name, *args, **kwargs)
+    link.call = counted  # type: ignore[method-assign]
+    try:
+        out = await actions.click(tab, parse(ref))
+    finally:
+        link.hello = hello
+        link.call = call  # type: ignore[method-assign]
+    assert out.text().startswith(f"clicked {ref}")
+    sequences = [args[1] for name, args in sent if name == "debugger.sequence"]
+    assert all(len(c) == 2 for s in sequences for step in s for c in step)  # page only
+    apart = [args[1] for name, args in sent
+             if name == "debugger.sendCommand" and "sessionId" in args[0]]
+    assert apart == ["Runtime.evaluate", "Runtime.evaluate"]  # the frame's shield, up, down
