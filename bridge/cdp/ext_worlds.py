@@ -56,7 +56,14 @@ class ExtensionWorlds:
         self._carried.pop(session, None)
 
     def on_event(self, session: str, method: str, params: dict[str, Any]) -> None:
-        """Execution contexts reported while a search has Runtime enabled on `session`."""
+        """Execution contexts reported while a search has Runtime enabled on `session`; a
+        frame's new document, whose world is not the one the last search found."""
+        if method == "Page.frameNavigated":
+            frame = params.get("frame")
+            known = self._known.get(session)
+            if known is not None and isinstance(frame, dict):
+                known.pop(str(frame.get("id")), None)  # not asked in vain: searched again
+            return
         found = self._seen.get(session)
         context = params.get("context")
         if found is None or method != "Runtime.executionContextCreated" or \

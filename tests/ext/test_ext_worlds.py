@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
 
 import pytest
 from extension_env import DebuggerWatch, ExtensionHub, debugger_attached
 from fixture_server import Site
 from pagetools import extension_calls
+from tabsteward.bridge.cdp.extension import ExtensionConnection
+from tabsteward.bridge.cdp.extension_link import ExtensionCallError
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -173,3 +176,34 @@ async def test_an_action_after_an_idle_detach_looks_for_the_helper_world_once(
     assert "debugger.sendCommand Runtime.enable" not in calls
     assert await tab.evaluate(tab.frames[tab.target_id], "document.activeElement.name") \
         == "email"
+
+
+async def test_a_page_opened_while_the_debugger_stays_has_its_world_found_without_a_stale_ask(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("form.html"))
+    snap = await tab.snapshot(interactive=True)
+    email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    await actions.click(tab, parse(email))  # the debugger stays its idle time
+    assert isinstance(tab.conn, ExtensionConnection)
+    link = tab.conn.link
+    call = link.call
+    failed: list[str] = []
+
+    async def watched(name: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return await call(name, *args, **kwargs)
+        except ExtensionCallError as exc:
+            failed.append(f"{name} {args[1] if len(args) > 1 else ''}: {exc.message[:80]}")
+            raise
+    link.call = watched  # type: ignore[method-assign]
+    calls = extension_calls(tab)
+    try:
+        await actions.navigate(tab, site.url("nav2.html"), read_after=True)
+        assert (await tab.snapshot()).text
+    finally:
+        link.call = call  # type: ignore[method-assign]
+    assert await debugger_attached(browser, tab)  # the page came through the debugger
+    assert calls.count("debugger.sendCommand Runtime.enable") == 1  # one search
+    assert failed == []  # and not first an ask in the old document's world
