@@ -45,6 +45,7 @@ log = logging.getLogger("tabsteward.cdp")
 
 # what may go in one debugger.sequence message: input, reads, the barrier
 SEQUENCED = ("Input.", "Runtime.evaluate", "Page.enable")
+SEQUENCE_STEPS, SEQUENCE_STEP = 8, 16  # the most debugger.sequence takes (background.js)
 RELINK_GRACE = 15.0  # how long a lost link may take to come back (a restarted worker)
 GROUP_COLORS = ("blue", "cyan", "green", "orange", "pink", "purple", "red", "yellow", "grey")
 
@@ -184,7 +185,8 @@ class ExtensionConnection(ExtensionEvents):
         commands = [c for step in steps for c in step]
         tab = self._tab_of_session(str(commands[0][2])) if commands else None
         if tab is None or self._unbatched or not tab.attached or tab.problem is not None or \
-                not self._linked.is_set() or any(
+                not self._linked.is_set() or len(steps) > SEQUENCE_STEPS or \
+                any(len(step) > SEQUENCE_STEP for step in steps) or any(
                     not self._sequenced(tab, s) or not m.startswith(SEQUENCED)
                     for m, p, s in commands):
             return await super().sequence(steps, timeout)

@@ -203,3 +203,16 @@ async def test_an_extension_that_cannot_sequence_frame_commands_gets_the_shields
     apart = [args[1] for name, args in sent
              if name == "debugger.sendCommand" and "sessionId" in args[0]]
     assert apart == ["Runtime.evaluate", "Runtime.evaluate"]  # the frame's shield, up, down
+
+
+async def test_a_step_longer_than_the_extension_takes_goes_command_by_command_and_batching_stays(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    await tab.send(*_js(tab, "window.seq = []")[:2])
+    # a click beside many frames of other sites: one shield command per frame in a step
+    [first] = await tab.conn.sequence([[_js(tab, f"seq.push({i}), {i}") for i in range(17)]])
+    assert [a["result"]["value"] for a in first] == list(range(17))  # type: ignore[index]
+    calls = extension_calls(tab)
+    await tab.conn.sequence([[_js(tab, "1")], [_js(tab, "2")]])
+    if isinstance(tab.conn, ExtensionConnection):
+        assert calls == ["debugger.sequence"]  # not taken for an extension without it

@@ -15,6 +15,7 @@ from pagetools import extension_calls
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.extension_link import ExtensionCallError
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -49,6 +50,17 @@ async def until(check: Callable[[], Awaitable[bool]], seconds: float, what: str)
     assert await check(), what
 
 
+async def form_read(ext_hub: ExtensionHub, site: Site) -> tuple[Browser, Tab, Snapshot, str]:
+    """An agent's tab on form.html, read: its browser, the tab, the snapshot (-i) and the
+    ref of its Email field."""
+    browser = await ext_hub.connect()
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("form.html"))
+    snap = await tab.snapshot(interactive=True)
+    email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    return browser, tab, snap, email
+
+
 async def let_go(browser: Browser, tab: Tab) -> None:
     async def detached() -> bool:
         return not await debugger_attached(browser, tab)
@@ -75,11 +87,7 @@ async def test_refs_outlive_the_debugger_session_that_gave_them_in_every_frame(
 
 async def test_a_ref_from_before_an_idle_detach_acts_on_its_own_element(
         ext_hub: ExtensionHub, site: Site) -> None:
-    browser = await ext_hub.connect()
-    tab = await browser.session("agent").current_tab()
-    await actions.navigate(tab, site.url("form.html"))
-    snap = await tab.snapshot(interactive=True)
-    email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    browser, tab, snap, email = await form_read(ext_hub, site)
     await let_go(browser, tab)
     await actions.enter_text(tab, parse(email), "a@b.org", "fill")
     again = await tab.snapshot(interactive=True)
@@ -157,11 +165,7 @@ async def test_reading_on_after_an_action_does_not_keep_the_debugger(
 
 async def test_an_action_after_an_idle_detach_looks_for_the_helper_world_once(
         ext_hub: ExtensionHub, site: Site) -> None:
-    browser = await ext_hub.connect()
-    tab = await browser.session("agent").current_tab()
-    await actions.navigate(tab, site.url("form.html"))
-    snap = await tab.snapshot(interactive=True)
-    email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    browser, tab, snap, email = await form_read(ext_hub, site)
     await let_go(browser, tab)
     assert (await tab.snapshot(interactive=True)).refs == snap.refs  # read without it
     calls = extension_calls(tab)
@@ -180,11 +184,7 @@ async def test_an_action_after_an_idle_detach_looks_for_the_helper_world_once(
 
 async def test_a_page_opened_while_the_debugger_stays_has_its_world_found_without_a_stale_ask(
         ext_hub: ExtensionHub, site: Site) -> None:
-    browser = await ext_hub.connect()
-    tab = await browser.session("agent").current_tab()
-    await actions.navigate(tab, site.url("form.html"))
-    snap = await tab.snapshot(interactive=True)
-    email = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    browser, tab, _, email = await form_read(ext_hub, site)
     await actions.click(tab, parse(email))  # the debugger stays its idle time
     assert isinstance(tab.conn, ExtensionConnection)
     link = tab.conn.link
