@@ -132,6 +132,7 @@ class ExtensionWorlds:
         if running is not None and not fresh:
             return await asyncio.shield(running)
         task = asyncio.ensure_future(self._search(tab_id, session, send))
+        task.add_done_callback(_quiet)  # its caller may be gone (cancelled) when it fails
         self._finding[session] = task
         try:
             return await asyncio.shield(task)
