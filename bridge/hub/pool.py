@@ -117,14 +117,24 @@ class BrowserPool:
                                "was run (install the extension: `tabsteward install`)")
         if self._launching is None or self._launching.done():
             self._launching = asyncio.ensure_future(self._relaunch(self._launched))
-        browser = await asyncio.shield(self._launching)
+            self._launching.add_done_callback(self._took_launched)
+        return await asyncio.shield(self._launching)
+
+    def _took_launched(self, task: asyncio.Task[Browser]) -> None:
+        """A launch ended: keep its browser, even when the request that asked for it went
+        away meanwhile (the next one closes it as the one before, not a stray Chromium)."""
+        if task.cancelled():
+            return
+        if task.exception() is not None:  # its waiters say why; none left: logged here
+            log.info("launching a browser failed: %s", task.exception())
+            return
+        browser = task.result()
         if self._launched is not browser:
             browser.gate = self.gate
             self._launched = browser
             self.disconnected.pop("launched", None)
             browser.closed.add_done_callback(lambda _f: self._gone(browser))
             self._changed()
-        return browser
 
     async def _relaunch(self, gone: Browser | None) -> Browser:
         """Launch a Chromium, after freeing what the one that went away left (its profile)."""
