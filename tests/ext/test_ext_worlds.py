@@ -194,8 +194,9 @@ async def test_a_page_opened_while_the_debugger_stays_has_its_world_found_withou
     async def watched(name: str, *args: Any, **kwargs: Any) -> Any:
         try:
             return await call(name, *args, **kwargs)
-        except ExtensionCallError as exc:
-            failed.append(f"{name} {args[1] if len(args) > 1 else ''}: {exc.message[:80]}")
+        except ExtensionCallError as exc:  # (an inject may race the new document: fine)
+            if name == "debugger.sendCommand" and args[1] == "Runtime.evaluate":
+                failed.append(exc.message[:80])
             raise
     link.call = watched  # type: ignore[method-assign]
     calls = extension_calls(tab)
@@ -206,4 +207,4 @@ async def test_a_page_opened_while_the_debugger_stays_has_its_world_found_withou
         link.call = call  # type: ignore[method-assign]
     assert await debugger_attached(browser, tab)  # the page came through the debugger
     assert calls.count("debugger.sendCommand Runtime.enable") == 1  # one search
-    assert failed == []  # and not first an ask in the old document's world
+    assert failed == []  # and no ask in the old document's world first
