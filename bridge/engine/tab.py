@@ -396,6 +396,17 @@ class Tab(Placing, SnapshotTaking):
         events, self.state.events = self.state.events, []
         return events
 
+    async def read_url(self) -> str:
+        """The main frame's URL as the browser has it now (a navigation event that never
+        reached us leaves `state.url` behind; this puts it right)."""
+        tree = await self.send("Page.getFrameTree")
+        url = tree.get("frameTree", {}).get("frame", {}).get("url")
+        if isinstance(url, str) and url != self.state.url:
+            log.info("tab %s is at %s, not %s as its events said", self.id, url,
+                     self.state.url)
+            self.state.url = url
+        return self.state.url
+
     async def wait_load(self, timeout: float, event: str = "load") -> None:
         """Wait until the main frame fires the lifecycle event (load, DOMContentLoaded,
         networkIdle) of its current document. A JavaScript dialog holds the page back: when

@@ -12,6 +12,8 @@ from .navigation import _event
 from .tab import Tab
 from .targets import Target
 
+URL_REREAD = 10  # polls (of 0.1 s) between reads of the URL from the browser itself
+
 
 async def wait(tab: Tab, *, text: str | None = None, target: Target | None = None,
                state: str = "visible", url: str | None = None, load: str | None = None,
@@ -29,13 +31,17 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
             return out
         return Outcome(f"page reached {load}")
     deadline = time.monotonic() + timeout
+    polls = 0
     while True:
+        polls += 1
         if text is not None:
             said = await tab.in_every_frame(f"__ts.pageText().includes({json.dumps(text)})")
             if any(found is True for _, found in said):
                 return Outcome(f"text {text!r} is on the page")
         elif url is not None:
             current = tab.state.url
+            if not _url_matches(url, current) and polls % URL_REREAD == 0:
+                current = await tab.read_url()  # in case an event was lost
             if _url_matches(url, current):
                 return Outcome(f"url is {current}")
         elif target is not None:

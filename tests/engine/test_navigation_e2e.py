@@ -129,6 +129,15 @@ async def test_wait_for_the_url(tab: Tab, site: Site) -> None:
     await actions.wait(tab, url="http://127.0.0.1:*/mutate.html#fin*")
 
 
+async def test_wait_for_the_url_reads_it_again_when_an_event_was_lost(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    tab.state.url = "about:blank"  # as if the commit's event never reached the hub
+    out = await actions.wait(tab, url="nav1.html", timeout=5)
+    assert out.did.endswith("/nav1.html")
+    assert tab.state.url.endswith("/nav1.html")
+
+
 async def test_wait_for_a_load_state(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("nav1.html"))
     out = await actions.wait(tab, load="load")
