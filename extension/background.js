@@ -1,6 +1,10 @@
 // Tabsteward's service worker: one native port to the hub, a hello, and an allow-listed
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
+import {
+  changeSettings, forget, isAttached, release, releaseAll, remember, showDebuggers, touch,
+  whenReleased,
+} from "./debuggers.js";
 import { cleanLabel, defaultName } from "./names.js";
 import { guard, unguard } from "./guard.js";
 import { go } from "./navigate.js";
@@ -24,87 +28,12 @@ class CallError extends Error {
   }
 }
 
-const settings = { idleDetachSeconds: 10 };
 let stopped = false;
 let port = null;
 let openedAt = 0;
 let heard = false; // the hub has spoken on this port
 let backoff = 500;
 const chunks = new Map(); // chunk id -> {count, parts}
-// debuggers this worker attached: key -> {debuggee, last (ms), timer}
-const attached = new Map();
-
-// ---- debuggers this worker attached, and their idle clocks ----
-
-// The debuggee a call names, without a sessionId (child sessions share their tab's debugger).
-function debuggee(target) {
-  const t = target || {};
-  if (t.tabId !== undefined) return { tabId: t.tabId };
-  if (t.targetId !== undefined) return { targetId: t.targetId };
-  if (t.extensionId !== undefined) return { extensionId: t.extensionId };
-  return null;
-}
-
-const keyOf = (target) => JSON.stringify(debuggee(target));
-
-function arm(entry) {
-  clearTimeout(entry.timer);
-  entry.timer = null;
-  if (!settings.idleDetachSeconds) return;
-  const due = entry.last + settings.idleDetachSeconds * 1000 - Date.now();
-  entry.timer = setTimeout(() => {
-    if (entry.busy > 0) arm(entry); // a command still running is use: wait for its answer
-    else release(entry.debuggee, "idle");
-  }, Math.max(0, entry.busy > 0 ? 1000 : due));
-}
-
-// What the popup shows: which tabs have a debugger now, since when (chrome.storage.session).
-function showDebuggers() {
-  const now = [...attached.values()].filter((e) => e.debuggee.tabId !== undefined)
-    .map((e) => ({ tabId: e.debuggee.tabId, since: e.since }));
-  chrome.storage.session.set({ debuggers: now }).catch(() => {});
-}
-
-function remember(target) {
-  // an entry Chrome let go of without telling us must not detach the new one when it idles
-  const stale = attached.get(keyOf(target));
-  if (stale) clearTimeout(stale.timer);
-  const now = Date.now();
-  const entry = { debuggee: debuggee(target), last: now, since: now, timer: null, busy: 0 };
-  attached.set(keyOf(target), entry);
-  arm(entry);
-  showDebuggers();
-}
-
-// A call used the debugger (a read does not count: the clock is not reset); `busy` counts
-// commands running now, which the idle detach waits for.
-function touch(target, busy = 0, read = false) {
-  const entry = attached.get(keyOf(target));
-  if (!entry) return;
-  if (!read) entry.last = Date.now();
-  entry.busy = Math.max(0, entry.busy + busy);
-  arm(entry);
-}
-
-function forget(target) {
-  const entry = attached.get(keyOf(target));
-  if (!entry) return;
-  clearTimeout(entry.timer);
-  attached.delete(keyOf(target));
-  showDebuggers();
-}
-
-// Detach one of ours; tell the hub why when a reason is given (Chrome's onDetach does not
-// fire for the extension's own detach).
-async function release(target, reason) {
-  forget(target);
-  await chrome.debugger.detach(target).catch(() => {});
-  if (reason) send({ event: "debugger.detached", args: [target, reason] });
-}
-
-function releaseAll(reason) {
-  return Promise.all([...attached.values()].map((e) => release(e.debuggee, reason)));
-}
 
 // ---- the calls the hub may make ----
 
@@ -123,9 +52,7 @@ function updateSettings(changes) {
         `(never detach) to ${MAX_IDLE}, not ${JSON.stringify(value)}; nothing was changed`);
     }
   }
-  Object.assign(settings, changes);
-  attached.forEach(arm);
-  return { ...settings };
+  return changeSettings(changes);
 }
 
 // Commands for one tab's debugger in steps, in one message (one trip from the hub instead of
@@ -403,7 +330,7 @@ chrome.tabs.onCreated.addListener((tab) => send({ event: "tabs.created", args: [
 // the person had in front comes back at once, and the hub is told whose tab it is.
 const agentTabs = new Set(); // tabs the hub created, and tabs their pages opened
 const fronts = new Map(); // windowId -> the last tabs activated there, newest last
-const isAgentTab = (tabId) => agentTabs.has(tabId) || attached.has(keyOf({ tabId }));
+const isAgentTab = (tabId) => agentTabs.has(tabId) || isAttached(tabId);
 
 chrome.tabs.query({ active: true }).then((tabs) => {
   for (const t of tabs) if (!fronts.has(t.windowId)) fronts.set(t.windowId, [t.id]);
@@ -492,6 +419,7 @@ chrome.downloads.onCreated.addListener((item) =>
 chrome.downloads.onChanged.addListener((delta) =>
   send({ event: "downloads.changed", args: [delta] }));
 
+whenReleased((target, reason) => send({ event: "debugger.detached", args: [target, reason] }));
 showDebuggers(); // a restarted worker starts with none of its own
 
 // A restarted worker reads the stop flag before it takes any call.
