@@ -4,6 +4,9 @@
 
 const DOCUMENT = ["onCommitted", "onErrorOccurred", "onReferenceFragmentUpdated",
                   "onHistoryStateUpdated"];
+// How long an aborted main-frame navigation waits for the commit of a redirect's target:
+// Chrome has reported ERR_ABORTED for a redirect whose target then committed and loaded.
+const ABORT_GRACE_MS = 1000;
 
 // One step through the tab's history as the page's own history.go does: Chrome's
 // tabs.goBack skips entries a page added without a user's gesture (its back button does),
@@ -21,12 +24,17 @@ async function step(tabId, delta) {
 
 // Start `how` ("url", "reload", "back", "forward") on the tab and answer when its main
 // frame commits a document {url}, changes in place {url, sameDocument}, or fails
-// {url, errorText}; {pending: true} when nothing came within `seconds`.
+// {url, errorText, seen}; {pending: true} when nothing came within `seconds`. An abort
+// answers unless a redirect's target commits within ABORT_GRACE_MS (any other event ends
+// the wait: a navigation that replaced this one is no success of it); `seen` lists the
+// main frame's events until the answer, [event, url, error], for the hub's log.
 export function go(tabId, how, url, seconds) {
   const id = Number(tabId);
   return new Promise((resolve, reject) => {
     const listeners = [];
+    const seen = [];
     let timer = null;
+    let aborted = null;
     const finish = (value, error) => {
       clearTimeout(timer);
       for (const [event, fn] of listeners) chrome.webNavigation[event].removeListener(fn);
@@ -38,8 +46,18 @@ export function go(tabId, how, url, seconds) {
         if (d.tabId !== id || d.frameId !== 0) return;
         // a new tab's first about:blank may still be loading: it is not this navigation
         if (how === "url" && d.url === "about:blank" && String(url) !== "about:blank") return;
-        if (event === "onErrorOccurred") finish({ url: d.url, errorText: d.error });
-        else {
+        seen.push([event, d.url, d.error || ""]);
+        const redirected = event === "onCommitted" &&
+          (d.transitionQualifiers || []).includes("server_redirect");
+        if (aborted && !redirected) {
+          finish(aborted);
+        } else if (!aborted && event === "onErrorOccurred" && d.error === "net::ERR_ABORTED") {
+          aborted = { url: d.url, errorText: d.error, seen };
+          clearTimeout(timer);
+          timer = setTimeout(() => finish(aborted), ABORT_GRACE_MS);
+        } else if (event === "onErrorOccurred") {
+          finish({ url: d.url, errorText: d.error, seen });
+        } else {
           finish({ url: d.url, documentId: d.documentId,
                    sameDocument: event !== "onCommitted" });
         }

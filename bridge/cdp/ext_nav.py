@@ -137,6 +137,8 @@ class Navigator:
         out: dict[str, Any] = {"frameId": main}
         if got.get("errorText"):
             out["errorText"] = str(got["errorText"])
+            log.info("tab %s: %s failed (%s); the main frame's events: %s", tab_id, method,
+                     out["errorText"], str(got.get("seen"))[:1000])
         if not got.get("sameDocument"):  # its document stands for the debugger's loader
             out["loaderId"] = str(got.get("documentId") or "extension")
         return out

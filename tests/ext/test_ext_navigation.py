@@ -240,6 +240,27 @@ async def test_open_of_a_download_answers_at_once_with_no_debugger_as_over_cdp(
     assert watch.seen_attached == 0
 
 
+async def test_an_open_another_navigation_replaced_fails_as_aborted_as_over_cdp(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    """An abort waits a moment for its redirect's target to commit; a navigation that
+    replaced the agent's (here the person's, to another page) is not that commit."""
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    await actions.navigate(tab, site.url("nav1.html"))
+    marker = f"slow?ms=4000&replaced={id(tab)}"
+    opening = asyncio.ensure_future(actions.navigate(tab, site.url(marker)))
+    async with asyncio.timeout(10):
+        while not any(marker in r.path for r in site.received("127.0.0.1", "/slow")):
+            await asyncio.sleep(0.05)
+    conn = tab.browser.conn
+    tab_id = conn._by_target[tab.target_id]  # type: ignore[attr-defined]
+    await conn.link.call("tabs.update", tab_id,  # type: ignore[attr-defined]
+                         {"url": site.url("nav2.html")})
+    async with asyncio.timeout(3):  # before the slow page could have answered
+        with pytest.raises(BrowserError, match="net::ERR_ABORTED"):
+            await opening
+    await actions.wait(tab, url="nav2.html", timeout=5)
+
+
 async def test_back_lands_on_the_entry_policy_was_asked_about_after_a_page_rewrote_its_history(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     """An entry the page added in place is stepped through without the debugger; one it
