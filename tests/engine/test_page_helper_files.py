@@ -11,6 +11,7 @@ import pytest
 from fixture_server import Site
 from pagetools import goto
 from tabsteward.bridge.engine.frames import PAGE_FILES, PAGE_JS
+from tabsteward.bridge.engine.helper_source import compact
 from tabsteward.bridge.engine.tab import Tab
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -35,7 +36,7 @@ def test_the_extension_injects_the_page_helpers_files_in_the_order_the_hub_evalu
 def test_the_extension_ships_each_page_helper_file_as_the_engines_own() -> None:
     for name in PAGE_FILES:
         assert SHIPPED.joinpath(name).read_bytes() == ENGINE.joinpath(name).read_bytes(), name
-        assert ENGINE.joinpath(name).read_text(encoding="utf-8") in PAGE_JS
+        assert compact(ENGINE.joinpath(name).read_text(encoding="utf-8")) in PAGE_JS
 
 
 def test_in_the_checkout_each_page_helper_file_of_the_extension_is_a_link_to_the_engines(
@@ -66,3 +67,23 @@ async def test_the_page_helper_installs_once_keeping_its_ids_and_leaves_only_its
     names = await tab.evaluate(
         main, "Object.getOwnPropertyNames(globalThis).filter((n) => n.startsWith('__ts'))")
     assert sorted(names) in (["__ts"], ["__ts", "__tsDoc"])  # the extension names documents
+
+
+def test_the_helper_is_sent_without_its_comment_lines_and_indentation() -> None:
+    raw = sum(len(ENGINE.joinpath(name).read_text(encoding="utf-8")) for name in PAGE_FILES)
+    assert len(PAGE_JS) < raw * 0.8  # no file fell back to its whole text
+    assert "\n//" not in PAGE_JS
+    assert "\n  " not in PAGE_JS
+
+
+def test_compacting_drops_comment_lines_and_indentation_and_keeps_the_code() -> None:
+    source = "// top\nfunction f(a) {\n  // inner\n  return a + 1; // tail kept\n\n}\n"
+    assert compact(source) == "function f(a) {\nreturn a + 1; // tail kept\n}"
+
+
+@pytest.mark.parametrize("source", [
+    "const t = `a\n  // inside the literal\n  b`;\n",
+    "const s = 'a\\\n  // continued string';\n",
+])
+def test_compacting_leaves_a_source_whose_literal_spans_lines_as_it_is(source: str) -> None:
+    assert compact(source) == source

