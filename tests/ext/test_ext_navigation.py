@@ -11,7 +11,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from extension_env import DebuggerWatch, ExtensionHub
+from extension_env import DebuggerWatch, ExtensionHub, chrome_call
 from fixture_server import Site
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
@@ -251,10 +251,8 @@ async def test_an_open_another_navigation_replaced_fails_as_aborted_as_over_cdp(
     async with asyncio.timeout(10):
         while not any(marker in r.path for r in site.received("127.0.0.1", "/slow")):
             await asyncio.sleep(0.05)
-    conn = tab.browser.conn
-    tab_id = conn._by_target[tab.target_id]  # type: ignore[attr-defined]
-    await conn.link.call("tabs.update", tab_id,  # type: ignore[attr-defined]
-                         {"url": site.url("nav2.html")})
+    tab_id = int(tab.session_id.removeprefix("tab-"))
+    await chrome_call(tab.browser, "tabs.update", tab_id, {"url": site.url("nav2.html")})
     async with asyncio.timeout(3):  # before the slow page could have answered
         with pytest.raises(BrowserError, match="net::ERR_ABORTED"):
             await opening
