@@ -223,9 +223,7 @@ class Browser:
         await tab.init_session(session_id)
         await self.conn.label_tab(target_id, agent)
         if adopted:  # its page may have loaded before we attached: no event told us where
-            tree = await tab.send("Page.getFrameTree")
-            tab.state.url = str(tree.get("frameTree", {}).get("frame", {}).get("url",
-                                                                               tab.state.url))
+            await tab.read_url()
         if url != "about:blank":
             await tab.send("Page.navigate", {"url": url})
         return tab

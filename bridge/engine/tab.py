@@ -397,13 +397,12 @@ class Tab(Placing, SnapshotTaking):
         return events
 
     async def read_url(self) -> str:
-        """The main frame's URL as the browser has it now (a navigation event that never
-        reached us leaves `state.url` behind; this puts it right)."""
+        """The main frame's URL as the browser has it now, kept as `state.url` (which events
+        keep otherwise: one that never reached us, or came before we listened, leaves it
+        behind)."""
         tree = await self.send("Page.getFrameTree")
         url = tree.get("frameTree", {}).get("frame", {}).get("url")
-        if isinstance(url, str) and url != self.state.url:
-            log.info("tab %s is at %s, not %s as its events said", self.id, url,
-                     self.state.url)
+        if isinstance(url, str):
             self.state.url = url
         return self.state.url
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 
 from ..errors import ActionTimeout, RefNotFound, UsageError
@@ -11,6 +12,8 @@ from .acting import Outcome, _report_dialog
 from .navigation import _event
 from .tab import Tab
 from .targets import Target
+
+log = logging.getLogger("tabsteward.engine")
 
 URL_REREAD = 10  # polls (of 0.1 s) between reads of the URL from the browser itself
 
@@ -41,7 +44,10 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
         elif url is not None:
             current = tab.state.url
             if not _url_matches(url, current) and polls % URL_REREAD == 0:
-                current = await tab.read_url()  # in case an event was lost
+                heard, current = current, await tab.read_url()  # in case an event was lost
+                if current != heard:
+                    log.info("tab %s is at %s, not %s as its events said", tab.id, current,
+                             heard)
             if _url_matches(url, current):
                 return Outcome(f"url is {current}")
         elif target is not None:
