@@ -1,16 +1,19 @@
-"""The native-messaging host Chrome starts: a logic-free framed relay between stdio and the hub.
+"""The native-messaging host Chrome starts: it hands Chrome's pipes to the hub, or relays.
 
 Chrome runs `native_host chrome-extension://ID/ [--parent-window=N]`. The host checks the
-origin against the pinned extension ids, connects to the hub's Unix socket, sends
-`{"op": "extension", "token": TOKEN}` as its first frame, then copies frames both ways,
+origin against the pinned extension ids, connects to the hub's Unix socket and sends
+`{"op": "extension", "token": TOKEN, "pipes": true}` as its first frame. A hub that takes
+the offer gets Chrome's two pipes over the socket (native/handoff.py) and reads and writes
+them itself; the host keeps no copy and waits until the hub closes its end. Otherwise (an
+older hub, or a system without descriptor passing) the host copies frames both ways,
 unparsed: browser to hub as they come (up to 64 MiB each), hub to browser split into chunk
 messages when over Chrome's 1 MiB limit (see nm_chunks). The JSON inside is checked where it
 is read, by the hub and by Chrome. Nothing but frames reaches stdout; the log is
 `state_dir()/native-host.log`. When no hub answers, the host starts one as the CLI does
 (the tray app on a display, else the headless hub) and connects to it.
-Exit codes: 0 on stdin EOF, hub socket loss or SIGTERM; 1 on a refused origin or when no
-hub could be started; 2 on a malformed frame (over its size limit, or not UTF-8) from
-either side.
+Exit codes: 0 on stdin EOF, hub socket loss or SIGTERM; 1 on a refused origin, when no
+hub could be started, or when the hub refused the connection; 2 on a malformed frame (over
+its size limit, or not UTF-8) from either side.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ import itertools
 import logging
 import os
 import signal
+import socket
 import sys
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from . import paths
 from .browsers.extension_ids import allowed_origins
-from .native import framing
+from .native import framing, handoff
 from .native.chunks import split_for_browser
 from .records import locate
 
@@ -135,13 +139,23 @@ async def _relay(stdout_file: BinaryIO) -> int:
                       locate.socket_path())
             return 1
     token, hub_reader, hub_writer = connected
+    offer = {handoff.OFFER: True} if handoff.CAN else {}
+    hub_writer.write(framing.encode({"op": "extension", "token": token, **offer}))
+    if offer:
+        answer = await _answer(hub_reader)
+        if answer == handoff.SEND:
+            return await _hand_over(hub_reader, hub_writer, stdout_file, stopped)
+        if answer is not None and answer != handoff.RELAY:
+            log.error("the hub refused the connection (%s); nothing was relayed",
+                      str(answer)[:200])
+            hub_writer.close()
+            return 1
     stdin = asyncio.StreamReader(limit=READ_SIZE)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdin), sys.stdin)
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin,
                                                         stdout_file)
     stdout = asyncio.StreamWriter(transport, protocol, None, loop)
-    hub_writer.write(framing.encode({"op": "extension", "token": token}))
-    log.info("connected to the hub at %s", locate.socket_path())
+    log.info("connected to the hub at %s; relaying", locate.socket_path())
     tasks = {
         asyncio.create_task(_pump(stdin, "the browser", BROWSER_MAX, hub_writer, _to_hub)),
         asyncio.create_task(_pump(hub_reader, "the hub", framing.DEFAULT_MAX, stdout,
@@ -166,6 +180,54 @@ async def _relay(stdout_file: BinaryIO) -> int:
         hub_writer.close()
         transport.close()
     return code
+
+
+async def _answer(hub: asyncio.StreamReader) -> Any:
+    """The hub's answer to the offer of Chrome's pipes; None when it gave none in time (a
+    hub from before the offer, waiting for the extension's hello)."""
+    try:
+        async with asyncio.timeout(handoff.PIPES_WAIT):
+            header = await hub.readexactly(framing.HEADER)
+            body = await hub.readexactly(int.from_bytes(header, sys.byteorder))
+    except TimeoutError:
+        return None
+    except asyncio.IncompleteReadError:
+        return "the connection closed"
+    decoder = framing.Decoder()
+    try:
+        decoder.feed(header + body)
+    except framing.FrameError as exc:
+        return str(exc)
+    return decoder.messages()[0]
+
+
+async def _hand_over(hub_reader: asyncio.StreamReader, hub_writer: asyncio.StreamWriter,
+                     stdout_file: BinaryIO, stopped: asyncio.Event) -> int:
+    """Give the hub Chrome's two pipes and keep none: frames then go between Chrome and the
+    hub directly. Wait, as the process Chrome started, until the hub closes its end (the
+    extension's link ended) or SIGTERM."""
+    sock = hub_writer.get_extra_info("socket")
+    try:
+        with socket.socket(fileno=os.dup(sock.fileno())) as dup:
+            handoff.send(dup, sys.stdin.fileno(), stdout_file.fileno())
+    except OSError as exc:
+        log.error("could not hand Chrome's pipes to the hub (%s); nothing was relayed", exc)
+        return 1
+    stdout_file.close()
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, sys.stdin.fileno())  # Chrome's pipe is the hub's alone now
+    os.close(null)
+    log.info("connected to the hub at %s; it reads and writes Chrome's pipes itself",
+             locate.socket_path())
+    ended = asyncio.ensure_future(hub_reader.read())
+    waiting = asyncio.ensure_future(stopped.wait())
+    await asyncio.wait({ended, waiting}, return_when=asyncio.FIRST_COMPLETED)
+    log.info("SIGTERM received; exiting" if stopped.is_set() else
+             "the hub closed the extension's link; exiting")
+    for task in (ended, waiting):
+        task.cancel()
+    hub_writer.close()
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -73,6 +73,17 @@ class ExtensionWorlds:
         if isinstance(frame, str) and isinstance(context.get("id"), int):
             found[frame] = context["id"]
 
+    def knows(self, session: str, frame_id: str) -> bool:
+        """Whether the last search of the session found the frame's world (its document
+        did not change since)."""
+        return frame_id in self._known.get(session, {})
+
+    def carries(self, session: str, params: dict[str, Any]) -> bool:
+        """Whether every reader context `params` names has its debugger context already."""
+        carried = self._carried.get(session, {})
+        return all(value in carried for key in ("contextId", "executionContextId")
+                   if isinstance(value := params.get(key), int) and value < 0)
+
     async def world(self, tab_id: int, session: str, frame_id: str,
                     send: Send) -> dict[str, Any] | None:
         """The extension's world in the frame: its context id, document token and

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import AuthError, TabstewardError, UsageError
-from ..native import framing
+from ..native import framing, handoff
 from ..records import context, locate
 from ..records.agents import Agent, Agents
 from ..records.lock import HubRunning
@@ -279,8 +279,37 @@ class LocalServer:
             await self._send(writer, send_lock, protocol.error_reply(err))
             return
         self.strangers.drop(writer)  # the native host's, with the host token
+        if message.get(handoff.OFFER) is True and handoff.CAN and not rest:
+            await self._take_pipes(writer, send_lock, self.extension_handler)
+            return
+        if message.get(handoff.OFFER) is True:  # (a host that sent more is relaying already)
+            await self._send(writer, send_lock, handoff.RELAY)
         log.info("a browser extension connected")
         await self.extension_handler(reader, writer, decoder, rest)
+
+    async def _take_pipes(self, writer: asyncio.StreamWriter, send_lock: asyncio.Lock,
+                          serve: ExtensionHandler) -> None:
+        """Serve the extension on Chrome's own pipes, which the native host hands over
+        (native/handoff.py): no process relays its frames. The host's socket stays open,
+        unread, until the link ends."""
+        transport = writer.transport
+        assert isinstance(transport, asyncio.ReadTransport)
+        transport.pause_reading()  # the byte carrying the pipes is read below, with them
+        conn = writer.get_extra_info("socket")
+        try:
+            with socket.socket(fileno=os.dup(conn.fileno())) as sock:
+                await self._send(writer, send_lock, handoff.SEND)
+                read_end, write_end = await handoff.receive(sock)
+            pipes = await handoff.open_pipes(read_end, write_end, framing.HEADER + 65536)
+        except (handoff.HandoffError, OSError) as exc:
+            log.warning("refused an extension connection: its native host offered Chrome's "
+                        "pipes and %s; nothing was relayed", exc)
+            return
+        log.info("a browser extension connected (on Chrome's pipes)")
+        try:
+            await serve(pipes.reader, pipes.writer, framing.Decoder(framing.DEFAULT_MAX), [])
+        finally:
+            pipes.close()
 
     def _authenticate(self, message: dict[str, Any]) -> Agent | None:
         """Who sent it: a paired agent (its token), or None for the native host (the host

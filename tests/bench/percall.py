@@ -90,6 +90,7 @@ HUB_PHASES = [
     ("      engine: click", "tabsteward.bridge.engine.actions:click"),
     ("      engine: fill", "tabsteward.bridge.engine.actions:enter_text"),
     ("      engine: snapshot", "tabsteward.bridge.engine.tab:Tab.snapshot"),
+    ("      engine: open", "tabsteward.bridge.engine.navigation:navigate"),
     ("        policy permit", "tabsteward.bridge.engine.tab:Tab.permit"),
     ("        act, then what it changed", "tabsteward.bridge.engine.acting:guarded"),
     ("  write the reply", "tabsteward.bridge.hub.server:LocalServer._send"),
@@ -97,6 +98,16 @@ HUB_PHASES = [
 
 
 CALLS: list[tuple[str, float, float]] = []  # (method, start ms, took ms) of this command
+LAST_OUT = [""]  # what the last CLI process printed
+
+
+def _what(method: Any, rest: tuple[Any, ...]) -> str:
+    """An evaluation's helper call, as `Runtime.evaluate(__ts.aim)` names it."""
+    params = rest[0] if rest and isinstance(rest[0], dict) else {}
+    expression = str(params.get("expression") or params.get("functionDeclaration") or "")
+    if method not in ("Runtime.evaluate", "Runtime.callFunctionOn") or not expression:
+        return ""
+    return "(" + expression.split("(", 1)[0].strip()[-40:] + ")"
 
 
 def trace_cdp() -> None:
@@ -116,7 +127,8 @@ def trace_cdp() -> None:
             try:
                 return await _inner(self, first, *a, **k)
             finally:
-                CALLS.append((label(first), t0 * 1000, (time.perf_counter() - t0) * 1000))
+                CALLS.append((label(first) + _what(first, a), t0 * 1000,
+                              (time.perf_counter() - t0) * 1000))
         setattr(cls, name, call)
 
     def steps(given: list[list[tuple[str, Any, Any]]]) -> str:
@@ -127,6 +139,9 @@ def trace_cdp() -> None:
     timed(CDPConnection, plain, str)
     timed(ExtensionConnection, "send", str)
     timed(ExtensionConnection, "sequence", steps)  # over plain CDP: its sends are listed
+    # what the extension is asked beside DevTools commands (nav.go, reader.run, tabs.get ...)
+    from tabsteward.bridge.cdp.extension_link import ExtensionLink
+    timed(ExtensionLink, "call", lambda name: f"ext {name}")
 
 
 def instrument() -> None:
@@ -201,6 +216,7 @@ def probe_run(argv: list[str], env: dict[str, str], cwd: str) -> tuple[float, di
     r = subprocess.run([str(bench.PYTHON), "-c", CLIENT_PROBE, *argv], capture_output=True,
                        text=True, env=env, cwd=cwd, timeout=60)
     took = (time.perf_counter() - t0) * 1000
+    LAST_OUT[0] = r.stdout
     if r.returncode != 0:
         raise bench.BenchError(f"probe {' '.join(argv)[:60]}: exit {r.returncode}: "
                                f"{r.stderr.strip()[-300:]}")
@@ -211,6 +227,7 @@ def timed_run(argv: list[str], env: dict[str, str] | None, cwd: str) -> float:
     t0 = time.perf_counter()
     r = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=cwd, timeout=60)
     took = (time.perf_counter() - t0) * 1000
+    LAST_OUT[0] = r.stdout
     if r.returncode != 0:
         raise bench.BenchError(f"{' '.join(argv)[:80]}: exit {r.returncode}: "
                                f"{(r.stderr or r.stdout).strip()[:200]}")
@@ -226,7 +243,7 @@ CLIENT_PHASES = ["imports", "who the agent is (process tree)",
                  "send, wait for the reply, read it", "print the reply",
                  "in the process, in all"]
 TS_COMMANDS = {"click": "click", "fill": "fill", "snapshot": "snapshot",
-               "tabs": "tab list"}  # -> agent-browser
+               "tabs": "tab list", "open": "open"}  # -> agent-browser (open: + snapshot -i)
 
 
 @contextmanager
@@ -281,15 +298,17 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
             stack.enter_context(hub_in_thread(hub_env, None))
             stack.enter_context(extension_browser(env))
         home = env["HOME"]
-        timed_run([ts, "open", url], env, home)
-        shot = subprocess.run([ts, "snapshot", "-i"], capture_output=True, text=True, env=env,
-                              cwd=home).stdout
-        ts_ref = next(w for ln in shot.splitlines() if '"Open 3"' in ln  # visible, stays
-                      for w in ln.split() if w.startswith("@"))
-        ts_field = next(w for ln in shot.splitlines() if '"Search mail"' in ln
-                        for w in ln.split() if w.startswith("@"))
-        args = {"click": [ts_ref], "fill": [ts_field, "quarterly report"], "snapshot": [],
-                "tabs": []}
+        args = {"click": [""], "fill": ["", "quarterly report"], "snapshot": [], "tabs": [],
+                "open": [url, "-i"]}
+
+        def opened(took: tuple[float, dict[str, float]]) -> tuple[float, dict[str, float]]:
+            """After `open -i`, the agent acts by the refs it printed (a click or fill right
+            after an open is its document's first action, as in a task)"""
+            for words, name in ((args["click"], '"Open 3"'), (args["fill"], '"Search mail"')):
+                words[0] = next(w for ln in LAST_OUT[0].splitlines() if name in ln
+                                for w in ln.split() if w.startswith("@"))
+            return took
+        opened((timed_run([ts, "open", url, "-i"], env, home), {}))
         calls: list[tuple[str, Callable[[], tuple[float, dict[str, float]]]]] = [
             ("python -I -c pass", lambda: (timed_run([py, "-I", "-c", "pass"], None, home), {})),
             ("python -c pass", lambda: (timed_run([py, "-c", "pass"], None, home), {}))]
@@ -297,17 +316,25 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
             calls.append((f"tabsteward {cmd}",
                           lambda c=cmd, e=extra: (timed_run([ts, c, *e], env, home), {})))
             calls.append((f"probe {cmd}", lambda c=cmd, e=extra: probe_run([c, *e], env, home)))
+        calls[-2:] = [(name, lambda call=call: opened(call())) for name, call in calls[-2:]]
         if peers:
             ab = stack.enter_context(bench.agent_browser(tmp, exe))
-            ab.run("open", url)
-            ab_shot = ab.run("snapshot", "-i")[1].splitlines()
-            ab_ref, ab_field = (next("@" + ln.split("ref=")[1].split("]")[0].split(",")[0]
-                                     for ln in ab_shot if name in ln)
-                                for name in ('"Open 3"', '"Search mail"'))
-            ab_args = {"click": ["click", ab_ref], "fill": ["fill", ab_field, "quarterly report"],
+            ab_args = {"click": ["click", ""], "fill": ["fill", "", "quarterly report"],
                        "snapshot": ["snapshot"], "tab list": ["tab", "list"]}
+
+            def ab_open() -> tuple[float, dict[str, float]]:
+                """open, then snapshot -i (as our `open -i`); its refs are new per document"""
+                took, _ = ab.run("open", url)
+                more, shot = ab.run("snapshot", "-i")
+                for words, name in ((ab_args["click"], '"Open 3"'),
+                                    (ab_args["fill"], '"Search mail"')):
+                    words[1] = next("@" + ln.split("ref=")[1].split("]")[0].split(",")[0]
+                                    for ln in shot.splitlines() if name in ln)
+                return took + more, {}
+            ab_open()
             for cmd, words in ab_args.items():
                 calls.append((f"agent-browser {cmd}", lambda w=words: (ab.run(*w)[0], {})))
+            calls.append(("agent-browser open", ab_open))
         for _name, call in calls:  # warm
             call()
         for k in range(rounds):
@@ -324,7 +351,7 @@ def measure(rounds: int, peers: bool, keyring: bool, transport: str) -> dict[str
                         rows[name][label].append(sum(SPANS.get(label, [])))
                     rows[name]["round trips"].append(len(CALLS))
                     rows[name]["round trips, summed ms"].append(sum(c[2] for c in CALLS))
-                if name in ("probe click", "probe fill"):
+                if name in ("probe click", "probe fill", "probe open"):
                     last[name.split()[1]] = list(CALLS)
     return {"rows": rows, "last": last}
 

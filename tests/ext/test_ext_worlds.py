@@ -201,10 +201,41 @@ async def test_a_page_opened_while_the_debugger_stays_has_its_world_found_withou
     link.call = watched  # type: ignore[method-assign]
     calls = extension_calls(tab)
     try:
-        await actions.navigate(tab, site.url("nav2.html"), read_after=True)
-        assert (await tab.snapshot()).text
+        await actions.navigate(tab, site.url("form.html?again"), read_after=True)
+        snap = await tab.snapshot(interactive=True)  # (through the reader)
+        again = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+        await actions.click(tab, parse(again))  # the debugger's world of the new document
     finally:
         link.call = call  # type: ignore[method-assign]
     assert await debugger_attached(browser, tab)  # the page came through the debugger
     assert calls.count("debugger.sendCommand Runtime.enable") == 1  # one search
     assert failed == []  # and no ask in the old document's world first
+
+
+@pytest.mark.parametrize("ext_hub", [120], indirect=True)  # it stays while the test waits
+async def test_a_page_opened_while_the_debugger_stays_is_read_without_waiting_for_its_world(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser, tab, _, email = await form_read(ext_hub, site)
+    await actions.click(tab, parse(email))  # the debugger stays its idle time
+    calls = extension_calls(tab)
+    await actions.navigate(tab, site.url("form.html?again"), read_after=True)
+    snap = await tab.snapshot(interactive=True)
+    assert await debugger_attached(browser, tab)
+    # its world, then the snapshot, through the reader: the debugger's search of that world
+    # (three trips on a page still loading) is not on their path
+    assert calls.count("reader.run") == 2
+
+    async def searched() -> bool:  # the debugger finds that world in the background
+        if "debugger.sendCommand Runtime.disable" not in calls:
+            return False
+        after = calls[calls.index("debugger.sendCommand Runtime.disable"):]
+        return "debugger.sendCommand Runtime.evaluate" in after
+    await until(searched, 10, "the debugger did not look for the world")
+    await asyncio.sleep(0.2)  # its answer is in
+    calls.clear()
+    again = next(ref for ref, row in snap.refs.items() if row.get("name") == "Email")
+    await actions.click(tab, parse(again))  # so the click finds it: no search on its path
+    assert "debugger.sendCommand Runtime.enable" not in calls
+    assert calls.count("debugger.sequence") == 1
+    assert await tab.evaluate(tab.frames[tab.target_id], "document.activeElement.name") \
+        == "email"

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nm_standin import TOKEN, StandInHub, hub_env
+from nm_standin import FIRST, StandInHub, hub_env
 from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.launch import find_chromium
 from tabsteward.bridge.setup import install
@@ -154,7 +154,7 @@ class Extension:
         """Accept the host's (next) connection; keep its first frame and the hello."""
         self.hub.accept()
         self.backlog.clear()
-        self.first = self.hub.recv()
+        self.first = self.hub.first()
         self.hello = self.hub.recv()
 
     def next(self, match: Callable[[Any], bool], timeout: float = WAIT) -> Any:
@@ -241,7 +241,7 @@ def extension(tmp_path: Path) -> Iterator[Extension]:
                 ext = Extension(hub, profile)
                 try:
                     ext.reconnect()
-                    assert ext.first == {"op": "extension", "token": TOKEN}
+                    assert ext.first == FIRST
                     yield ext
                 finally:
                     ext.close()

@@ -12,11 +12,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tabsteward.bridge.native import framing
+from tabsteward.bridge.native import framing, handoff
 from tabsteward.bridge.records.agents import Agents
 
 TOKEN = "test-token-123"
 IO_TIMEOUT = 20.0  # bounds a blocking read so a broken host fails instead of hanging
+# the host's first frame: it offers Chrome's pipes where descriptors can be passed
+FIRST = {"op": "extension", "token": TOKEN, **({handoff.OFFER: True} if handoff.CAN else {})}
 
 
 @contextmanager
@@ -57,6 +59,14 @@ class StandInHub:
         self.conn.settimeout(IO_TIMEOUT)
         self.decoder = framing.Decoder()
         self.inbox = []
+
+    def first(self) -> Any:
+        """The host's first frame, with its offer of Chrome's pipes (if any) declined: the
+        host relays."""
+        message = self.recv()
+        if isinstance(message, dict) and message.get(handoff.OFFER) is True:
+            self.send(handoff.RELAY)
+        return message
 
     def recv(self) -> Any:
         assert self.conn is not None

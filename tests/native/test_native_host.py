@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from nm_standin import IO_TIMEOUT, TOKEN, StandInHub, hub_env
-from tabsteward.bridge.native import framing
+from nm_standin import FIRST, IO_TIMEOUT, StandInHub, hub_env
+from tabsteward.bridge.native import framing, handoff
 from tabsteward.bridge.native.chunks import Joiner
 
 MiB = 1024 * 1024
@@ -87,10 +88,11 @@ def hub(env: dict[str, str]) -> Iterator[StandInHub]:
 
 @pytest.fixture
 def host(env: dict[str, str], hub: StandInHub) -> Iterator[Host]:
-    """A connected host: the stand-in hub has accepted it and read its first frame."""
+    """A relaying host: the stand-in hub has accepted it, read its first frame and (where
+    the host offered Chrome's pipes) asked it to relay."""
     started = Host(env)
     hub.accept()
-    assert hub.recv() == {"op": "extension", "token": TOKEN}
+    assert hub.first() == FIRST
     yield started
     started.stop()
 
@@ -201,7 +203,7 @@ def test_a_frame_that_is_not_utf8_from_the_browser_ends_the_host_but_not_the_hub
     second = Host(env)
     try:
         hub.accept()
-        assert hub.recv() == {"op": "extension", "token": TOKEN}
+        assert hub.recv() == FIRST
     finally:
         second.stop()
 
@@ -213,6 +215,98 @@ def test_a_huge_announced_length_from_the_browser_ends_the_host_at_once(
     assert host.wait() != 0
     assert hub.at_eof()
     assert "malformed frame from the browser" in log_text(env)
+
+
+needs_handoff = pytest.mark.skipif(not handoff.CAN, reason="no descriptor passing here")
+
+
+def offered(env: dict[str, str], hub: StandInHub) -> Host:
+    """A host whose offer of Chrome's pipes the stand-in hub has read, not answered yet."""
+    started = Host(env)
+    hub.accept()
+    assert hub.recv() == FIRST
+    return started
+
+
+@needs_handoff
+@pytest.mark.timeout(60)
+def test_the_host_hands_chromes_pipes_to_a_hub_that_takes_them_and_keeps_none(
+        env: dict[str, str], hub: StandInHub) -> None:
+    host = offered(env, hub)
+    try:
+        hub.send(handoff.SEND)
+        assert hub.conn is not None
+        data, fds, _, _ = socket.recv_fds(hub.conn, 1, 4)
+        assert data == b"\0"
+        assert len(fds) == 2
+        from_chrome, to_chrome = fds
+        host.send({"id": 1, "hello": {"protocol": 1}})  # Chrome's frame, read by the hub
+        decoder = framing.Decoder()
+        while not (got := decoder.messages()):
+            decoder.feed(os.read(from_chrome, 65536))
+        assert got == [{"id": 1, "hello": {"protocol": 1}}]
+        os.write(to_chrome, framing.encode({"id": 2, "cmd": "tabs.query"}))
+        assert host.recv() == {"id": 2, "cmd": "tabs.query"}  # the hub's, read by Chrome
+        os.close(from_chrome)  # the host kept no reader of Chrome's pipe: nobody reads
+        with pytest.raises(BrokenPipeError):
+            host.send({"id": 3})
+        assert host.proc.poll() is None  # it waits, as the process Chrome started
+        hub.drop()  # the hub ends the link
+        assert host.wait() == 0
+        os.close(to_chrome)
+        assert "the hub closed the extension's link" in log_text(env)
+    finally:
+        host.stop()
+
+
+@needs_handoff
+@pytest.mark.timeout(60)
+def test_a_host_that_handed_its_pipes_over_exits_0_on_sigterm(
+        env: dict[str, str], hub: StandInHub) -> None:
+    host = offered(env, hub)
+    try:
+        hub.send(handoff.SEND)
+        assert hub.conn is not None
+        _, fds, _, _ = socket.recv_fds(hub.conn, 1, 4)
+        host.proc.send_signal(signal.SIGTERM)
+        assert host.wait() == 0
+        assert hub.at_eof()
+        for fd in fds:
+            os.close(fd)
+    finally:
+        host.stop()
+
+
+@needs_handoff
+@pytest.mark.timeout(60)
+def test_a_host_whose_hub_answers_nothing_relays_as_before(
+        env: dict[str, str], hub: StandInHub) -> None:
+    host = offered(env, hub)  # a hub from before the offer: it waits for the hello
+    try:
+        host.send({"id": 1, "hello": {"protocol": 1}})
+        assert hub.recv() == {"id": 1, "hello": {"protocol": 1}}  # after the wait
+        hub.send({"id": 2, "cmd": "tabs.query"})
+        assert host.recv() == {"id": 2, "cmd": "tabs.query"}
+    finally:
+        host.stop()
+
+
+@needs_handoff
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("answer", [
+    {"ok": False, "error": {"type": "AuthError", "message": "wrong token"}},
+    {handoff.OFFER: "both"}, [1, 2]])
+def test_a_hub_that_answers_the_offer_otherwise_ends_the_host_with_1(
+        env: dict[str, str], hub: StandInHub, answer: Any) -> None:
+    host = offered(env, hub)
+    try:
+        hub.send(answer)
+        assert host.wait() == 1
+        assert host.proc.stdout is not None
+        assert host.proc.stdout.read() == b""
+        assert "the hub refused the connection" in log_text(env)
+    finally:
+        host.stop()
 
 
 SHUTDOWN = (  # the shutdown op asks the person: stop the hub with a signal, as they would
