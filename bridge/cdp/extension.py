@@ -287,15 +287,21 @@ class ExtensionConnection(ExtensionTabs):
         return await self._nav.history(tab.tab_id, tab.history)
 
     async def _debugger_context(self, tab: _Tab, session_id: str, method: str,
-                                params: dict[str, Any], timeout: float | None
-                                ) -> dict[str, Any]:
+                                params: dict[str, Any], timeout: float | None,
+                                attach: bool = True) -> dict[str, Any]:
         """A command that names a context read without the debugger, now that it is
-        attached: the same world's context as the debugger knows it."""
+        attached: the same world's context as the debugger knows it. Without `attach`, a
+        debugger that let go meanwhile is not attached again to find it (CDPError)."""
         def frame_of(context: int) -> str | None:
             ext = self._reader.frame_of(context)
             return None if ext is None else tab.reader().frame_id(ext)
+
+        async def send(m: str, p: dict[str, Any]) -> dict[str, Any]:
+            if not attach and not tab.attached:
+                raise CDPError(m, "the debugger let go; the world was not looked for")
+            return await self.send(m, p, session_id, timeout)
         return await self._worlds.carried(tab.tab_id, session_id, method, params, frame_of,
-                                          lambda m, p: self.send(m, p, session_id, timeout))
+                                          send)
 
     async def _world_ahead(self, tab: _Tab, session_id: str, params: dict[str, Any],
                            timeout: float | None) -> dict[str, Any] | None:
@@ -320,10 +326,10 @@ class ExtensionConnection(ExtensionTabs):
         if self._worlds.carries(session_id, params) or key in self._mapping:
             return
 
-        async def find() -> None:
+        async def find() -> None:  # (never attaching the debugger: reads do not)
             try:
                 await self._debugger_context(tab, session_id, "Runtime.evaluate", params,
-                                             timeout)
+                                             timeout, attach=False)
             except TabstewardError as exc:  # the first input that names it searches again
                 log.debug("tab %s: the debugger's id of a world the reader found was not "
                           "found ahead: %s", tab.tab_id, exc.message)
