@@ -228,18 +228,24 @@ def offered(env: dict[str, str], hub: StandInHub) -> Host:
     return started
 
 
+def handed(env: dict[str, str], hub: StandInHub) -> tuple[Host, int, int]:
+    """A host that handed the stand-in hub Chrome's pipes: the host, then the pipe Chrome
+    writes into (to read) and the one Chrome reads (to write)."""
+    host = offered(env, hub)
+    hub.send(handoff.SEND)
+    assert hub.conn is not None
+    data, fds, _, _ = socket.recv_fds(hub.conn, 1, 4)
+    assert data == b"\0"
+    assert len(fds) == 2
+    return host, fds[0], fds[1]
+
+
 @needs_handoff
 @pytest.mark.timeout(60)
 def test_the_host_hands_chromes_pipes_to_a_hub_that_takes_them_and_keeps_none(
         env: dict[str, str], hub: StandInHub) -> None:
-    host = offered(env, hub)
+    host, from_chrome, to_chrome = handed(env, hub)
     try:
-        hub.send(handoff.SEND)
-        assert hub.conn is not None
-        data, fds, _, _ = socket.recv_fds(hub.conn, 1, 4)
-        assert data == b"\0"
-        assert len(fds) == 2
-        from_chrome, to_chrome = fds
         host.send({"id": 1, "hello": {"protocol": 1}})  # Chrome's frame, read by the hub
         decoder = framing.Decoder()
         while not (got := decoder.messages()):
@@ -263,16 +269,13 @@ def test_the_host_hands_chromes_pipes_to_a_hub_that_takes_them_and_keeps_none(
 @pytest.mark.timeout(60)
 def test_a_host_that_handed_its_pipes_over_exits_0_on_sigterm(
         env: dict[str, str], hub: StandInHub) -> None:
-    host = offered(env, hub)
+    host, from_chrome, to_chrome = handed(env, hub)
     try:
-        hub.send(handoff.SEND)
-        assert hub.conn is not None
-        _, fds, _, _ = socket.recv_fds(hub.conn, 1, 4)
         host.proc.send_signal(signal.SIGTERM)
         assert host.wait() == 0
         assert hub.at_eof()
-        for fd in fds:
-            os.close(fd)
+        os.close(from_chrome)
+        os.close(to_chrome)
     finally:
         host.stop()
 
