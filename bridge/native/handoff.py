@@ -13,7 +13,6 @@ after `PIPES_WAIT`. Where descriptors cannot be passed (Windows), nothing is off
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import fcntl
 import itertools
 import os
@@ -102,8 +101,11 @@ class BrowserPipe(asyncio.StreamWriter):
     """The hub's writer on the pipe Chrome reads: a frame over Chrome's 1 MiB limit goes as
     chunk messages, as the relaying host sends it (chunks.py)."""
 
-    _frames: Splitter
-    _chunk_ids: itertools.count[int]
+    def __init__(self, transport: asyncio.WriteTransport, protocol: asyncio.BaseProtocol,
+                 loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(transport, protocol, None, loop)
+        self._frames = Splitter(DEFAULT_MAX, utf8=False)
+        self._chunk_ids = itertools.count(1)
 
     def write(self, data: bytes | bytearray | memoryview) -> None:
         self._frames.feed(bytes(data))
@@ -127,24 +129,24 @@ class Pipes:
 
 
 async def open_pipes(read_end: int, write_end: int, limit: int) -> Pipes:
-    """Streams on the two pipe ends, which they own (and close, or are closed here when
-    they cannot be made)."""
+    """Streams on the two pipe ends, which they own (or which are closed here when the
+    streams cannot be made)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=limit)
-    incoming: asyncio.ReadTransport | None = None
+    # file objects own the descriptors from here on: each is closed once, through them
+    incoming_file = os.fdopen(read_end, "rb", buffering=0)
+    outgoing_file = os.fdopen(write_end, "wb", buffering=0)
     try:
         incoming, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_end, "rb", buffering=0))
-        transport, protocol = await loop.connect_write_pipe(
-            asyncio.streams.FlowControlMixin, os.fdopen(write_end, "wb", buffering=0))
-    except BaseException:
-        for end in (read_end, write_end):
-            with contextlib.suppress(OSError):
-                os.close(end)
-        if incoming is not None:
+            lambda: asyncio.StreamReaderProtocol(reader), incoming_file)
+        try:
+            transport, protocol = await loop.connect_write_pipe(
+                asyncio.streams.FlowControlMixin, outgoing_file)
+        except BaseException:
             incoming.close()
+            raise
+    except BaseException:
+        incoming_file.close()
+        outgoing_file.close()
         raise
-    writer = BrowserPipe(transport, protocol, None, loop)
-    writer._frames = Splitter(DEFAULT_MAX, utf8=False)
-    writer._chunk_ids = itertools.count(1)
-    return Pipes(reader, writer, incoming)
+    return Pipes(reader, BrowserPipe(transport, protocol, loop), incoming)
