@@ -22,6 +22,9 @@ EventHandler = Callable[[str, dict[str, Any], str | None], None]
 Command = tuple[str, dict[str, Any], str | None]  # method, params, session id
 Answer = dict[str, Any] | Exception
 DEFAULT_TIMEOUT = 30.0
+# An isolated world that holds no page helper (the shield's, engine/shield.py): every
+# transport makes it as Page.createIsolatedWorld does, none answers with a world of its own
+BARE_WORLD = "tabsteward-bare"
 SESSION_GONE = "its session was detached (the frame or tab went away) before it answered"
 
 

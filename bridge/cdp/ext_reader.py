@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import CDPError, TabError
+from .connection import BARE_WORLD
 from .extension_link import ExtensionCallError
 
 GONE = "Cannot find context with specified id"
@@ -142,6 +143,8 @@ class Reader:
                 str(params.get("objectId", "")).startswith("tsowner:")
         if method == "DOM.resolveNode":
             return int(params.get("backendNodeId", 0)) < 0
+        if method == "Page.createIsolatedWorld":  # the reader's world holds the helper
+            return params.get("worldName") != BARE_WORLD
         return True
 
     def frame_of(self, context: int) -> int | None:

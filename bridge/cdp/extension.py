@@ -30,7 +30,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError, UsageError
-from .connection import DEFAULT_TIMEOUT, SESSION_GONE, Answer, Command, not_sent
+from .connection import BARE_WORLD, DEFAULT_TIMEOUT, SESSION_GONE, Answer, Command, not_sent
 from .ext_detach import cause, refusal
 from .ext_events import PREFIX, _Tab, session_of
 from .ext_nav import HISTORY, Navigator, never_attached
@@ -163,12 +163,13 @@ class ExtensionConnection(ExtensionTabs):
             # a frame named by the reader, not by the debugger: no world to search for (the
             # engine finds the frame again by its document, if it has one)
             raise CDPError(method, "No frame for given id found")
-        if method == "Page.createIsolatedWorld" and tab.problem is None and \
+        helper = method == "Page.createIsolatedWorld" and params.get("worldName") != BARE_WORLD
+        if helper and tab.problem is None and \
                 params.get("frameId") == tab.target_id and \
                 not self._worlds.knows(session_id, tab.target_id) and \
                 (ahead := await self._world_ahead(tab, session_id, params, timeout)):
             return ahead
-        if method == "Page.createIsolatedWorld":  # the extension's world, where it can
+        if helper:  # the extension's world, where it can
             world = await self._worlds.world(
                 tab.tab_id, session_id, str(params.get("frameId")),
                 lambda m, p: self.send(m, p, session_id, timeout))

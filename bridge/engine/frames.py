@@ -130,7 +130,7 @@ class PageFrames:
             return False
         log.debug("frame %s is frame %s of session %s", old, same.id, same.session)
         frame.id, frame.session, frame.parent = same.id, same.session, same.parent
-        frame.world = same.world
+        frame.world, frame.guard = same.world, same.guard
         self.frames.pop(old, None)
         self.frames[same.id] = frame
         self._owner.pop(old, None)
@@ -164,7 +164,7 @@ class PageFrames:
                 gone = "context" in exc.cdp_message.lower()
                 if not gone or attempt == 2 or not follow:
                     raise
-                frame.world = None  # the document changed under us: a new world
+                frame.lose_worlds()  # the document changed under us: a new world
             except BrowserError as exc:
                 # a world of a primed session whose document did not start with the helper
                 # (its code reads __ts first, so nothing of it ran): install it, run again
@@ -186,7 +186,7 @@ class PageFrames:
             except CDPError as exc:  # a world read without the debugger, which now came
                 if "context" not in exc.cdp_message.lower() or attempt == 2:
                     raise
-                frame.world = None
+                frame.lose_worlds()
         obj = res.get("result", {})
         if obj.get("subtype") == "null" or "objectId" not in obj:
             raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")

@@ -14,6 +14,12 @@ class Frame:
     world: int | None = None
     doc: int = 0
     bare: int | None = None  # the world of an error page: no shield there (shield.py)
+    guard: int | None = None  # a world of no helper, for the shield where `world` is None
+
+    def lose_worlds(self) -> None:
+        """Its document (or the debugger's session) changed: the worlds made in it went."""
+        self.world = None
+        self.guard = None
 
 
 @dataclass

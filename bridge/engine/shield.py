@@ -14,10 +14,11 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..cdp.connection import Answer, Command
-from ..errors import BrowserError, TabError, TargetError, UsageError
+from ..cdp.connection import BARE_WORLD, Answer, Command
+from ..errors import BrowserError, CDPError, TabError, TargetError, UsageError
 from .collect import HOOK_SECRET
 from .model import Frame
 
@@ -54,7 +55,7 @@ def exposed(tab: Tab, session: str) -> list[Frame]:
     processes (frames of its own are hit-tested by its renderer, on its current layout), but
     for the page's own when the input goes to a frame's process (it cannot reach them)."""
     return [f for f in tab.frames.values() if f.session not in (session, tab.session_id) and
-            (f.bare is None or f.bare != f.world)]
+            (f.bare is None or f.bare != _world(f))]
 
 
 class Shield:
@@ -74,11 +75,17 @@ class Shield:
         ensure = getattr(tab.conn, "ensure_attached", None)
         if ensure is not None:  # the extension's tab an agent only read: its frames' sessions
             await ensure(tab.session_id, "Input.dispatchMouseEvent")
-        return cls(tab, exposed(tab, session))
+        frames = exposed(tab, session)
+        # a world of no helper where the helper's is not known: the shield's code needs
+        # none, and the extension's search of a frame's world takes several trips
+        made = await asyncio.gather(*(_guard(tab, f) for f in frames if _world(f) is None),
+                                    return_exceptions=True)
+        _reraise(made)  # a frame gone meanwhile has none: `up` tries it once more
+        return cls(tab, frames)
 
     def foldable(self) -> bool:
         """Whether every frame's world is known (commands can name it)."""
-        return all(f.world is not None for f in self.frames)
+        return all(_world(f) is not None for f in self.frames)
 
     def up_commands(self) -> list[Command]:
         return [_command(f, RAISE) for f in self.frames]
@@ -110,8 +117,8 @@ class Shield:
         if not self.frames:
             self.raised = []
             return
-        said = await asyncio.gather(*(self.tab.evaluate(f, RAISE, timeout=10, follow=False)
-                                      for f in self.frames), return_exceptions=True)
+        said = await asyncio.gather(*(_evaluate(self.tab, f, RAISE) for f in self.frames),
+                                    return_exceptions=True)
         _reraise(said)
         self._raised(said)
 
@@ -125,13 +132,46 @@ class Shield:
     def _raised(self, said: list[object]) -> None:
         for frame, up in zip(self.frames, said, strict=True):
             if up == ERROR_PAGE:  # no hook there, and no page: not asked again for it
-                frame.bare = frame.world
+                frame.bare = _world(frame)
         self.raised = [f for f, up in zip(self.frames, said, strict=True)
                        if isinstance(up, str) and up and up != ERROR_PAGE]
 
 
+def _world(frame: Frame) -> int | None:
+    """The world the shield's code runs in: the helper's when known, else the guard's."""
+    return frame.world if frame.world is not None else frame.guard
+
+
+async def _guard(tab: Tab, frame: Frame) -> int:
+    """Make the frame's guard world (BARE_WORLD): one command, nothing installed in it."""
+    res = await tab.send("Page.createIsolatedWorld", {
+        "frameId": frame.id, "worldName": BARE_WORLD, "grantUniveralAccess": False},
+        session=frame.session, timeout=10)
+    frame.guard = int(res["executionContextId"])
+    return frame.guard
+
+
+async def _evaluate(tab: Tab, frame: Frame, expression: str) -> object:
+    """Run the shield's code in the frame's world (`_world`; a guard made when there is
+    none, and made again when its document went)."""
+    if frame.world is not None:
+        return await tab.evaluate(frame, expression, timeout=10, follow=False)
+    tab.check_no_dialog()
+    for attempt in (1, 2):
+        ctx = frame.guard if frame.guard is not None else await _guard(tab, frame)
+        try:
+            return _value(await tab.send("Runtime.evaluate", _command(frame, expression)[1],
+                                         session=frame.session, timeout=10))
+        except CDPError as exc:
+            if "context" not in exc.cdp_message.lower() or attempt == 2:
+                raise
+            if frame.guard == ctx:
+                frame.guard = None
+    raise AssertionError("unreachable")
+
+
 def _command(frame: Frame, expression: str) -> Command:
-    return ("Runtime.evaluate", {"expression": expression, "contextId": frame.world,
+    return ("Runtime.evaluate", {"expression": expression, "contextId": _world(frame),
                                  "returnByValue": True, "awaitPromise": False}, frame.session)
 
 
@@ -162,8 +202,8 @@ async def peek(tab: Tab, frames: list[Frame]) -> list[str]:
 async def _ask(tab: Tab, frames: list[Frame], expression: str) -> list[str]:
     if not frames:
         return []
-    came = await asyncio.gather(*(tab.evaluate(f, expression, timeout=10, follow=False)
-                                  for f in frames), return_exceptions=True)
+    came = await asyncio.gather(*(_evaluate(tab, f, expression) for f in frames),
+                                return_exceptions=True)
     _reraise(came)
     return [got for got in came if isinstance(got, str) and got]
 
@@ -189,7 +229,7 @@ async def redraw(tab: Tab) -> None:
             await tab.send("Page.stopScreencast")
 
 
-def _reraise(answers: list[object]) -> None:
+def _reraise(answers: Sequence[object]) -> None:
     """A frame that went away answers with an error, and that is fine; anything else is
     not (a dialog the input opened is the caller's to report)."""
     for answer in answers:

@@ -124,7 +124,7 @@ class Tab(Placing, SnapshotTaking):
     def forget_worlds(self) -> None:
         """After a new debugger session on the tab, our helper worlds must be made again."""
         for frame in self.frames.values():
-            frame.world = None
+            frame.lose_worlds()
         self._making.clear()  # worlds of the old session: made afresh
         self._trees_read.clear()  # events may have been missed while it was detached
         self._events_on.clear()
@@ -144,7 +144,7 @@ class Tab(Placing, SnapshotTaking):
             if isinstance(fid, str):
                 known = self.frames.get(fid)
                 if known is not None:
-                    known.world = None
+                    known.lose_worlds()
                 else:
                     self.frames[fid] = Frame(fid, session_id or self.session_id,
                                              frame.get("parentId"))

@@ -216,3 +216,43 @@ async def test_a_step_longer_than_the_extension_takes_goes_command_by_command_an
     await tab.conn.sequence([[_js(tab, "1")], [_js(tab, "2")]])
     if isinstance(tab.conn, ExtensionConnection):
         assert calls == ["debugger.sequence"]  # not taken for an extension without it
+
+
+async def test_the_first_click_beside_another_sites_frame_looks_for_no_world_of_that_frame(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("only the extension searches for its world")
+    await goto(tab, site.url("frames.html"))
+    ref = await _ref_of(tab, "Swatch main")  # read through the extension's world
+    in_frames: list[str] = []
+    link = tab.conn.link
+    call = link.call
+
+    async def counted(name: str, *args: Any, **kwargs: Any) -> Any:
+        if args and isinstance(args[0], dict) and "sessionId" in args[0]:
+            in_frames.append(f"{name} {args[1]}")
+        return await call(name, *args, **kwargs)
+    link.call = counted  # type: ignore[method-assign]
+    out = await actions.click(tab, parse(ref))  # attaches; the frame gets a shield
+    assert out.text().startswith(f"clicked {ref}")
+    other = next(f for f in tab.frames.values() if f.session != tab.session_id)
+    assert other.world is None  # a bare world, no helper
+    assert other.guard is not None
+    assert "debugger.sendCommand Runtime.enable" not in in_frames  # no search there
+    assert "debugger.sendCommand Page.createIsolatedWorld" in in_frames
+
+
+async def test_a_shield_whose_bare_world_went_makes_it_again_and_the_click_goes_once(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("frames.html"))
+    await tab.send(*_js(tab, "window.clicks = 0; document.querySelector("
+                        "'[aria-label=\"Swatch main\"]').onclick = () => clicks++")[:2])
+    ref = await _ref_of(tab, "Swatch main")
+    await actions.click(tab, parse(ref))
+    other = next(f for f in tab.frames.values() if f.session != tab.session_id)
+    other.world, other.guard = None, 987654  # as if its document changed unseen
+    out = await actions.click(tab, parse(ref))
+    assert out.text().startswith(f"clicked {ref}")
+    assert other.guard not in (None, 987654)  # made again in the document it has
+    value = await tab.send(*_js(tab, "clicks")[:2])
+    assert value["result"]["value"] == 2
