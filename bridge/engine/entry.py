@@ -45,9 +45,22 @@ _PREPARE = """function(mode) {
   return 'not-text:' + tag.toLowerCase();
 }"""
 
-_DATE_TYPES = ("date", "time", "datetime-local", "month", "week", "number", "range", "color")
+# fields with no text caret, whose value is set as a picker sets it, and the form each
+# value must take (HTML's value formats)
+_FORMATS = {"date": "YYYY-MM-DD", "time": "HH:MM or HH:MM:SS", "month": "YYYY-MM",
+            "datetime-local": "YYYY-MM-DDTHH:MM", "week": "YYYY-Www (2024-W07)",
+            "number": "a number such as -12.5", "range": "a number such as 40",
+            "color": "#rrggbb"}
 
+# null, and nothing set, when the field would refuse the value (the browser empties it)
 _SET_VALUE = """function(v) {
+  if (v !== '' && this.tagName === 'INPUT') {
+    const probe = document.createElement('input');
+    probe.type = this.type === 'range' ? 'number' : this.type;
+    probe.value = v;
+    if (probe.value === '' || (this.type === 'color' && probe.value !== v.toLowerCase()))
+      return null;
+  }
   const proto = this.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype
                                            : HTMLInputElement.prototype;
   Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, v);
@@ -69,9 +82,13 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     await tab.point(handle, what, placed)
     verb = "filled" if mode == "fill" else "typed into"
     out = Outcome(f"{verb} {what}")
-    if info.get("tag") == "input" and (info.get("type") or "") in _DATE_TYPES and mode == "fill":
+    if info.get("tag") == "input" and (info.get("type") or "") in _FORMATS and mode == "fill":
         # these have no text caret: set the value the way a picker would
+        kind = str(info.get("type"))
         value = await _call_on(tab, handle, _SET_VALUE, text)
+        if value is None:
+            raise UsageError(f"{what} takes a {kind} written as {_FORMATS.get(kind, kind)}; "
+                             f"{text[:40]!r} is not one, and nothing was typed")
         out.changes.append(f"value now {value!r}")
         out.data["value"] = value
         return out
@@ -107,7 +124,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                                         typed, "typed")
     if tab.state.dialog is None:
         after = read if read is not None else await tab.info(handle)
-        shown = "(hidden)" if info.get("type") == "password" else after.get("value")
+        shown = "(hidden)" if info.get("type") == "password" or info.get("masked") else \
+            after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown
     return out
@@ -122,7 +140,7 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     if not chords:
         raise UsageError("no key given; nothing was pressed")
     steps = keystrokes.steps(parts)
-    out = Outcome(f"pressed {spec}")
+    out = Outcome(f"pressed {keystrokes.shown(parts)}")
     handle: Handle | None = None
     if target is not None:
         handle = await tab.resolve(target)

@@ -68,5 +68,5 @@ async def stopped_after(action: Awaitable[T], done: list[str], verb: str) -> T:
     except PolicyError as exc:
         if not done:
             raise
-        raise PolicyError(f"{verb} {', '.join(done)}; the rest was not: {exc.message}",
+        raise PolicyError(f"{verb} {keystrokes.shown(done)}; the rest was not: {exc.message}",
                           **exc.details) from None

@@ -338,11 +338,21 @@
     return s;
   }
 
+  // A field whose value the page hides as a password's: type=password, or a text field
+  // shown as dots by CSS (a PIN, a key), which the page means as secret just the same.
+  function masked(el) {
+    if (el.tagName !== "INPUT") return false;
+    if ((el.type || "").toLowerCase() === "password") return true;
+    const css = getComputedStyle(el).webkitTextSecurity;
+    return !!css && css !== "none";
+  }
+
   function valueOf(el, role) {
     const tag = el.tagName;
     if (tag === "INPUT") {
       const type = (el.type || "").toLowerCase();
-      if (type === "password") return el.value ? "\u2022\u2022\u2022\u2022" : null;
+      if (type === "password" || (el.value && masked(el)))
+        return el.value ? "\u2022\u2022\u2022\u2022" : null;
       if (type === "checkbox" || type === "radio" || type === "button" || type === "submit" ||
           type === "reset" || type === "image" || type === "hidden") return null;
       if (type === "file") {
@@ -378,5 +388,5 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
     standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
-    namedRow, isBlock, inViewport, statesOf, valueOf, optionsOf });
+    namedRow, isBlock, inViewport, statesOf, valueOf, optionsOf, masked });
 })();

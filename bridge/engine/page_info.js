@@ -6,7 +6,7 @@
   const P = globalThis.__tsParts;
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
     hiddenForName, nameOf, fullNameOf, isBlock, statesOf, valueOf, iconEvidence, describe,
-    hitTarget, composedParent, activationOf, alsoOf, point, dragItem } = P;
+    hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked } = P;
 
   function info(id) {
     const el = get(id);
@@ -18,7 +18,7 @@
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
       hint: name ? "" : iconEvidence(el).hint,
-      type: src.type || null, editable: !!el.isContentEditable,
+      type: src.type || null, masked: masked(src), editable: !!el.isContentEditable,
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
       disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
       states: statesOf(src, role),
@@ -86,7 +86,7 @@
 
   function kindOf(input) {
     const hints = [input.getAttribute("autocomplete"), input.name, input.id].join(" ");
-    if (input.type === "password") return "password";
+    if (masked(input)) return "password";
     if (PAYMENT.test(hints)) return "payment";
     if (OTP.test(hints)) return "otp";
     return "";
@@ -163,8 +163,7 @@
     if (role === "textbox" && src.isContentEditable)
       return { kind: "value", text: src.innerText || "" };
     const value = valueOf(src, role);
-    if (src.tagName === "INPUT" && src.type === "password")
-      return { kind: "value", text: value || "" };
+    if (masked(src)) return { kind: "value", text: value || "" };
     if (value !== null && value !== undefined &&
         (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
          value !== "")) return { kind: "value", text: String(value) };

@@ -1,5 +1,6 @@
-"""What the activity log keeps of a request's arguments: typed text by its length only, and
-addresses by scheme, host and path (never userinfo, never a query), whatever the string."""
+"""What the activity log keeps of a request's arguments: typed text by its length only (keys
+pressed too: their characters counted), and addresses by scheme, host and path (never
+userinfo, never a query), whatever the string."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..engine.actions import with_scheme
+from ..policy.keystrokes import shown
 from ..policy.sites import SPECIAL, parse_url
 
 URL_ARGS = frozenset({"url", "start_url"})  # the arguments that are addresses to load
@@ -22,6 +24,8 @@ def loggable(args: Mapping[str, Any]) -> dict[str, Any]:
     for key, value in args.items():
         if key == "text":
             out[key] = f"<{len(str(value))} characters>"
+        elif key == "keys":
+            out[key] = shown(str(value).split())
         elif key in URL_ARGS and isinstance(value, str):
             out[key] = url_for_log(value)
         else:

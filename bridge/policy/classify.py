@@ -274,7 +274,7 @@ def secret_kind(el: Element) -> str:
     """What secret a field takes ("password", "one-time-code", "card or bank",
     "identity number"), or "" when it looks like none."""
     tokens = set(el.autocomplete.split())
-    if el.type == "password" or tokens & {"current-password", "new-password"}:
+    if el.type == "password" or el.masked or tokens & {"current-password", "new-password"}:
         return "password"
     if "one-time-code" in tokens:
         return "one-time-code"

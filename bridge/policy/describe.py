@@ -7,6 +7,7 @@ import re
 from .facts import Facts, facts_of, quote
 from .files import shown_path
 from .intent import Element, Intent
+from .keystrokes import shown
 from .sites import Url, is_blank, parse_url, site_of
 from .words import NAVIGATING
 
@@ -47,7 +48,7 @@ def _describe_bare(f: Facts) -> str:
         "tab_close": f"close {whose} tab", "tab_select": f"switch to {whose} tab",
         "tab_open": "open a tab", "scroll": "scroll the page", "read": "read the page",
         "dialog": f"{'accept' if intent.keys == 'accept' else 'dismiss'} the page's dialog",
-        "press": f"press {quote(intent.keys, 40)}",
+        "press": f"press {quote(shown(intent.keys.split()), 60)}",
     }
     return texts.get(intent.action, re.sub(r"[^a-z_]", "", intent.action) or "act")
 
@@ -58,7 +59,7 @@ def _describe_element(f: Facts) -> str:
     if f.action in ("fill", "type"):
         text = f"{intent.action} {len(intent.text)} characters into {target}"
     elif f.action == "press":
-        text = f"press {quote(intent.keys, 40)} in {target}"
+        text = f"press {quote(shown(intent.keys.split()), 60)} in {target}"
     elif f.action == "upload":
         names = ", ".join(shown_path(n) for n in intent.files[:5])
         more = f" and {len(intent.files) - 5} more" if len(intent.files) > 5 else ""

@@ -66,6 +66,7 @@ class Element:
     near: str = ""              # the text around it: its form's, else its small container's
     tag: str = ""
     type: str = ""              # input type attribute
+    masked: bool = False        # shown as dots, as a password is (type=password, or by CSS)
     autocomplete: str = ""
     field: str = ""             # name / id attributes, e.g. "cardnumber"
     href: str = ""              # absolute URL a link leads to
@@ -82,6 +83,7 @@ class Element:
             role=_cut(info.get("role")), name=_cut(info.get("name")),
             text=_cut(info.get("text")), near=str(info.get("near") or "")[:MAX_NEAR],
             tag=_cut(info.get("tag")), type=_cut(info.get("type")).lower(),
+            masked=info.get("masked") is True,
             autocomplete=_cut(info.get("autocomplete")).lower(),
             field=_cut(info.get("field")), href=str(info.get("href") or "")[:2048],
             frame_url=str(info.get("frameUrl") or "")[:2048],

@@ -44,6 +44,29 @@ def steps(specs: list[str]) -> list[list[str]]:
     return out
 
 
+def shown(specs: list[str]) -> str:
+    """A key sequence as a record shows it: keys by name and shortcuts as given, the
+    characters it types counted, never quoted (they may be a password, as typed text is):
+    ['Control+a', 'K', 'o', 'Enter'] -> 'Control+a, 2 characters, Enter'."""
+    out: list[str] = []
+    typed = 0
+    for spec in specs:
+        if all(len(key) == 1 and mods <= {"shift"} for mods, key in chords_of(spec)):
+            typed += 1
+            continue
+        if typed:
+            out.append(_characters(typed))
+            typed = 0
+        out.append(spec)
+    if typed:
+        out.append(_characters(typed))
+    return ", ".join(out)
+
+
+def _characters(n: int) -> str:
+    return f"{n} character{'s' if n != 1 else ''}"
+
+
 def lines(text: str) -> list[str]:
     """Typed text as a person types it: the pieces between line breaks, each break an Enter
     ('a\\r\\nb' and 'a\\nb' -> ['a', 'b'])."""

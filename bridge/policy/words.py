@@ -83,6 +83,10 @@ SECRET_FIELDS = (
                               "routing number", "account number", "sort code")),
     ("identity number", _phrases("ssn", "social security( number)?", "tax id",
                                  "passport number")),
+    ("secret", _phrases("secret", "secret (key|answer)", "client secret", "api key", "api token",
+                        "access (key|token)", "auth token", "bearer( token)?", "token",
+                        "private key", "passphrase", "(recovery|backup) (code|phrase)",
+                        "seed phrase", "mnemonic")),
 )
 SENSITIVE_FILE = re.compile(
     r"^(id_(rsa|dsa|ecdsa|ed25519)(_sk)?(\.pub)?|\.env(\..*)?|\.netrc|_netrc|\.npmrc|\.pypirc|"

@@ -211,6 +211,21 @@ async def test_fill_a_number_and_a_date_input(tab: Tab, site: Site) -> None:
     assert await text_of(tab, "#out") == "day changed to 2024-05-17"
 
 
+async def test_a_date_or_number_the_field_would_refuse_is_refused_and_the_old_value_stays(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await actions.enter_text(tab, parse("#day"), "2024-05-17", "fill")
+    await actions.enter_text(tab, parse("#amount"), "42", "fill")
+    with pytest.raises(UsageError, match=r"takes a date written as YYYY-MM-DD; '03/15/2024' "
+                                         "is not one, and nothing was typed"):
+        await actions.enter_text(tab, parse("#day"), "03/15/2024", "fill")
+    with pytest.raises(UsageError, match="takes a number written as a number"):
+        await actions.enter_text(tab, parse("#amount"), "abc", "fill")
+    assert await value_of(tab, "#day") == "2024-05-17"
+    assert await value_of(tab, "#amount") == "42"
+    assert await text_of(tab, "#out") == "amount changed to 42"  # no event since
+
+
 async def test_checkbox_hidden_behind_its_label_can_be_checked(tab: Tab, site: Site) -> None:
     """A styled toggle: the input is display:none and a person clicks its label."""
     await goto(tab, site.url("controls.html"))

@@ -38,6 +38,10 @@ def test_typed_text_by_length_and_addresses_by_host() -> None:
         == {"text": "<7 characters>", "url": "https://a.example/?…", "target": "@3"}
 
 
+def test_keys_pressed_are_logged_by_name_with_their_characters_counted() -> None:
+    assert loggable({"keys": "h u n t e r 2 Enter"}) == {"keys": "7 characters, Enter"}
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=300))
 def test_any_string_gives_a_short_line_and_never_raises(url: str) -> None:

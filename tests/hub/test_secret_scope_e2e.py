@@ -21,6 +21,9 @@ from tabsteward.bridge.clients import client
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(180)]
 
 SECRET = "tiger"
+# typed on the settings page: into an API key field, a security answer, a text field the
+# page shows as dots, and key by key into a password field
+OTHERS = ("PANTHER991", "Rosebud42", "73915", "Koala9", "K o a l a 9")
 POLICY = """\
 default_profile = "typing"
 
@@ -59,6 +62,14 @@ class Typed:
         form = run(hub, "snapshot", "-i").stdout
         self.filled = run(hub, "fill", ref(form, "textbox", "Password"), SECRET).stdout
         self.login = run(hub, "snapshot").stdout
+        run(hub, "open", site.url("agent-keys.html"))
+        keys = run(hub, "snapshot", "-i").stdout
+        run(hub, "fill", ref(keys, "textbox", "API key"), "sk-live-PANTHER991")
+        run(hub, "fill", ref(keys, "textbox", "Security answer"), "Rosebud42")
+        self.door = run(hub, "fill", ref(keys, "textbox", "Door code"), "73915").stdout
+        self.pressed = run(hub, "press", "--target", ref(keys, "textbox", "Vault password"),
+                           "K o a l a 9").stdout
+        self.keys = run(hub, "snapshot").stdout
         run(hub, "open", site.url("asleep.html"))
         note = ref(run(hub, "snapshot", "-i").stdout, "textbox", "Note")
         run(hub, "fill", note, f"the {SECRET} again")  # the agent's own words, not a password
@@ -84,6 +95,17 @@ def test_the_password_fields_own_value_stays_masked(typed):
     assert SECRET not in typed.login
 
 
+def test_a_field_the_page_shows_as_dots_stays_masked_like_a_password(typed):
+    assert "73915" not in typed.door + typed.keys
+    assert re.search(r'textbox "Door code".*\u2022\u2022\u2022\u2022', typed.keys), typed.keys
+
+
+def test_keys_pressed_into_a_field_are_counted_never_quoted(typed):
+    assert "pressed 6 characters" in typed.pressed, typed.pressed
+    assert "Koala9" not in typed.pressed
+    assert "K o a l a" not in typed.pressed
+
+
 def test_a_text_field_the_agent_typed_the_same_word_into_shows_its_value_to_that_agent(typed):
     assert re.search(r'textbox "Note".*the tiger again', typed.snapshot), typed.snapshot
 
@@ -98,6 +120,19 @@ def test_the_person_reading_the_activity_log_and_its_export_never_sees_the_passw
     export = person(typed.hub, typed.term, "activity", "--export", "activity.jsonl")
     assert export.returncode == 0, export.stderr
     assert SECRET not in (Path(typed.hub.env["HOME"]) / "activity.jsonl").read_text()
+
+
+def test_keys_secrets_and_masked_values_are_in_no_record_of_the_hub(typed):
+    # an API key, a security answer, a field shown as dots, a password pressed key by key
+    assert any(e["tool"] == "press" for e in json.loads(person(
+        typed.hub, typed.term, "--json", "activity", "--limit", "200").stdout)["entries"])
+    export = person(typed.hub, typed.term, "activity", "--export", "keys.jsonl")
+    assert export.returncode == 0, export.stderr
+    records = (Path(typed.hub.env["HOME"]) / "keys.jsonl").read_text() + \
+        (Path(typed.hub.env["XDG_STATE_HOME"]) / "tabsteward" / "hub.log").read_text() + \
+        typed.term.text
+    for secret in OTHERS:
+        assert secret not in records, secret
 
 
 def test_the_hub_log_and_the_console_never_show_the_password(typed):

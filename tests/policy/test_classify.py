@@ -47,8 +47,8 @@ def link(name: str, href: str) -> Element:
 
 
 def textbox(name: str, *, type: str = "text", autocomplete: str = "", field: str = "",
-            form: Form | None = None, frame_url: str = "") -> Element:
-    return Element(role="textbox", name=name, tag="input", type=type,
+            form: Form | None = None, frame_url: str = "", masked: bool = False) -> Element:
+    return Element(role="textbox", name=name, tag="input", type=type, masked=masked,
                    autocomplete=autocomplete, field=field, form=form, frame_url=frame_url)
 
 
@@ -157,6 +157,16 @@ CASES = [
         "Code", autocomplete="one-time-code"), text="123456"), {C.CREDENTIALS}, Q),
     case("fill-otp-by-field-name", Intent("type", "https://bank.example/verify", textbox(
         "Enter the code we sent you", field="otp_code"), text="123456"), {C.CREDENTIALS}, Q),
+    case("fill-an-api-key-field", Intent("fill", "https://dash.example/settings", textbox(
+        "API key", field="api_key"), text="sk-live-PANTHER991"),
+        {C.CREDENTIALS, C.ACCOUNT_SETTINGS}, Q),
+    case("fill-a-security-answer-by-field-id", Intent("fill", "https://bank.example/profile",
+         textbox("Your answer", field="answer secret_answer"), text="Rosebud"),
+         {C.CREDENTIALS}, Q),
+    case("fill-a-text-field-shown-as-dots", Intent("fill", "https://door.example/", textbox(
+        "Door code", masked=True), text="73915"), {C.CREDENTIALS}, Q),
+    case("typing-keys-into-a-password-field", Intent("press", LOGIN, textbox(
+        "Password", type="password"), keys="K o a l a"), {C.CREDENTIALS}, Q),
     case("typing-a-card-number-into-a-plain-field", Intent("fill", "https://forum.example/new",
          textbox("Notes"), text="4111 1111 1111 1111"), {C.CREDENTIALS}, Q),
     case("pasting-into-a-password-field", Intent("press", LOGIN, textbox(

@@ -7,7 +7,7 @@ import pytest
 from tabsteward.bridge.policy.categories import Category
 from tabsteward.bridge.policy.classify import classify
 from tabsteward.bridge.policy.intent import Element, Form, Intent
-from tabsteward.bridge.policy.keystrokes import activates, lines, steps
+from tabsteward.bridge.policy.keystrokes import activates, lines, shown, steps
 from tabsteward.bridge.policy.profiles import BUILTIN
 
 C = Category
@@ -79,3 +79,15 @@ def test_tab_alone_on_the_place_order_button_does_nothing_risky() -> None:
     button = Element(role="button", name="Place order $49.99", tag="button",
                      form=Form(**{**ORDER.__dict__, "submits": True}))
     assert _press("Tab", button) == set()
+
+
+@pytest.mark.parametrize(("keys", "expected"), [
+    ("K o a l a 9", "6 characters"),
+    ("Control+a Shift+K o Enter", "Control+a, 2 characters, Enter"),
+    ("Tab a Tab", "Tab, 1 character, Tab"),
+    ("Space Backspace", "Space, Backspace"),
+    ("Control+v", "Control+v"),
+])
+def test_a_key_sequence_is_shown_with_its_characters_counted_never_quoted(
+        keys: str, expected: str) -> None:
+    assert shown(keys.split()) == expected
