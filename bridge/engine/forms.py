@@ -5,6 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..errors import TargetNotInteractable, UsageError
+from ..policy.facts import is_toggle
+from ..policy.intent import Element
+from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
 from .pointer import _click
@@ -23,14 +26,20 @@ _SELECT = """function(values) {
               opts.find(o => o.text.trim().toLowerCase() === v.trim().toLowerCase());
     if (o) picked.push(o); else missing.push(v);
   }
-  if (missing.length) return {error: 'missing', missing,
+  if (missing.length) return {error: 'missing', missing, count: opts.length,
                               options: opts.slice(0, 30).map(o => o.text.trim())};
+  const off = picked.filter(o => o.disabled || (o.parentNode && o.parentNode.disabled));
+  if (off.length) return {error: 'off', off: off.map(o => o.text.trim())};
   if (!this.multiple && picked.length > 1) return {error: 'single'};
   for (const o of opts) o.selected = picked.includes(o);
   this.dispatchEvent(new Event('input', {bubbles: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
   return {selected: picked.map(o => o.text.trim())};
 }"""
+
+
+# a role that is checked or not (policy's TOGGLE_ROLES), for the page to test
+TOGGLE_JS = "/^(" + "|".join(sorted(TOGGLE_ROLES)) + ")$/"
 
 
 async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
@@ -56,9 +65,16 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         raise TargetNotInteractable(f"{what} is not a <select>; for a custom list click its "
                                     "option instead. Nothing was selected")
     if err == "missing":
-        raise TargetNotInteractable(f"{what} has no option {', '.join(res['missing'])!r}; "
-                                    f"options are: {', '.join(res['options'])}. "
-                                    "Nothing was selected")
+        more = int(res.get("count") or 0) - len(res["options"])
+        raise TargetNotInteractable(
+            f"{what} has no option {', '.join(res['missing'])!r}; options are: "
+            f"{', '.join(res['options'])}" + (f" and {more} more (`text @{handle.ref}` lists "
+                                               "them all)" if more > 0 else "") +
+            ". Nothing was selected")
+    if err == "off":
+        raise TargetNotInteractable(f"{what}: the option {', '.join(res['off'])!r} is "
+                                    "disabled, and a person cannot choose it; nothing was "
+                                    "selected")
     if err == "single":
         raise UsageError(f"{what} takes one option; nothing was selected")
     if err:
@@ -72,10 +88,15 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
     # read with where the click goes, in one trip, unless it is already as asked (nothing
     # is done then: it is not even scrolled to)
     handle, info, placed = await tab.resolve_placed(target, aiming=True, unless=(
-        f"((i.states || []).includes('checked') || i.checked === true) === {str(on).lower()}"))
+        f"((i.states || []).includes('checked') || i.checked === true) === {str(on).lower()}"
+        f" || !{TOGGLE_JS}.test(i.role) && !['checkbox', 'radio'].includes(i.type)"))
     what = describe(handle, info)
-    checked = "checked" in info.get("states", []) or info.get("checked") is True
     word = "checked" if on else "unchecked"
+    if not is_toggle(Element.from_page(info)):
+        raise TargetNotInteractable(f"{what} is not a checkbox, radio button or switch, so it "
+                                    f"cannot be {word}; nothing was done (to click it, use "
+                                    "click)")
+    checked = "checked" in info.get("states", []) or info.get("checked") is True
     if checked == on:
         return Outcome(f"{what} was already {word}; nothing was done")
     out, after = await _click(tab, handle, info, "left", 1, 0, Ask("check" if on else "uncheck"),

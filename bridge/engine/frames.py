@@ -329,6 +329,10 @@ class PageFrames:
                 return False
         return True
 
+    async def frame_shown_by(self, handle: Handle) -> Frame | None:
+        """The frame an <iframe> element shows (None when it shows none that is known)."""
+        return await self._child_shown_by(handle.frame, handle.local)
+
     async def _child_shown_by(self, parent: Frame, owner: int) -> Frame | None:
         for refresh in (False, True):
             if refresh:  # a frame not seen yet: read the frame trees again

@@ -379,11 +379,13 @@
   function optionsOf(el) {
     if (el.tagName !== "SELECT") return null;
     const opts = [];
+    const off = [];
     for (const o of el.options) {
       opts.push(clean(o.label || o.text));
+      if (o.disabled || (o.parentNode && o.parentNode.disabled)) off.push(opts[opts.length - 1]);
       if (opts.length >= 25) break;
     }
-    return { list: opts, more: Math.max(0, el.options.length - opts.length) };
+    return { list: opts, more: Math.max(0, el.options.length - opts.length), off };
   }
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,

@@ -158,10 +158,16 @@
   function fullText(id) {
     const el = get(id);
     if (!el) return null;
+    if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { kind: "frame", text: "" };
     const src = standIn(el) || el;
     const role = roleOf(src);
     if (role === "textbox" && src.isContentEditable)
       return { kind: "value", text: src.innerText || "" };
+    if (src.tagName === "SELECT") {  // every option, where a snapshot lists the first ones
+      return { kind: "options", text: Array.from(src.options, (o) => clean(o.label || o.text) +
+        (o.selected ? " [selected]" : "") + (o.disabled || (o.parentNode && o.parentNode.disabled)
+          ? " [disabled]" : "")).join("\n") };
+    }
     const value = valueOf(src, role);
     if (masked(src)) return { kind: "value", text: value || "" };
     if (value !== null && value !== undefined &&

@@ -38,6 +38,12 @@ async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
         got = await tab.evaluate(handle.frame, f"__ts.fullText({handle.local})")
     if not isinstance(got, dict):
         raise RefNotFound(f"{describe(handle)} is gone from the page; nothing was read")
+    if got.get("kind") == "frame":  # the text of the document it shows
+        shown = await tab.frame_shown_by(handle)
+        if shown is None:
+            raise UsageError(f"{describe(handle)} is a frame whose document cannot be read "
+                             "(still loading, or of no page); nothing was read")
+        return "text", str(await tab.evaluate(shown, "__ts.pageText()") or "")
     return str(got.get("kind") or "text"), str(got.get("text") or "")
 
 

@@ -172,7 +172,10 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
         if line.options:
             opts = "|".join(line.options.get("list", []))
             more = line.options.get("more", 0)
-            parts.append(f"options={quote(opts)}" + (f"+{more}" if more else ""))
+            parts.append(f"options={quote(opts)}" + (
+                f" [+{more:,} option{'' if more == 1 else 's'}]" if more else ""))
+            if line.options.get("off"):
+                parts.append(f"disabled={quote('|'.join(line.options['off']))}")
         if line.kind == ROW:
             parts[-1] += row_text(line, interactive)
         if line.ref:

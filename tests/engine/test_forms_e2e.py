@@ -161,6 +161,34 @@ async def test_select_of_a_missing_option_lists_the_options(tab: Tab, site: Site
     assert await text_of(tab, "#out") == "nothing"
 
 
+async def test_a_disabled_option_is_not_chosen_as_a_person_could_not(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    with pytest.raises(TargetNotInteractable, match="the option 'Extra large' is disabled"):
+        await actions.select(tab, parse("#size"), ["Extra large"])
+    assert await value_of(tab, "#size") == "s"
+    assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_a_missing_option_of_a_long_select_says_how_many_more_there_are(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("countries.html"))
+    with pytest.raises(TargetNotInteractable, match=r"Country 30 and 10 more \(`text @\d+` "
+                                                    r"lists them all\). Nothing was selected"):
+        await actions.select(tab, target(await tab.snapshot(), "combobox", "Country"),
+                             ["Atlantis"])
+
+
+async def test_check_on_what_is_no_checkbox_is_refused_and_nothing_is_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    for on in (True, False):
+        with pytest.raises(TargetNotInteractable, match="is not a checkbox, radio button or "
+                                                        "switch, so it cannot be"):
+            await actions.check(tab, parse("#oneline"), on)
+    assert await js(tab, "document.activeElement === document.body")  # no click took focus
+
+
 async def test_check_and_uncheck_a_checkbox(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("controls.html"))
     shot = await tab.snapshot()

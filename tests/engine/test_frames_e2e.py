@@ -160,6 +160,16 @@ async def test_scoped_snapshot_of_a_cross_origin_frame_shows_its_content(
     assert "Press same" not in scoped.text
 
 
+async def test_text_of_an_iframe_is_the_text_of_the_document_it_shows(
+        tab: Tab, site: Site) -> None:
+    await frames_page(tab, site)
+    for who in ("same", "cross"):
+        kind, text = await actions.read_element(tab, parse(f"#{who}"))
+        assert kind == "text"
+        assert f"Frame {who}" in text
+        assert "Main page text" not in text
+
+
 async def test_shadow_dom_buttons_and_inputs_get_refs_that_work(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("shadow.html"))

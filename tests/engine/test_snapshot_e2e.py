@@ -171,8 +171,20 @@ async def test_select_shows_its_value_and_options(tab: Tab, site: Site) -> None:
     shot = await tab.snapshot()
     line = line_of(shot, ref(shot, "combobox", "Size"))
     assert 'value="Small"' in line
-    assert 'options="Small|Medium|Large"' in line
+    assert 'options="Small|Medium|Large|Extra large" disabled="Extra large"' in line
     assert ref(shot, "listbox", "Toppings")
+
+
+async def test_a_long_select_says_how_many_options_are_left_out_and_text_reads_them_all(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("countries.html"))
+    shot = await tab.snapshot()
+    country = ref(shot, "combobox", "Country")
+    assert '|Country 25" [+15 options]' in line_of(shot, country)
+    kind, text = await actions.read_element(tab, parse(country))
+    assert kind == "options"
+    assert text.splitlines()[0] == "Country 01 [selected]"
+    assert text.splitlines()[-1] == "Country 40"
 
 
 async def test_max_chars_cuts_with_a_note(tab: Tab, site: Site) -> None:

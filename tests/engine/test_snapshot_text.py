@@ -83,7 +83,7 @@ def test_lines_show_role_name_ref_states_value_and_options() -> None:
     assert "  - heading \"Hello\" [level=1]" in text
     assert "  > Some text" in text
     assert '  - textbox "Email" @4 [required] value="a@b.org"\n' in text
-    assert '  - combobox "Size" @5 value="Small" options="Small|Large"+3\n' in text
+    assert '  - combobox "Size" @5 value="Small" options="Small|Large" [+3 options]\n' in text
     assert '    - link "Say \\"hi\\"" @7' in text
 
 
