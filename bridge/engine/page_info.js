@@ -173,11 +173,61 @@
     if (value !== null && value !== undefined &&
         (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
          value !== "")) return { kind: "value", text: String(value) };
-    return { kind: "text", text: el.innerText !== undefined ? el.innerText : el.textContent };
+    return { kind: "text", text: flatText(el) };
   }
 
   function pageText() {
-    return document.body ? document.body.innerText : "";
+    return document.body ? flatText(document.body) : "";
+  }
+
+  // The text a person reads in an element, what its shadow roots show included: innerText
+  // leaves that out, so the elements on the way to a shadow root or a slot are read node by
+  // node, in the order the page is drawn (a host's shadow tree, a slot's assigned nodes);
+  // every other element by its innerText, as it is.
+  function flatText(root) {
+    const onWay = new Set();
+    const roots = [root];
+    while (roots.length) {
+      const walker = document.createTreeWalker(roots.pop(), NodeFilter.SHOW_ELEMENT);
+      for (let n = walker.currentNode; n; n = walker.nextNode()) {
+        if (n.shadowRoot) roots.push(n.shadowRoot);
+        if (!n.shadowRoot && n.tagName !== "SLOT") continue;
+        for (let up = n; up && !onWay.has(up); up = up === root ? null : composedParent(up))
+          onWay.add(up);
+      }
+    }
+    if (!onWay.size) return root.innerText !== undefined ? root.innerText : root.textContent;
+    const out = [];
+    let line = "";
+    const push = () => {
+      const t = line.replace(/[ \t]+/g, " ").trim();
+      if (t) out.push(t);
+      line = "";
+    };
+    function walk(node) {
+      if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
+      if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName)) return;
+      const cs = getComputedStyle(node);
+      if (cs.display === "none") return;
+      const block = !(cs.display.startsWith("inline") || cs.display === "contents");
+      if (block) push();
+      if (!onWay.has(node)) {
+        const t = cs.visibility === "hidden" ? "" : node.innerText || "";
+        const parts = t.split("\n");
+        for (let i = 0; i < parts.length; i++) {
+          line += parts[i];
+          if (i < parts.length - 1) push();
+        }
+      } else {
+        const assigned = node.tagName === "SLOT" ? node.assignedNodes({ flatten: true }) : [];
+        const kids = assigned.length ? assigned : (node.shadowRoot || node).childNodes;
+        for (const c of kids) walk(c);
+      }
+      if (block) push();
+    }
+    walk(root);
+    push();
+    return out.join("\n");
   }
 
   function markdown() {

@@ -186,6 +186,20 @@ async def test_shadow_dom_buttons_and_inputs_get_refs_that_work(
     assert len([i for i in shot.refs.values() if i["name"] == "Slotted button"]) == 1
 
 
+async def test_text_reads_what_shadow_roots_show_in_page_order_and_waits_find_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("shadow.html"))
+    lines = (await actions.read(tab, "text")).splitlines()
+    for word in ("Shadow DOM", "Card", "Outer host", "Deep button", "Slotted button", "none"):
+        assert word in lines, lines
+    assert lines.index("Card") < lines.index("Outer host") < lines.index("none")
+    kind, text = await actions.read_element(tab, parse("x-outer"))
+    assert (kind, text.split()) == ("text", ["Outer", "host", "Deep", "button"])
+    await js(tab, "document.querySelector('x-card').shadowRoot.querySelector('h2')"
+                  ".textContent = 'Card arrived'")
+    await actions.wait(tab, text="Card arrived", timeout=10)
+
+
 async def test_css_selector_reaches_into_open_shadow_roots(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("shadow.html"))
     await actions.enter_text(tab, parse("#sf"), "by css", "fill")
