@@ -1,12 +1,14 @@
-"""Drag and drop as a person does it: press, move past the library's threshold, glide onto
-the far half of the target, pause, release; HTML5 drags played through Chrome's interception.
-Reports where the element landed and the list's new order."""
+"""Drag and drop as a person does it: press, take hold past the library's threshold, bring
+the target into view, glide onto the far half of the target as laid out at each move,
+pause, release; HTML5 drags played through Chrome's interception. Reports what the page
+shows after it (drag_report.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TargetCovered, TargetNotInteractable
@@ -14,7 +16,9 @@ from . import shield
 from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
+from .drag_report import ListState, report
 from .model import Frame, Handle
+from .placing import Aim
 from .pointer import _mouse
 from .tab import Tab
 from .targets import Target
@@ -29,33 +33,75 @@ START = 6.0  # pixels moved first: past a library's drag threshold
 SLOW = 0.25  # a move answered later than this: the page draws slowly, fewer moves follow
 
 
-def glide(sx: float, sy: float, tx: float, ty: float, steps: int = STEPS
-          ) -> list[tuple[float, float]]:
-    """The points a hand passes from a little past the start to the target, in order."""
-    dist = max(1.0, ((tx - sx) ** 2 + (ty - sy) ** 2) ** 0.5)
-    ux, uy = (tx - sx) / dist, (ty - sy) / dist
-    first = (sx + ux * min(START, dist / 2), sy + uy * min(START, dist / 2))
-    return [first] + [(first[0] + (tx - first[0]) * k / steps,
-                       first[1] + (ty - first[1]) * k / steps) for k in range(1, steps + 1)]
+def toward(sx: float, sy: float, tx: float, ty: float, dist: float = START
+           ) -> tuple[float, float]:
+    """The point `dist` pixels from the start on the way to the target (down, when the
+    target is where it starts): far enough to pass a drag threshold, however near it is."""
+    span = ((tx - sx) ** 2 + (ty - sy) ** 2) ** 0.5
+    if span < 1:
+        return sx, sy + dist
+    return sx + (tx - sx) / span * dist, sy + (ty - sy) / span * dist
 
 
-def order_change(before: list[Any] | None, after: list[Any] | None) -> str | None:
-    """What became of the list's order: `the list now reads: A | B | C`, or that it did not
-    change; None when the element is in no list of two or more."""
-    if not before or not after or len(before[2]) < 2:
-        return None
-    items = [str(x) or "(no text)" for x in after[2]]
-    if before[2] == after[2]:
-        return "the list's order did not change"
-    moved = ""
-    if isinstance(before[1], int) and isinstance(after[1], int) and before[1] >= 0 <= after[1]:
-        moved = f" (it moved from {before[1] + 1} to {after[1] + 1} of {len(items)})"
-    return "the list now reads: " + " | ".join(items) + moved
+def step(x: float, y: float, tx: float, ty: float, left: int) -> tuple[float, float]:
+    """The next point of a hand gliding from (x, y) to (tx, ty) in `left` even moves."""
+    return x + (tx - x) / max(1, left), y + (ty - y) / max(1, left)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where the drop is meant: the target's side (`above` ...; '' when it is not known),
+    the target's list and the index the item is wanted at there (0 and -1 without)."""
+
+    side: str = ""
+    list_id: int = 0
+    want: int = -1
+
+
+class _Hand:
+    """The pointer while the button is held: where it is, the HTML5 drag it started, and the
+    drop point, found anew from the page's layout each time it is used (the drag scrolls
+    the target into view, a box may scroll itself while the pointer nears its edge, and a
+    sortable list moves its items under the pointer)."""
+
+    def __init__(self, tab: Tab, src: Handle, dst: Handle, dst_what: str, aimed: Aim,
+                 plan: Plan, x: float, y: float) -> None:
+        self.tab, self.src, self.dst, self.dst_what = tab, src, dst, dst_what
+        self.aimed, self.plan = aimed, plan
+        self.x, self.y = x, y
+        self.html5: dict[str, Any] | None = None
+
+    async def move(self, x: float, y: float) -> None:
+        self.x, self.y = x, y
+        if self.html5 is None:
+            await _mouse(self.tab, "mouseMoved", x, y, button="left", buttons=1)
+        else:
+            await _drag_event(self.tab, "dragOver", x, y, self.html5)
+
+    async def spot(self) -> tuple[float, float]:
+        """The drop point in the page's layout now."""
+        tab, dst = self.tab, self.dst
+        if self.plan.side and self.aimed.hit_id:  # the plan is made in the target's frame
+            where = await tab.evaluate(dst.frame, (
+                f"__ts.dropSpot({dst.local}, {self.aimed.hit_id}, {json.dumps(HOOK_SECRET)},"
+                f" {json.dumps(self.plan.side)})"))
+            if isinstance(where, dict):
+                ox, oy = await tab.frame_offset(dst.frame)
+                return float(where["x"]) + ox, float(where["y"]) + oy
+        # out of view, covered there, or in another frame: aimed at anew (into view again)
+        again = await tab.aim(dst, self.dst_what)
+        if again.target_id != self.aimed.target_id:
+            raise TargetNotInteractable(f"{self.dst_what} changed during the drag: a release "
+                                        "on it would reach another element")
+        return again.x, again.y
 
 
 async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     """Press on the source, move, release on the destination. Both ends are put to policy as
-    the clicks they may be (a drag that ends where it began is one), before any input."""
+    the clicks they may be (a drag that ends where it began is one), before any input.
+    The source is pressed and taken hold of where it stands before anything scrolls; only
+    then is the target brought into view, and each point after is found in the layout of
+    that moment."""
     src, src_info = await tab.resolve_info(source)  # one page call each for a live ref
     dst, dst_info = await tab.resolve_info(dest)
     src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
@@ -71,73 +117,71 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         if common is not None and int(common.get("id") or 0) not in (first.target_id,
                                                                        dropping.target_id):
             await tab.permit("drag", common)
-    before = await tab.evaluate(src.frame, f"__ts.order({src.local}, 0)")
-    list_id = int(before[0]) if isinstance(before, list) else 0
-    # where the element is wanted: the place the target holds in the same list
-    there = await tab.evaluate(dst.frame, f"__ts.order({dst.local}, {list_id})") if (
-        same and list_id) else None
-    want = int(there[1]) if isinstance(there, list) and there[1] != before[1] else -1
-    start = await tab.aim(src, src_what)  # the destination may have scrolled it
+    before = ListState.read(await tab.evaluate(src.frame, f"__ts.order({src.local}, 0, 0)"))
+    planned = await tab.evaluate(dst.frame, f"__ts.dropSide({dst.local}, {src.local})") if (
+        same) else None
+    plan = Plan(str(planned["side"]), int(planned["list"]), int(planned["want"])) if (
+        isinstance(planned, dict)) else Plan()
+    start = await tab.aim(src, src_what)  # the destination may have scrolled it away
     if start.target_id != first.target_id:
         raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
                                     "was done")
     sx, sy = start.x, start.y
     intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
     await tab.send("Input.setInterceptDrags", {"enabled": True})
-    side = "onto"
     # frames of other processes ignore the drag's mouse input (shield.py): one the browser
     # routed there by an out-of-date layout did nothing, and the drag is refused below
     shields = await shield.raise_shields(tab, src.frame.session)
     came: list[str] = []
+    hand = _Hand(tab, src, dst, dst_what, dropping, plan, sx, sy)
+    pressed = False
     try:
         shields = await _press(tab, src, src_what, shields, sx, sy)
-        end = await tab.aim(dst, dst_what)
-        if end.target_id != dropping.target_id:  # let go where it was allowed: the source
-            await _mouse(tab, "mouseReleased", sx, sy, button="left", buttons=0, clickCount=1)
-            raise TargetNotInteractable(f"{dst_what} moved before the drag; the mouse was "
-                                        "let go where it was pressed and nothing was dropped")
-        tx, ty = end.x, end.y
-        spot = await tab.evaluate(dst.frame, f"__ts.dropSpot({dst.local}, {src.local}, "
-                                  f"{end.hit_id}, {json.dumps(HOOK_SECRET)})") if (
-                                      same and end.hit_id) else None
-        if isinstance(spot, dict):
-            ox, oy = await tab.frame_offset(dst.frame)
-            tx, ty, side = float(spot["x"]) + ox, float(spot["y"]) + oy, str(spot["side"])
-        html5: dict[str, Any] | None = None
+        pressed = True
         # only an element the browser drags itself starts an HTML5 drag: wait for one then
         native = await tab.evaluate(src.frame, _NATIVE.format(start.hit_id or src.local))
-        path = glide(sx, sy, tx, ty)
-        start_at = int(before[1]) if isinstance(before, list) else -1
+        # take hold while the source is under the pointer: the browser picks the element an
+        # HTML5 drag carries, and a library its item, at the first move past its threshold,
+        # by what lies under the press point then (a scroll before it would pick another)
+        await hand.move(*toward(sx, sy, dropping.x, dropping.y))
+        if native:
+            await asyncio.wait({intercepted}, timeout=0.05)
+        if intercepted.done():
+            hand.html5 = intercepted.result()[1]["data"]
+            await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
+        end = await tab.aim(dst, dst_what)  # into view now, as a person scrolls holding it
+        if end.target_id != dropping.target_id:
+            raise TargetNotInteractable(f"{dst_what} moved before the drag")
+        start_at = before.at if before is not None and before.list_id == plan.list_id else -1
         followed = False  # whether the list moved the item while the pointer moved
-        i = 0
-        while i < len(path):
-            x, y = path[i]
+        left = STEPS
+        while left > 0:
+            tx, ty = await hand.spot()
             moved_at = time.monotonic()
-            if html5 is None:
-                await _mouse(tab, "mouseMoved", x, y, button="left", buttons=1)
-                if i == 0 and native:  # the first move starts the HTML5 drag
-                    await asyncio.wait({intercepted}, timeout=0.05)
-                if intercepted.done():
-                    html5 = intercepted.result()[1]["data"]
-                    await _drag_event(tab, "dragEnter", x, y, html5)
-            else:
-                await _drag_event(tab, "dragOver", x, y, html5)
+            await hand.move(*step(hand.x, hand.y, tx, ty, left))
             # a page that renders slowly (a hidden tab draws about once a second) answers
             # each move late: go straight on to the last point
             slow = time.monotonic() - moved_at > SLOW
             await asyncio.sleep(STEP_PAUSE)
-            placed = await _placed(tab, src, list_id) if want >= 0 else None
-            if placed == want:
-                tx, ty = x, y  # the list shows it where it is wanted: let go here
-                break
+            placed = await _placed(tab, src, plan)
+            if plan.want >= 0 and placed == plan.want:
+                break  # the list shows it where it is wanted: let go here
             followed = followed or (placed is not None and placed != start_at)
-            i = len(path) - 1 if slow and 0 < i < len(path) - 1 else i + 1
+            left = 1 if slow and left > 1 else left - 1
         # a list that did not follow the pointer is not waited for to place the item
-        await _hover(tab, src, list_id, want if followed else -1, tx, ty, html5)
-        if html5 is not None:  # the element now under the pointer must take the drop first
-            await _drag_event(tab, "dragOver", tx, ty, html5)
-            await _drag_event(tab, "drop", tx, ty, html5)
-        await _mouse(tab, "mouseReleased", tx, ty, button="left", buttons=0, clickCount=1)
+        await _hover(hand, plan.want if followed else -1)
+        if hand.html5 is not None:  # the element now under the pointer must take the drop
+            await _drag_event(tab, "dragOver", hand.x, hand.y, hand.html5)
+            await _drag_event(tab, "drop", hand.x, hand.y, hand.html5)
+        pressed = False
+        await _mouse(tab, "mouseReleased", hand.x, hand.y, button="left", buttons=0,
+                     clickCount=1)
+    except Exception as e:
+        if pressed:  # the button is not left held down
+            where = await _let_go(hand, src)
+            if isinstance(e, TargetNotInteractable):
+                raise TargetNotInteractable(f"{e}; the drag was let go {where}") from e
+        raise
     finally:
         intercepted.cancel()
         came = await shield.lower_shields(tab, shields)
@@ -146,15 +190,47 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         raise TargetCovered(f"the browser sent part of the drag of {src_what} to a frame of "
                             f"{came[0]}; that frame ignored it. What the page did with the "
                             "rest is in its next snapshot")
-    out = Outcome(f"dragged {src_what} {side} {dst_what}")
-    if isinstance(before, list):
-        await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
-        after = await tab.evaluate(src.frame, f"__ts.order({src.local}, {list_id})")
-        said = order_change(before, after if isinstance(after, list) else None)
-        if said:
-            out.changes.append(said)
-            out.data["order"] = after[2]
-    return out
+    await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
+    said = report(src_what, dst_what, before, *await _read_back(tab, src, dst, plan, before))
+    return Outcome(said.did, said.changes, said.data)
+
+
+async def _read_back(tab: Tab, src: Handle, dst: Handle, plan: Plan,
+                     before: ListState | None) -> tuple[ListState | None, ListState | None]:
+    """The list holding the dragged item now, with the target's place in it (the target's
+    list when the page replaced the element), and the item's first list when it left it."""
+    other = dst.local if src.frame.id == dst.frame.id else 0
+    now = ListState.read(await tab.evaluate(src.frame, f"__ts.order({src.local}, 0, {other})"))
+    if now is None and plan.list_id:  # gone: the page drew its lists anew
+        now = ListState.read(await tab.evaluate(
+            dst.frame, f"__ts.order({src.local}, {plan.list_id}, {other})"))
+    left = None
+    if before is not None and now is not None and now.list_id != before.list_id:
+        left = ListState.read(await tab.evaluate(
+            src.frame, f"__ts.order({src.local}, {before.list_id}, 0)"))
+    return now, left
+
+
+async def _let_go(hand: _Hand, src: Handle) -> str:
+    """Let go of a drag that cannot go on: an HTML5 drag is cancelled, and the button is
+    released on the dragged element where it is now (back in view), so a list that moves
+    items on release puts it back; says where."""
+    tab = hand.tab
+    try:
+        if hand.html5 is not None:
+            await _drag_event(tab, "dragCancel", hand.x, hand.y, hand.html5)
+            hand.html5 = None
+        where = "on it"
+        try:
+            x, y = await tab.point(src, "the dragged element")
+        except Exception:  # noqa: BLE001 - gone or hidden: released where the pointer is
+            x, y, where = hand.x, hand.y, "where the pointer was"
+        await _mouse(tab, "mouseMoved", x, y, button="left", buttons=1)
+        await _mouse(tab, "mouseReleased", x, y, button="left", buttons=0, clickCount=1)
+        return f"{where}, and nothing was dropped on the target; the page's next snapshot " \
+               "shows what it did"
+    except Exception:  # noqa: BLE001 - the tab may be gone: the failure is what is reported
+        return "as far as the browser allowed"
 
 
 async def _press(tab: Tab, src: Handle, what: str, shields: list[Frame], x: float,
@@ -185,18 +261,17 @@ _NATIVE = ("(e => {{ for (; e; e = e.parentElement || e.getRootNode().host) "
            "if (e.draggable) return true; return false; }})(__ts.get({}))")
 
 
-async def _hover(tab: Tab, src: Handle, list_id: int, want: int, x: float, y: float,
-                 html5: dict[str, Any] | None) -> None:
+async def _hover(hand: _Hand, want: int) -> None:
     """Stay over the drop point as a hand does, repeating the move (or the dragover the
     browser repeats), and let go once the list shows the element where it is wanted (at
     index `want`; -1 when it joins no list: once the page has been still for a moment).
     Sortable libraries animate, and a pointer held too long over moving items can undo a
-    move."""
+    move; the point is found anew each time, as the items move under it."""
     start = time.monotonic()
     last: int | None = None
     still = 0
     while True:
-        now = await _placed(tab, src, list_id)
+        now = await _placed(hand.tab, hand.src, hand.plan)
         if want >= 0 and now == want:
             return
         still = still + 1 if now == last else 0
@@ -204,20 +279,19 @@ async def _hover(tab: Tab, src: Handle, list_id: int, want: int, x: float, y: fl
         elapsed = time.monotonic() - start
         if elapsed >= SETTLE[1] or (want < 0 and still >= 1 and elapsed >= SETTLE[0]):
             return
-        if html5 is not None:
-            await _drag_event(tab, "dragOver", x, y, html5)
-        else:  # a hand is never quite still: a pixel either way, so the page sees it move
-            still_x = x + (1 if int(elapsed / HOVER) % 2 else 0)
-            await _mouse(tab, "mouseMoved", still_x, y, button="left", buttons=1)
+        x, y = await hand.spot()
+        if hand.html5 is None:  # a hand is never quite still: a pixel either way
+            x += 1 if int(elapsed / HOVER) % 2 else 0
+        await hand.move(x, y)
         await asyncio.sleep(HOVER)
 
 
-async def _placed(tab: Tab, src: Handle, list_id: int) -> int | None:
-    """The index the dragged element's item has in its list now (None without a list)."""
-    if not list_id:
+async def _placed(tab: Tab, src: Handle, plan: Plan) -> int | None:
+    """The index the dragged element's item has in the target's list now (None without)."""
+    if not plan.list_id:
         return None
-    now = await tab.evaluate(src.frame, f"__ts.order({src.local}, {list_id})")
-    return int(now[1]) if isinstance(now, list) else None
+    now = await tab.evaluate(src.frame, f"__ts.placeIn({src.local}, {plan.list_id})")
+    return int(now) if isinstance(now, int | float) else None
 
 
 async def _drag_event(tab: Tab, kind: str, x: float, y: float, data: dict[str, Any]) -> None:

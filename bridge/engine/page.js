@@ -407,11 +407,11 @@
 
   // the helper as the hub calls it
   const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
-    queryIn, order, dropSpot, handleOf, focusedInfo, describe, pageText, fullText, markdown,
-    state, rect, coverOf } = P;
+    queryIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo, describe, pageText,
+    fullText, markdown, state, rect, coverOf } = P;
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
-    inputState, queryIn, order, dropSpot, handleOf,
+    inputState, queryIn, order, dropSide, dropSpot, placeIn, handleOf,
     focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };

@@ -71,35 +71,101 @@
     return [el.parentElement, el];
   }
 
-  // Where a person drops `src` on `dst`: past the middle of `dst`, on the far side from
-  // where `src` comes (below it when moving down), at a point where the release activates
-  // what it does at the aimed point `hitId`; else null (the aimed point is used).
-  function dropSpot(dstId, srcId, hitId, secret) {
-    const d = get(dstId), s = get(srcId), aimed = get(hitId);
-    if (!d || !s || !aimed) return null;
-    const a = d.getBoundingClientRect(), b = listOf(s)[1].getBoundingClientRect();
-    const dx = a.left + a.width / 2 - (b.left + b.width / 2);
-    const dy = a.top + a.height / 2 - (b.top + b.height / 2);
-    const down = Math.abs(dy) >= Math.abs(dx);
-    const f = (down ? dy : dx) > 0 ? 0.8 : 0.2;
-    const x = down ? a.left + a.width / 2 : a.left + a.width * f;
-    const y = down ? a.top + a.height * f : a.top + a.height / 2;
-    const hit = hitTarget(d, x, y);
-    if (!hits(d, hit) || activationOf(hit, secret) !== activationOf(aimed, secret)) return null;
-    const side = down ? (f > 0.5 ? "below" : "above") : (f > 0.5 ? "after" : "before");
-    return { x, y, side };
-  }
-
-  // [list id, the drag item's index, each item's first words] for the list holding `id`.
-  function order(id, listId) {
-    const el = get(id);
-    const list = listId ? get(listId) : el && listOf(el)[0];
-    if (!list) return null;
-    const items = Array.from(list.children).filter((c) => !SKIP_TAGS.has(c.tagName) &&
+  // The items of a list as a person sees them: its shown children.
+  function itemsOf(list) {
+    return Array.from(list.children).filter((c) => !SKIP_TAGS.has(c.tagName) &&
       getComputedStyle(c).display !== "none");
-    const mine = el ? items.findIndex((c) => c.contains(el)) : -1;
-    return [idOf(list), mine, items.slice(0, 30).map((c) => cut(clean(textOf(c, 0)), 40)[0])];
   }
 
-  Object.assign(P, { dragItem, handleOf, dropSpot, order, zonesFor });
+  // The axis a list lays its items along: "x" when an item's neighbour stands beside it (a
+  // row, or a grid filled row by row), else "y"; a lone item's list, by its flex direction.
+  function axisOf(list, item) {
+    const items = itemsOf(list), i = items.indexOf(item);
+    const other = i < 0 ? null : items[i + 1] || items[i - 1];
+    if (!other) {
+      const cs = getComputedStyle(list);
+      return cs.display.includes("flex") && cs.flexDirection.startsWith("row") ? "x" : "y";
+    }
+    const a = item.getBoundingClientRect(), b = other.getBoundingClientRect();
+    const dx = Math.abs(b.left + b.width / 2 - (a.left + a.width / 2));
+    const dy = Math.abs(b.top + b.height / 2 - (a.top + a.height / 2));
+    return dx > dy ? "x" : "y";
+  }
+
+  const SIDES = { x: ["before", "after"], y: ["above", "below"] };
+
+  // The side of `dst` a person drops `src` on, decided once before the drag (the items move
+  // under the pointer while it lasts): along the target's list, the far side from where
+  // `src` comes: past it when moving down its own list, or, from another list, the half
+  // facing away from `src`. With the target's list and the index `src` is wanted at there.
+  function dropSide(dstId, srcId) {
+    const d = get(dstId), s = get(srcId);
+    if (!d || !s) return null;
+    const [dList, dItem] = listOf(d), [sList, sItem] = listOf(s);
+    const axis = axisOf(dList, dItem);
+    const items = itemsOf(dList), at = items.indexOf(dItem), from = items.indexOf(sItem);
+    let forward;
+    if (dList === sList && from >= 0 && at >= 0) forward = from < at;
+    else {
+      const a = dItem.getBoundingClientRect(), b = sItem.getBoundingClientRect();
+      forward = axis === "x" ? a.left + a.width / 2 >= b.left + b.width / 2
+        : a.top + a.height / 2 >= b.top + b.height / 2;
+    }
+    // the item leaves its place before it takes the new one: past a later item of its own
+    // list, it takes that item's index
+    const want = at < 0 ? -1 : at + (forward ? 1 : 0) - (from >= 0 && from < at ? 1 : 0);
+    return { side: SIDES[axis][forward ? 1 : 0], list: idOf(dList), want };
+  }
+
+  // Where on `dst` a person lets go to drop on its `side` (from `dropSide`), in its layout
+  // now: three tenths from the middle towards that side, at a point where the release
+  // activates what it does at the aimed point `hitId`; else null (the target is out of
+  // view or covered there: it is aimed at anew).
+  function dropSpot(dstId, hitId, secret, side) {
+    const d = get(dstId), aimed = get(hitId);
+    if (!d || !aimed || !d.isConnected) return null;
+    const a = d.getBoundingClientRect();
+    const far = side === "below" || side === "after";
+    const along = side === "below" || side === "above" ? "y" : "x";
+    const wanted = activationOf(aimed, secret);
+    for (const f of far ? [0.8, 0.7, 0.9, 0.6] : [0.2, 0.3, 0.1, 0.4]) {
+      const x = along === "x" ? a.left + a.width * f : a.left + a.width / 2;
+      const y = along === "y" ? a.top + a.height * f : a.top + a.height / 2;
+      if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+      const hit = hitTarget(d, x, y);
+      if (hits(d, hit) && activationOf(hit, secret) === wanted) return { x, y };
+    }
+    return null;
+  }
+
+  // The index of the item holding `id` in list `listId` now (-1 when it is not there).
+  function placeIn(id, listId) {
+    const el = get(id), list = get(listId);
+    if (!el || !list) return -1;
+    return itemsOf(list).findIndex((c) => c.contains(el));
+  }
+
+  const LISTED = 1000;  // item texts read back at most (the count is always whole)
+
+  // The list holding `id` (or list `listId`): its id, the index of `id`'s item and of
+  // `otherId`'s (-1 when not in it), the first words of its items, how many there are, the
+  // axis it runs along, and whether `id` is still in the page.
+  function order(id, listId, otherId) {
+    const el = get(id);
+    const list = listId ? get(listId) : el && el.isConnected && listOf(el)[0];
+    if (!list) return null;
+    const items = itemsOf(list);
+    const indexOf = (n) => n ? items.findIndex((c) => c.contains(n)) : -1;
+    const mine = indexOf(el), other = indexOf(otherId ? get(otherId) : null);
+    const item = items[mine >= 0 ? mine : Math.max(other, 0)];
+    return {
+      list: idOf(list), at: mine, other, total: items.length,
+      items: items.slice(0, LISTED).map((c) => cut(clean(textOf(c, 0)), 40)[0]),
+      axis: item ? axisOf(list, item) : "y", gone: !el || !el.isConnected,
+      into: !!(otherId && el && get(otherId) && get(otherId) !== el &&
+               get(otherId).contains(el)),
+    };
+  }
+
+  Object.assign(P, { dragItem, handleOf, dropSide, dropSpot, placeIn, order, zonesFor });
 })();

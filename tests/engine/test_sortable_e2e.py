@@ -85,3 +85,53 @@ async def test_a_drag_that_changes_nothing_says_the_order_did_not_change(
                               target(shot, "listitem", "Apples"))
     assert "the list's order did not change" in out.text()
     assert await text_of(tab, "#fruit-out") == "dropped Apples: Apples, Bananas, Cherries, Dates"
+
+
+async def test_a_drag_whose_target_must_be_scrolled_into_view_moves_the_asked_for_item(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("draglists.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "listitem", "Task 2"),
+                              target(shot, "listitem", "Task 11"))
+    order = ",".join(f"Task {i}" for i in (1, *range(3, 12), 2, 12))
+    assert await text_of(tab, "#out") == f"tasks: {order}"
+    assert out.did.endswith('below @' + shot.text.split('"Task 11" @')[1].split()[0] +
+                            ' (listitem "Task 11")'), out.did
+    assert "(it moved from 2 to 11 of 12)" in out.text()
+
+
+@pytest.mark.parametrize(("board", "item", "onto", "page", "said", "lists"), [
+    # pointer events, the card moving as the pointer moves: onto a card higher up
+    ("pointer", "Add mode", "Refactor", "todo: Fix bug,Bump deps | doing: Add mode,Refactor",
+     "above", ["Add mode | Refactor (it is 1 of 2)", "Fix bug | Bump deps"]),
+    # HTML5 drag and drop, placed on drop: onto a card lower down
+    ("html5", "Card A", "Card E", "todo: Card B | doing: Card D,Card E,Card A",
+     "below", ["Card D | Card E | Card A (it is 3 of 3)", "Card B"]),
+])
+async def test_a_drag_to_another_list_reports_the_side_it_landed_on_and_both_lists(
+        tab: Tab, site: Site, board: str, item: str, onto: str, page: str, said: str,
+        lists: list[str]) -> None:
+    await goto(tab, site.url("draglists.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "listitem", item),
+                              target(shot, "listitem", onto))
+    assert await text_of(tab, "#out") == page
+    assert f" {said} " in out.did, out.did
+    assert out.changes == [f"it moved to another list, which now reads: {lists[0]}",
+                           f"the list it left now reads: {lists[1]}"]
+    assert out.data["order"] == lists[0].split(" (")[0].split(" | ")
+
+
+async def test_a_long_self_scrolling_list_is_reported_cut_with_a_mark_and_its_true_count(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("draglists.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "listitem", "Track 01"),
+                              target(shot, "listitem", "Track 35"))
+    tracks = [f"Track {i:02}" for i in (*range(2, 36), 1, *range(36, 41))]
+    assert await text_of(tab, "#out") == "long: " + ",".join(tracks)
+    assert ' below ' in out.did, out.did
+    assert out.changes == ["the list now reads: [+10 before] | " + " | ".join(tracks[10:]) +
+                           " (it moved from 1 to 35 of 40)"]
+    assert out.data["order"] == tracks
+    assert out.data["order_count"] == 40
