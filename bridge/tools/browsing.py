@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..engine import actions, files
@@ -96,6 +97,12 @@ async def wait(call: Call, args: dict[str, Any]) -> Result:
       Param("full", "bool", help="the whole page, not just the viewport"),
       Param("target", help="only this element"), OVERWRITE, mutating=False)
 async def screenshot(call: Call, args: dict[str, Any]) -> Result:
+    given = args.get("path")
+    if isinstance(given, str) and re.fullmatch(r"@\d+", given):  # a ref, not a file name
+        if args.get("target"):
+            raise UsageError(f"{given} is a ref, not a file to write, and --target is given "
+                             "too; nothing was saved")
+        args = {**args, "target": given, "path": None}
     dest = output(call, args)
     async with tab_of(call, args) as tab:
         out = await files.screenshot(tab, dest, bool(args.get("full")), optional_target(args))

@@ -214,6 +214,20 @@ def test_a_screenshot_lands_in_the_agents_folder_and_never_replaces_a_file_unask
     assert Path(mine).read_bytes() == before
 
 
+def test_a_screenshot_of_a_ref_given_where_the_file_goes_shoots_that_element(
+        console_hub, recorder) -> None:
+    hub, _term = console_hub
+    ok(hub, "open", recorder + "/dl")
+    button = ref(hub, "Get the settings")
+    shot = json.loads(ok(hub, "screenshot", button, "--json"))
+    assert shot["path"].endswith(".png")
+    assert os.path.dirname(shot["path"]) == folder(hub)
+    assert not os.path.exists(os.path.join(folder(hub), button))
+    both = run(hub, "screenshot", button, "--target", button)
+    assert both.returncode == 2, both.stderr
+    assert "is a ref, not a file to write" in both.stderr
+
+
 def test_a_screenshot_outside_the_agents_folder_is_asked_and_denied_writes_nothing(
         console_hub, recorder) -> None:
     hub, term = console_hub
