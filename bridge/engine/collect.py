@@ -84,6 +84,12 @@ class SnapshotTaking(PageFrames):
         lines: list[snap.Line] = []
         root = scope.frame if scope else self.frames[self.target_id]
         self._stitch(root, by_frame, children, 0 if interactive else 1, lines, set(), 0)
+        if scope is None:
+            shared = snap.shared_locs([(ln.loc, self.refs[ln.ref].frame) for ln in lines
+                                       if ln.ref and ln.loc])
+            for ln in lines:
+                if ln.loc in shared:
+                    ln.loc = None  # its role and name (and nth=) name it on the whole page
         if scope is None and not viewport:  # nth among same role+name, for stale fallback
             seen: dict[tuple[str, str], int] = {}
             for ln in lines:
@@ -178,10 +184,12 @@ class SnapshotTaking(PageFrames):
                 snap.REF, snap.FRAME, snap.ROW) else 0
             if kind == snap.ROW:  # a table row: its cells, or how many rows were left out
                 extra = row[8] if len(row) > 8 else None
+                spot = int(row[9]) if len(row) > 9 and not ref else 0
                 out.append(snap.Line(depth, kind, role, name, ref, str(row[5] or ""),
                                      cells=[str(c) for c in extra] if isinstance(extra, list)
                                      else None, loc=row[7],
-                                     more=extra if isinstance(extra, int) else 0))
+                                     more=extra if isinstance(extra, int) else 0,
+                                     at=(frame.id, spot) if spot else None))
                 continue
             left = row[9] if len(row) > 9 else (0, 0)
             if kind == snap.FRAME:
@@ -196,7 +204,8 @@ class SnapshotTaking(PageFrames):
                                  row[7] if len(row) > 7 else None,
                                  row[8] if len(row) > 8 else None,
                                  name_left=int(left[0]), value_left=int(left[1]),
-                                 hint=str(row[10]) if len(row) > 10 and row[10] else None))
+                                 hint=str(row[10]) if len(row) > 10 and row[10] else None,
+                                 at=(frame.id, local) if local and not ref else None))
 
     async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
                        scope: Target | None = None, max_chars: int | None = None) -> Snapshot:
@@ -207,10 +216,12 @@ class SnapshotTaking(PageFrames):
             # a locator's nth counts the whole page: number same-named elements on all of it
             whole, _ = await self.collect(interactive=True, viewport=False, scope=None)
             counts = Counter((w.role, w.name) for w in whole if w.ref)
+            locs = {w.ref: w.loc for w in whole if w.ref}  # unique on the whole page
             for ln in lines:
                 if ln.ref:
                     ln.nth = self.refs[ln.ref].nth
                     ln.dupes = counts[(ln.role, ln.name)]
+                    ln.loc = locs.get(ln.ref, ln.loc)
         main_doc = self.frames[self.target_id].doc
         current = {ln.ref for ln in lines if ln.ref}
         new = current - self._last_refs if self._last_doc == main_doc else set()

@@ -10,7 +10,7 @@
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, inViewport, statesOf, valueOf, optionsOf,
-    locOf, hinted, listened, dragItem, countsOn, countsOff, zonesFor } = P;
+    locOf, hinted, glyphLocs, listened, dragItem, countsOn, countsOff, zonesFor } = P;
 
   // -- tables and repeated containers (issue 13 §2, §4) -----------------------------------
   // A data table's row is one line of cells; a container that repeats among its siblings
@@ -110,15 +110,19 @@
 
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
-  //   kind 0 = element with a ref, 1 = structure (no ref), 2 = text, 3 = frame placeholder,
+  //   kind 0 = element with a ref, 1 = structure (no ref; id its element's, for a locator
+  //   by its role and name), 2 = text, 3 = frame placeholder,
   //   4 = table row: role "row" or "header", extra its cells' text (id set when the row
-  //   itself is clickable); role "more" / "unloaded": extra is how many rows were left out
-  //   / are not in the page yet (aria-rowcount)
+  //   itself is clickable, a 10th cell its element's id either way); role "more" /
+  //   "unloaded": extra is how many rows were left out / are not in the page yet
+  //   (aria-rowcount)
   function snapshot(opts) {
     countsOn();
     tables = new Map();
     try {
-      return walk(opts);
+      const res = walk(opts);
+      if (res.rows) glyphLocs(res.rows);
+      return res;
     } finally {
       countsOff();
       tables = null;
@@ -182,7 +186,7 @@
           rows[i][0]--;
       }
       nest(box.start, [at(depth), 1, role || (el.tagName === "ARTICLE" ? "article" : "group"),
-                       name, 0, ""]);
+                       name, idOf(el), ""]);
     }
 
     // One line for a table row: its cells' text in order, the controls in them under it.
@@ -214,7 +218,7 @@
       if (acts) refCount++;
       nest(start, [at(depth), 4, header ? "header" : "row",
                    acts ? cut(clean(cells.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
-                   states.join(" "), null, acts ? locOf(el, "row") : null, cells]);
+                   states.join(" "), null, acts ? locOf(el, "row") : null, cells, idOf(el)]);
     }
 
     function walkChildren(el, depth) {
@@ -317,7 +321,7 @@
         // a drag item is named by its words; a long one (a card) keeps its text lines too
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox" || (dragging && !(row.length > 9 && row[9][0]));
-        if (!row[3]) hinted(row, el);
+        hinted(row, el);
         rows.push(row);
         if (fromContent) consumed++;
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
@@ -346,7 +350,8 @@
         if (role === "heading") {
           flush();
           const states = statesOf(el, role);
-          const line = namedRow([depth, 1, "heading", "", 0, states.join(" ")], el, role, 0);
+          const line = namedRow([depth, 1, "heading", "", idOf(el), states.join(" ")], el, role,
+                              0);
           if (line[3] && unnamed())
             Object.assign(boxes[boxes.length - 1], { name: line[3], nameAt: rows.length });
           rows.push(line);
@@ -356,7 +361,7 @@
           return;
         }
         if (role === "img") {
-          const row = namedRow([depth, 1, "img", "", 0, ""], el, role, 0);
+          const row = namedRow([depth, 1, "img", "", idOf(el), ""], el, role, 0);
           if (row[3]) { flush(); rows.push(row); }
           return;
         }
@@ -364,8 +369,8 @@
             (role === "group" && tag === "FIELDSET") ||
             (role === "table" && (tag !== "TABLE" || dataTable(el)))) {
           flush();
-          rows.push(namedRow([depth, 1, role, "", 0, statesOf(el, role).join(" ")], el, role,
-                             0));
+          rows.push(namedRow([depth, 1, role, "", idOf(el), statesOf(el, role).join(" ")], el,
+                             role, 0));
           structural = true;
         } else if (role === "listitem") {
           flush();
@@ -407,11 +412,11 @@
 
   // the helper as the hub calls it
   const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
-    queryIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo, describe, pageText,
-    fullText, markdown, state, rect, coverOf } = P;
+    queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo, describe,
+    pageText, fullText, markdown, state, rect, coverOf } = P;
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
-    inputState, queryIn, order, dropSide, dropSpot, placeIn, handleOf,
+    inputState, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf,
     focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };

@@ -5,7 +5,7 @@
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
-    hiddenForName, nameOf, fullNameOf, isBlock, statesOf, valueOf, iconEvidence, describe,
+    hiddenForName, nameOf, fullNameOf, isBlock, statesOf, valueOf, hintOf, describe,
     hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked } = P;
 
   function info(id) {
@@ -17,7 +17,7 @@
     const [name, nameLeft] = cut(fullNameOf(src, dragged ? "clickable" : role), NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
-      hint: name ? "" : iconEvidence(el).hint,
+      hint: hintOf(el, name),
       type: src.type || null, masked: masked(src), editable: !!el.isContentEditable,
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
       disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,

@@ -41,6 +41,7 @@ class Line:
     cells: list[str] | None = None  # a table row's cells (kind ROW)
     more: int = 0  # a table's rows left out (kind ROW, role "more")
     hint: str | None = None  # what an unnamed element's markup suggests it is (not its name)
+    at: tuple[str, int] | None = None  # an element line with no ref: (frame id, local id)
 
 
 @dataclass
@@ -99,11 +100,12 @@ def locator(line: Line, nth: int, dupes: int, whole: bool) -> tuple[str, str]:
     A line whose role and name are printed `whole` is located by exactly those
     (`loc=ROLE "NAME"`, the first of its kind), so the text prints only what it adds:
     `nth=N` for a later one of the same role and name, else nothing (`--json` has the whole
-    locator). A CSS locator (#id, name=, href, class) is printed as `loc=CSS` where it tells
-    elements of the same role and name apart (nth= breaks as soon as the list changes), and
+    locator). A locator page.js built (#id, name=, href, class, or a name in its card) is
+    printed as `loc=...` where it tells elements of the same role and name apart (nth=
+    breaks as soon as the list changes) or the name says nothing (none, or a count), and
     a line whose name is cut or not shown prints `loc=ROLE "NAME"` in full.
     """
-    if line.loc and (dupes > 1 or not line.name):
+    if line.loc and (dupes > 1 or says_nothing(line.name)):
         return line.loc, f"loc={line.loc}"
     loc = role_name_loc(line.role, line.name, nth if dupes > 1 else 0)
     if whole and line.role:
@@ -111,6 +113,41 @@ def locator(line: Line, nth: int, dupes: int, whole: bool) -> tuple[str, str]:
     if line.kind == ROW and line.name and dupes == 1:
         return loc, ""  # its ref and cells say which row it is (a table of them stays short)
     return loc, f"loc={loc}"  # the line does not show the name as the locator needs it
+
+
+def says_nothing(name: str) -> bool:
+    """Whether a name holds no letter (a count, `300` on a like button): no name to find the
+    element by once the count changes."""
+    return not any(c.isalpha() for c in name)
+
+
+def names_line(line: Line, name: str) -> bool:
+    """Whether `ROLE "NAME"` names this line (of that role): by its name, or a table row
+    with no name of its own by its cells' text, whole or its first cells (`row "row1"`)."""
+    if line.name == name:
+        return True
+    if line.kind != ROW or line.name or not line.cells:
+        return False
+    said = ""
+    for text in line.cells:
+        said = f"{said} {text}".strip()
+        if said == name:
+            return True
+        if len(said) >= len(name):
+            return False
+    return False
+
+
+def shared_locs(placed: list[tuple[str, str]]) -> set[str]:
+    """Of (locator, frame id) pairs, the locators lines of more than one frame print: each is
+    unique in its own document only (two frames of one widget: `#like-btn` twice), so
+    neither names one element of the page."""
+    first: dict[str, str] = {}
+    shared: set[str] = set()
+    for loc, frame in placed:
+        if first.setdefault(loc, frame) != frame:
+            shared.add(loc)
+    return shared
 
 
 def hint_shown(hint: str | None, printed: str) -> bool:

@@ -1,4 +1,5 @@
-"""Pure parsing of what an action names: `@12`, `loc=button "Save" nth=1`, `loc=#id`, or CSS."""
+"""Pure parsing of what an action names: `@12`, `loc=button "Save" nth=1`, `loc=#id`, or CSS
+(either form may end `in "WORDS"`: the one whose card says WORDS)."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ class RefTarget:
 
 @dataclass(frozen=True)
 class RoleTarget:
+    """A role and name; the nth of them, or with `within` the one whose card says it."""
+
     role: str
     name: str
     nth: int = 0
+    within: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,14 +77,15 @@ def parse_locator(loc: str) -> Target:
     head, _, rest = loc.partition(" ")
     if rest.lstrip().startswith('"') and head.replace("-", "").isalpha() and head.islower():
         name, tail = _unquote(rest.lstrip())
-        nth = 0
         tail = tail.strip()
-        if tail:
-            if not tail.startswith("nth=") or not tail[4:].isdigit():
-                raise UsageError(f"unexpected {tail!r} after the name in loc={loc}; "
-                                 'the form is loc=ROLE "NAME" [nth=N]')
-            nth = int(tail[4:])
-        return RoleTarget(head, name, nth)
+        if tail.startswith('in "'):
+            within, after = _unquote(tail[3:])
+            if within.strip() and not after.strip():
+                return RoleTarget(head, name, 0, within)
+        if tail and (not tail.startswith("nth=") or not tail[4:].isdigit()):
+            raise UsageError(f"unexpected {tail!r} after the name in loc={loc}; "
+                             'the form is loc=ROLE "NAME" [nth=N] or loc=ROLE "NAME" in "WORDS"')
+        return RoleTarget(head, name, int(tail[4:]) if tail else 0)
     if not loc:
         raise UsageError("empty loc=; the forms are loc=ROLE \"NAME\" [nth=N] or loc=CSS")
     return _css_in(loc)

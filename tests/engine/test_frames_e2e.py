@@ -15,7 +15,7 @@ from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from tabsteward.bridge.errors import TargetCovered
+from tabsteward.bridge.errors import RefNotFound, TargetCovered
 
 pytestmark = pytest.mark.browser
 
@@ -145,10 +145,17 @@ async def test_fill_inside_cross_origin_iframe(tab: Tab, site: Site) -> None:
 
 async def test_css_selector_reaches_into_a_cross_origin_frame(tab: Tab, site: Site) -> None:
     await frames_page(tab, site)
-    await actions.enter_text(tab, parse("#field"), "first match", "fill")
-    # the main page has no #field; the first frame that has one is the same-origin frame
+    handle = await tab.resolve(parse('[aria-label="Swatch cross"]'))
+    assert handle.frame.session != tab.session_id  # the cross-origin frame's own session
+
+
+async def test_a_css_selector_each_frame_matches_is_refused_and_nothing_is_typed(
+        tab: Tab, site: Site) -> None:
+    await frames_page(tab, site)
+    with pytest.raises(RefNotFound, match=r"^2 elements match '#field'.*nothing was done"):
+        await actions.enter_text(tab, parse("#field"), "first match", "fill")
     assert await js(tab, "document.getElementById('same').contentDocument"
-                         ".getElementById('field').value") == "first match"
+                         ".getElementById('field').value") == ""
 
 
 async def test_scoped_snapshot_of_a_cross_origin_frame_shows_its_content(

@@ -15,7 +15,10 @@ from tabsteward.bridge.engine.snapshot import (
     Built,
     Line,
     build,
+    locator,
+    names_line,
     quote,
+    shared_locs,
     shorten,
 )
 from tabsteward.bridge.shown import printable
@@ -346,3 +349,22 @@ def test_a_hint_is_not_printed_again_when_the_locator_already_says_its_words() -
                          '- clickable @2 hint="like" nth=1']
     assert make([Line(0, REF, "clickable", "", 1, loc="span.like",
                       hint="like")]).refs["@1"]["hint"] == "like"
+
+
+def test_a_css_locator_lines_of_two_frames_print_is_shared_and_one_frame_s_is_not() -> None:
+    assert shared_locs([("#like-btn", "A"), ("#st", "A"), ("#like-btn", "B"),
+                        ("#like-btn", "B"), ("#st", "A")]) == {"#like-btn"}
+
+
+def test_a_row_with_no_name_is_named_by_its_cells_whole_or_its_first_ones() -> None:
+    row = Line(0, ROW, "row", cells=["row1", "first details"])
+    names = ("row1", "row1 first details", "row", "first details")
+    assert [names_line(row, n) for n in names] == [True, True, False, False]
+
+
+def test_a_button_named_only_by_its_count_prints_its_css_locator() -> None:
+    css = 'button[data-testid="like"] in "Grace"'
+    line = Line(0, REF, "button", "300", 4, loc=css)
+    assert locator(line, 0, 1, True)[1] == f"loc={css}"
+    named = Line(0, REF, "button", "Like 300", 4, loc="button.like")
+    assert locator(named, 0, 1, True)[1] == ""

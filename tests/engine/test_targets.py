@@ -73,3 +73,11 @@ def test_typed_addresses_get_the_scheme_an_address_bar_would_give() -> None:
     assert with_scheme("http://example.org") == "http://example.org"
     assert with_scheme("about:blank") == "about:blank"
     assert with_scheme("file:///tmp/a.html") == "file:///tmp/a.html"
+
+
+def test_a_role_locator_may_name_the_words_of_the_card_it_sits_in() -> None:
+    assert parse('loc=button "more_vert" in "Ada \\"the\\" first"') == \
+        RoleTarget("button", "more_vert", 0, 'Ada "the" first')
+    for bad in ('loc=button "x" in ""', 'loc=button "x" in "a" nth=1', 'loc=button "x" in'):
+        with pytest.raises(UsageError):
+            parse(bad)

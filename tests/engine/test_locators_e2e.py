@@ -1,0 +1,136 @@
+"""Locators on pages as sites build them: every printed one names its one element on the
+whole page (shadow roots and frames too), a CSS target matching several is refused, a role
+and name reaches lines with no ref, and a card is named by its stable words."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, loc_on_line, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.reading import read_element
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import RefNotFound
+
+pytestmark = pytest.mark.browser
+
+
+def printed_locs(shot: Snapshot) -> dict[str, str]:
+    """Each ref's locator as an agent reads it off its line."""
+    return {r: loc_on_line(line_of(shot, r)) for r in shot.refs}
+
+
+async def test_every_locator_printed_for_repeated_shadow_cards_and_frames_finds_its_own_element(
+        tab: Tab, site: Site) -> None:
+    for page in ("shadowcards.html", "twoframes.html"):
+        await goto(tab, site.url(page))
+        shot = await tab.snapshot(interactive=True)
+        locs = printed_locs(shot)
+        assert len(set(locs.values())) == len(locs), shot.text
+        for r, loc in locs.items():
+            handle = await tab.resolve(parse("loc=" + loc))
+            assert f"@{handle.ref}" == r, (page, loc, shot.text)
+
+
+async def test_the_star_of_each_shadow_card_is_clicked_through_its_printed_locator(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("shadowcards.html"))
+    shot = await tab.snapshot(interactive=True)
+    stars = [loc for loc in printed_locs(shot).values() if "icon-star" in loc]
+    assert [s.rsplit(" in ", 1)[1] for s in stars] == [
+        '"Blue kettle"', '"Red toaster"', '"Green mug"'], shot.text
+    await actions.click(tab, parse("loc=" + stars[2]))
+    assert await text_of(tab, "#out") == "fav C3"
+
+
+async def test_a_css_target_that_matches_several_elements_is_refused_and_nothing_is_done(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("shadowcards.html"))
+    with pytest.raises(RefNotFound, match=r"^3 elements match 'button\.fav' on the page .*"
+                                          r"nothing was done"):
+        await actions.click(tab, parse("button.fav"))
+    assert await text_of(tab, "#out") == "no action"
+    await goto(tab, site.url("twoframes.html"))
+    with pytest.raises(RefNotFound, match=r"^2 elements match '#like-btn'.*nothing was done"):
+        await actions.click(tab, parse("loc=#like-btn"))
+    assert await text_of(tab, "#out") == "no action"
+    await goto(tab, site.url("tables.html"))
+    with pytest.raises(RefNotFound, match=r"^\d+ elements match 'table tr'.*nothing was done"):
+        await actions.click(tab, parse("table tr"))
+
+
+async def test_a_role_and_name_reaches_a_heading_and_a_row_that_have_no_ref(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("lines.html"))
+    shot = await tab.snapshot()
+    assert '- heading "Attachments" [level=1]' in shot.text
+    assert await read_element(tab, parse('loc=heading "Attachments"')) == ("text",
+                                                                           "Attachments")
+    _, row = await read_element(tab, parse('loc=row "row2"'))  # by its first cell
+    assert "second details" in row
+    _, row = await read_element(tab, parse('loc=row "row1 first details"'))
+    assert "first details" in row
+    with pytest.raises(RefNotFound, match=r'no heading "Nope" .*nothing was done'):
+        await read_element(tab, parse('loc=heading "Nope"'))
+
+
+async def test_a_comments_buttons_are_located_by_its_author_not_by_its_vote_count(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("comments.html"))
+    shot = await tab.snapshot(interactive=True)
+    ups = [loc for loc in printed_locs(shot).values() if loc.startswith("button.upvote")]
+    assert ups == ['button.upvote in "alice"', 'button.upvote in "bob"',
+                   'button.upvote in "dave"'], shot.text
+    await js(tab, "document.querySelectorAll('.count').forEach((c, i) => "
+                  "c.textContent = String(100 + i))")
+    for loc, author in zip(ups, ("alice", "bob", "dave"), strict=True):
+        await actions.click(tab, parse("loc=" + loc))
+        assert await text_of(tab, "#out") == f"upvote {author}"
+
+
+# iconhints.html: each element's id and the hint its markup gives (None: none)
+HINTS = [("h1", "trash can"), ("h2", "share"), ("h3", "chevron down"),
+         ("h4", "kebab horizontal"), ("h5", "cart"), ("h6", "trash"), ("h7", "trash"),
+         ("h8", "trash"), ("h9", "Settings"), ("h10", "upvote"), ("h11", "Archive"),
+         ("h12", "pin"), ("h13", "share"), ("h14", "like"), ("h15", None), ("h16", "delete")]
+
+
+async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("iconhints.html"))
+    shot = await tab.snapshot(interactive=True)
+    by_loc = {info["loc"]: info for info in shot.refs.values()}
+    got = [(i, by_loc[f"#{i}"].get("hint")) for i, _ in HINTS]
+    assert got == HINTS, shot.text
+
+
+async def test_a_button_named_only_by_its_count_gets_a_hint_and_a_locator_in_its_card(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feedcounts.html"))
+    shot = await tab.snapshot(interactive=True)
+    likes = {r: info for r, info in shot.refs.items() if info["name"] in ("300", "3")}
+    assert [i["hint"] for i in likes.values()] == ["like", "like"], shot.text
+    grace = next(r for r, i in likes.items() if i["name"] == "300")
+    loc = loc_on_line(line_of(shot, grace))
+    assert loc == 'button[data-testid="like"] in "Grace Hopper"', shot.text
+    await js(tab, "document.querySelector('.post button span').textContent = '301'")
+    await actions.click(tab, parse("loc=" + loc))
+    assert await text_of(tab, "#out") == "like Grace Hopper"
+
+
+async def test_icon_font_glyph_buttons_are_located_by_name_in_their_card_not_by_nth(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("feedcounts.html"))
+    shot = await tab.snapshot(interactive=True)
+    more = [loc_on_line(ln) for ln in shot.text.splitlines() if '"more_vert" @' in ln]
+    assert more == ['button "more_vert" in "Grace Hopper"',
+                    'button "more_vert" in "Ada Lovelace"'], shot.text
+    await js(tab, "add('Hedy Lamarr', 5, true)")  # a new post on top: nth= would shift
+    await actions.click(tab, parse("loc=" + more[1]))
+    assert await text_of(tab, "#out") == "more_vert Ada Lovelace"
+    with pytest.raises(RefNotFound, match=re.escape('no button "more_vert" in "Nobody"')):
+        await actions.click(tab, parse('loc=button "more_vert" in "Nobody"'))
