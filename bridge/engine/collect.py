@@ -238,7 +238,9 @@ class SnapshotTaking(PageFrames):
         url = str(page.get("url", self.state.url))
         title = str(page.get("title", ""))
         self.state.title = title
+        budget = scope_handle is not None and max_chars is None
         built = snap.build(lines, title=title, url=url, new_refs=new, interactive=interactive,
-                           max_chars=max_chars, notes=notes)
+                           max_chars=snap.SCOPE_CHARS if budget else max_chars, notes=notes,
+                           budget=budget)
         return Snapshot(built.text, built.refs, url, title)
 

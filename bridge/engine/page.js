@@ -9,8 +9,8 @@
   if (globalThis.__ts) return "present";
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
-    HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, inViewport, statesOf, valueOf, optionsOf,
-    locOf, hinted, glyphLocs, listened, dragItem, countsOn, countsOff, zonesFor } = P;
+    nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, inViewport, statesOf, valueOf,
+    optionsOf, locOf, hinted, glyphLocs, listened, dragItem, countsOn, countsOff, zonesFor } = P;
 
   // -- tables and repeated containers (issue 13 §2, §4) -----------------------------------
   // A data table's row is one line of cells; a container that repeats among its siblings
@@ -19,6 +19,9 @@
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
   let tables = null;  // per snapshot: table element -> {data, rows, shown, left}
+  // per snapshot: a list (the parent of list items or articles) -> [items met, items left
+  // out]; an unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
+  let lists = null;
 
   function tableState(table) {
     let st = tables.get(table);
@@ -70,22 +73,38 @@
     return cells > 0;
   }
 
-  // A header cell is acted on only when it says so (a sortable column without a button of
-  // its own); a grid cell when it takes focus or selection. Else their text is the row's.
-  function cellActs(el, role) {
-    if (role === "gridcell") return el.hasAttribute("tabindex") || el.hasAttribute("aria-selected");
-    return HEAD_ROLES.has(role) && el.hasAttribute("aria-sort") &&
-      !el.querySelector("button,a[href],input,select,[role=button]");
+  // A cell is acted on when it says so: a header that sorts its column, a grid cell that
+  // takes selection, a cell with a click handler of its own (`own`); never when it wraps a
+  // control, which has the ref. A grid's roving tabindex (every cell focusable by arrow
+  // keys) says nothing: the cell's text is the row's.
+  const CONTROLS = "button,a[href],input,select,textarea,[role=button],[role=checkbox]," +
+    "[role=link],[role=switch],[role=radio],[role=combobox]";
+  function cellActs(el, role, own) {
+    if (!own && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
+        !(role === "gridcell" && el.hasAttribute("aria-selected"))) return false;
+    return !el.querySelector(CONTROLS);
   }
 
-  const firstClass = (el) => el.classList.length ? el.classList[0] : "";
+  // What tells an element's kind apart: its first class, or lacking one the names of its
+  // attributes (a wrapper a framework repeats per item: `data-testid`), with the value of
+  // those that name a kind (`slot="comment"` beside `slot="actions"` are parts of one
+  // item); not its style (layout)
+  const KIND_ATTRS = /^(?:slot|data-(?:testid|test-id|test|qa|cy|type|component-type))$/;
+  function kindOf(el) {
+    if (el.classList.length) return el.classList[0];
+    let k = "";
+    for (const a of el.attributes) {
+      if (a.name !== "style") k += " " + a.name + (KIND_ATTRS.test(a.name) ? "=" + a.value : "");
+    }
+    return k;
+  }
 
-  // Whether el has a sibling of its kind (tag, role, first class) among the three before or
-  // after it.
+  // Whether el has a sibling of its kind (tag, role, and with byClass kindOf) among the
+  // three before or after it.
   function repeats(el, byClass) {
-    const tag = el.tagName, role = el.getAttribute("role"), cls = byClass && firstClass(el);
+    const tag = el.tagName, role = el.getAttribute("role"), cls = byClass && kindOf(el);
     const same = (s) => s.tagName === tag && s.getAttribute("role") === role &&
-      (!byClass || firstClass(s) === cls);
+      (!byClass || kindOf(s) === cls);
     let s = el.previousElementSibling;
     for (let n = 0; s && n < 3; n++, s = s.previousElementSibling) if (same(s)) return true;
     s = el.nextElementSibling;
@@ -93,18 +112,24 @@
     return false;
   }
 
-  // List items and articles that repeat; classed blocks and custom elements that repeat
-  // (a card, a feed entry), if small: a column of prose is not a card (see small).
+  // List items and articles that repeat, or whose wrapper (holding only them) repeats;
+  // blocks with a class or attributes and custom elements that repeat (a card, a feed
+  // entry), if small: a column of prose is not a card (see small).
   function boxable(el, role) {
     const tag = el.tagName;
-    if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role))
-      return repeats(el, false);
-    if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && el.classList.length))
+    if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) {
+      if (repeats(el, false)) return true;
+      const p = el.parentElement;
+      return !!p && p.firstElementChild === el && p.lastElementChild === el &&
+        repeats(p, true);
+    }
+    if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && kindOf(el)))
       return false;
     return repeats(el, true);
   }
 
   const CARD_CHARS = 600;
+  const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
   const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
     el.textContent.length <= CARD_CHARS;
 
@@ -115,17 +140,18 @@
   //   4 = table row: role "row" or "header", extra its cells' text (id set when the row
   //   itself is clickable, a 10th cell its element's id either way); role "more" /
   //   "unloaded": extra is how many rows were left out / are not in the page yet
-  //   (aria-rowcount)
+  //   (aria-rowcount); role "items": how many items of a list were left out
   function snapshot(opts) {
     countsOn();
     tables = new Map();
+    lists = new Map();
     try {
       const res = walk(opts);
       if (res.rows) glyphLocs(res.rows);
       return res;
     } finally {
       countsOff();
-      tables = null;
+      tables = lists = null;
       zonesFor(null);
     }
   }
@@ -140,6 +166,9 @@
       focused = focused.shadowRoot.activeElement;
     let pending = "";
     let pendingDepth = 0;
+    // whether the element whose children are walked is visible, so its text is (visibility
+    // is inherited, and a child may turn it back on)
+    let textVisible = true;
     let consumed = 0; // > 0 while inside an element whose text is its name
     let count = 0;
     const limit = opts.maxNodes || 200000;
@@ -147,10 +176,18 @@
     const at = (depth) => interactiveOnly ? 0 : depth;  // -i: indented only under containers
     let refCount = 0;  // rows with a ref so far
     let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
-    const boxes = [];  // open containers: {start, refs, name, nameAt}
-    // whether the innermost container still waits for its name: words before any ref
+    // open containers: {start, refs, name, nameAt, lead (the names of the refs before its
+    // first words)}
+    const boxes = [];
+    // whether the innermost container still waits for its name: its first words, after at
+    // most LEAD_REFS refs (a card may begin with its author's link, a checkbox, a button)
     const unnamed = () => boxes.length > 0 && boxes[boxes.length - 1].name === null &&
-      boxes[boxes.length - 1].refs === refCount;
+      refCount - boxes[boxes.length - 1].refs <= LEAD_REFS;
+    // the innermost container is named by the words `t`, said by the line at `at`
+    const nameBox = (t, line) => {
+      const box = boxes[boxes.length - 1];
+      Object.assign(box, { name: box.lead + t, nameAt: line });
+    };
     zonesFor([handlers, listened(opts.hook, true)]);
 
     function flush() {
@@ -158,7 +195,7 @@
       pending = "";
       // text with no letter or digit (a lone bullet or separator) says nothing
       if (!t || !HAS_WORD.test(t)) return;
-      if (unnamed()) Object.assign(boxes[boxes.length - 1], { name: t, nameAt: rows.length });
+      if (unnamed()) nameBox(t, rows.length);
       if (!interactiveOnly) rows.push([pendingDepth, 2, "", t]);
     }
 
@@ -235,20 +272,21 @@
 
     // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
+      const was = textVisible;
       if (tr && tr.cur === null && node.nodeType === 1 && isCell(node)) {
         if (getComputedStyle(node).display === "none") return;
         tr.cur = "";
         visit(node, depth);
         tr.cells.push(tr.cur);
         tr.cur = null;
-        return;
-      }
-      visit(node, depth);
+      } else visit(node, depth);
+      textVisible = was;
     }
 
     function visit(node, depth) {
       if (++count > limit) return;
       if (node.nodeType === 3) {
+        if (!textVisible) return;
         if (tr) {
           if (tr.cur !== null) tr.cur += node.data;
           else if (node.data.trim()) tr.cells.push(node.data);
@@ -268,8 +306,11 @@
       if (cs.display === "none") return;
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
+      textVisible = visible;  // for its text nodes; walk() restores the parent's
       let role = roleOf(el);
       const block = !(cs.display.startsWith("inline") || cs.display === "contents");
+      // a box of its own in a line (a badge, a chip): its words stand apart from the next
+      const apart = !block && cs.display !== "inline" && cs.display !== "contents";
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
@@ -278,11 +319,12 @@
       else if (!ACTIONABLE.has(role) && visible) {
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
-        if ((cs.cursor === "pointer" && parentCursor !== "pointer") ||
-            el.hasAttribute("onclick") || handlers.has(el) ||
+        const own = (cs.cursor === "pointer" && parentCursor !== "pointer") ||
+          el.hasAttribute("onclick") || handlers.has(el);
+        if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
-             tag !== "BODY" && tag !== "HTML" && role !== "list") || cellActs(el, role)) {
+             tag !== "BODY" && tag !== "HTML" && role !== "list")) {
           if (tag !== "LABEL" || !el.control) clickable = true;
         }
       }
@@ -296,13 +338,22 @@
       }
       const actionable = visible && (ACTIONABLE.has(role) || clickable);
       if (!consumed && visible && isRow(el, role)) return tableRow(el, depth, actionable);
+      if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&
+          !tr && !opts.scope && !viewportOnly && el.parentElement) {
+        let st = lists.get(el.parentElement);
+        if (!st) lists.set(el.parentElement, (st = [0, 0]));
+        if (++st[0] > ROWS_MAX) {
+          st[1]++;
+          return;
+        }
+      }
       if (actionable && clickable && !role) role = "clickable";
       const inView = !viewportOnly || inViewport(el);
-      if (tr && tr.cur && (block || actionable || tag === "BR")) tr.cur += " ";
+      if (tr && tr.cur && (block || apart || actionable || tag === "BR")) tr.cur += " ";
       if (block || actionable) {
         if (pending && pendingDepth >= depth) flush();
         else if (pending) pending += " ";
-      }
+      } else if (apart && pending) pending += " ";
       if (actionable && inView) {
         flush();
         const src = proxy || el;
@@ -322,6 +373,7 @@
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox" || (dragging && !(row.length > 9 && row[9][0]));
         hinted(row, el);
+        if (row[3] && !consumed && unnamed()) boxes[boxes.length - 1].lead += row[3] + " ";
         rows.push(row);
         if (fromContent) consumed++;
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
@@ -343,17 +395,22 @@
       if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
           boxable(el, role)) {
         flush();
-        boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1 });
+        boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,
+                           lead: "" });
       }
       let structural = false;
+      if (interactiveOnly && role === "heading" && !consumed && !tr && visible && inView &&
+          unnamed()) {  // -i shows no heading, but a container's is still its name
+        const name = nameOf(el, role);
+        if (name) nameBox(name, -1);
+      }
       if (!interactiveOnly && !consumed && !tr && visible && inView) {
         if (role === "heading") {
           flush();
           const states = statesOf(el, role);
           const line = namedRow([depth, 1, "heading", "", idOf(el), states.join(" ")], el, role,
                               0);
-          if (line[3] && unnamed())
-            Object.assign(boxes[boxes.length - 1], { name: line[3], nameAt: rows.length });
+          if (line[3] && unnamed()) nameBox(line[3], rows.length);
           rows.push(line);
           consumed++;
           walkChildren(el, depth + 1);
@@ -380,11 +437,17 @@
       }
       const inner = structural ? depth + 1 : depth;
       walkChildren(el, inner);
+      if (apart) {
+        if (tr && tr.cur) tr.cur += " ";
+        else if (pending) pending += " ";
+      }
       if (!tr && (tag === "TD" || tag === "TH")) addText(" | ", inner);
       if (block || structural || box) {
         if (pending.trim() === "\u2022") pending = "";
         flush();
       }
+      const list = lists.get(el);
+      if (list && list[1]) rows.push([at(inner), 4, "items", "", 0, "", null, null, list[1]]);
       const st = tables.get(el);
       if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of
         // its rows) the rows aria-rowcount says it has beyond those in the page

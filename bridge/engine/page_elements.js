@@ -157,12 +157,15 @@
     if (label && label.trim()) return " " + label + " ";
     if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image"))
       return " " + (el.getAttribute("alt") || "") + " ";
+    // a checkbox's or radio's value is what the form sends, never shown (HTML-AAM names only
+    // button, submit and reset inputs by their value)
+    if (el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio")) return " ";
     if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") return " " + (el.value || "") + " ";
     if (el.tagName === "SELECT") {
       const o = el.selectedOptions && el.selectedOptions[0];
       return " " + (o ? o.text : "") + " ";
     }
-    const block = isBlock(el);
+    const block = apart(el);
     let out = "";
     const root = el.shadowRoot || el;
     for (let c = root.firstChild; c; c = c.nextSibling) out += textOf(c, depth + 1);
@@ -284,6 +287,13 @@
   }
 
   // -- layout helpers --------------------------------------------------------------------
+  // Whether an element's words stand apart from its neighbours' in a name: a block, a cell,
+  // and a box of its own in a line (an inline-block badge), unlike inline text.
+  function apart(el) {
+    const d = getComputedStyle(el).display;
+    return d !== "inline" && d !== "contents";
+  }
+
   function isBlock(el) {
     const d = getComputedStyle(el).display;
     return !(d.startsWith("inline") || d === "contents" || d === "table-cell");

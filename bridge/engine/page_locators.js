@@ -241,6 +241,9 @@
       hints.push(words);
       sels.push(classSel(n, tok));
     }
+    // an unlabeled checkbox or radio: its kind, which its card's words tell apart
+    if (tag === "input" && (el.type === "checkbox" || el.type === "radio"))
+      sels.push("input[type=" + el.type + "]");
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
   }
 

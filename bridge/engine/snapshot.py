@@ -20,6 +20,11 @@ REF, STRUCTURE, TEXT, FRAME, ROW = 0, 1, 2, 3, 4
 SHORT_NAME = 60
 SHORT_CELL = 30
 
+# A scoped snapshot shows a table's every row and a list's every item: it is cut at this
+# many characters unless the caller gives max_chars (an unscoped one is kept short by
+# showing 100 rows of a table and 100 items of a list)
+SCOPE_CHARS = 40_000
+
 
 @dataclass
 class Line:
@@ -82,7 +87,11 @@ def row_text(line: Line, interactive: bool) -> str:
 
 
 def more_rows(role: str, count: int) -> str:
-    """The line saying how many rows a table's lines do not show, and how to see them."""
+    """The line saying how many rows a table's lines (or items a list's) do not show, and how
+    to see them."""
+    if role == "items":
+        items = f"{count:,} more item{'' if count == 1 else 's'}"
+        return f"- [{items} left out; --scope on the list or -v after scrolling shows them]"
     rows = f"{count:,} more row{'' if count == 1 else 's'}"
     if role == "unloaded":
         return f"- [{rows} not in the page yet (aria-rowcount); scrolling the table loads them]"
@@ -161,8 +170,10 @@ def hint_shown(hint: str | None, printed: str) -> bool:
 
 
 def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
-          interactive: bool, max_chars: int | None, notes: list[str]) -> Built:
-    """Format lines as the snapshot text; locators get nth among same role+name."""
+          interactive: bool, max_chars: int | None, notes: list[str],
+          budget: bool = False) -> Built:
+    """Format lines as the snapshot text; locators get nth among same role+name. `budget`:
+    max_chars is a scoped snapshot's budget (SCOPE_CHARS), not the caller's own limit."""
     seen: dict[tuple[str, str], int] = {}
     counts: dict[tuple[str, str], int] = {}
     for line in lines:
@@ -178,7 +189,7 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
         if line.kind == TEXT:
             out.append(f"{pad}> {line.name}")
             continue
-        if line.kind == ROW and line.role in ("more", "unloaded"):
+        if line.kind == ROW and line.role in ("more", "unloaded", "items"):
             out.append(pad + more_rows(line.role, line.more))
             continue
         parts = [f"{pad}- {line.role or 'generic'}"]
@@ -249,13 +260,22 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
                 cut = len(text_lines) - i
                 kept = text_lines[:i]
                 dropped = sum(len(x) + 1 for x in text_lines[i:])
-                kept.append(f"[cut: {cut} more lines ({dropped} chars) over max_chars="
-                            f"{max_chars}; use scope=@REF, viewport or interactive to see less]")
+                kept.append(cut_mark(cut, dropped, max_chars, budget))
                 text_lines = kept
                 kept_refs = {r for ln2 in kept for r in _refs_in(ln2)}
                 refs = {k: v for k, v in refs.items() if k in kept_refs}
                 break
     return Built("\n".join(text_lines) if cut or escaped else joined, refs, cut)
+
+
+def cut_mark(lines: int, chars: int, max_chars: int, budget: bool) -> str:
+    """The last line of a cut snapshot: how much was left out, and how to see it."""
+    if budget:
+        return (f"[cut: {lines:,} more lines ({chars:,} chars) over a scoped snapshot's budget "
+                f"of {max_chars:,} chars; max_chars=N shows more, or scope=@REF a smaller "
+                "part, or viewport after scrolling]")
+    return (f"[cut: {lines} more lines ({chars} chars) over max_chars={max_chars}; use "
+            "scope=@REF, viewport or interactive to see less]")
 
 
 def _plain(joined: str, lines: int) -> bool:

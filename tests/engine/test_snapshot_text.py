@@ -298,6 +298,21 @@ def test_rows_left_out_of_a_long_table_are_counted() -> None:
         "- [970 more rows not in the page yet (aria-rowcount); scrolling the table loads them]")
 
 
+def test_items_left_out_of_a_long_list_are_counted_with_how_to_see_them() -> None:
+    assert make([Line(1, ROW, "items", more=1_900)]).text.endswith(
+        "\n  - [1,900 more items left out; --scope on the list or -v after scrolling shows them]")
+
+
+def test_a_scoped_snapshots_budget_cut_says_how_much_it_left_out_and_how_to_see_more() -> None:
+    lines = [Line(0, TEXT, name=f"line {i}") for i in range(100)]
+    built = build(lines, title="T", url="http://x/", new_refs=set(), interactive=False,
+                  max_chars=300, notes=[], budget=True)
+    last = built.text.splitlines()[-1]
+    assert last.startswith("[cut: "), last
+    assert " more lines (" in last, last
+    assert "over a scoped snapshot's budget of 300 chars; max_chars=N shows more" in last
+
+
 def test_interactive_lines_are_indented_under_their_container_only() -> None:
     lines = [Line(0, STRUCTURE, "listitem", "Grace wrote a note."),
              Line(1, REF, "button", "Reply", 4), Line(0, REF, "link", "Home", 5)]

@@ -145,10 +145,16 @@ async def test_a_long_table_stays_within_the_budget_and_says_how_many_rows_were_
         assert len(shot.refs) == 100
     full = await tab.snapshot()
     assert full.text.endswith("> End of orders.")  # what follows the table is still there
-    # the table itself, scoped, shows every row, and the last row's control acts
-    whole = await tab.snapshot(scope=parse("#orders"))
+    # the table itself, scoped, shows its rows up to the scoped snapshot's budget, and says
+    # how much it cut and how to see more; with a larger max_chars, every row
+    part = await tab.snapshot(scope=parse("#orders"))
+    assert len(part.text) < 41_000, len(part.text)
+    assert re.search(r"\n\[cut: [\d,]+ more lines \([\d,]+ chars\) over a scoped snapshot's "
+                     r"budget of 40,000 chars; max_chars=N shows more", part.text), part.text[-300:]
+    whole = await tab.snapshot(scope=parse("#orders"), max_chars=1_000_000)
     assert "- row | #2000 | Customer 2000 | 6000.00 | View |" in whole.text
     assert "more rows" not in whole.text
+    assert "[cut:" not in whole.text
     await js(tab, "document.querySelector('#orders tbody tr:last-child').scrollIntoView()")
     seen = await tab.snapshot(viewport=True)
     assert "- row | #2000 | Customer 2000 | 6000.00 | View |" in seen.text

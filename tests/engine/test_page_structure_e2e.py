@@ -1,0 +1,127 @@
+"""The snapshot's structure on pages built as real sites build them: hidden text, cards that
+begin with a control, unlabeled checkboxes, grid cells, inline badges, long lists."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, loc_on_line, ref
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.model import Snapshot
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+def under(shot: Snapshot, head: str) -> list[str]:
+    """The lines indented under the first line that is head (after its indent)."""
+    lines = shot.text.splitlines()
+    found = [i for i, ln in enumerate(lines) if ln.strip() == head]
+    assert found, f"no line {head!r} in:\n{shot.text}"
+    pad = len(lines[found[0]]) - len(lines[found[0]].lstrip())
+    out = []
+    for ln in lines[found[0] + 1:]:
+        if len(ln) - len(ln.lstrip()) <= pad:
+            break
+        out.append(ln.strip())
+    return out
+
+
+def refs_in(lines: list[str]) -> list[str]:
+    return [w for ln in lines for w in ln.split() if re.fullmatch(r"@\d+", w)]
+
+
+async def test_text_inside_visibility_hidden_is_left_out_unless_a_child_shows_itself(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("structure.html"))
+    for interactive in (False, True):
+        text = (await tab.snapshot(interactive=interactive)).text
+        for hidden in ("Hidden tooltip", "Hidden link", "Hidden button", "Hidden item", "Inner"):
+            assert hidden not in text, text
+    text = (await tab.snapshot()).text
+    assert "> Visible paragraph" in text
+    assert "> Shown inside hidden" in text  # visibility: visible under a hidden parent
+
+
+async def test_a_card_that_begins_with_a_link_or_checkbox_is_a_line_named_by_its_words(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("structure.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        grace = under(shot, '- listitem "Grace wrote a note."')
+        assert [ln.split(" @")[0] for ln in grace] == ['- link "Grace"', '- button "Reply"']
+        dog = under(shot, '- listitem "Walk the dog"')
+        assert [ln.split(" @")[0] for ln in dog] == ["- checkbox"], shot.text
+        # a card named by a heading that holds its link keeps its line in -i too
+        kindle = under(shot, '- group "Kindle Paperwhite"')
+        assert [ln.split(" @")[0] for ln in kindle if ln.startswith("- ")] == [
+            '- link "Kindle Paperwhite"', '- button "Add to list"'], shot.text
+        # an article alone in a wrapper (no class) that repeats is a repeated item
+        linus = under(shot, '- article "Linus sent a patch."')
+        assert [ln.split(" @")[0] for ln in linus] == ['- button "Like"'], shot.text
+    await actions.click(tab, parse(refs_in(grace)[1]))
+    await actions.click(tab, parse(refs_in(linus)[0]))
+    assert await js(tab, "window.done") == ["reply:grace", "like:linus"]
+
+
+async def test_an_unlabeled_checkbox_or_radio_is_not_named_by_its_value(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("structure.html"))
+    shot = await tab.snapshot()
+    names = {info["name"] for info in shot.refs.values()
+             if info["role"] in ("checkbox", "radio")}
+    assert names == {"", "Select row"}, shot.text
+    boxes = [ln.strip() for ln in shot.text.splitlines()
+             if ln.strip().startswith(("- checkbox", "- radio"))]
+    assert all(re.match(r"- (checkbox|radio) @", ln) for ln in boxes
+               if "Select row" not in ln), boxes
+    for value in ('"on', "42", "yes-please"):
+        assert value not in shot.text, shot.text
+    assert ref(shot, "clickable", "I agree to the terms")  # the value is not its words
+    # each unlabeled box is found by a locator scoped to its item, and checks that one
+    plants = under(shot, '- listitem "Water plants"')
+    loc = loc_on_line(line_of(shot, refs_in(plants)[0]))
+    assert loc.endswith(' in "Water plants"'), loc
+    await actions.click(tab, parse("loc=" + loc))
+    assert await js(tab, "window.done") == ["toggle:plants"]
+
+
+async def test_a_grid_cell_that_only_takes_focus_or_wraps_a_control_gets_no_ref(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("structure.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        assert not any(info["role"] == "gridcell" for info in shot.refs.values()), shot.text
+        jon = under(shot, "- row |  | Jon |  | x |")
+        assert [ln.split(" @")[0] for ln in jon] == ['- checkbox "Select row"',
+                                                     '- button "Delete Jon"'], shot.text
+    await actions.click(tab, parse(refs_in(jon)[1]))
+    assert await js(tab, "window.done") == ["delete:jon"]
+
+
+async def test_inline_block_badges_are_words_apart_in_rows_text_and_names(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("structure.html"))
+    shot = await tab.snapshot()
+    assert "- row | Crash on start | bug good first issue |" in shot.text
+    assert '- group "open p1 Needs triage"' in shot.text
+    assert ref(shot, "button", "Red Large")
+
+
+async def test_a_long_list_shows_its_first_items_and_says_how_many_were_left_out(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("longlist.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        items = re.findall(r"^- listitem ", shot.text, re.M)
+        assert len(items) == 100, shot.text[-500:]
+        assert "\n- [150 more items left out; --scope on the list or -v after scrolling " \
+               "shows them]" in shot.text
+        assert len(shot.text) < 12_000, len(shot.text)
+    assert (await tab.snapshot()).text.endswith("> End of notifications.")
+    whole = await tab.snapshot(scope=parse("#all"))
+    assert '- listitem "Notification 250 about something"' in whole.text
+    assert "more items" not in whole.text
