@@ -258,9 +258,14 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             total += len(ln) + 1
             if total > max_chars:
                 cut = len(text_lines) - i
-                kept = text_lines[:i]
-                dropped = sum(len(x) + 1 for x in text_lines[i:])
-                kept.append(cut_mark(cut, dropped, max_chars, budget))
+                kept, rest = text_lines[:i], text_lines[i:]
+                room = max_chars - (total - len(ln) - 1)
+                if i <= len(header) and room > 0:  # one long line: its start, marked
+                    kept.append(ln[:room] + left_out(len(ln) - room))
+                    rest = rest[1:]
+                if rest:
+                    kept.append(cut_mark(len(rest), sum(len(x) + 1 for x in rest), max_chars,
+                                         budget))
                 text_lines = kept
                 kept_refs = {r for ln2 in kept for r in _refs_in(ln2)}
                 refs = {k: v for k, v in refs.items() if k in kept_refs}
@@ -270,12 +275,13 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
 
 def cut_mark(lines: int, chars: int, max_chars: int, budget: bool) -> str:
     """The last line of a cut snapshot: how much was left out, and how to see it."""
+    lines_left = f"{lines:,} more line{'' if lines == 1 else 's'} ({chars:,} chars)"
     if budget:
-        return (f"[cut: {lines:,} more lines ({chars:,} chars) over a scoped snapshot's budget "
-                f"of {max_chars:,} chars; max_chars=N shows more, or scope=@REF a smaller "
-                "part, or viewport after scrolling]")
-    return (f"[cut: {lines} more lines ({chars} chars) over max_chars={max_chars}; use "
-            "scope=@REF, viewport or interactive to see less]")
+        return (f"[cut: {lines_left} over a scoped snapshot's budget "
+                f"of {max_chars:,} chars; --max-chars N shows more, or --scope @REF a smaller "
+                "part, or -v after scrolling]")
+    return (f"[cut: {lines_left} over --max-chars {max_chars:,}; "
+            "--scope @REF, -v or -i shows less, and `text @REF` all of one element]")
 
 
 def _plain(joined: str, lines: int) -> bool:

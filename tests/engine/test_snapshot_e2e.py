@@ -194,7 +194,7 @@ async def test_max_chars_cuts_with_a_note(tab: Tab, site: Site) -> None:
     assert len(cut.text) <= 600 + 200  # the note itself may pass the limit
     note = cut.text.splitlines()[-1]
     assert note.startswith("[cut: ")
-    assert "max_chars=600" in note
+    assert "over --max-chars 600;" in note
     assert len(cut.text) < len(full.text)
     # the refs listed are exactly those still in the text
     assert set(cut.refs) == set(ref_words(cut.text))

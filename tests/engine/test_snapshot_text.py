@@ -185,12 +185,22 @@ def test_max_chars_cuts_whole_lines_and_says_what_was_cut() -> None:
     cut = make(PAGE, max_chars=200)
     lines = cut.text.splitlines()
     assert lines[-1].startswith("[cut: ")
-    assert "max_chars=200" in lines[-1]
+    assert "over --max-chars 200;" in lines[-1]
     assert len("\n".join(lines[:-1])) <= 200
     assert cut.cut_lines == len(full.text.splitlines()) - (len(lines) - 1)
     kept = {w for ln in lines[:-1] for w in ln.split() if w.startswith("@")}
     assert set(cut.refs) == kept
     assert set(cut.refs) < set(full.refs)
+
+
+def test_a_first_line_longer_than_max_chars_shows_its_start_and_how_much_was_left_out(
+        ) -> None:
+    long = [Line(0, TEXT, name="x" * 5000), Line(0, TEXT, name="after")]
+    lines = make(long, max_chars=500).text.splitlines()
+    assert lines[-2].startswith("> xxx")
+    assert lines[-2].endswith(" chars]")
+    assert len("\n".join(lines[:-1])) <= 500 + len(" [+4,999 chars]")
+    assert lines[-1].startswith("[cut: 1 more line (8 chars) over --max-chars 500;")
 
 
 def test_no_cut_when_the_text_fits() -> None:
@@ -310,7 +320,7 @@ def test_a_scoped_snapshots_budget_cut_says_how_much_it_left_out_and_how_to_see_
     last = built.text.splitlines()[-1]
     assert last.startswith("[cut: "), last
     assert " more lines (" in last, last
-    assert "over a scoped snapshot's budget of 300 chars; max_chars=N shows more" in last
+    assert "over a scoped snapshot's budget of 300 chars; --max-chars N shows more" in last
 
 
 def test_interactive_lines_are_indented_under_their_container_only() -> None:

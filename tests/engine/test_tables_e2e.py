@@ -150,7 +150,8 @@ async def test_a_long_table_stays_within_the_budget_and_says_how_many_rows_were_
     part = await tab.snapshot(scope=parse("#orders"))
     assert len(part.text) < 41_000, len(part.text)
     assert re.search(r"\n\[cut: [\d,]+ more lines \([\d,]+ chars\) over a scoped snapshot's "
-                     r"budget of 40,000 chars; max_chars=N shows more", part.text), part.text[-300:]
+                     r"budget of 40,000 chars; --max-chars N shows more", part.text), \
+        part.text[-300:]
     whole = await tab.snapshot(scope=parse("#orders"), max_chars=1_000_000)
     assert "- row | #2000 | Customer 2000 | 6000.00 | View |" in whole.text
     assert "more rows" not in whole.text
