@@ -177,7 +177,7 @@
     let refCount = 0;  // rows with a ref so far
     let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
     // open containers: {start, refs, name, nameAt, lead (the names of the refs before its
-    // first words)}
+    // first words), said (whether it holds words of its own)}
     const boxes = [];
     // whether the innermost container still waits for its name: its first words, after at
     // most LEAD_REFS refs (a card may begin with its author's link, a checkbox, a button)
@@ -195,12 +195,17 @@
       pending = "";
       // text with no letter or digit (a lone bullet or separator) says nothing
       if (!t || !HAS_WORD.test(t)) return;
+      for (const b of boxes) b.said = true;
       if (unnamed()) nameBox(t, rows.length);
       if (!interactiveOnly) rows.push([pendingDepth, 2, "", t]);
     }
 
     function addText(t, depth) {
-      if (consumed || (interactiveOnly && !unnamed())) return;
+      if (consumed) return;
+      if (interactiveOnly && !unnamed()) {  // not shown, but a container's own words
+        if (boxes.length && HAS_WORD.test(t)) for (const b of boxes) b.said = true;
+        return;
+      }
       if (!pending) pendingDepth = depth;
       pending += t;
     }
@@ -217,6 +222,11 @@
       boxes.pop();
       if (box.name === null || refCount === box.refs || !small(el, role)) return;
       const name = box.name.replace(/^\u2022 /, "");
+      // one ref and no words but its own (a headline's link): the line would only repeat it
+      if (refCount - box.refs === 1 && !box.said) {
+        const only = rows.slice(box.start).find((r) => r[1] === 0);
+        if (only && only[3] && clean(name) === clean(only[3])) return;
+      }
       if (!interactiveOnly) {
         const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
         for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
@@ -396,7 +406,7 @@
           boxable(el, role)) {
         flush();
         boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,
-                           lead: "" });
+                           lead: "", said: false });
       }
       let structural = false;
       if (interactiveOnly && role === "heading" && !consumed && !tr && visible && inView &&

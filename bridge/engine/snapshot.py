@@ -19,6 +19,7 @@ REF, STRUCTURE, TEXT, FRAME, ROW = 0, 1, 2, 3, 4
 # them whole: there they are the page's text)
 SHORT_NAME = 60
 SHORT_CELL = 30
+HINT_SHOWN = 40  # a hint's characters a line shows (--json gives it whole)
 
 # A scoped snapshot shows a table's every row and a list's every item: it is cut at this
 # many characters unless the caller gives max_chars (an unscoped one is kept short by
@@ -212,7 +213,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             dupes = line.dupes if line.dupes is not None else counts[key]
             loc, printed = locator(line, nth, dupes, whole)
         if hint_shown(line.hint, printed):
-            parts.append(f"hint={quote(line.hint or '')}")
+            hint = line.hint or ""  # a guess, often a title: its start says enough
+            parts.append(f"hint={quote(hint[:HINT_SHOWN])}{left_out(len(hint) - HINT_SHOWN)}")
         if line.states:
             parts.append(f"[{line.states}]")
         if line.value is not None:

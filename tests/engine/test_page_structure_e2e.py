@@ -67,6 +67,19 @@ async def test_a_card_that_begins_with_a_link_or_checkbox_is_a_line_named_by_its
     assert await js(tab, "window.done") == ["reply:grace", "like:linus"]
 
 
+async def test_a_card_with_one_ref_and_no_words_of_its_own_gets_no_line_of_its_own(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("headlines.html"))
+    for interactive in (False, True):
+        text = (await tab.snapshot(interactive=interactive)).text
+        assert 'listitem "Rivers rise' not in text, text
+        assert 'listitem "Markets close' not in text, text
+        assert '- link "Rivers rise in the north" @' in text
+    bridge = under(await tab.snapshot(), '- listitem "A new bridge opens"')  # words of its own
+    assert [ln.split(" @")[0] for ln in bridge] == ['- link "A new bridge opens"',
+                                                    "> Two years late."], bridge
+
+
 async def test_an_unlabeled_checkbox_or_radio_is_not_named_by_its_value(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("structure.html"))

@@ -393,3 +393,10 @@ def test_a_button_named_only_by_its_count_prints_its_css_locator() -> None:
     assert locator(line, 0, 1, True)[1] == f"loc={css}"
     named = Line(0, REF, "button", "Like 300", 4, loc="button.like")
     assert locator(named, 0, 1, True)[1] == ""
+
+
+def test_a_long_hint_is_cut_with_its_mark_on_the_line_and_kept_whole_in_json() -> None:
+    title = "Chelsea Handler will not interview anyone about anything today"
+    built = make([Line(0, REF, "link", "4,162", 1, hint=title)])
+    assert f'hint="{title[:40]}" [+{len(title) - 40} chars]' in built.text
+    assert built.refs["@1"]["hint"] == title
