@@ -106,11 +106,16 @@ async def test_a_click_on_a_label_for_the_buy_button_is_asked_about_as_the_butto
     assert (intent.element.name, intent.element.text) == ("Finish", "Buy now $9.99")
 
 
-async def test_a_check_on_the_buy_button_is_asked_about_as_a_click(
+async def test_a_check_on_the_buy_button_is_refused_before_any_input_or_question(
         tab: Tab, site: Site, gate: Gate) -> None:
     before = await checkout(tab, site)
-    intent = await asked(tab, site, gate, before, actions.check(tab, parse("#buy"), True))
-    assert intent.action == "click"
+    asked_before = len(gate.intents)
+    with pytest.raises(TargetNotInteractable, match="is not a checkbox, radio button or "
+                                                    "switch, so it cannot be checked"):
+        await actions.check(tab, parse("#buy"), True)
+    await asyncio.sleep(0.3)  # a form sent anyway would have arrived by now
+    assert len(site.posts("/order")) == before
+    assert len(gate.intents) == asked_before  # nothing to ask about: nothing was done
 
 
 async def test_a_download_on_the_buy_button_is_asked_about(

@@ -290,7 +290,7 @@ async def test_target_that_matches_nothing_says_so(tab: Tab, site: Site) -> None
     await goto(tab, site.url("form.html"))
     with pytest.raises(RefNotFound, match="no element matches '#nope'; nothing was done"):
         await actions.click(tab, parse("#nope"))
-    with pytest.raises(RefNotFound, match='no button "Nope" on the page'):
+    with pytest.raises(RefNotFound, match='no button "Nope" in the page\'s snapshot'):
         await actions.click(tab, parse('loc=button "Nope"'))
 
 

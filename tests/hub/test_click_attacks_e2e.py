@@ -100,11 +100,17 @@ def test_a_drag_from_the_place_order_button_onto_itself_is_asked_about(
     assert "purchase" in line
 
 
-def test_a_check_on_the_place_order_button_is_asked_about_as_a_click(
+def test_a_check_on_the_place_order_button_is_refused_and_sends_nothing(
         basket: tuple[Hub, Terminal], site: Site) -> None:
-    line = held_and_denied(*basket, site, "check", "#buy")
-    assert line.startswith('click button "Place order $49.99"')
-    assert "purchase" in line
+    hub, _ = basket
+    sent = len(site.posts("/order"))
+    done = subprocess.run([BIN, "--agent", "attacker", "check", "#buy"], env=hub.env,
+                          text=True, capture_output=True, cwd=hub.env["HOME"], timeout=60)
+    assert done.returncode != 0
+    assert "is not a checkbox, radio button or switch, so it cannot be checked; nothing " \
+        "was done" in done.stderr
+    time.sleep(0.3)  # a form sent anyway would have arrived by now
+    assert site.posts("/order")[sent:] == []
 
 
 def test_a_download_on_the_place_order_button_is_asked_about(
