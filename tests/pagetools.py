@@ -133,3 +133,22 @@ async def run_tool(tab: Tab, tool: str, **args: Any) -> Result:
     found = table()[tool]
     session = tab.browser.session(tab.agent)
     return await found.handler(Call(session, "/"), check_args(found, args))
+
+
+def under(shot: Snapshot, head: str) -> list[str]:
+    """The lines indented under the first line that starts (after its indent) with head."""
+    lines = shot.text.splitlines()
+    found = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(head)]
+    assert found, f"no line starts with {head!r} in:\n{shot.text}"
+    at = found[0]
+    pad = len(lines[at]) - len(lines[at].lstrip())
+    out = []
+    for ln in lines[at + 1:]:
+        if len(ln) - len(ln.lstrip()) <= pad:
+            break
+        out.append(ln.strip())
+    return out
+
+
+def refs_in(lines: list[str]) -> list[str]:
+    return [w for ln in lines for w in ln.split() if re.fullmatch(r"@\d+", w)]

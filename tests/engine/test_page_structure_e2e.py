@@ -7,31 +7,12 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, loc_on_line, ref
+from pagetools import goto, js, line_of, loc_on_line, ref, refs_in, under
 from tabsteward.bridge.engine import actions
-from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 
 pytestmark = pytest.mark.browser
-
-
-def under(shot: Snapshot, head: str) -> list[str]:
-    """The lines indented under the first line that is head (after its indent)."""
-    lines = shot.text.splitlines()
-    found = [i for i, ln in enumerate(lines) if ln.strip() == head]
-    assert found, f"no line {head!r} in:\n{shot.text}"
-    pad = len(lines[found[0]]) - len(lines[found[0]].lstrip())
-    out = []
-    for ln in lines[found[0] + 1:]:
-        if len(ln) - len(ln.lstrip()) <= pad:
-            break
-        out.append(ln.strip())
-    return out
-
-
-def refs_in(lines: list[str]) -> list[str]:
-    return [w for ln in lines for w in ln.split() if re.fullmatch(r"@\d+", w)]
 
 
 async def test_text_inside_visibility_hidden_is_left_out_unless_a_child_shows_itself(

@@ -30,6 +30,17 @@ async def _ref_of(tab: Tab, name: str) -> str:
                 for w in line.split() if w.startswith("@"))
 
 
+async def _clicked_swatch(tab: Tab, site: Site) -> str:
+    """frames.html with its main swatch clicked once (its clicks counted in `clicks`): the
+    swatch's ref, the frames' shield worlds made."""
+    await goto(tab, site.url("frames.html"))
+    await tab.send(*_js(tab, "window.clicks = 0; document.querySelector("
+                        "'[aria-label=\"Swatch main\"]').onclick = () => clicks++")[:2])
+    ref = await _ref_of(tab, "Swatch main")
+    await actions.click(tab, parse(ref))
+    return ref
+
+
 async def test_each_step_runs_after_the_one_before_and_in_one_message_through_the_extension(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
@@ -146,11 +157,7 @@ async def test_a_click_beside_another_sites_frame_shields_it_in_the_same_message
 
 async def test_a_click_whose_shield_cannot_go_up_in_its_sequence_is_still_sent_once(
         tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("frames.html"))
-    await tab.send(*_js(tab, "window.clicks = 0; document.querySelector("
-                        "'[aria-label=\"Swatch main\"]').onclick = () => clicks++")[:2])
-    ref = await _ref_of(tab, "Swatch main")
-    await actions.click(tab, parse(ref))
+    ref = await _clicked_swatch(tab, site)
     other = next(f for f in tab.frames.values() if f.session != tab.session_id)
     other.world = 987654  # a world its document no longer has: the raise fails in the sequence
     out = await actions.click(tab, parse(ref))
@@ -244,11 +251,7 @@ async def test_the_first_click_beside_another_sites_frame_looks_for_no_world_of_
 
 async def test_a_shield_whose_bare_world_went_makes_it_again_and_the_click_goes_once(
         tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("frames.html"))
-    await tab.send(*_js(tab, "window.clicks = 0; document.querySelector("
-                        "'[aria-label=\"Swatch main\"]').onclick = () => clicks++")[:2])
-    ref = await _ref_of(tab, "Swatch main")
-    await actions.click(tab, parse(ref))
+    ref = await _clicked_swatch(tab, site)
     other = next(f for f in tab.frames.values() if f.session != tab.session_id)
     other.world, other.guard = None, 987654  # as if its document changed unseen
     out = await actions.click(tab, parse(ref))

@@ -7,32 +7,12 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, target
+from pagetools import goto, js, line_of, ref, refs_in, target, under
 from tabsteward.bridge.engine import actions
-from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 
 pytestmark = pytest.mark.browser
-
-
-def under(shot: Snapshot, head: str) -> list[str]:
-    """The lines indented under the first line that starts (after its indent) with head."""
-    lines = shot.text.splitlines()
-    found = [i for i, ln in enumerate(lines) if ln.lstrip().startswith(head)]
-    assert found, f"no line starts with {head!r} in:\n{shot.text}"
-    at = found[0]
-    pad = len(lines[at]) - len(lines[at].lstrip())
-    out = []
-    for ln in lines[at + 1:]:
-        if len(ln) - len(ln.lstrip()) <= pad:
-            break
-        out.append(ln.strip())
-    return out
-
-
-def refs_in(lines: list[str]) -> list[str]:
-    return [w for ln in lines for w in ln.split() if re.fullmatch(r"@\d+", w)]
 
 
 # -- tables ---------------------------------------------------------------------------------
