@@ -72,8 +72,9 @@ async def test_an_unlabeled_checkbox_or_radio_is_not_named_by_its_value(
              if ln.strip().startswith(("- checkbox", "- radio"))]
     assert all(re.match(r"- (checkbox|radio) @", ln) for ln in boxes
                if "Select row" not in ln), boxes
-    for value in ('"on', "42", "yes-please"):
-        assert value not in shot.text, shot.text
+    body = "\n".join(ln for ln in shot.text.splitlines() if not ln.startswith("url: "))
+    for value in ('"on', "42", "yes-please"):  # (the url line holds a random port)
+        assert value not in body, shot.text
     assert ref(shot, "clickable", "I agree to the terms")  # the value is not its words
     # each unlabeled box is found by a locator scoped to its item, and checks that one
     plants = under(shot, '- listitem "Water plants"')
