@@ -160,6 +160,8 @@
     // a checkbox's or radio's value is what the form sends, never shown (HTML-AAM names only
     // button, submit and reset inputs by their value)
     if (el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio")) return " ";
+    // a password's value (one the browser filled in too) is no part of any name
+    if (el.tagName === "INPUT" && masked(el)) return " ";
     if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") return " " + (el.value || "") + " ";
     if (el.tagName === "SELECT") {
       const o = el.selectedOptions && el.selectedOptions[0];

@@ -175,6 +175,17 @@ async def test_select_shows_its_value_and_options(tab: Tab, site: Site) -> None:
     assert ref(shot, "listbox", "Toppings")
 
 
+async def test_a_password_inside_another_element_is_no_part_of_its_name(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("password-in-name.html"))
+    shot = await tab.snapshot()
+    assert ref(shot, "button", "Reveal")
+    assert ref(shot, "button", "Code")
+    for secret in ("saved-by-browser", "73915"):
+        assert secret not in shot.text
+        assert secret not in json.dumps(shot.refs)
+
+
 async def test_a_long_select_says_how_many_options_are_left_out_and_text_reads_them_all(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("countries.html"))
