@@ -10,7 +10,8 @@
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, inViewport, statesOf, valueOf,
-    optionsOf, locOf, hinted, glyphLocs, listened, dragItem, countsOn, countsOff, zonesFor } = P;
+    optionsOf, locOf, hinted, glyphLocs, listened, dragItem, countsOn, countsOff, zonesFor,
+    folded, summaryOf } = P;
 
   // -- tables and repeated containers (issue 13 §2, §4) -----------------------------------
   // A data table's row is one line of cells; a container that repeats among its siblings
@@ -269,6 +270,11 @@
     }
 
     function walkChildren(el, depth) {
+      if (folded(el)) {  // what shows of a closed details: its summary
+        const summary = el.tagName === "DETAILS" ? summaryOf(el) : null;
+        if (summary) walk(summary, depth);
+        return;
+      }
       const root = el.shadowRoot || el;
       if (el.tagName === "SLOT") {
         const assigned = el.assignedNodes({ flatten: false });

@@ -147,6 +147,18 @@
     return cs.display === "none" || cs.visibility === "hidden";
   }
 
+  // Whether the browser shows none of `el`'s content, only its own box: a closed details
+  // (but its summary) or `hidden="until-found"`, which a person cannot see before opening.
+  function folded(el) {
+    return (el.tagName === "DETAILS" && !el.open) || el.getAttribute("hidden") === "until-found";
+  }
+
+  // The summary a details shows (its first summary child), or null.
+  function summaryOf(details) {
+    for (const c of details.children) if (c.tagName === "SUMMARY") return c;
+    return null;
+  }
+
   function textOf(node, depth) {
     if (depth > 30) return "";
     if (node.nodeType === 3) return node.data;
@@ -402,5 +414,5 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
     standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
-    namedRow, isBlock, inViewport, statesOf, valueOf, optionsOf, masked });
+    namedRow, isBlock, inViewport, statesOf, valueOf, optionsOf, masked, folded, summaryOf });
 })();

@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, roleOf, cut, fullNameOf } = P;
+  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf } = P;
 
   // -- lookups used by actions ----------------------------------------------------------------
   function deepQuery(root, selector, out, limit) {
@@ -22,6 +22,20 @@
     const out = [];
     deepQuery(document, selector, out, limit || 50);
     return out.map(idOf);
+  }
+
+  // The closed details (named by its summary) or `hidden="until-found"` box that keeps `el`
+  // from showing, or null. The browser lays out their content for a script that asks, so
+  // its box looks real, and a hit test there reaches whatever lies below.
+  function foldOf(el) {
+    for (let n = el, child = null; n && n.nodeType === 1; child = n, n = composedParent(n)) {
+      if (n !== el && folded(n) && !(child && child.tagName === "SUMMARY" &&
+                                     n.tagName === "DETAILS" && summaryOf(n) === child)) {
+        const summary = n.tagName === "DETAILS" ? summaryOf(n) : null;
+        return summary ? describe(summary) : describe(n);
+      }
+    }
+    return null;
   }
 
   function describe(el) {
@@ -234,6 +248,8 @@
   function point(id) {
     const el = get(id);
     if (!el || !el.isConnected) return { error: "gone" };
+    const fold = foldOf(el);
+    if (fold) return { error: "hidden", what: describe(el), folded: fold };
     const b = el.getBoundingClientRect();
     if ((b.width === 0 && b.height === 0) || getComputedStyle(el).visibility === "hidden")
       return { error: "hidden", what: describe(el) };

@@ -160,6 +160,10 @@ class Placing(PageFrames):
         if err == "gone":
             raise RefNotFound(f"{what} is no longer in the page; nothing was done. "
                               "Take a new snapshot")
+        if err == "hidden" and res.get("folded"):
+            raise TargetNotInteractable(
+                f"{what} is hidden inside the collapsed {res['folded']}; nothing was done. "
+                "Open it first (a click on it)")
         if err == "hidden" and res.get("clip"):
             raise TargetNotInteractable(_cut_off(what, str(res["clip"])))
         if err == "hidden":

@@ -7,10 +7,11 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, loc_on_line, ref, refs_in, under
+from pagetools import goto, js, line_of, loc_on_line, ref, refs_in, target, under
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable
 
 pytestmark = pytest.mark.browser
 
@@ -120,3 +121,22 @@ async def test_a_long_list_shows_its_first_items_and_says_how_many_were_left_out
     whole = await tab.snapshot(scope=parse("#all"))
     assert '- listitem "Notification 250 about something"' in whole.text
     assert "more items" not in whole.text
+
+
+async def test_what_a_closed_details_holds_is_left_out_and_a_click_on_it_says_to_open_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("folded.html"))
+    for interactive in (False, True):
+        text = (await tab.snapshot(interactive=interactive)).text
+        assert "More options" in text, text
+        assert "Direct flights" in text, text
+        for folded in ("Flexible dates", "Only with the box open", "Found later"):
+            assert folded not in text, text
+    summary = target(await tab.snapshot(interactive=True), "button", "More options")
+    await actions.click(tab, summary)
+    flex = target(await tab.snapshot(interactive=True), "checkbox", "Flexible dates")
+    await actions.click(tab, summary)  # closed again: the ref stays, hidden
+    with pytest.raises(TargetNotInteractable, match=r'@\d+ \(checkbox "Flexible dates"\) is '
+                       r'hidden inside the collapsed summary "More options"; nothing was done'):
+        await actions.check(tab, flex, True)
+    assert await js(tab, "[window.done, flex.checked]") == [[], False]
