@@ -119,8 +119,8 @@ def _tool_args(tool: Tool, items: Sequence[str], dashes: int) -> dict[str, Any]:
         by_flag[p.flag] = p
         if p.short:
             by_flag["-" + p.short.lstrip("-")] = p
-    positionals = [p for p in tool.params if p.positional]
     raw: dict[str, Any] = {}
+    values: list[str] = []
     i = 0
     while i < len(items):
         item = items[i]
@@ -128,7 +128,7 @@ def _tool_args(tool: Tool, items: Sequence[str], dashes: int) -> dict[str, Any]:
         is_option = (dashes < 0 or i - 1 < dashes) and item.startswith("-") and item != "-" \
             and not _is_number(item)
         if not is_option:
-            _positional(tool, positionals, raw, item)
+            values.append(item)
             continue
         flag, eq, value = item.partition("=") if item.startswith("--") else (item, "", "")
         param = by_flag.get(flag)
@@ -152,23 +152,30 @@ def _tool_args(tool: Tool, items: Sequence[str], dashes: int) -> dict[str, Any]:
             value = items[i]
             i += 1
         _store(tool, raw, param, value, flag)
+    _positionals(tool, raw, values)
     return raw
 
 
-def _positional(tool: Tool, positionals: list[Param], raw: dict[str, Any],
-                value: str) -> None:
-    for p in positionals:
-        if p.type == "list":
-            raw.setdefault(p.name, []).append(value)
-            return
-        if p.name not in raw:
-            raw[p.name] = value
-            return
-    if not positionals:
-        raise UsageError(f"{tool.name} takes no positional arguments, got {value!r}; "
+def _positionals(tool: Tool, raw: dict[str, Any], values: list[str]) -> None:
+    """Positional values to their params, in order. An optional one before a required one
+    (`press [TARGET] KEYS`) takes a value only when enough are left for those after it."""
+    params = [p for p in tool.params if p.positional and p.name not in raw]
+    if values and not [p for p in tool.params if p.positional]:
+        raise UsageError(f"{tool.name} takes no positional arguments, got {values[0]!r}; "
                          f"nothing was run; usage: {usage(tool)}")
-    raise UsageError(f"{tool.name} got an extra argument {value!r}; nothing was run; "
-                     f"usage: {usage(tool)}")
+    left = list(values)
+    for n, p in enumerate(params):
+        needed = sum(1 for q in params[n + 1:] if q.required)
+        if p.type == "list":
+            take = max(0, len(left) - needed) if p.required or len(left) > needed else 0
+            if take:
+                raw.setdefault(p.name, []).extend(left[:take])
+                del left[:take]
+        elif left and (p.required or len(left) > needed):
+            raw[p.name] = left.pop(0)
+    if left:
+        raise UsageError(f"{tool.name} got an extra argument {left[0]!r}; nothing was run; "
+                         f"usage: {usage(tool)}")
 
 
 def _store(tool: Tool, raw: dict[str, Any], param: Param, value: Any, flag: str) -> None:

@@ -65,8 +65,9 @@ async def type_(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("press", "Press keys or shortcuts, e.g. Enter, Tab, Control+A, 'ArrowDown ArrowDown'",
+      Param("target", positional=True, help="focus this element first (@N, loc=, CSS)"),
       Param("keys", required=True, positional=True, help="space-separated keys or chords"),
-      Param("target", help="focus this element first"), mutating=True)
+      mutating=True)
 async def press(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         return result(await actions.press(tab, str(args["keys"]), optional_target(args)), tab)

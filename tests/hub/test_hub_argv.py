@@ -6,6 +6,7 @@ import pytest
 from hub_tables import make_table
 from tabsteward.bridge.errors import UsageError
 from tabsteward.bridge.hub import argv
+from tabsteward.bridge.tools import registry
 
 TABLE = make_table()
 
@@ -135,3 +136,17 @@ def test_tool_help_shows_usage_and_every_param() -> None:
     for needle in ("-l, --loud", "--mode {plain,fancy}", "--tags TAGS", "(default: 1)",
                    "(required)"):
         assert needle in text
+
+
+def test_press_takes_a_target_before_its_keys_when_both_are_given() -> None:
+    tools = registry.table()
+    assert argv.parse(["press", "@13", "ArrowRight"], tools).args == {
+        "target": "@13", "keys": "ArrowRight"}
+    assert argv.parse(["press", "Enter"], tools).args == {"keys": "Enter"}
+    assert argv.parse(["press", "Enter", "--target", "@2"], tools).args == {
+        "keys": "Enter", "target": "@2"}
+    with pytest.raises(UsageError, match=r"extra argument 'c'; nothing was run; usage: "
+                                         r"tabsteward press \[TARGET\] KEYS"):
+        argv.parse(["press", "a", "b", "c"], tools)
+    with pytest.raises(UsageError, match="press needs KEYS; nothing was run"):
+        argv.parse(["press", "--target", "@2"], tools)
