@@ -387,7 +387,9 @@
                              valueLeft);
         // a drag item is named by its words; a long one (a card) keeps its text lines too
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
-          role === "textbox" || (dragging && !(row.length > 9 && row[9][0]));
+          role === "textbox" || (role === "combobox" && row[6] !== null) ||
+          (dragging && !(row.length > 9 && row[9][0]));
+        if (role === "combobox" && row[6] !== null && row[6] === row[3]) row[6] = null;
         hinted(row, el);
         if (row[3] && !consumed && unnamed()) boxes[boxes.length - 1].lead += row[3] + " ";
         rows.push(row);

@@ -371,6 +371,9 @@
     return !!css && css !== "none";
   }
 
+  const HOLDS_CHOICES = "input, select, textarea, [contenteditable], [role=listbox], " +
+    "[role=option], [role=textbox], [role=tree], [role=grid]";
+
   function valueOf(el, role) {
     const tag = el.tagName;
     if (tag === "INPUT") {
@@ -396,6 +399,10 @@
     if (role === "combobox") {
       const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
       if (v) return v;
+      // a select made of a button (Radix, Headless UI, MUI): what it shows is its value
+      if (!el.isContentEditable && !el.querySelector(HOLDS_CHOICES)) {
+        return clean(el.innerText || "") || null;
+      }
     }
     return null;
   }

@@ -140,3 +140,21 @@ async def test_what_a_closed_details_holds_is_left_out_and_a_click_on_it_says_to
                        r'hidden inside the collapsed summary "More options"; nothing was done'):
         await actions.check(tab, flex, True)
     assert await js(tab, "[window.done, flex.checked]") == [[], False]
+
+
+async def test_a_select_made_of_a_button_shows_what_it_shows_as_its_value(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("combos.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        size = [ln for ln in shot.text.splitlines() if 'combobox "Size"' in ln]
+        assert len(size) == 1, shot.text
+        assert size[0].endswith('value="Medium"'), shot.text
+        assert "> Medium" not in shot.text  # not again as text
+        town = [ln for ln in shot.text.splitlines() if 'combobox "Town"' in ln]
+        assert town, shot.text
+        assert "value=" not in town[0]  # not its options' words
+        colour = [ln for ln in shot.text.splitlines() if "Pick a colour" in ln]
+        assert "value=" not in colour[0]  # named by those words: no value to repeat them
+    out = await actions.click(tab, target(shot, "combobox", "Size"))
+    assert "value now 'Large'" in out.text()
