@@ -269,6 +269,14 @@
                    states.join(" "), null, acts ? locOf(el, "row") : null, cells, idOf(el)]);
     }
 
+    // Whether `el` is where the page tells the person something: an alert, a status, a
+    // live region.
+    function tells(el, role) {
+      if (role === "alert" || role === "status") return true;
+      const live = el.getAttribute("aria-live");
+      return live === "polite" || live === "assertive";
+    }
+
     function walkChildren(el, depth) {
       if (folded(el)) {  // what shows of a closed details: its summary
         const summary = el.tagName === "DETAILS" ? summaryOf(el) : null;
@@ -415,6 +423,21 @@
         flush();
         boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,
                            lead: "", said: false });
+      }
+      if (interactiveOnly && !consumed && !tr && visible && inView && tells(el, role)) {
+        // -i keeps what the page tells the person (an error, a toast, "3 results"): an
+        // agent that just acted reads it there
+        const [words, left] = cut(clean(el.innerText || ""), NAME_MAX);
+        if (words) {
+          flush();
+          const row = [0, 1, role === "alert" ? "alert" : "status", words, idOf(el), ""];
+          if (left) row.push(null, null, null, [left, 0]);
+          rows.push(row);
+          consumed++;
+          walkChildren(el, depth + 1);
+          consumed--;
+          return;
+        }
       }
       let structural = false;
       if (interactiveOnly && role === "heading" && !consumed && !tr && visible && inView &&

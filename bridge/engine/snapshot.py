@@ -18,6 +18,7 @@ REF, STRUCTURE, TEXT, FRAME, ROW = 0, 1, 2, 3, 4
 # -i shows a container's name and a table cell at most this long (the full snapshot shows
 # them whole: there they are the page's text)
 SHORT_NAME = 60
+TELLS = ("alert", "status")  # what the page tells the person: -i shows it whole (page.js)
 SHORT_CELL = 30
 HINT_SHOWN = 40  # a hint's characters a line shows (--json gives it whole)
 
@@ -199,7 +200,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
         whole = line.kind != ROW
         if line.kind == ROW:
             pass  # its cells follow its ref and states
-        elif line.kind == STRUCTURE and interactive and line.name:  # a container's words
+        elif line.kind == STRUCTURE and interactive and line.name and line.role not in TELLS:
+            # a container's words: its start says which it is
             parts.append(quote(line.name[:SHORT_NAME]) + left_out(len(line.name) - SHORT_NAME))
             whole = whole and len(line.name) <= SHORT_NAME
         elif line.name:

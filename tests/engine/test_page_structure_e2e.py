@@ -158,3 +158,18 @@ async def test_a_select_made_of_a_button_shows_what_it_shows_as_its_value(
         assert "value=" not in colour[0]  # named by those words: no value to repeat them
     out = await actions.click(tab, target(shot, "combobox", "Size"))
     assert "value now 'Large'" in out.text()
+
+
+async def test_the_interactive_snapshot_keeps_what_the_page_tells_the_person_after_an_action(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tells.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "- status" not in shot.text  # an empty live region says nothing
+    assert "- alert" not in shot.text
+    await actions.click(tab, target(shot, "button", "Save"))
+    lines = (await tab.snapshot(interactive=True)).text.splitlines()
+    assert '- status "Saved your changes"' in lines
+    alert = [ln for ln in lines if ln.startswith("- alert")]
+    assert alert == ['- alert "The display name must be unique across the whole workspace and '
+                     'at least three characters long Undo"'], lines  # whole, not cut at 60
+    assert any(ln.startswith('- button "Undo" @') for ln in lines), lines
