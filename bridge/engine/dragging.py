@@ -31,6 +31,7 @@ HOVER = 0.05  # over the drop point, the pointer stays and the browser repeats i
 SETTLE = (HOVER, 0.6)
 START = 6.0  # pixels moved first: past a library's drag threshold
 SLOW = 0.25  # a move answered later than this: the page draws slowly, fewer moves follow
+ORDERED = 1.0  # at most this long, a press cut off by a cancellation is let reach the browser
 
 
 def toward(sx: float, sy: float, tx: float, ty: float, dist: float = START
@@ -70,6 +71,24 @@ class _Hand:
         self.aimed, self.plan = aimed, plan
         self.x, self.y = x, y
         self.html5: dict[str, Any] | None = None
+        self.held = False  # whether the page has the button down (a press was sent)
+        self._sending: asyncio.Future[None] | None = None
+
+    async def button(self, kind: str, x: float, y: float) -> None:
+        """Press ("mousePressed") or release ("mouseReleased") the left button at (x, y). The
+        command, once begun, is finished even when the drag is cancelled meanwhile, so that
+        `held` stays what the page has: a press the page gets is released exactly once."""
+        if self._sending is not None and not self._sending.done():
+            # one left on its way by a cancellation goes first (the browser keeps the order
+            # commands came in); a browser that does not answer is not waited for long
+            await asyncio.wait({self._sending}, timeout=ORDERED)
+        pressing = kind == "mousePressed"
+        self.held = pressing
+        sending = asyncio.ensure_future(_mouse(
+            self.tab, kind, x, y, button="left", buttons=1 if pressing else 0, clickCount=1))
+        sending.add_done_callback(_seen)
+        self._sending = sending
+        await asyncio.shield(sending)
 
     async def move(self, x: float, y: float) -> None:
         self.x, self.y = x, y
@@ -134,10 +153,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     shields = await shield.raise_shields(tab, src.frame.session)
     came: list[str] = []
     hand = _Hand(tab, src, dst, dst_what, dropping, plan, sx, sy)
-    pressed = False
     try:
-        shields = await _press(tab, src, src_what, shields, sx, sy)
-        pressed = True
+        shields = await _press(hand, src_what, shields)
         # only an element the browser drags itself starts an HTML5 drag: wait for one then
         native = await tab.evaluate(src.frame, _NATIVE.format(start.hit_id or src.local))
         # take hold while the source is under the pointer: the browser picks the element an
@@ -173,12 +190,13 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         if hand.html5 is not None:  # the element now under the pointer must take the drop
             await _drag_event(tab, "dragOver", hand.x, hand.y, hand.html5)
             await _drag_event(tab, "drop", hand.x, hand.y, hand.html5)
-        pressed = False
-        await _mouse(tab, "mouseReleased", hand.x, hand.y, button="left", buttons=0,
-                     clickCount=1)
-    except Exception as e:
-        if pressed:  # the button is not left held down
-            where = await _let_go(hand, src)
+        await hand.button("mouseReleased", hand.x, hand.y)
+    except BaseException as e:
+        # however the drag ends (a failure, or the request cancelled: the agent gave up, the
+        # hub timed it out, the client went away), the button is not left held in the page;
+        # a second cancellation while letting go leaves the letting go to finish on its own
+        if hand.held:
+            where = await asyncio.shield(asyncio.ensure_future(_let_go(hand, src)))
             if isinstance(e, TargetNotInteractable):
                 raise TargetNotInteractable(f"{e}; the drag was let go {where}") from e
         raise
@@ -211,6 +229,13 @@ async def _read_back(tab: Tab, src: Handle, dst: Handle, plan: Plan,
     return now, left
 
 
+def _seen(sent: asyncio.Future[None]) -> None:
+    """A button command nobody awaits any more (its drag was cancelled): its failure is
+    taken, not left to be logged as never retrieved."""
+    if not sent.cancelled():
+        sent.exception()
+
+
 async def _let_go(hand: _Hand, src: Handle) -> str:
     """Let go of a drag that cannot go on: an HTML5 drag is cancelled, and the button is
     released on the dragged element where it is now (back in view), so a list that moves
@@ -226,25 +251,25 @@ async def _let_go(hand: _Hand, src: Handle) -> str:
         except Exception:  # noqa: BLE001 - gone or hidden: released where the pointer is
             x, y, where = hand.x, hand.y, "where the pointer was"
         await _mouse(tab, "mouseMoved", x, y, button="left", buttons=1)
-        await _mouse(tab, "mouseReleased", x, y, button="left", buttons=0, clickCount=1)
+        await hand.button("mouseReleased", x, y)
         return f"{where}, and nothing was dropped on the target; the page's next snapshot " \
                "shows what it did"
     except Exception:  # noqa: BLE001 - the tab may be gone: the failure is what is reported
         return "as far as the browser allowed"
 
 
-async def _press(tab: Tab, src: Handle, what: str, shields: list[Frame], x: float,
-                 y: float) -> list[Frame]:
+async def _press(hand: _Hand, what: str, shields: list[Frame]) -> list[Frame]:
     """Move to the source and press there; a press the browser routed to a shielded frame
     (its layout of the tab out of date) is let go there and made once more after the tab
     drew, then refused, saying nothing was dragged. Returns the shields that are up."""
+    tab, src, x, y = hand.tab, hand.src, hand.x, hand.y
     for attempt in (1, 2):
         await _mouse(tab, "mouseMoved", x, y)
-        await _mouse(tab, "mousePressed", x, y, button="left", buttons=1, clickCount=1)
+        await hand.button("mousePressed", x, y)
         came = await shield.peek(tab, shields)
         if not came:
             return shields
-        await _mouse(tab, "mouseReleased", x, y, button="left", buttons=0, clickCount=1)
+        await hand.button("mouseReleased", x, y)
         await shield.lower_shields(tab, shields)
         if attempt == 2:
             break
