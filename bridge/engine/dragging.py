@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TargetCovered, TargetNotInteractable
+from ..errors import TargetCovered, TargetError, TargetNotInteractable
 from . import shield
 from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
@@ -168,7 +168,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
             await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
         end = await tab.aim(dst, dst_what)  # into view now, as a person scrolls holding it
         if end.target_id != dropping.target_id:
-            raise TargetNotInteractable(f"{dst_what} moved before the drag")
+            raise TargetNotInteractable(f"{dst_what} changed while the drag took hold: a "
+                                        "release on it would reach another element")
         start_at = before.at if before is not None and before.list_id == plan.list_id else -1
         followed = False  # whether the list moved the item while the pointer moved
         left = STEPS
@@ -197,8 +198,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         # a second cancellation while letting go leaves the letting go to finish on its own
         if hand.held:
             where = await asyncio.shield(asyncio.ensure_future(_let_go(hand, src)))
-            if isinstance(e, TargetNotInteractable):
-                raise TargetNotInteractable(f"{e}; the drag was let go {where}") from e
+            if isinstance(e, TargetError):  # the target changed, went or got covered
+                raise type(e)(f"{_cause(e)}; the drag was let go {where}", **e.details) from e
         raise
     finally:
         intercepted.cancel()
@@ -229,6 +230,12 @@ async def _read_back(tab: Tab, src: Handle, dst: Handle, plan: Plan,
     return now, left
 
 
+def _cause(e: TargetError) -> str:
+    """What went wrong with an end of a drag, without the "nothing was done" its message
+    says where it stops an action before any input: the button was pressed here."""
+    return e.message.split("; nothing was done")[0]
+
+
 def _seen(sent: asyncio.Future[None]) -> None:
     """A button command nobody awaits any more (its drag was cancelled): its failure is
     taken, not left to be logged as never retrieved."""
@@ -245,7 +252,7 @@ async def _let_go(hand: _Hand, src: Handle) -> str:
         if hand.html5 is not None:
             await _drag_event(tab, "dragCancel", hand.x, hand.y, hand.html5)
             hand.html5 = None
-        where = "on it"
+        where = "on the dragged element"
         try:
             x, y = await tab.point(src, "the dragged element")
         except Exception:  # noqa: BLE001 - gone or hidden: released where the pointer is

@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, text_of
+from pagetools import goto, js, text_of
 from tabsteward.bridge.engine import dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetError
 
 pytestmark = pytest.mark.browser
 
@@ -49,3 +50,19 @@ async def test_a_drag_cancelled_while_the_button_is_held_releases_it_in_the_page
     with pytest.raises(asyncio.CancelledError):
         await dragged
     assert await text_of(tab, "#log") == PRESSED_AND_RELEASED
+
+
+async def test_a_drag_whose_target_is_drawn_anew_while_held_is_let_go_and_drops_nothing(
+        tab: Tab, site: Site) -> None:
+    # the page replaces the target element at the first move of the held button, as sortable
+    # libraries re-render their lists: a release there would land on another element
+    await goto(tab, site.url("dragheld.html?redraw"))
+    with pytest.raises(TargetError) as failed:
+        await dragging.drag(tab, parse("#a"), parse("#c"))
+    said = str(failed.value)
+    assert "the drag was let go on the dragged element, and nothing was dropped on the " \
+           "target" in said, said
+    assert "nothing was done" not in said  # the button was pressed and released
+    assert await text_of(tab, "#log") == PRESSED_AND_RELEASED
+    assert await js(tab, "[...document.querySelectorAll('li')].map(li => li.textContent)"
+                         ".join(' ')") == "Alpha Bravo Charlie"
