@@ -129,6 +129,19 @@
       !(parent && getComputedStyle(parent).cursor === "pointer");
   }
 
+  // Whether a click on `n` runs a control's behaviour (a button, a link, a field, an
+  // element with a control's role), not only the handlers a page put on a container.
+  function isControl(n) {
+    return !!nativeTarget(n) || SOFT_ROLES.has(roleOf(n));
+  }
+
+  // Whether `n` is clickable on its own, as `activationOf` finds clickables (without the
+  // listeners only a hooked walk knows of).
+  const NO_HANDLERS = new Set();
+  function clickable(n) {
+    return !!nativeTarget(n) || softTarget(n, NO_HANDLERS);
+  }
+
   function activationOf(hit, secret) {
     let handlers = null;
     let soft = null;
@@ -321,5 +334,5 @@
   }
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, composedParent, activationOf,
-    alsoOf, scrollIntoView, point, frameOffset, coverOf, rect });
+    isControl, clickable, alsoOf, scrollIntoView, point, frameOffset, coverOf, rect });
 })();

@@ -6,7 +6,8 @@
   const P = globalThis.__tsParts;
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
     hiddenForName, nameOf, fullNameOf, isBlock, statesOf, valueOf, hintOf, describe,
-    hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked } = P;
+    hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked, isControl,
+    clickable } = P;
 
   function info(id) {
     const el = get(id);
@@ -14,7 +15,9 @@
     const src = standIn(el) || el;
     const role = roleOf(src);
     const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
-    const [name, nameLeft] = cut(fullNameOf(src, dragged ? "clickable" : role), NAME_MAX);
+    const own = isControl(src) ? null : ownWords(src);
+    const [name, nameLeft] = cut(dragged ? fullNameOf(src, role) || own : fullNameOf(src, role),
+                                 NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
       hint: hintOf(el, name),
@@ -25,8 +28,34 @@
       autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
-      form: formOf(src), box: boxOf(el), text: shownText(src), near: nearText(src),
+      form: formOf(src), box: boxOf(el), text: own === null ? shownText(src) : own,
+      near: nearText(src),
     };
+  }
+
+  // The words on an element that is no control (a list item, a card, a list a page listens
+  // on), left of those of the clickables inside it: a click on it, a drag of it or a release
+  // beside them runs none of theirs (the delete button a hovered to-do shows is not what
+  // a drag of the to-do does). Policy reads these; the clickables are judged on their own
+  // when a click reaches them. Read up to OWN_CHARS, through OWN_ELEMENTS elements at most.
+  const OWN_CHARS = 300, OWN_ELEMENTS = 500;
+  function ownWords(el) {
+    let out = "", budget = OWN_ELEMENTS;
+    const walk = (n) => {
+      for (let c = n.firstChild; c && budget > 0 && out.length < OWN_CHARS * 4;
+           c = c.nextSibling) {
+        if (c.nodeType === 3) out += c.data;
+        if (c.nodeType !== 1 || SKIP_TAGS.has(c.tagName)) continue;
+        budget--;
+        if (hiddenForName(c) || clickable(c)) continue;
+        const label = c.getAttribute("aria-label");
+        if (label && label.trim()) out += " " + label + " ";
+        else if (c.tagName === "IMG") out += " " + (c.getAttribute("alt") || "") + " ";
+        else { out += " "; walk(c.shadowRoot || c); out += " "; }
+      }
+    };
+    walk(el.shadowRoot || el);
+    return clean(out).slice(0, OWN_CHARS);
   }
 
   // What a person reads on the element itself, whatever its accessible name says.

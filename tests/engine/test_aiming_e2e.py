@@ -236,6 +236,32 @@ async def test_a_drag_between_harmless_elements_runs_under_the_default_profile(
     assert [i.action for i in gate.intents][-2:] == ["drag", "drag"]
 
 
+async def test_a_drag_reordering_to_dos_is_not_asked_about_as_their_delete_buttons(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    # the pointer rests on the first to-do, which shows its delete button; the list's
+    # handlers get the click a press on one item and a release on another make
+    await goto(tab, site.url("todos.html"))
+    first, last = parse("#todos li:nth-child(1)"), parse("#todos li:nth-child(3)")
+    await actions.hover(tab, first)
+    await dragging.drag(tab, first, last)
+    assert await text_of(tab, "#out") == "moved: Write report, Water plants, Walk the dog"
+    dragged = [i for i in gate.intents if i.action == "drag"]
+    assert len(dragged) >= 2
+    assert all(risks(i) == set() for i in dragged)
+
+
+async def test_a_drag_from_a_to_do_s_delete_button_is_asked_about(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    await goto(tab, site.url("todos.html"))
+    await actions.hover(tab, parse("#todos li:nth-child(1)"))
+    with pytest.raises(PolicyError, match="asked about"):
+        await dragging.drag(tab, parse("#todos li:nth-child(1) .destroy"),
+                            parse("#todos li:nth-child(3)"))
+    assert Category.DELETE in risks(gate.intents[-1])
+    assert await text_of(tab, "#out") == "untouched"
+    assert await js(tab, "document.querySelectorAll('#todos li').length") == 3
+
+
 async def test_hovering_over_the_buy_button_is_no_click(
         tab: Tab, site: Site, gate: Gate) -> None:
     await checkout(tab, site)
