@@ -1,10 +1,9 @@
-"""One agent tab: its CDP sessions, events, targets, waits (frames, placing, collect mixed in)."""
+"""One agent tab: its CDP sessions, events, targets, waits (frames, placing, locating mixed in)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -22,19 +21,18 @@ from ..errors import (
 )
 from ..policy.intent import Element, Intent
 from . import screen
-from . import snapshot as snap
-from .collect import HOOK_SECRET, SnapshotTaking
+from .collect import HOOK_SECRET
 from .frames import PAGE_JS, WORLD
+from .locating import Locating
 from .model import Dialog, Frame, Handle, RefEntry, TabState
 from .placing import Placing
-from .targets import CssTarget, RefTarget, RoleTarget, Target
+from .targets import RefTarget, RoleTarget, Target
 
 if TYPE_CHECKING:
     from ..cdp.connection import CDPConnection
 
 log = logging.getLogger("tabsteward.engine")
 
-CSS_COUNTED = 20  # a CSS target's matches counted before it is refused as "20 or more"
 HOOK_JS = (Path(__file__).with_name("hook.js")).read_text(encoding="utf-8").replace(
     "__SECRET__", HOOK_SECRET)
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
@@ -46,7 +44,7 @@ class _Waiter:
     future: asyncio.Future[tuple[str, dict[str, Any]]]
 
 
-class Tab(Placing, SnapshotTaking):
+class Tab(Placing, Locating):
     """A page target owned by one agent, attached with a flat CDP session."""
 
     def __init__(self, conn: CDPConnection, target_id: str, session_id: str, agent: str,
@@ -334,105 +332,6 @@ class Tab(Placing, SnapshotTaking):
                 return Handle(frame, entry.local, ref)
         # stale: the same role and name on the current page
         return await self._resolve_role(entry.role, entry.name, entry.nth, ref)
-
-    async def _resolve_role(self, role: str, name: str, nth: int, stale: int | None) -> Handle:
-        lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
-        matches = [ln for ln in lines if ln.ref and ln.role == role and ln.name == name]
-        what = f"{role} {snap.quote(name)}"
-        if len(matches) > nth:
-            entry = self.refs[matches[nth].ref]
-            return Handle(self.frames[entry.frame], entry.local, matches[nth].ref)
-        if stale is not None:
-            raise RefNotFound(f"@{stale} ({what}) is gone from the page and no {what} is there "
-                              "now; nothing was done. Take a new snapshot")
-        if not matches:  # a line with no ref (a heading, a row, a card): the full snapshot's
-            found = await self._resolve_line(role, name, nth)
-            if found is not None:
-                return found
-        raise RefNotFound(f"no {what}{f' nth={nth}' if nth else ''} in the page's snapshot "
-                          "(none shown, actionable or not); nothing was done. Take a snapshot "
-                          "to see what is there")
-
-    async def _resolve_line(self, role: str, name: str, nth: int) -> Handle | None:
-        """The nth line of the full snapshot this role and name locate (a line with no ref
-        too: `heading "Attachments"`, `row "row1"`), given a ref; None when there is none."""
-        lines, _ = await self.collect(interactive=False, viewport=False, scope=None)
-        found = [ln for ln in lines if ln.kind != snap.TEXT and ln.role == role and
-                 (ln.ref or ln.at) and snap.names_line(ln, name)]
-        if len(found) <= nth:
-            return None
-        line = found[nth]
-        if line.ref:
-            entry = self.refs[line.ref]
-            return Handle(self.frames[entry.frame], entry.local, line.ref)
-        assert line.at is not None
-        frame = self.frames[line.at[0]]
-        return Handle(frame, line.at[1], self._ref_for(frame, line.at[1], role, line.name))
-
-    async def _resolve_role_in(self, target: RoleTarget) -> Handle:
-        """`ROLE "NAME" in "WORDS"`: of the elements of that role and name, the one whose
-        card says WORDS (page.js groups them by card as it does a CSS locator's matches)."""
-        lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
-        by_frame: dict[str, list[int]] = {}
-        for ln in lines:
-            if ln.ref and ln.role == target.role and ln.name == target.name:
-                entry = self.refs[ln.ref]
-                by_frame.setdefault(entry.frame, []).append(entry.local)
-        found: list[tuple[Frame, int]] = []
-        for fid, locals_ in by_frame.items():
-            frame = self.frames[fid]
-            ids = await self.evaluate(frame, f"__ts.pickIn({json.dumps(locals_)}, "
-                                             f"{json.dumps(target.within)})")
-            found += [(frame, int(i)) for i in ids or []]
-        what = f"{target.role} {snap.quote(target.name)} in {snap.quote(target.within or '')}"
-        if len(found) > 1:
-            raise RefNotFound(f"{len(found)} elements are {what}; nothing was done: a target "
-                              "must name one element. Take a snapshot and use its ref or "
-                              "locator")
-        if not found:
-            raise RefNotFound(f"no {what} on the page; nothing was done. Take a snapshot to "
-                              "see what is there")
-        frame, local = found[0]
-        return Handle(frame, local, self._ref_for(frame, local, target.role, target.name))
-
-    async def _resolve_css(self, target: CssTarget) -> Handle:
-        """The one element a CSS target matches in all the page's frames (their shadow roots
-        too). Several are refused, as Playwright's strict mode does: nothing is done to the
-        first of them by chance."""
-        sel = target.selector
-        frames = await self._frame_list()
-        frames.sort(key=lambda f: f.id != self.target_id)
-        query = (f"__ts.queryIn({json.dumps(sel)}, {json.dumps(target.within)})"
-                 if target.within else f"__ts.query({json.dumps(sel)}, {CSS_COUNTED})")
-        expr = (f"(ids => ({{ids, shown: ids.slice(0, 3).map(i => __ts.describe(__ts.get(i)))"
-                f"}}))({query})")
-        found: list[tuple[Frame, int]] = []
-        shown: list[str] = []
-        for frame in frames:
-            try:
-                res = await self.evaluate(frame, expr)
-            except BrowserError as exc:
-                if "SyntaxError" in exc.message or "not a valid selector" in exc.message:
-                    raise UsageError(f"{sel!r} is not a valid CSS selector; nothing was done"
-                                     ) from None
-                continue
-            ids = res.get("ids") if isinstance(res, dict) else None
-            found += [(frame, int(i)) for i in ids or []]
-            shown += [str(d) for d in res.get("shown") or []] if ids else []
-        where = f" near {target.within!r}" if target.within else ""
-        if len(found) > 1:
-            many = f"{len(found)}{' or more' if len(found) >= CSS_COUNTED else ''}"
-            raise RefNotFound(
-                f"{many} elements match {sel!r}{where} on the page ({', '.join(shown[:3])}"
-                f"{', ...' if len(found) > 3 else ''}); nothing was done: a target must name "
-                "one element. Use its ref from a snapshot, or a selector only it matches")
-        if not found:
-            raise RefNotFound(f"no element matches {sel!r}{where}; nothing was done")
-        frame, local = found[0]
-        info = await self.evaluate(frame, f"__ts.info({local})") or {}
-        ref = self._ref_for(frame, local, str(info.get("role") or "generic"),
-                            str(info.get("name") or ""))
-        return Handle(frame, local, ref)
 
     async def permit(self, action: str, info: dict[str, Any] | None = None,
                      **facts: Any) -> None:
