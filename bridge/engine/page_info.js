@@ -15,7 +15,9 @@
     const src = standIn(el) || el;
     const role = roleOf(src);
     const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
-    const own = isControl(src) ? null : ownWords(src);
+    // a container with no words but its clickables' (a card that is all one link) may do
+    // what they say: judged by all it holds
+    const own = isControl(src) ? null : ownWords(src) || null;
     const [name, nameLeft] = cut(dragged ? fullNameOf(src, role) || own : fullNameOf(src, role),
                                  NAME_MAX);
     return {

@@ -267,3 +267,12 @@ async def test_hovering_over_the_buy_button_is_no_click(
     await checkout(tab, site)
     await actions.hover(tab, parse("#buy-span"))
     assert gate.intents[-1].action == "hover"
+
+
+async def test_a_card_with_no_words_but_its_link_s_is_judged_by_that_link_s_words(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    await goto(tab, site.url("todos.html"))
+    with pytest.raises(PolicyError, match="asked about"):
+        await actions.click(tab, parse("#card"))  # its middle, below the link
+    assert Category.DELETE in risks(gate.intents[-1])
+    assert await text_of(tab, "#out") == "untouched"
