@@ -47,6 +47,12 @@ async def aim_and_ask(tab: Tab, handle: Handle, what: str, info: dict[str, Any],
     is found again, and must still activate the element they were asked about. `placed`:
     the page's aim already read with the element (`Tab.resolve_placed`)."""
     aim = await tab.aim(handle, what, placed)
+    if ask.action != "drag" and aim.target is not None and aim.target_id != handle.local \
+            and aim.target.get("disabled"):
+        # the words of a disabled button: the page would still get the click (aria-disabled
+        # stops no event), where a person's does nothing (a drop may still land there)
+        raise TargetNotInteractable(f"a click on {what} goes to {named(aim.target)}, which is "
+                                    "disabled; nothing was clicked")
     action, facts = intent_of(ask, aim.target or info)
     started = time.monotonic()
     await tab.permit(action, aim.target or info, **facts)
@@ -80,7 +86,12 @@ def reaches(handle: Handle, aim: Aim) -> str:
     t = aim.target
     if t is None or aim.target_id == handle.local:
         return ""
+    return f", which activates {named(t)}"
+
+
+def named(t: dict[str, Any]) -> str:
+    """'button "Buy"': an element's kind and (its first 40 characters) name, from its info."""
     name = str(t.get("name") or "")
     kind = str(t.get("role") or t.get("tag") or "element")
     left = max(0, len(name) - 40) + int(t.get("nameLeft") or 0)
-    return f", which activates {kind}" + (f' "{name[:40]}"{left_out(left)}' if name else "")
+    return kind + (f' "{name[:40]}"{left_out(left)}' if name else "")

@@ -77,6 +77,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     # a person types only into a field they can see and reach: scroll to it, hit-test it
     handle, info, placed = await tab.resolve_placed(target, aiming=False)
     what = describe(handle, info)
+    if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)
+        raise TargetNotInteractable(f"{what} is disabled; nothing was typed")
     tab.check_no_dialog()
     await tab.permit(mode, info, text=text)
     await tab.point(handle, what, placed)

@@ -47,6 +47,8 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         raise UsageError("give at least one option value or label; nothing was selected")
     handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
+    if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)
+        raise TargetNotInteractable(f"{what} is disabled; nothing was selected")
     tab.check_no_dialog()
     await tab.permit("select", info)
     await tab.scroll_into_view(handle, what)  # as a person would see it, or refuse a hidden one

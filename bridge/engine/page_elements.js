@@ -347,8 +347,7 @@
       s.push(el.parentElement.open ? "expanded" : "collapsed");
     if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
     if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
-    if ((el.matches && el.matches(":disabled")) || aria("aria-disabled") === "true")
-      s.push("disabled");
+    if (disabledOf(el, role)) s.push("disabled");
     if (el.required || aria("aria-required") === "true") s.push("required");
     if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");
     if (aria("aria-invalid") === "true") s.push("invalid");
@@ -360,6 +359,40 @@
       if (level) s.push("level=" + level);
     }
     return s;
+  }
+
+  // The roles aria-disabled applies to (WAI-ARIA 1.2): such an element is disabled by the
+  // nearest aria-disabled on it or its ancestors, as Playwright's actionability reads it.
+  const ARIA_DISABLED_ROLES = new Set([
+    "application", "button", "composite", "gridcell", "group", "input", "link", "menuitem",
+    "scrollbar", "separator", "tab", "checkbox", "columnheader", "combobox", "grid",
+    "listbox", "menu", "menubar", "menuitemcheckbox", "menuitemradio", "option", "radio",
+    "radiogroup", "row", "rowheader", "searchbox", "select", "slider", "spinbutton", "switch",
+    "tablist", "textbox", "toolbar", "tree", "treegrid", "treeitem",
+  ]);
+
+  // Whether a person cannot act on el, the one place that says so (snapshot, actions,
+  // waits): a form control disabled natively (by a disabled fieldset or optgroup around it
+  // too), an element saying aria-disabled="true", or one of a role aria-disabled applies to
+  // inside an element saying it (the nearest "true" or "false" above it decides, across
+  // shadow roots). Pages disable a styled button or a whole form step that way, and their
+  // handlers still run on a click.
+  function disabledOf(el, role) {
+    if (!el.getAttribute) return false;
+    if (el.matches(":disabled")) return true;
+    const own = el.getAttribute("aria-disabled");
+    if (own !== null || !ARIA_DISABLED_ROLES.has(role)) return own === "true";
+    for (let n = el.parentElement || hostOf(el); n; n = n.parentElement || hostOf(n)) {
+      const a = n.getAttribute("aria-disabled");
+      if (a === "true") return true;
+      if (a === "false") return false;
+    }
+    return false;
+  }
+
+  function hostOf(n) {
+    const root = n.getRootNode();
+    return root !== n && root.host ? root.host : null;
   }
 
   // A field whose value the page hides as a password's: type=password, or a text field
@@ -421,5 +454,6 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
     standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
-    namedRow, isBlock, inViewport, statesOf, valueOf, optionsOf, masked, folded, summaryOf });
+    namedRow, isBlock, inViewport, statesOf, disabledOf, valueOf, optionsOf, masked, folded,
+    summaryOf });
 })();

@@ -5,9 +5,9 @@
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
-    hiddenForName, nameOf, fullNameOf, isBlock, statesOf, valueOf, hintOf, describe,
-    hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked, isControl,
-    clickable } = P;
+    hiddenForName, nameOf, fullNameOf, isBlock, statesOf, disabledOf, valueOf, hintOf,
+    describe, hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked,
+    isControl, clickable } = P;
 
   function info(id) {
     const el = get(id);
@@ -25,7 +25,7 @@
       hint: hintOf(el, name),
       type: src.type || null, masked: masked(src), editable: !!el.isContentEditable,
       value: valueOf(src, role), checked: src.checked === undefined ? null : src.checked,
-      disabled: !!(src.matches && src.matches(":disabled")), connected: el.isConnected,
+      disabled: disabledOf(src, role), connected: el.isConnected,
       states: statesOf(src, role),
       autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
@@ -312,13 +312,14 @@
   function state(id) {
     const el = get(id);
     if (!el || !el.isConnected) return { attached: false, visible: false };
+    const src = standIn(el) || el;
     const r = el.getBoundingClientRect();
     const cs = getComputedStyle(el);
     return {
       attached: true,
       visible: r.width > 0 && r.height > 0 && cs.visibility !== "hidden" && cs.display !== "none",
-      enabled: !(el.matches && el.matches(":disabled")),
-      checked: (standIn(el) || el).checked === true ||
+      enabled: !disabledOf(src, roleOf(src)),
+      checked: src.checked === true ||
         el.getAttribute("aria-checked") === "true",
     };
   }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, target, text_of
+from pagetools import goto, js, line_of, ref, target, text_of
 from tabsteward.bridge.engine import actions, dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -162,3 +162,30 @@ async def test_mouse_drag_moves_a_handle_onto_its_target(tab: Tab, site: Site) -
     await dragging.drag(tab, parse("#handle"), parse("#bin"))
     assert await text_of(tab, "#mouse") == "handle dropped in the bin"
 
+
+
+async def test_controls_disabled_by_aria_disabled_are_refused_before_any_event(
+        tab: Tab, site: Site) -> None:
+    # aria-disabled stops no event: the page's handlers would run on a click or a typed key
+    await goto(tab, site.url("aria-disabled.html"))
+    shot = await tab.snapshot()
+    refused = [
+        (actions.click, ("button", "Coming soon"), (), "clicked"),  # on the button itself
+        (actions.click, ("button", "Next step"), (), "clicked"),  # a link with role=button
+        (actions.click, ("button", "Locked save"), (), "clicked"),  # inside aria-disabled
+        (actions.enter_text, ("textbox", "Locked name"), ("x", "fill"), "typed"),
+        (actions.check, ("checkbox", "Locked terms"), (True,), "clicked"),
+        (actions.select, ("combobox", "Locked size"), (["M"],), "selected"),
+    ]
+    for act, (role, name), args, verb in refused:
+        assert "[disabled]" in line_of(shot, ref(shot, role, name))
+        with pytest.raises(TargetNotInteractable, match=f"is disabled; nothing was {verb}"):
+            await act(tab, target(shot, role, name), *args)  # type: ignore[operator]
+    with pytest.raises(TargetNotInteractable, match='goes to button "Pay now", which is '
+                                                    "disabled; nothing was clicked"):
+        await actions.click(tab, parse("#pay-words"))
+    assert await text_of(tab, "#out") == ""
+    assert await js(tab, "location.hash") == ""
+    # aria-disabled="false" nearer to a control than a "true" leaves it enabled
+    await actions.click(tab, target(shot, "button", "Unlocked inside"))
+    assert await text_of(tab, "#out") == "click:Unlocked inside;"
