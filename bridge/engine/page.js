@@ -9,9 +9,9 @@
   if (globalThis.__ts) return "present";
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
-    nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, inViewport, statesOf, valueOf,
-    optionsOf, locOf, hinted, glyphLocs, listened, dragItem, countsOn, countsOff, zonesFor,
-    folded, summaryOf } = P;
+    nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart, breaksLine,
+    inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened, dragItem,
+    countsOn, countsOff, zonesFor, folded, summaryOf } = P;
 
   // -- tables and repeated containers (issue 13 §2, §4) -----------------------------------
   // A data table's row is one line of cells; a container that repeats among its siblings
@@ -332,9 +332,9 @@
       const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
       textVisible = visible;  // for its text nodes; walk() restores the parent's
       let role = roleOf(el);
-      const block = !(cs.display.startsWith("inline") || cs.display === "contents");
+      const block = breaksLine(cs.display);
       // a box of its own in a line (a badge, a chip): its words stand apart from the next
-      const apart = !block && cs.display !== "inline" && cs.display !== "contents";
+      const apart = !block && standsApart(cs.display);
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;

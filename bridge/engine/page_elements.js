@@ -301,16 +301,21 @@
   }
 
   // -- layout helpers --------------------------------------------------------------------
-  // Whether an element's words stand apart from its neighbours' in a name: a block, a cell,
-  // and a box of its own in a line (an inline-block badge), unlike inline text.
+  // How a box of a `display` sits among its neighbours' words, for the snapshot, names and
+  // the page's text alike. standsApart: its words are apart from theirs: a block, a cell,
+  // and a box of its own in a line (an inline-block badge, an inline-flex chip), unlike
+  // inline text. breaksLine: it is on lines of its own (a block, a list item, a table row or
+  // cell; a flex or grid item is a block to CSS).
+  const standsApart = (d) => d !== "inline" && d !== "contents";
+  const breaksLine = (d) => !(d.startsWith("inline") || d === "contents");
+
   function apart(el) {
-    const d = getComputedStyle(el).display;
-    return d !== "inline" && d !== "contents";
+    return standsApart(getComputedStyle(el).display);
   }
 
-  function isBlock(el) {
+  function isBlock(el) {  // a table's cells share their row's line
     const d = getComputedStyle(el).display;
-    return !(d.startsWith("inline") || d === "contents" || d === "table-cell");
+    return breaksLine(d) && d !== "table-cell";
   }
 
   function inViewport(el) {
@@ -454,6 +459,6 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
     standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
-    namedRow, isBlock, inViewport, statesOf, disabledOf, valueOf, optionsOf, masked, folded,
-    summaryOf });
+    namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf, disabledOf, valueOf,
+    optionsOf, masked, folded, summaryOf });
 })();

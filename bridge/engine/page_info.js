@@ -5,9 +5,9 @@
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
-    hiddenForName, nameOf, fullNameOf, isBlock, statesOf, disabledOf, valueOf, hintOf,
-    describe, hitTarget, composedParent, activationOf, alsoOf, point, dragItem, masked,
-    isControl, clickable } = P;
+    hiddenForName, nameOf, fullNameOf, standsApart, breaksLine, isBlock, statesOf, disabledOf,
+    valueOf, hintOf, describe, hitTarget, composedParent, activationOf, alsoOf, point, dragItem,
+    masked, isControl, clickable } = P;
 
   function info(id) {
     const el = get(id);
@@ -211,23 +211,75 @@
     return document.body ? flatText(document.body) : "";
   }
 
-  // The text a person reads in an element, what its shadow roots show included: innerText
-  // leaves that out, so the elements on the way to a shadow root or a slot are read node by
-  // node, in the order the page is drawn (a host's shadow tree, a slot's assigned nodes);
-  // every other element by its innerText, as it is.
+  // The text a person reads in an element, as its innerText, with what innerText leaves
+  // out: the space between two boxes of their own in a line whose words touch (inline-block
+  // badges: innerText reads "NewSale", a person two words), and what its shadow roots show.
+  // A style is read only between two text nodes whose words innerText shows glued together,
+  // not for every element of a big page; a space is put there in innerText's text. With a
+  // shadow root or a slot inside, the elements on the way to them and to such boxes are read
+  // node by node, in the order the page is drawn (a host's shadow tree, a slot's assigned
+  // nodes); every other element by its innerText, as it is.
   function flatText(root) {
+    const full = root.innerText;  // none for an element that is no HTML element (svg)
     const onWay = new Set();
+    const mark = (n) => {
+      for (let up = n; up && !onWay.has(up); up = up === root ? null : composedParent(up))
+        onWay.add(up);
+    };
+    const displays = new Map();  // element -> its display, read once
+    const displayOf = (el) => {
+      let d = displays.get(el);
+      if (d === undefined) displays.set(el, (d = getComputedStyle(el).display));
+      return d;
+    };
+    const apart = [];  // the boxes whose words touch another's
+    const spaces = [];  // where in `full` a space keeps them apart (-1: not known)
     const roots = [root];
     while (roots.length) {
-      const walker = document.createTreeWalker(roots.pop(), NodeFilter.SHOW_ELEMENT);
+      const tree = roots.pop();
+      // in the root's tree, words innerText shows glued to the ones before; in a shadow tree
+      // (innerText shows none of it), words that touch in the DOM
+      const aligned = tree === root && full !== undefined;
+      const walker = document.createTreeWalker(
+        tree, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      let last = null;  // the text node before (aligned: the last innerText shows)
+      const at = { shown: full, lower: null, p: 0, start: 0, slack: 0 };
       for (let n = walker.currentNode; n; n = walker.nextNode()) {
+        if (n.nodeType === 3) {
+          if (SKIP_TAGS.has(n.parentNode.tagName)) continue;
+          let glued;  // a letter or digit right after one, across two text nodes
+          if (aligned) {
+            const was = at.p;
+            if (!shownAt(at, n.data)) continue;  // not shown: hidden, or only spaces
+            glued = last !== null && at.start === was &&
+              WORD_END.test(full.slice(Math.max(0, was - 2), was)) &&
+              WORD_START.test(full.slice(was, was + 2));
+          } else {
+            glued = last !== null && WORD_END.test(last.data) && WORD_START.test(n.data);
+          }
+          const box = glued ? boxBetween(last, n, displayOf) : null;
+          if (box) {
+            apart.push(box);
+            spaces.push(aligned ? at.start : -1);
+          }
+          last = n;
+          continue;
+        }
         if (n.shadowRoot) roots.push(n.shadowRoot);
-        if (!n.shadowRoot && n.tagName !== "SLOT") continue;
-        for (let up = n; up && !onWay.has(up); up = up === root ? null : composedParent(up))
-          onWay.add(up);
+        if (n.shadowRoot || n.tagName === "SLOT") mark(n);
       }
     }
-    if (!onWay.size) return root.innerText !== undefined ? root.innerText : root.textContent;
+    if (!onWay.size && !spaces.includes(-1)) {
+      if (full === undefined) return root.textContent;
+      let text = "";
+      let from = 0;
+      for (const i of spaces) {
+        text += full.slice(from, i) + " ";
+        from = i;
+      }
+      return text + full.slice(from);
+    }
+    for (const box of apart) mark(composedParent(box));
     const out = [];
     let line = "";
     const push = () => {
@@ -240,8 +292,10 @@
       if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName)) return;
       const cs = getComputedStyle(node);
       if (cs.display === "none") return;
-      const block = !(cs.display.startsWith("inline") || cs.display === "contents");
+      const block = breaksLine(cs.display) && cs.display !== "table-cell";
+      const gap = !block && standsApart(cs.display);  // a cell, a badge: a space around
       if (block) push();
+      else if (gap) line += " ";
       if (!onWay.has(node)) {
         const t = cs.visibility === "hidden" ? "" : node.innerText || "";
         const parts = t.split("\n");
@@ -255,10 +309,95 @@
         for (const c of kids) walk(c);
       }
       if (block) push();
+      else if (gap) line += " ";
     }
     walk(root);
     push();
     return out.join("\n");
+  }
+
+  // Two words read as one when glued; punctuation ("link, and") or a price's parts
+  // ("$19.99") glued read as they should, and are not looked at.
+  const WORD_END = /[\p{L}\p{N}]$/u;
+  const WORD_START = /^[\p{L}\p{N}]/u;
+
+  // Where the innerText `at.shown` shows a text node's words, after `at.p`: true, with
+  // at.start and at.p their start and end, or false when it does not (a hidden node, one of
+  // spaces only). As they are, or with their spaces collapsed, found at once; else read
+  // char by char, spaces and case aside (a pre's spaces, a text-transform), where up to
+  // SHOWN_SKIP characters innerText shows of no text node (a list's marker) may come first,
+  // and as many as the nodes not found since held (a text-transform that changed a word's
+  // length): the reading catches up after them.
+  const SHOWN_SKIP = 64;
+  function shownAt(at, data) {
+    const shown = at.shown;
+    let t = data.trim();
+    if (!t) return false;
+    let q = at.p;
+    while (q < shown.length && isSpace(shown.charCodeAt(q))) q++;
+    if (!shown.startsWith(t, q) && !(SPACES.test(t) && shown.startsWith(
+      (t = t.replace(/\s+/g, " ")), q))) return shownLike(at, data);
+    at.start = q;
+    at.p = q + t.length;
+    at.slack = 0;
+    return true;
+  }
+
+  const SPACES = /\s\s|[\t\n\r\f]/;
+
+  function shownLike(at, data) {
+    if (at.lower === null) at.lower = at.shown.toLowerCase();
+    const shown = at.lower;
+    const text = data.toLowerCase();
+    if (shown.length !== at.shown.length) return false;  // its places would not be innerText's
+    let i = 0;
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    const first = text[i];
+    for (let q = shown.indexOf(first, at.p); q >= 0 && q - at.p <= SHOWN_SKIP + at.slack;
+         q = shown.indexOf(first, q + 1)) {
+      const end = matchFrom(shown, q, text, i);
+      if (end >= 0) {
+        at.start = q;
+        at.p = end;
+        at.slack = 0;
+        return true;
+      }
+    }
+    at.slack += text.length;
+    return false;
+  }
+
+  // The end in `shown` of text[i..] read from shown[q], spaces aside; -1 when it differs.
+  function matchFrom(shown, q, text, i) {
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (isSpace(c)) continue;
+      while (q < shown.length && isSpace(shown.charCodeAt(q))) q++;
+      if (shown.charCodeAt(q) !== c) return -1;
+      q++;
+    }
+    return q;
+  }
+
+  const isSpace = (c) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+
+  // Of two text nodes whose words touch, a (before) and b: the box of its own in a line
+  // (standsApart) holding one but not the other, when no line break is between them
+  // (innerText keeps the words of two blocks, two cells, apart itself); else null.
+  function boxBetween(a, b, displayOf) {
+    let box = null;
+    let n = b.parentNode;
+    for (; n && n.nodeType === 1 && !n.contains(a); n = n.parentNode) {
+      const d = displayOf(n);
+      if (breaksLine(d)) return null;
+      if (standsApart(d)) box = n;
+    }
+    for (let m = a.parentNode; m && m !== n && m.nodeType === 1; m = m.parentNode) {
+      const d = displayOf(m);
+      if (breaksLine(d)) return null;
+      if (standsApart(d)) box = m;
+    }
+    return box;
   }
 
   function markdown() {
