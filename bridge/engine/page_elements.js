@@ -445,16 +445,21 @@
     return null;
   }
 
+  // A select's first OPTIONS_MAX options, each {text, value (when it is not the text),
+  // selected, disabled (these two when true)}, and how many more it has (`more`).
+  const OPTIONS_MAX = 25;
   function optionsOf(el) {
     if (el.tagName !== "SELECT") return null;
-    const opts = [];
-    const off = [];
+    const items = [];
     for (const o of el.options) {
-      opts.push(clean(o.label || o.text));
-      if (o.disabled || (o.parentNode && o.parentNode.disabled)) off.push(opts[opts.length - 1]);
-      if (opts.length >= 25) break;
+      if (items.length >= OPTIONS_MAX) break;
+      const item = { text: clean(o.label || o.text) };
+      if (o.value !== item.text) item.value = o.value;
+      if (o.selected) item.selected = true;
+      if (o.disabled || (o.parentNode && o.parentNode.disabled)) item.disabled = true;
+      items.push(item);
     }
-    return { list: opts, more: Math.max(0, el.options.length - opts.length), off };
+    return { items, more: el.options.length - items.length };
   }
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,

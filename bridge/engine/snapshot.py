@@ -221,13 +221,14 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             parts.append(f"[{line.states}]")
         if line.value is not None:
             parts.append(f"value={quote(line.value)}{left_out(line.value_left)}")
+        items: list[dict[str, Any]] = line.options.get("items", []) if line.options else []
+        more = int(line.options.get("more", 0)) if line.options else 0
         if line.options:
-            opts = "|".join(line.options.get("list", []))
-            more = line.options.get("more", 0)
-            parts.append(f"options={quote(opts)}" + (
+            parts.append(f"options={quote('|'.join(str(i['text']) for i in items))}" + (
                 f" [+{more:,} option{'' if more == 1 else 's'}]" if more else ""))
-            if line.options.get("off"):
-                parts.append(f"disabled={quote('|'.join(line.options['off']))}")
+            off = [str(i["text"]) for i in items if i.get("disabled")]
+            if off:
+                parts.append(f"disabled={quote('|'.join(off))}")
         if line.kind == ROW:
             parts[-1] += row_text(line, interactive)
         if line.ref:
@@ -246,6 +247,10 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
                 info["name_left"] = line.name_left
             if line.value_left:
                 info["value_left"] = line.value_left
+            if line.options:  # each option as the page has it; the text shows their words
+                info["options"] = items
+                if more:
+                    info["options_left"] = more
             refs[f"@{line.ref}"] = info
         out.append(" ".join(parts))
     text_lines = header + out

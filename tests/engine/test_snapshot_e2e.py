@@ -175,6 +175,23 @@ async def test_select_shows_its_value_and_options(tab: Tab, site: Site) -> None:
     assert ref(shot, "listbox", "Toppings")
 
 
+async def test_a_selects_ref_in_json_lists_its_options_with_values_and_states(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    await js(tab, "document.getElementById('toppings').options[2].selected = true")
+    shot = await tab.snapshot()
+    assert shot.refs[ref(shot, "combobox", "Size")]["options"] == [
+        {"text": "Small", "value": "s", "selected": True}, {"text": "Medium", "value": "m"},
+        {"text": "Large", "value": "l"}, {"text": "Extra large", "value": "xl", "disabled": True}]
+    toppings = shot.refs[ref(shot, "listbox", "Toppings")]
+    assert [o["text"] for o in toppings["options"] if o.get("selected")] == ["Sweet corn"]
+    assert "options_left" not in toppings
+    await goto(tab, site.url("countries.html"))  # 40 options: the first 25, and the count
+    shot = await tab.snapshot()
+    country = shot.refs[ref(shot, "combobox", "Country")]
+    assert (len(country["options"]), country["options_left"]) == (25, 15)
+
+
 async def test_a_password_inside_another_element_is_no_part_of_its_name(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("password-in-name.html"))

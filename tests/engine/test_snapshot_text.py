@@ -39,7 +39,8 @@ PAGE = [
     Line(1, REF, "button", "Edit", 3),
     Line(1, REF, "textbox", "Email", 4, states="required", value="a@b.org"),
     Line(1, REF, "combobox", "Size", 5, value="Small",
-         options={"list": ["Small", "Large"], "more": 3}),
+         options={"items": [{"text": "Small", "value": "s", "selected": True},
+                            {"text": "Large", "disabled": True}], "more": 3}),
     Line(1, FRAME, "iframe", "Ads", 6),
     Line(2, REF, "link", 'Say "hi"', 7),
 ]
@@ -86,8 +87,18 @@ def test_lines_show_role_name_ref_states_value_and_options() -> None:
     assert "  - heading \"Hello\" [level=1]" in text
     assert "  > Some text" in text
     assert '  - textbox "Email" @4 [required] value="a@b.org"\n' in text
-    assert '  - combobox "Size" @5 value="Small" options="Small|Large" [+3 options]\n' in text
+    assert ('  - combobox "Size" @5 value="Small" options="Small|Large" [+3 options] '
+            'disabled="Large"\n') in text
     assert '    - link "Say \\"hi\\"" @7' in text
+
+
+def test_a_selects_json_ref_holds_its_options_as_the_page_has_them_and_the_count_left_out(
+        ) -> None:
+    refs = make(PAGE).refs
+    assert refs["@5"]["options"] == [{"text": "Small", "value": "s", "selected": True},
+                                     {"text": "Large", "disabled": True}]
+    assert refs["@5"]["options_left"] == 3
+    assert "options" not in refs["@4"]
 
 
 def test_a_unique_role_and_name_is_the_locator_and_is_not_printed_again() -> None:
