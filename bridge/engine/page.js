@@ -26,29 +26,61 @@
 
   function tableState(table) {
     let st = tables.get(table);
-    if (!st) tables.set(table, (st = { data: null, rows: 0, shown: 0, left: 0 }));
+    if (!st) {
+      tables.set(table, (st = { data: null, rows: 0, shown: 0, left: 0, section: null,
+                                 carry: null }));
+    }
     return st;
   }
 
-  // Not a layout table: no presentational role, no table inside, and a header cell, a
-  // caption, or two rows of two cells or more.
+  // Not a layout table: no presentational role, and a header cell or a caption of its own,
+  // or two rows of two cells or more and no table inside (a page laid out in nested tables).
   function dataTable(table) {
     const st = tableState(table);
     if (st.data === null) {
       const r = (table.getAttribute("role") || "").trim();
       let wide = 0;
-      for (let i = 0; i < table.rows.length && i < 20 && wide < 2; i++)
-        if (table.rows[i].cells.length > 1) wide++;
+      let head = !!table.caption;
+      for (let i = 0; i < table.rows.length && i < 20; i++) {
+        const cells = table.rows[i].cells;
+        if (cells.length > 1) wide++;
+        for (let j = 0; j < cells.length && !head; j++) head = cells[j].tagName === "TH";
+      }
       st.data = r === "grid" || r === "treegrid" || r === "table" ||
-        (r !== "presentation" && r !== "none" && !table.querySelector("table") &&
-         (wide > 1 || !!table.querySelector("th,caption")));
+        (r !== "presentation" && r !== "none" &&
+         (head || (wide > 1 && !table.querySelector("table"))));
     }
     return st.data;
   }
 
-  function isRow(el, role) {
+  // A table drawn by CSS (display: table-row in a display: table, no table elements or
+  // roles) whose rows hold data: two rows of two cells or more. Else a layout (a centred
+  // box) its text stays.
+  function cssTableOf(row) {
+    let t = row.parentElement;
+    if (t && /^table-(row|header|footer)-group$/.test(getComputedStyle(t).display))
+      t = t.parentElement;
+    if (!t || !/^(inline-)?table$/.test(getComputedStyle(t).display)) return null;
+    const st = tableState(t);
+    if (st.data === null) {
+      let wide = 0;
+      const rows = t.querySelectorAll(":scope > *, :scope > * > *");
+      for (let i = 0; i < rows.length && i < 40 && wide < 2; i++) {
+        if (getComputedStyle(rows[i]).display !== "table-row") continue;
+        let cells = 0;
+        for (const c of rows[i].children)
+          if (getComputedStyle(c).display === "table-cell" && ++cells > 1) break;
+        if (cells > 1) wide++;
+      }
+      st.data = wide > 1;
+    }
+    return st.data ? t : null;
+  }
+
+  function isRow(el, role, display) {
     if (role === "row") return true;
-    if (el.tagName !== "TR" || el.hasAttribute("role")) return false;
+    if (el.hasAttribute("role")) return false;
+    if (el.tagName !== "TR") return display === "table-row" && !!cssTableOf(el);
     const t = el.closest("table");
     return !!t && dataTable(t);
   }
@@ -59,12 +91,24 @@
   }
 
   function tableOf(row) {
+    if (row.tagName !== "TR" && !row.hasAttribute("role")) return cssTableOf(row);
     return row.closest("table,[role=grid],[role=treegrid],[role=table]");
   }
 
-  function headerRow(el) {
+  // A header row: in a thead, or of header cells only; of a CSS table, in its header group,
+  // or its first row with every cell bold.
+  function headerRow(el, css, first) {
     const p = el.parentElement;
     if (p && p.tagName === "THEAD") return true;
+    if (css) {
+      if (p && getComputedStyle(p).display === "table-header-group") return true;
+      if (!first || !el.children.length) return false;
+      for (const c of el.children) {
+        const cs = getComputedStyle(c);
+        if (cs.display !== "table-cell" || parseInt(cs.fontWeight, 10) < 600) return false;
+      }
+      return true;
+    }
     let cells = 0;
     for (const c of el.children) {
       if (!isCell(c)) continue;
@@ -72,6 +116,55 @@
       cells++;
     }
     return cells > 0;
+  }
+
+  // How many columns and rows a cell spans (a table's colspan and rowspan, a grid's
+  // aria-colspan and aria-rowspan); a rowspan of 0 spans the rest of its rows.
+  const SPAN_MAX = 50;  // columns a span keeps empty at most (colspan=1000 is a full row)
+  function spanOf(cell) {
+    if (cell.tagName === "TD" || cell.tagName === "TH")
+      return [Math.min(cell.colSpan, SPAN_MAX), cell.rowSpan || Infinity];
+    const n = (a) => Math.max(1, parseInt(cell.getAttribute(a), 10) || 1);
+    return [Math.min(n("aria-colspan"), SPAN_MAX), n("aria-rowspan")];
+  }
+
+  // A row's cells in their columns, so that each value stays under its header: a cell that
+  // spans rows above fills its column in this row too (its text: the row is read on its
+  // own), and one that spans columns leaves the others empty. Spans end with their table
+  // section (thead, tbody).
+  function columns(st, row, texts, spans) {
+    if (st.section !== row.parentElement) {
+      st.section = row.parentElement;
+      st.carry = new Map();
+    }
+    const carry = st.carry;
+    const out = [];
+    const fill = (upTo) => {  // the spanned columns from out.length on, up to upTo
+      while (out.length < upTo) {
+        const above = carry.get(out.length);
+        if (above === undefined) {
+          if (upTo === Infinity) return;
+          out.push(null);
+          continue;
+        }
+        out.push(above.text);
+        if (--above.left <= 0) carry.delete(out.length - 1);
+      }
+    };
+    for (let i = 0; i < texts.length; i++) {
+      fill(Infinity);
+      const [cols, rows] = spans[i];
+      const col = out.length;
+      out.push(texts[i]);
+      for (let k = 1; k < cols; k++) out.push(null);
+      if (rows > 1) {
+        for (let k = 0; k < cols; k++)
+          carry.set(col + k, { text: k ? null : texts[i], left: rows - 1 });
+      }
+    }
+    if (carry.size) fill(Math.max(...carry.keys()) + 1);
+    while (out.length && out[out.length - 1] === null) out.pop();  // a span's, at the end
+    return out.map((t) => t === null ? "" : t);
   }
 
   // A cell is acted on when it says so: a header that sorts its column, a grid cell that
@@ -239,9 +332,10 @@
 
     // One line for a table row: its cells' text in order, the controls in them under it.
     function tableRow(el, depth, acts) {
-      const header = headerRow(el);
       const table = tableOf(el);
-      const st = table ? tableState(table) : { rows: 0, shown: 0, left: 0 };
+      const css = el.tagName !== "TR" && !el.hasAttribute("role");
+      const st = table ? tableState(table) : { rows: 0, shown: 0, left: 0, section: null };
+      const header = headerRow(el, css, st.rows === 0);
       st.rows++;
       if (!header && !opts.scope && !viewportOnly && st.shown >= ROWS_MAX) {
         st.left++;
@@ -252,12 +346,13 @@
       const outer = tr;
       const start = rows.length;
       const before = refCount;
-      tr = { cells: [], cur: null };
+      tr = { cells: [], spans: [], cur: null, css };
       walkChildren(el, depth);
-      const cells = tr.cells.map(clean);
+      const own = tr.cells.map(clean);
+      const cells = columns(st, el, own, tr.spans);
       tr = outer;
       if (!header) st.shown++;
-      if (refCount === before && !acts && (interactiveOnly || !cells.some(Boolean))) {
+      if (refCount === before && !acts && (interactiveOnly || !own.some(Boolean))) {
         rows.length = start;  // an empty spacer row, or -i and nothing to act on
         return;
       }
@@ -265,7 +360,7 @@
       if (el.hasAttribute("aria-level")) states.push("level=" + el.getAttribute("aria-level"));
       if (acts) refCount++;
       nest(start, [at(depth), 4, header ? "header" : "row",
-                   acts ? cut(clean(cells.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
+                   acts ? cut(clean(own.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
                    states.join(" "), null, acts ? locOf(el, "row") : null, cells, idOf(el)]);
     }
 
@@ -297,11 +392,13 @@
     // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
       const was = textVisible;
-      if (tr && tr.cur === null && node.nodeType === 1 && isCell(node)) {
+      if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
+        ? getComputedStyle(node).display === "table-cell" : isCell(node))) {
         if (getComputedStyle(node).display === "none") return;
         tr.cur = "";
         visit(node, depth);
         tr.cells.push(tr.cur);
+        tr.spans.push(spanOf(node));
         tr.cur = null;
       } else visit(node, depth);
       textVisible = was;
@@ -313,7 +410,10 @@
         if (!textVisible) return;
         if (tr) {
           if (tr.cur !== null) tr.cur += node.data;
-          else if (node.data.trim()) tr.cells.push(node.data);
+          else if (node.data.trim()) {
+            tr.cells.push(node.data);
+            tr.spans.push([1, 1]);
+          }
           return;
         }
         if (viewportOnly && !consumed && !interactiveOnly && node.data.trim() &&
@@ -361,7 +461,8 @@
         return;
       }
       const actionable = visible && (ACTIONABLE.has(role) || clickable);
-      if (!consumed && visible && isRow(el, role)) return tableRow(el, depth, actionable);
+      if (!consumed && visible && isRow(el, role, cs.display))
+        return tableRow(el, depth, actionable);
       if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&
           !tr && !opts.scope && !viewportOnly && el.parentElement) {
         let st = lists.get(el.parentElement);
@@ -374,6 +475,10 @@
       if (actionable && clickable && !role) role = "clickable";
       const inView = !viewportOnly || inViewport(el);
       if (tr && tr.cur && (block || apart || actionable || tag === "BR")) tr.cur += " ";
+      // a data table in a cell: its rows are lines of their own, under the row; the cell
+      // says where they went
+      if (tr && tr.cur !== null && !consumed && visible && (tag === "TABLE" ? dataTable(el)
+        : role === "table" || role === "grid" || role === "treegrid")) tr.cur += " [table] ";
       if (block || actionable) {
         if (pending && pendingDepth >= depth) flush();
         else if (pending) pending += " ";

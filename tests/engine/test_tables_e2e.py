@@ -142,6 +142,52 @@ async def test_a_long_table_stays_within_the_budget_and_says_how_many_rows_were_
     assert "more rows" not in seen.text
 
 
+async def test_cells_spanning_rows_or_columns_keep_every_value_under_its_header(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables-real.html"))
+    shot = await tab.snapshot()
+    table = under(shot, '- table "Specs"')
+    assert table[:6] == ["- header | Group | Key | Value |",
+                         "- row | Size | Width | 10 cm |",
+                         "- row | Size | Height | 20 cm |",  # Size spans two rows
+                         "- row | Weight |  | 1 kg |",  # Weight spans two columns
+                         "- row | Power | Battery | 4000 mAh |",
+                         "- row | Power | Charger | Buy charger |"], shot.text
+    charger = under(shot, "- row | Power | Charger | Buy charger |")
+    assert [ln.split(" @")[0] for ln in charger] == ['- button "Buy charger"']
+
+
+async def test_a_table_inside_a_cell_is_rows_of_its_own_under_the_outer_row(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables-real.html"))
+    shot = await tab.snapshot()
+    assert ('- table "Orders"\n'
+            "  - header | Order | Items | Total |\n"
+            "  - row | #1 | [table] | 9.00 |\n"
+            "    - header | Item | Qty |\n"
+            "    - row | Pen | 2 |\n"
+            "    - row | Ink | 1 |\n"
+            "  - row | #2 | Paper | 3.00 |\n") in shot.text, shot.text
+
+
+async def test_tables_built_of_divs_by_css_or_aria_roles_are_rows_of_cells_with_their_header(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("tables-real.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        pro = under(shot, "- row | Pro | $15 Choose Pro |")
+        assert [ln.split(" @")[0] for ln in pro] == ['- link "Choose Pro"'], shot.text
+        grace = under(shot, "- row | Grace |  |")
+        assert [ln.split(" @")[0] for ln in grace] == ['- textbox "Grace city"'], shot.text
+    text = (await tab.snapshot()).text
+    assert "\n- header | Plan | Price |\n- row | Basic | $5 |\n" in text, text
+    assert '- table "People"\n  - header | Name | City |\n  - row | Ada | London |' in text
+    # a display: table that only centres its one cell stays text
+    assert "\n> Just centered text" in text
+    await actions.click(tab, parse(refs_in(pro)[0]))
+    assert await js(tab, "location.hash") == "#pro"
+
+
 # -- repeated containers ----------------------------------------------------------------------
 
 async def test_a_list_item_with_words_and_controls_is_a_line_with_its_controls_under_it(
