@@ -11,173 +11,16 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart, breaksLine,
     inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened, dragItem,
-    countsOn, countsOff, zonesFor, folded, summaryOf } = P;
+    countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
+    dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs } = P;
 
-  // -- tables and repeated containers (issue 13 §2, §4) -----------------------------------
-  // A data table's row is one line of cells; a container that repeats among its siblings
-  // and holds text and a ref (a list item, a post, a card) is one line, its controls under it.
+  // -- repeated containers (issue 13 §4; tables: page_tables.js) ----------------------------
+  // A container that repeats among its siblings and holds text and a ref (a list item, a
+  // post, a card) is one line, its controls under it.
   const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
-  const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
-  const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
-  let tables = null;  // per snapshot: table element -> {data, rows, shown, left}
   // per snapshot: a list (the parent of list items or articles) -> [items met, items left
   // out]; an unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
   let lists = null;
-
-  function tableState(table) {
-    let st = tables.get(table);
-    if (!st) {
-      tables.set(table, (st = { data: null, rows: 0, shown: 0, left: 0, section: null,
-                                 carry: null }));
-    }
-    return st;
-  }
-
-  // Not a layout table: no presentational role, and a header cell or a caption of its own,
-  // or two rows of two cells or more and no table inside (a page laid out in nested tables).
-  function dataTable(table) {
-    const st = tableState(table);
-    if (st.data === null) {
-      const r = (table.getAttribute("role") || "").trim();
-      let wide = 0;
-      let head = !!table.caption;
-      for (let i = 0; i < table.rows.length && i < 20; i++) {
-        const cells = table.rows[i].cells;
-        if (cells.length > 1) wide++;
-        for (let j = 0; j < cells.length && !head; j++) head = cells[j].tagName === "TH";
-      }
-      st.data = r === "grid" || r === "treegrid" || r === "table" ||
-        (r !== "presentation" && r !== "none" &&
-         (head || (wide > 1 && !table.querySelector("table"))));
-    }
-    return st.data;
-  }
-
-  // A table drawn by CSS (display: table-row in a display: table, no table elements or
-  // roles) whose rows hold data: two rows of two cells or more. Else a layout (a centred
-  // box) its text stays.
-  function cssTableOf(row) {
-    let t = row.parentElement;
-    if (t && /^table-(row|header|footer)-group$/.test(getComputedStyle(t).display))
-      t = t.parentElement;
-    if (!t || !/^(inline-)?table$/.test(getComputedStyle(t).display)) return null;
-    const st = tableState(t);
-    if (st.data === null) {
-      let wide = 0;
-      const rows = t.querySelectorAll(":scope > *, :scope > * > *");
-      for (let i = 0; i < rows.length && i < 40 && wide < 2; i++) {
-        if (getComputedStyle(rows[i]).display !== "table-row") continue;
-        let cells = 0;
-        for (const c of rows[i].children)
-          if (getComputedStyle(c).display === "table-cell" && ++cells > 1) break;
-        if (cells > 1) wide++;
-      }
-      st.data = wide > 1;
-    }
-    return st.data ? t : null;
-  }
-
-  function isRow(el, role, display) {
-    if (role === "row") return true;
-    if (el.hasAttribute("role")) return false;
-    if (el.tagName !== "TR") return display === "table-row" && !!cssTableOf(el);
-    const t = el.closest("table");
-    return !!t && dataTable(t);
-  }
-
-  function isCell(el) {
-    const t = el.tagName;
-    return t === "TD" || t === "TH" || CELL_ROLES.has(roleOf(el));
-  }
-
-  function tableOf(row) {
-    if (row.tagName !== "TR" && !row.hasAttribute("role")) return cssTableOf(row);
-    return row.closest("table,[role=grid],[role=treegrid],[role=table]");
-  }
-
-  // A header row: in a thead, or of header cells only; of a CSS table, in its header group,
-  // or its first row with every cell bold.
-  function headerRow(el, css, first) {
-    const p = el.parentElement;
-    if (p && p.tagName === "THEAD") return true;
-    if (css) {
-      if (p && getComputedStyle(p).display === "table-header-group") return true;
-      if (!first || !el.children.length) return false;
-      for (const c of el.children) {
-        const cs = getComputedStyle(c);
-        if (cs.display !== "table-cell" || parseInt(cs.fontWeight, 10) < 600) return false;
-      }
-      return true;
-    }
-    let cells = 0;
-    for (const c of el.children) {
-      if (!isCell(c)) continue;
-      if (c.tagName !== "TH" && !HEAD_ROLES.has(roleOf(c))) return false;
-      cells++;
-    }
-    return cells > 0;
-  }
-
-  // How many columns and rows a cell spans (a table's colspan and rowspan, a grid's
-  // aria-colspan and aria-rowspan); a rowspan of 0 spans the rest of its rows.
-  const SPAN_MAX = 50;  // columns a span keeps empty at most (colspan=1000 is a full row)
-  function spanOf(cell) {
-    if (cell.tagName === "TD" || cell.tagName === "TH")
-      return [Math.min(cell.colSpan, SPAN_MAX), cell.rowSpan || Infinity];
-    const n = (a) => Math.max(1, parseInt(cell.getAttribute(a), 10) || 1);
-    return [Math.min(n("aria-colspan"), SPAN_MAX), n("aria-rowspan")];
-  }
-
-  // A row's cells in their columns, so that each value stays under its header: a cell that
-  // spans rows above fills its column in this row too (its text: the row is read on its
-  // own), and one that spans columns leaves the others empty. Spans end with their table
-  // section (thead, tbody).
-  function columns(st, row, texts, spans) {
-    if (st.section !== row.parentElement) {
-      st.section = row.parentElement;
-      st.carry = new Map();
-    }
-    const carry = st.carry;
-    const out = [];
-    const fill = (upTo) => {  // the spanned columns from out.length on, up to upTo
-      while (out.length < upTo) {
-        const above = carry.get(out.length);
-        if (above === undefined) {
-          if (upTo === Infinity) return;
-          out.push(null);
-          continue;
-        }
-        out.push(above.text);
-        if (--above.left <= 0) carry.delete(out.length - 1);
-      }
-    };
-    for (let i = 0; i < texts.length; i++) {
-      fill(Infinity);
-      const [cols, rows] = spans[i];
-      const col = out.length;
-      out.push(texts[i]);
-      for (let k = 1; k < cols; k++) out.push(null);
-      if (rows > 1) {
-        for (let k = 0; k < cols; k++)
-          carry.set(col + k, { text: k ? null : texts[i], left: rows - 1 });
-      }
-    }
-    if (carry.size) fill(Math.max(...carry.keys()) + 1);
-    while (out.length && out[out.length - 1] === null) out.pop();  // a span's, at the end
-    return out.map((t) => t === null ? "" : t);
-  }
-
-  // A cell is acted on when it says so: a header that sorts its column, a grid cell that
-  // takes selection, a cell with a click handler of its own (`own`); never when it wraps a
-  // control, which has the ref. A grid's roving tabindex (every cell focusable by arrow
-  // keys) says nothing: the cell's text is the row's.
-  const CONTROLS = "button,a[href],input,select,textarea,[role=button],[role=checkbox]," +
-    "[role=link],[role=switch],[role=radio],[role=combobox]";
-  function cellActs(el, role, own) {
-    if (!own && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
-        !(role === "gridcell" && el.hasAttribute("aria-selected"))) return false;
-    return !el.querySelector(CONTROLS);
-  }
 
   // What tells an element's kind apart: its first class, or lacking one the names of its
   // attributes (a wrapper a framework repeats per item: `data-testid`), with the value of
@@ -237,7 +80,7 @@
   //   (aria-rowcount); role "items": how many items of a list were left out
   function snapshot(opts) {
     countsOn();
-    tables = new Map();
+    tablesFor(true);
     lists = new Map();
     try {
       const res = walk(opts);
@@ -245,7 +88,8 @@
       return res;
     } finally {
       countsOff();
-      tables = lists = null;
+      tablesFor(false);
+      lists = null;
       zonesFor(null);
     }
   }
@@ -594,7 +438,7 @@
       }
       const list = lists.get(el);
       if (list && list[1]) rows.push([at(inner), 4, "items", "", 0, "", null, null, list[1]]);
-      const st = tables.get(el);
+      const st = tableMet(el);
       if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of
         // its rows) the rows aria-rowcount says it has beyond those in the page
         if (st.left) rows.push([at(inner), 4, "more", "", 0, "", null, null, st.left]);
