@@ -4,7 +4,8 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, SKIP_TAGS, HAS_WORD, clean } = P;
+  const { idOf, get, SKIP_TAGS, HAS_WORD, clean, iconEvidence, hintOf, glyphName, iconFont,
+    HAS_LETTER } = P;
 
   function stableId(el) {
     const id = el.id;
@@ -86,213 +87,7 @@
     return null;
   }
 
-  // -- icon hints, evidence locators ----------------------------------------------------
-  // An element with no accessible name (an icon), or named only by a number (a count on a
-  // like button), gets a hint from the markup a person's eye or its developer went by, the
-  // first of: its title or tooltip; aria-description; an inner element's title or an
-  // image's alt; an SVG <title> or <use href="#icon-trash">; an icon font's ligature;
-  // data-testid and like attributes; class tokens that mean something; a background
-  // image's file name; last, short class tokens (`asa`, `brq`: often a minifier's). And a
-  // CSS locator built on the same evidence: unique on the page, or inside its card
-  // (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which queryIn resolves), so it
-  // survives a list that changes. Never the page's layout classes, a framework's
-  // component classes, nor hashed CSS-module names.
-  const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
-                              "data-action", "data-command", "data-icon", "data-icon-name"]);
-  const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title"];
-  const NOISE = new Set(("icon icons ico btn button action actions item link clickable " +
-    "pointer active disabled selected hover focus open show hidden visible inline block " +
-    "flex grid row col small large sm md lg xl xs left right top bottom center primary " +
-    "secondary tertiary default light dark outline outlined filled fill line stroke round " +
-    "rounded sharp solid regular duotone thin fa fas far fab fal fad bi mdi glyphicon " +
-    "material ion svg img image wrapper container inner outer control controls tool tools " +
-    "ripple js ui symbols relative absolute fixed sticky static clearfix pull invisible " +
-    "truncate uppercase lowercase bold italic underline content wrap box root base sprite " +
-    "sprites bg background lucide octicon feather tabler iconify ti ph ri bx bxs la las " +
-    "lar lab danger success warning info muted ghost plain neutral accent subtle " +
-    "contained elevated tonal " +
-    "material-icons material-symbols-outlined material-symbols-rounded").split(" "));
-  const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
-    "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
-    "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");
-  // made by a build, not a person: a prefix of CSS-in-JS tools, a CSS module's
-  // `Name_local__hash`, styled-components' `bZoeiQ`, a long run without a vowel (a digit
-  // too, outside an icon set's names: `bi-cart3` is one)
-  const HASHED = new RegExp("^(?:_|sc-|css-|jsx-|svelte-|emotion-|ng-)|__|[^\\w-]|" +
-    "^[a-z][A-Z]|[A-Z](?![a-z]{2})|[b-df-hj-np-tv-xz]{5}", "");
-  // a component framework's class names say what the element is made of, not what it does
-  // (`DraftEditor-root`, `MuiIconButton-root`, `ant-btn`, `ag-cell`)
-  const FRAMEWORK = /^[A-Z]|^(?:ant|chakra|mat|mdc|mdl|cdk|el|ql|rc|v|q|ag|dx|k|fc|bp\d*)-/;
-  // an icon set's prefix: what follows it is the icon's name (`ti-trash`, `ic_share_24px`)
-  const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|la[srb]?|ri|bx[sl]?|gg|icon|" +
-    "ico|ic|glyphicon|feather|lucide|octicon|tabler|uil|codicon|fi|lni|typcn|wi|oi)(?:-+|_)");
-  const AFFIX = new RegExp(ICON_SET.source + "|^(?:btn|js|i)-|[-_](?:icon|ico|btn|button)$",
-                           "g");
-  const ICON_FONT = /icon|symbol|glyph|awesome/i;
-  // whether n draws its text in an icon font (by its font, or by the class that sets it,
-  // whose font may not have loaded)
-  const iconFont = (n) => ICON_FONT.test(getComputedStyle(n).fontFamily) ||
-    /(?:^|\s)material-(?:icons|symbols)/.test(n.getAttribute("class") || "");
-  const IDENT = /^[A-Za-z][\w-]{0,40}$/;
-  const HAS_LETTER = /\p{L}/u;
-
-  // "thumb_up", "deleteButton", "icon-trash", "trash-can.8f3a2b1c", "ic_share_24px",
-  // "bi-cart3" -> "thumb up", "delete", "trash", "trash can", "share", "cart": no build
-  // hash, size, version or number
-  function hintWords(s) {
-    const w = String(s).replace(AFFIX, "").replace(/([a-z])([A-Z])/g, "$1 $2")
-      .split(/[\s_\-.]+/).map((x) => x.toLowerCase().replace(/^([a-z]{3,})\d+$/, "$1"))
-      .filter((x) => x && !NOISE.has(x) && !/^\d|^v\d+$|\d\D+\d|^[0-9a-f]{8,}$/.test(x));
-    return clean(w.join(" ")).slice(0, 60);
-  }
-
-  // A class token's hint and its strength: 1 an icon set's name (`fa-trash`) or a word
-  // (`like`), 0 a short token that may be a minifier's (`asa`); null when it says nothing
-  // (layout, framework, hashed, one or two letters).
-  function classHint(tok) {
-    if (!IDENT.test(tok) || NOISE.has(tok) || LAYOUT.test(tok) || FRAMEWORK.test(tok) ||
-        HASHED.test(tok)) return null;
-    const named = ICON_SET.test(tok);
-    if (!named && (/\d/.test(tok) || tok.length <= 2)) return null;
-    const words = hintWords(tok);
-    if (!words) return null;
-    return [words, named || tok.length > 3 ? 1 : 0];
-  }
-
-  // {hint, sels}: the first hint of the issue's order, and CSS selectors that match `el`
-  // built on evidence, best first.
-  function iconEvidence(el) {
-    const tag = el.tagName.toLowerCase();
-    const hints = [], sels = [];
-    const attrSel = (name, v) => v.length <= 60 && !/["\\\n]/.test(v)
-      ? "[" + name + "=\"" + v + "\"]" : null;
-    // what it holds speaks for it when it is small, as an icon is (not a list of them)
-    const inner = fewInside(el, 8);
-    const small = inner !== null;
-    const nodes = small ? [el, ...inner] : [el];
-    const within = (sel) => small ? inner.find((n) => n.matches(sel)) : null;
-    const said = (n, a) => {  // a text attribute's words, and a selector on them
-      const v = n.getAttribute(a);
-      if (!v || !HAS_WORD.test(v)) return false;
-      hints.push(clean(v));
-      const s = attrSel(a, v);
-      if (s) sels.push(n === el ? tag + s : holds(el, n, n.tagName.toLowerCase() + s));
-      return true;
-    };
-    TIP_ATTRS.some((a) => said(el, a));
-    said(el, "aria-description");
-    const tipped = within("img[alt]:not([alt='']), [title]:not([title=''])");
-    if (tipped) said(tipped, tipped.tagName === "IMG" && tipped.getAttribute("alt") ? "alt"
-                              : "title");
-    const title = within("svg title");
-    if (title) hints.push(clean(title.textContent));
-    const use = within("use");
-    const href = use && (use.getAttribute("href") || use.getAttribute("xlink:href") || "");
-    if (href && href.includes("#")) {
-      hints.push(hintWords(href.slice(href.lastIndexOf("#") + 1)));
-      const s = attrSel(use.hasAttribute("href") ? "href" : "xlink\\:href", href);
-      if (s) sels.push(holds(el, use, "use" + s));
-    }
-    for (const n of small ? nodes : []) {  // an icon font's ligature: text drawn as a glyph
-      const t = clean(n.textContent);
-      if (/^[a-z_]{3,30}$/.test(t) && iconFont(n)) {
-        hints.push(hintWords(t));
-        break;
-      }
-    }
-    for (const n of nodes) {
-      if (!n.attributes.length) continue;
-      for (const { name: a, value: v } of n.attributes) {
-        if (!TEST_ATTRS.has(a) || !hintWords(v)) continue;
-        hints.push(hintWords(v));
-        const s = attrSel(a, v);
-        if (s) sels.push(n === el ? tag + s : holds(el, n, s));
-      }
-    }
-    // class tokens (an SVG's too: its className is no string), first those that tell it
-    // from its like siblings (`facebook` before the `share` every link of the row has);
-    // short ones only after the background image
-    const tokens = [];
-    for (const n of nodes) {
-      const cls = n.getAttribute("class");
-      if (!cls) continue;
-      for (const tok of cls.trim().split(/\s+/).slice(0, 8)) {
-        const got = classHint(tok);
-        if (got) tokens.push([n, tok, got[0], got[1], sharedClass(n, tok)]);
-      }
-    }
-    tokens.sort((a, b) => a[4] - b[4]);
-    const classSel = (n, tok) => n === el ? tag + "." + tok : holds(el, n, "." + tok);
-    for (const [n, tok, words, strength] of tokens) {
-      if (!strength) break;
-      hints.push(words);
-      sels.push(classSel(n, tok));
-    }
-    for (const n of nodes.slice(0, 2)) {
-      const m = /url\(["']?([^"')]*)/.exec(getComputedStyle(n).backgroundImage);
-      const file = m && m[1].split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
-      if (file && !file.startsWith("data:") && hintWords(file)) {
-        hints.push(hintWords(file));
-        break;
-      }
-    }
-    for (const [n, tok, words, strength] of tokens) {
-      if (strength) continue;
-      hints.push(words);
-      sels.push(classSel(n, tok));
-    }
-    // an unlabeled checkbox or radio: its kind, which its card's words tell apart
-    if (tag === "input" && (el.type === "checkbox" || el.type === "radio"))
-      sels.push("input[type=" + el.type + "]");
-    return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
-  }
-
-  // A selector for `el` by what it holds: `span:has(> i.x)`, through at most two levels
-  // (a bare :has would match every ancestor of the same tag too); else null.
-  function holds(el, n, sel) {
-    const tag = el.tagName.toLowerCase();
-    if (n.parentElement === el) return tag + ":has(> " + sel + ")";
-    const p = n.parentElement;
-    if (p && p.parentElement === el) return tag + ":has(> * > " + sel + ")";
-    return null;
-  }
-
-  // The element's descendants when there are at most `max`, else null (without listing all).
-  function fewInside(el, max) {
-    const out = [];
-    for (let n = el.firstElementChild; n;) {
-      if (out.push(n) > max) return null;
-      if (n.firstElementChild) { n = n.firstElementChild; continue; }
-      while (n !== el && !n.nextElementSibling) n = n.parentElement;
-      n = n === el ? null : n.nextElementSibling;
-    }
-    return out;
-  }
-
-  // Whether the siblings of `n` of its tag share the class token (1) or not (0).
-  function sharedClass(n, tok) {
-    const p = n.parentElement;
-    if (!p) return 0;
-    for (const c of p.children) {
-      if (c !== n && c.tagName === n.tagName && c.classList.contains(tok)) return 1;
-    }
-    return 0;
-  }
-
-  // Whether `name` is an icon font's glyph name drawn by el ("more_vert"): no name a
-  // person reads.
-  function glyphName(el, name) {
-    if (!/^[a-z_]{3,30}$/.test(name)) return false;
-    return [el, ...(fewInside(el, 8) || [])].some((n) => clean(n.textContent) === name &&
-      iconFont(n));
-  }
-
-  // The hint for an element of this accessible name: only when the name says nothing a
-  // person reads as one (none, or only a number); "" else.
-  function hintOf(el, name) {
-    return name && (HAS_LETTER.test(name) || glyphName(el, name)) ? "" : iconEvidence(el).hint;
-  }
-
+  // -- icon hints' locators (the hints themselves: page_hints.js) -----------------------
   // A row named by nothing a person reads as a name gets its hint (an 11th cell) and,
   // lacking a locator, one on evidence: a row with no name, or named only by a number. A
   // row named by an icon font's glyph gets no hint (the glyph name is its name), but a
@@ -522,6 +317,6 @@
     return inCards(ids.map(get).filter(Boolean), text).slice(0, 5);
   }
 
-  Object.assign(P, { locOf, iconEvidence, hintOf, hinted, glyphLocs, queryIn, pickIn,
+  Object.assign(P, { locOf, hinted, glyphLocs, queryIn, pickIn,
                      countsOn, countsOff });
 })();
