@@ -18,8 +18,8 @@
     // a container with no words but its clickables' (a card that is all one link) may do
     // what they say: judged by all it holds
     const own = isControl(src) ? null : ownWords(src) || null;
-    const [name, nameLeft] = cut(dragged ? fullNameOf(src, role) || own : fullNameOf(src, role),
-                                 NAME_MAX);
+    const named = fullNameOf(src, role);  // an unnamed drag handle has no words of its own
+    const [name, nameLeft] = cut(dragged ? named || own || "" : named, NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
       hint: hintOf(el, name),

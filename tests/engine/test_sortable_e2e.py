@@ -8,6 +8,7 @@ from fixture_server import Site
 from pagetools import goto, line_of, ref, target, text_of, watch_listeners
 from tabsteward.bridge.engine import dragging
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
 
 pytestmark = pytest.mark.browser
 
@@ -63,6 +64,18 @@ async def test_a_pointer_event_sortable_list_is_reordered_through_its_items_hand
     assert await text_of(tab, "#tasks-out") == ("sorted: Celebrate, Review code, Write report, "
                                                 "Deploy")
     assert "below" in out.did
+
+
+async def test_an_item_is_dragged_by_its_unnamed_handle_s_own_ref(
+        tab: Tab, site: Site) -> None:
+    # what an agent takes hold of when the item's row offers only a grip icon
+    await goto(tab, site.url("sortable.html"))
+    shot = await tab.snapshot()
+    handles = [r for r, i in shot.refs.items() if i.get("hint") == "drag handle"]
+    out = await dragging.drag(tab, parse(handles[3]), parse(handles[1]))
+    assert await text_of(tab, "#tasks-out") == ("sorted: Write report, Celebrate, Review code, "
+                                                "Deploy")
+    assert "Write report | Celebrate | Review code | Deploy" in out.text()
 
 
 async def test_a_list_whose_script_alone_listens_for_presses_and_drops_is_sortable(
