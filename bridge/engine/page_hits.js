@@ -263,18 +263,35 @@
     if (!el || !el.isConnected) return { error: "gone" };
     const fold = foldOf(el);
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
+    const res = pointOn(el);
+    return res.error ? viaLabel(el) || res : res;
+  }
+
+  // A control the page hides behind its own label (a visually hidden checkbox beside a
+  // styled switch, a radio drawn as a pill): a person clicks the label, and the browser
+  // passes the click on to the control. A point of a label's visible part whose click
+  // activates the control (not a link inside the label), or null.
+  function viaLabel(el) {
+    for (const label of el.labels || []) {
+      const res = pointOn(label, (hit) => !!hit && activationOf(hit) === el);
+      if (!res.error) return res;
+    }
+    return null;
+  }
+
+  function pointOn(el, reaches) {
     const b = el.getBoundingClientRect();
     if ((b.width === 0 && b.height === 0) || getComputedStyle(el).visibility === "hidden")
       return { error: "hidden", what: describe(el) };
     let shown = reveal(el, false);
     if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
     let scrolled = shown.scrolled;
-    let res = spot(el, shown.shown);
+    let res = spot(el, shown.shown, reaches);
     if (res.error === "covered" && res.bar) {
       shown = reveal(el, true);
       if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
       scrolled = scrolled || shown.scrolled;
-      res = spot(el, shown.shown);
+      res = spot(el, shown.shown, reaches);
     }
     delete res.bar;
     if (scrolled) res.scrolled = true;
@@ -290,7 +307,8 @@
     return false;
   }
 
-  function spot(el, shown) {  // a point of `shown` (its visible part) that reaches `el`
+  // A point of `shown` (el's visible part) that reaches el (or that `reaches` accepts)
+  function spot(el, shown, reaches = (hit) => hits(el, hit)) {
     const r = el.getBoundingClientRect();
     const box = [r.left, r.top, r.width, r.height];
     const left = Math.max(shown.left, 0), top = Math.max(shown.top, 0);
@@ -298,11 +316,11 @@
     if (right <= left || bottom <= top) return { error: "offscreen", rect: box };
     const cx = (left + right) / 2, cy = (top + bottom) / 2;
     const first = hitTarget(el, cx, cy);
-    if (hits(el, first)) return { x: cx, y: cy, rect: box };
+    if (reaches(first)) return { x: cx, y: cy, rect: box };
     const fx = [0.5, 0.25, 0.75, 0.1, 0.9], fy = [0.5, 0.25, 0.75, 0.1, 0.9];
     for (const a of fy) for (const b of fx) {
       const x = left + (right - left) * b, y = top + (bottom - top) * a;
-      if (hits(el, hitTarget(el, x, y))) return { x, y, rect: box };
+      if (reaches(hitTarget(el, x, y))) return { x, y, rect: box };
     }
     return { error: "covered", cover: describe(first), what: describe(el), bar: bar(first) };
   }

@@ -1,0 +1,38 @@
+"""Controls a page hides behind their own labels (a visually hidden checkbox beside a styled
+switch, a radio drawn as a pill) are clicked where a person clicks: on the label, which the
+browser passes on to the control; never through a link inside the label."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, target, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.errors import TargetError
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(("role", "name", "checked"), [
+    ("checkbox", "Email alerts", "email"),  # in its label, clipped to nothing
+    ("checkbox", "SMS alerts", "sms"),  # zero-sized, its label apart
+    ("radio", "Weekly", "weekly"),  # visibility: hidden
+])
+async def test_a_control_hidden_behind_its_label_is_clicked_through_the_label(
+        tab: Tab, site: Site, role: str, name: str, checked: str) -> None:
+    await goto(tab, site.url("toggles.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, role, name))
+    assert "now checked" in out.text(), out.text()
+    assert await text_of(tab, "#out") == checked
+
+
+async def test_a_hidden_checkbox_whose_label_is_all_link_is_not_clicked_through_the_link(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("toggles.html"))
+    shot = await tab.snapshot(interactive=True)
+    with pytest.raises(TargetError, match="nothing was done"):
+        await actions.click(tab, target(shot, "checkbox", "Read the terms"))
+    assert tab.state.url == site.url("toggles.html")
+    assert await text_of(tab, "#out") == ""
