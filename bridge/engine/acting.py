@@ -12,7 +12,7 @@ from typing import Any
 from ..cdp.connection import Command
 from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
 from . import sent
-from .model import Handle
+from .model import Frame, Handle
 from .shield import Shield
 from .snapshot import left_out, quote, shorten
 from .tab import Tab
@@ -221,6 +221,32 @@ async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
         if beside is not None:
             await beside
     return found if isinstance(found, dict) else None
+
+
+def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None:
+    """Say which fields the page found invalid during the action (page_info.js
+    `invalidFound`, the element's read-back carries it): with their refs and the page's
+    message, and that no form went on when the browser's check stopped it."""
+    if not isinstance(found, dict) or not isinstance(found.get("fields"), list):
+        return
+    said, data = [], []
+    for entry in found["fields"]:
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), int):
+            continue
+        role, name = str(entry.get("role") or ""), str(entry.get("name") or "")
+        handle = Handle(frame, entry["id"], tab.ref_of(frame, entry["id"], role, name))
+        message = shorten(str(entry.get("message") or ""), 150)
+        said.append(describe(handle, {"role": role, "name": name}) +
+                    (f" {quote(message)}" if message else ""))
+        data.append({"ref": f"@{handle.ref}", "role": role, "name": name,
+                     "message": message})
+    if not said:
+        return
+    more = int(found.get("more") or 0)
+    blocked = found.get("blocked") is True
+    outcome.changes.append(("form not sent, " if blocked else "") + "invalid: " +
+                           ", ".join(said) + (f" and {more} more" if more > 0 else ""))
+    outcome.data["invalid"] = data
 
 
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:

@@ -43,6 +43,10 @@ class SnapshotTaking(PageFrames):
     if TYPE_CHECKING:  # provided by Tab
         async def resolve(self, target: Target) -> Handle: ...
 
+    def ref_of(self, frame: Frame, local: int, role: str, name: str) -> int:
+        """The ref of an element the page named by its id (a new ref when it had none)."""
+        return self._ref_for(frame, local, role, name)
+
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)
         ref = self._by_key.get(key)
@@ -205,6 +209,7 @@ class SnapshotTaking(PageFrames):
                                  row[8] if len(row) > 8 else None,
                                  name_left=int(left[0]), value_left=int(left[1]),
                                  hint=str(row[10]) if len(row) > 10 and row[10] else None,
+                                 error=str(row[11]) if len(row) > 11 and row[11] else None,
                                  at=(frame.id, local) if local and not ref else None))
 
     async def snapshot(self, *, interactive: bool = False, viewport: bool = False,

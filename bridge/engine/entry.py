@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 from ..cdp.connection import Command
-from ..errors import RefNotFound, TargetNotInteractable, UsageError
+from ..errors import (
+    BrowserError,
+    RefNotFound,
+    TabError,
+    TargetError,
+    TargetNotInteractable,
+    UsageError,
+)
 from ..policy import keystrokes
 from . import keyboard, keys, pasting
-from .acting import Outcome, _call_on, describe, guarded, input_then_read, read_back
+from .acting import Outcome, _call_on, describe, guarded, input_then_read, read_back, report_invalid
 from .model import Handle
 from .tab import Tab
 from .targets import Target
@@ -130,6 +138,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown
+        report_invalid(tab, handle.frame, after.get("invalid"), out)  # an Enter sent a form
     return out
 
 
@@ -155,4 +164,10 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
         pressed, "pressed")
+    if any(keystrokes.activates(part) for part in parts) and tab.state.dialog is None and \
+            "url" not in out.data:  # an Enter or a Space may have asked a form to go
+        frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
+        with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
+            if frame is not None:
+                report_invalid(tab, frame, await tab.evaluate(frame, "__ts.invalidFound()"), out)
     return out

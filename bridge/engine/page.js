@@ -12,7 +12,8 @@
     nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart, breaksLine,
     inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened, dragItem,
     countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
-    dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs } = P;
+    dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
+    withError } = P;
 
   // -- repeated containers (issue 13 §4; tables: page_tables.js) ----------------------------
   // A container that repeats among its siblings and holds text and a ref (a list item, a
@@ -348,6 +349,7 @@
           (dragging && !(row.length > 9 && row[9][0]));
         if (role === "combobox" && row[6] !== null && row[6] === row[3]) row[6] = null;
         hinted(row, el);
+        withError(row, src);
         if (row[3] && !consumed && unnamed()) boxes[boxes.length - 1].lead += row[3] + " ";
         rows.push(row);
         if (fromContent) consumed++;
@@ -465,11 +467,11 @@
 
   // the helper as the hub calls it
   const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
-    queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo, describe,
+    invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo, describe,
     pageText, fullText, markdown, state, rect, coverOf } = P;
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
-    inputState, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf,
+    inputState, invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf,
     focusedInfo, describe, pageText, fullText,
     markdown, state, rect, coverOf,
   };

@@ -355,7 +355,7 @@
     if (disabledOf(el, role)) s.push("disabled");
     if (el.required || aria("aria-required") === "true") s.push("required");
     if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");
-    if (aria("aria-invalid") === "true") s.push("invalid");
+    if (invalidOf(el)) s.push("invalid");
     if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
         (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
     if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
@@ -364,6 +364,41 @@
       if (level) s.push("level=" + level);
     }
     return s;
+  }
+
+  // Whether a field is invalid as a person sees it: the page says so (aria-invalid), or
+  // the browser's own check failed once the person changed the field or tried to send its
+  // form (:user-invalid; a required field nobody touched yet is not).
+  function invalidOf(el) {
+    const a = el.getAttribute("aria-invalid");
+    if (a && a !== "false") return true;
+    return !!el.willValidate && !el.validity.valid && userInvalid(el);
+  }
+
+  function userInvalid(el) {
+    try { return el.matches(":user-invalid"); } catch (e) { return false; }
+  }
+
+  // What is wrong with an invalid field, in the page's words: the element aria-errormessage
+  // names, else those aria-describedby names (where the page says it is invalid), else the
+  // browser's own message. A line shows it beside the field; a page's error paragraph
+  // carries no role, so -i would not show it otherwise.
+  function errorOf(el) {
+    if (!invalidOf(el)) return "";
+    const a = el.getAttribute("aria-invalid");
+    const said = a && a !== "false" ? byIds(el, "aria-errormessage") ||
+      byIds(el, "aria-describedby") : "";
+    return cut(said || clean(el.validationMessage || ""), NAME_MAX)[0];
+  }
+
+  // The row with the field's error, if it has one (its 12th cell).
+  function withError(row, el) {
+    const error = el.getAttribute ? errorOf(el) : "";
+    if (!error) return;
+    while (row.length < 11) {
+      row.push(row.length === 5 ? "" : row.length === 9 ? [0, 0] : null);
+    }
+    row[11] = error;
   }
 
   // The roles aria-disabled applies to (WAI-ARIA 1.2): such an element is disabled by the
@@ -409,61 +444,8 @@
     return !!css && css !== "none";
   }
 
-  const HOLDS_CHOICES = "input, select, textarea, [contenteditable], [role=listbox], " +
-    "[role=option], [role=textbox], [role=tree], [role=grid]";
-
-  function valueOf(el, role) {
-    const tag = el.tagName;
-    if (tag === "INPUT") {
-      const type = (el.type || "").toLowerCase();
-      if (type === "password" || (el.value && masked(el)))
-        return el.value ? "\u2022\u2022\u2022\u2022" : null;
-      if (type === "checkbox" || type === "radio" || type === "button" || type === "submit" ||
-          type === "reset" || type === "image" || type === "hidden") return null;
-      if (type === "file") {
-        return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(", ") : null;
-      }
-      return el.value;
-    }
-    if (tag === "TEXTAREA") return el.value;
-    if (tag === "SELECT") {
-      return Array.from(el.selectedOptions, (o) => clean(o.text)).join(", ");
-    }
-    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter") {
-      return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
-        (el.value !== undefined ? String(el.value) : null);
-    }
-    if (role === "textbox" && el.isContentEditable) return clean(el.innerText);
-    if (role === "combobox") {
-      const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
-      if (v) return v;
-      // a select made of a button (Radix, Headless UI, MUI): what it shows is its value
-      if (!el.isContentEditable && !el.querySelector(HOLDS_CHOICES)) {
-        return clean(el.innerText || "") || null;
-      }
-    }
-    return null;
-  }
-
-  // A select's first OPTIONS_MAX options, each {text, value (when it is not the text),
-  // selected, disabled (these two when true)}, and how many more it has (`more`).
-  const OPTIONS_MAX = 25;
-  function optionsOf(el) {
-    if (el.tagName !== "SELECT") return null;
-    const items = [];
-    for (const o of el.options) {
-      if (items.length >= OPTIONS_MAX) break;
-      const item = { text: clean(o.label || o.text) };
-      if (o.value !== item.text) item.value = o.value;
-      if (o.selected) item.selected = true;
-      if (o.disabled || (o.parentNode && o.parentNode.disabled)) item.disabled = true;
-      items.push(item);
-    }
-    return { items, more: el.options.length - items.length };
-  }
-
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
     standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
-    namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf, disabledOf, valueOf,
-    optionsOf, masked, folded, summaryOf });
+    namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf, disabledOf, masked,
+    folded, summaryOf, withError, invalidOf, errorOf, userInvalid });
 })();

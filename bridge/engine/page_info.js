@@ -7,11 +7,12 @@
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
     hiddenForName, nameOf, fullNameOf, standsApart, breaksLine, isBlock, statesOf, disabledOf,
     valueOf, hintOf, describe, hitTarget, composedParent, activationOf, alsoOf, point, dragItem,
-    masked, isControl, clickable } = P;
+    masked, isControl, clickable, invalidStart, invalidFound } = P;
 
   function info(id) {
     const el = get(id);
     if (!el) return null;
+    invalidStart();
     const src = standIn(el) || el;
     const role = roleOf(src);
     const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
@@ -444,6 +445,7 @@
     return {
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
+      invalid: invalidFound(),
     };
   }
 
@@ -464,6 +466,7 @@
   }
 
   Object.assign(P, {
-    info, inputState, focusedInfo, aim, commonTarget, fullText, pageText, markdown, state,
+    info, inputState, focusedInfo, aim, commonTarget, fullText, pageText,
+    markdown, state,
   });
 })();

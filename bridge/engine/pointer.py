@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from ..cdp.connection import Command
 from ..errors import TargetCovered, TargetNotInteractable, UsageError
 from . import keys, shield
-from .acting import Outcome, _call_on, describe, guarded, input_then_read
+from .acting import Outcome, _call_on, describe, guarded, input_then_read, report_invalid
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .shield import Shield
@@ -77,7 +77,10 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
                                    "clickCount": n, "modifiers": mask}, session))
     after = await shielded(tab, session, what, "click", lambda up: guarded(
         tab, input_then_read(tab, events, handle, up), "click", out, barrier=False))
-    return out, _report_state(tab, info, after, out)
+    state = _report_state(tab, info, after, out)
+    if state is not None:
+        report_invalid(tab, handle.frame, state.get("invalid"), out)
+    return out, state
 
 
 async def shielded(tab: Tab, session: str, what: str, verb: str,

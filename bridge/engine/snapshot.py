@@ -49,6 +49,7 @@ class Line:
     more: int = 0  # a table's rows left out (kind ROW, role "more")
     hint: str | None = None  # what an unnamed element's markup suggests it is (not its name)
     at: tuple[str, int] | None = None  # an element line with no ref: (frame id, local id)
+    error: str | None = None  # what is wrong with an invalid field, in the page's words
 
 
 @dataclass
@@ -221,6 +222,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             parts.append(f"[{line.states}]")
         if line.value is not None:
             parts.append(f"value={quote(line.value)}{left_out(line.value_left)}")
+        if line.error:
+            parts.append(f"error={quote(line.error)}")
         items: list[dict[str, Any]] = line.options.get("items", []) if line.options else []
         more = int(line.options.get("more", 0)) if line.options else 0
         if line.options:
@@ -243,6 +246,8 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
                 info["value"] = line.value
             if line.hint:
                 info["hint"] = line.hint
+            if line.error:
+                info["error"] = line.error
             if line.name_left:
                 info["name_left"] = line.name_left
             if line.value_left:

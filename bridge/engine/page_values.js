@@ -1,0 +1,98 @@
+// The page helper: what a form control holds as a person reads it: a field's value (a
+// password's as bullets), a select's chosen options, a slider's value, what a combobox
+// shows as chosen, and a select's options for `snapshot --json`.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { clean, masked } = P;
+
+  // What a combobox whose input is for searching shows as chosen beside it (react-select,
+  // Ant Design, vue-select, Choices.js put the choice next to an empty input): the words
+  // of the nearest box around the input that has any, within the box that holds nothing
+  // else a person acts on and not the field's label; never a placeholder, the list of
+  // choices, or what is hidden.
+  const OTHER_CONTROLS = "input:not([type=hidden]), select, textarea, button, a[href], " +
+    "label, [role=listbox], [role=option], [role=button], [role=combobox]";
+  function shownChoice(el) {
+    const said = new Set((el.getAttribute("aria-describedby") || "").split(/\s+/)
+      .filter(Boolean));
+    // words that are not the choice: a placeholder (react-select describes the input by it)
+    const aside = (n, box) => {
+      for (; n && n !== box; n = n.parentElement) {
+        if (said.has(n.id) || n.getAttribute("aria-hidden") === "true" ||
+            /placeholder/i.test(n.getAttribute("class") || "")) return true;
+      }
+      return false;
+    };
+    let box = el;
+    for (let i = 0; i < 3; i++) {
+      box = box.parentElement;
+      if (!box || box === document.body) return null;
+      if ([...box.querySelectorAll(OTHER_CONTROLS)].some((c) => c !== el)) return null;
+      let words = "";
+      const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t; t = walk.nextNode()) {
+        const p = t.parentElement;
+        if (t.data.trim() && !el.contains(t) && !aside(p, box) && p.checkVisibility())
+          words += t.data + " ";
+      }
+      if (clean(words)) return clean(words);
+    }
+    return null;
+  }
+
+  const HOLDS_CHOICES = "input, select, textarea, [contenteditable], [role=listbox], " +
+    "[role=option], [role=textbox], [role=tree], [role=grid]";
+
+  function valueOf(el, role) {
+    const tag = el.tagName;
+    if (tag === "INPUT") {
+      const type = (el.type || "").toLowerCase();
+      if (type === "password" || (el.value && masked(el)))
+        return el.value ? "\u2022\u2022\u2022\u2022" : null;
+      if (type === "checkbox" || type === "radio" || type === "button" || type === "submit" ||
+          type === "reset" || type === "image" || type === "hidden") return null;
+      if (type === "file") {
+        return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(", ") : null;
+      }
+      if (role === "combobox" && !el.value) return shownChoice(el) || el.value;
+      return el.value;
+    }
+    if (tag === "TEXTAREA") return el.value;
+    if (tag === "SELECT") {
+      return Array.from(el.selectedOptions, (o) => clean(o.text)).join(", ");
+    }
+    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter") {
+      return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
+        (el.value !== undefined ? String(el.value) : null);
+    }
+    if (role === "textbox" && el.isContentEditable) return clean(el.innerText);
+    if (role === "combobox") {
+      const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
+      if (v) return v;
+      // a select made of a button (Radix, Headless UI, MUI): what it shows is its value
+      if (!el.isContentEditable && !el.querySelector(HOLDS_CHOICES)) {
+        return clean(el.innerText || "") || null;
+      }
+    }
+    return null;
+  }
+
+  // A select's first OPTIONS_MAX options, each {text, value (when it is not the text),
+  // selected, disabled (these two when true)}, and how many more it has (`more`).
+  const OPTIONS_MAX = 25;
+  function optionsOf(el) {
+    if (el.tagName !== "SELECT") return null;
+    const items = [];
+    for (const o of el.options) {
+      if (items.length >= OPTIONS_MAX) break;
+      const item = { text: clean(o.label || o.text) };
+      if (o.value !== item.text) item.value = o.value;
+      if (o.selected) item.selected = true;
+      if (o.disabled || (o.parentNode && o.parentNode.disabled)) item.disabled = true;
+      items.push(item);
+    }
+    return { items, more: el.options.length - items.length };
+  }
+  Object.assign(P, { valueOf, optionsOf });
+})();
