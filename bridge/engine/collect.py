@@ -238,6 +238,8 @@ class SnapshotTaking(PageFrames):
         if self.state.dialog:
             d = self.state.dialog
             notes.append(f"dialog: {d.type} {snap.quote(d.message)} is open")
+        if page.get("modal") is True:
+            notes.append("note: a modal dialog is open; the page behind it takes no input")
         if page.get("truncated"):
             notes.append("note: the page is very large; the walk stopped early")
         url = str(page.get("url", self.state.url))

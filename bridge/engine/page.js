@@ -108,6 +108,11 @@
     // whether the element whose children are walked is visible, so its text is (visibility
     // is inherited, and a child may turn it back on)
     let textVisible = true;
+    // whether the element walked takes no input: inside an `inert` subtree, or outside the
+    // modal dialog that is open (the browser makes the rest of the page inert). Its words
+    // are still shown; it gets no ref, as a person cannot reach it
+    const modal = document.querySelector("dialog:modal");
+    let inert = !!modal;
     let consumed = 0; // > 0 while inside an element whose text is its name
     let count = 0;
     const limit = opts.maxNodes || 200000;
@@ -236,7 +241,7 @@
 
     // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
-      const was = textVisible;
+      const was = textVisible, wasInert = inert;
       if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
         ? getComputedStyle(node).display === "table-cell" : isCell(node))) {
         if (getComputedStyle(node).display === "none") return;
@@ -247,6 +252,7 @@
         tr.cur = null;
       } else visit(node, depth);
       textVisible = was;
+      inert = wasInert;
     }
 
     function visit(node, depth) {
@@ -273,6 +279,8 @@
       if (el.getAttribute("aria-hidden") === "true" && !el.contains(focused)) return;
       const cs = getComputedStyle(el);
       if (cs.display === "none") return;
+      if (el === modal) inert = false;
+      else if (el.hasAttribute("inert")) inert = true;
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
       textVisible = visible;  // for its text nodes; walk() restores the parent's
@@ -305,7 +313,7 @@
         rows.push(namedRow([at(depth), 3, "iframe", "", idOf(el)], el, "iframe", 0));
         return;
       }
-      const actionable = visible && (ACTIONABLE.has(role) || clickable);
+      const actionable = visible && !inert && (ACTIONABLE.has(role) || clickable);
       if (!consumed && visible && isRow(el, role, cs.display))
         return tableRow(el, depth, actionable);
       if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&
@@ -455,11 +463,12 @@
     if (opts.scope) {
       start = get(opts.scope);
       if (!start) return { error: "scope" };
+      inert = (!!modal && !modal.contains(start)) || !!(start.closest && start.closest("[inert]"));
     }
     if (start) walk(start, 0);
     flush();
     return {
-      url: location.href, title: document.title, rows,
+      url: location.href, title: document.title, rows, modal: !!modal,
       truncated: count > limit,
       scroll: [scrollX, scrollY, document.documentElement.scrollHeight, innerHeight],
     };
@@ -467,8 +476,8 @@
 
   // the helper as the hub calls it
   const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
-    invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo, describe,
-    pageText, fullText, markdown, state, rect, coverOf } = P;
+    invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo,
+    describe, pageText, fullText, markdown, state, rect, coverOf } = P;
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
     inputState, invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf,
