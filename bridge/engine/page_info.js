@@ -442,10 +442,12 @@
     if (!el) return null;
     const src = standIn(el) || el;
     const role = roleOf(src);
+    // a button or a link says what it does in its words ("Follow" becomes "Following")
+    const named = el.isConnected && NAME_FROM_CONTENT.has(role);
     return {
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
-      invalid: invalidFound(),
+      name: named ? nameOf(src, role) : null, invalid: invalidFound(),
     };
   }
 

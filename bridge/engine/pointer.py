@@ -12,6 +12,7 @@ from .acting import Outcome, _call_on, describe, guarded, input_then_read, repor
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .shield import Shield
+from .snapshot import quote, shorten
 from .tab import Tab
 from .targets import Target
 
@@ -107,10 +108,17 @@ async def shielded(tab: Tab, session: str, what: str, verb: str,
 
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
                   out: Outcome) -> dict[str, Any] | None:
-    """Say how the element changed (checked, expanded, value), when it still exists; its
-    state now (None when not read: a dialog opened, the page navigated, the element went)."""
+    """Say how the element changed (checked, expanded, value, its words), or that it left
+    the page; its state now (None when not read: a dialog opened, the page navigated, the
+    element went with its document)."""
     if after is None or tab.state.dialog is not None or "url" in out.data:
         return None
+    if after.get("connected") is False:  # a Delete, a Close: what it read is of no page
+        out.changes.append("it is no longer in the page")
+        return after
+    name = after.get("name")
+    if isinstance(name, str) and name and before.get("name") and name != before["name"]:
+        out.changes.append(f"now named {quote(shorten(name, 80))}")
     gone = set(before.get("states", [])) - set(after.get("states", []))
     new = set(after.get("states", [])) - set(before.get("states", []))
     if new or gone:

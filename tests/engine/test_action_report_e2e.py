@@ -48,10 +48,20 @@ async def test_a_click_that_removes_its_element_still_reports_the_click(
     shot = await tab.snapshot()
     out = await actions.click(tab, target(shot, "button", "Mute"))
     assert out.text().startswith("clicked @")
-    assert "now" not in out.text()
+    assert out.changes == ["it is no longer in the page"]
     assert await js(tab, "document.getElementById('mute')") is None
     again = await tab.snapshot()
     assert "Mute" not in again.text
+
+
+async def test_a_click_reports_the_new_words_of_a_button_that_renamed_itself(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    await js(tab, TOGGLE + ", mute.onclick = () => { mute.textContent = 'Unmute (3 left)'; "
+                  "mute.setAttribute('aria-pressed', 'true'); }, true")
+    shot = await tab.snapshot()
+    out = await actions.click(tab, target(shot, "button", "Mute"))
+    assert out.changes == ['now named "Unmute (3 left)"', "now pressed"], out.text()
 
 
 async def test_a_click_hears_the_requests_its_handler_sends_at_once(
@@ -82,6 +92,7 @@ async def test_the_read_after_input_gives_the_states_and_value_the_element_s_inf
     for name, (info, state) in zip(ids, both, strict=True):
         # and what the action found invalid beside it (test_invalid_fields_e2e.py)
         assert state.pop("invalid") is None, name
+        assert state.pop("name") in (None, info["name"]), name
         assert state == {k: info[k] for k in ("states", "value", "checked", "connected")}, name
     assert both[2][1]["states"] == ["checked"]
     assert both[7][1]["value"] == "Medium"
