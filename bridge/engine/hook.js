@@ -22,6 +22,15 @@
   const DROP = new Set(["dragover", "drop"]);
   const marked = [], dropped = [];
   const seen = new WeakSet(), seenDrop = new WeakSet();
+  // the kinds of events each element listens for: an app's root that listens for every
+  // kind on behalf of its whole tree (React's container: about 80) is no control, and no
+  // drop zone; no control listens for this many kinds itself
+  const kinds = new WeakMap();
+  const ROOT_KINDS = 24;
+  const delegates = (el) => {
+    const k = kinds.get(el);
+    return !!k && k.size >= ROOT_KINDS;
+  };
   const mark = (el, list = marked, known = seen) => {
     if (!(el instanceof Element) || known.has(el)) return;
     const t = el.tagName;
@@ -31,6 +40,11 @@
   };
   const patched = {
     addEventListener(type, listener, options) {
+      if (this instanceof Element) {
+        const k = kinds.get(this);
+        if (k) k.add(type);
+        else kinds.set(this, new Set([type]));
+      }
       if (TYPES.has(type)) mark(this);
       else if (DROP.has(type)) mark(this, dropped, seenDrop);
       return add.call(this, type, listener, options);
@@ -51,7 +65,7 @@
       const el = list[i].deref();
       if (!el) continue;
       list[live++] = list[i];
-      if (el.isConnected) dispatch.call(el, new Said(name + KEY));
+      if (el.isConnected && !delegates(el)) dispatch.call(el, new Said(name + KEY));
     }
     list.length = live;
   };

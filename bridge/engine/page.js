@@ -15,6 +15,10 @@
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError } = P;
 
+  // elements whose content is no part of the page's tree (a field's text box is its own)
+  const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
+                            "IFRAME", "FRAME", "OBJECT", "EMBED"]);
+
   // -- repeated containers (issue 13 §4; tables: page_tables.js) ----------------------------
   // A container that repeats among its siblings and holds text and a ref (a list item, a
   // post, a card) is one line, its controls under it.
@@ -113,6 +117,11 @@
     // are still shown; it gets no ref, as a person cannot reach it
     const modal = document.querySelector("dialog:modal");
     let inert = !!modal;
+    // the box that shows nothing of what is walked: hiding its overflow, it is at most a
+    // pixel wide or high (the screen-reader-only pattern, a collapsed panel, a list kept
+    // for screen readers). What it holds gets no ref either; a box positioned outside it
+    // (fixed, or absolute to a block above it) escapes it
+    let clipper = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
     let count = 0;
     const limit = opts.maxNodes || 200000;
@@ -241,7 +250,7 @@
 
     // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
-      const was = textVisible, wasInert = inert;
+      const was = textVisible, wasInert = inert, wasClipper = clipper;
       if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
         ? getComputedStyle(node).display === "table-cell" : isCell(node))) {
         if (getComputedStyle(node).display === "none") return;
@@ -253,6 +262,7 @@
       } else visit(node, depth);
       textVisible = was;
       inert = wasInert;
+      clipper = wasClipper;
     }
 
     function visit(node, depth) {
@@ -281,6 +291,14 @@
       if (cs.display === "none") return;
       if (el === modal) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
+      if (clipper && (cs.position === "fixed" ||
+          (cs.position === "absolute" && !clipper.contains(el.offsetParent)))) clipper = null;
+      const unseen = inert || !!clipper;  // no person reaches it
+      if (!clipper && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
+          standsApart(cs.display) && !REPLACED.has(tag)) {
+        const r = el.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) clipper = el;
+      }
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
       textVisible = visible;  // for its text nodes; walk() restores the parent's
@@ -313,7 +331,7 @@
         rows.push(namedRow([at(depth), 3, "iframe", "", idOf(el)], el, "iframe", 0));
         return;
       }
-      const actionable = visible && !inert && (ACTIONABLE.has(role) || clickable);
+      const actionable = visible && !unseen && (ACTIONABLE.has(role) || clickable);
       if (!consumed && visible && isRow(el, role, cs.display))
         return tableRow(el, depth, actionable);
       if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&
