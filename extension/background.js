@@ -13,7 +13,7 @@ import { frames, inject, prepare, run } from "./reader.js";
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
 // what this extension can do beyond protocol 1, told in its hello (PROTOCOL.md)
-const ABILITIES = ["sequence.sessions"];
+const ABILITIES = ["sequence.sessions", "sequence.reads"];
 // numeric error codes shared with Python (bridge/errors.py)
 const ERR = { usage: 2, browser: 10, tab: 30, policy: 50 };
 const STOPPED = "the person stopped all agents in this browser (Tabsteward popup); nothing was done";
@@ -58,9 +58,12 @@ function updateSettings(changes) {
 // Commands for one tab's debugger in steps, in one message (one trip from the hub instead of
 // one a step): each step's commands are sent together, in order; the next step once they all
 // answered; after a step with a failure nothing more is sent. A command is [method, params]
-// for the tab's page, or [method, params, sessionId] for one of its frames' sessions. The
-// answers, step by step: {result} or {error: {code, message}} each, null for one not sent.
-// Nothing here that debugger.sendCommand could not do one command at a time.
+// for the tab's page, or [method, params, sessionId] for one of its frames' sessions; or
+// [READ, {documentId, name, args}], a read of the page helper in a document of the tab, as
+// reader.run does it (no debugger context needed). The answers, step by step: {result} or
+// {error: {code, message}} each, null for one not sent. Nothing here that
+// debugger.sendCommand and reader.run could not do one call at a time.
+const READ = "Tabsteward.read";
 const MAX_STEPS = 8;
 const MAX_STEP = 16;
 async function sequence(target, steps) {
@@ -84,8 +87,9 @@ async function sequence(target, steps) {
         continue;
       }
       const got = await Promise.allSettled(step.map(([method, params, sessionId]) =>
-        chrome.debugger.sendCommand(sessionId ? { ...tab, sessionId } : tab, method,
-                                    params || {})));
+        method === READ ? readIn(tab.tabId, params) :
+          chrome.debugger.sendCommand(sessionId ? { ...tab, sessionId } : tab, method,
+                                      params || {})));
       out.push(got.map((g) => g.status === "fulfilled" ?
         { result: g.value === undefined ? null : g.value } : { error: errorOf(g.reason) }));
       failed = got.some((g) => g.status === "rejected");
@@ -94,6 +98,16 @@ async function sequence(target, steps) {
   } finally {
     touch(tab, -1);
   }
+}
+
+// A sequence's read: its answer is reader.run's (null when the document is gone).
+async function readIn(tabId, params) {
+  const p = params || {};
+  if (typeof p.documentId !== "string" || typeof p.name !== "string" ||
+      !Array.isArray(p.args)) {
+    throw new CallError(ERR.usage, `${READ} wants {documentId, name, args}; nothing was read`);
+  }
+  return run(tabId, p.documentId, p.name, p.args);
 }
 
 // A failure as the hub gets it: a numeric code (bridge/errors.py) and a message.

@@ -1,9 +1,10 @@
 """Reading a tab through the extension without its debugger (no "is debugging" bar).
 
-While no debugger is attached to a tab, the CDP methods the engine reads a page with are
-done with chrome.scripting and chrome.webNavigation instead (extension/reader.js), in the
-extension's isolated world of each frame: the world the debugger evaluates in too
-(ext_worlds.py), so element ids and refs are the same either way. What cannot be done this
+The CDP methods the engine reads a page with are done with chrome.scripting and
+chrome.webNavigation instead (extension/reader.js), in the extension's isolated world of
+each frame, while no debugger is attached and, for a world first reached this way, while
+one is: the world the debugger evaluates in too (ext_worlds.py), so element ids and refs
+are the same either way. What cannot be done this
 way (input, screenshots, dialogs, navigation, any other script) is not handled here: the
 connection attaches the debugger for it.
 
@@ -121,7 +122,8 @@ class ReaderTab:
 
 
 class Reader:
-    """The read-only CDP methods, done without a debugger."""
+    """The CDP methods of the page helper's calls (reads, and the focus a field takes
+    before text is sent to it), done without a debugger."""
 
     METHODS = frozenset({"Page.getFrameTree", "Page.createIsolatedWorld", "Runtime.evaluate",
                          "DOM.getFrameOwner", "DOM.resolveNode", "Runtime.callFunctionOn"})
@@ -136,8 +138,9 @@ class Reader:
         if method not in self.METHODS:
             return False
         if method == "Runtime.evaluate":  # values only: a remote object needs the debugger
+            read = translate(str(params.get("expression", "")))
             return bool(params.get("returnByValue")) and not params.get("awaitPromise") and \
-                translate(str(params.get("expression", ""))) is not None
+                read is not None and not self._aims_in_frame(read, params)
         if method == "Runtime.callFunctionOn":
             return params.get("functionDeclaration") == _OWNER and \
                 str(params.get("objectId", "")).startswith("tsowner:")
@@ -146,6 +149,16 @@ class Reader:
         if method == "Page.createIsolatedWorld":  # the reader's world holds the helper
             return params.get("worldName") != BARE_WORLD
         return True
+
+    def _aims_in_frame(self, read: tuple[str, list[Any]], params: dict[str, Any]) -> bool:
+        """Whether the read places an element of a frame for input (page_info.js `live`):
+        the debugger that sends the input does that, as it names the frame the input reaches
+        (a frame of another process has a session of its own)."""
+        if read[0] != "call" or read[1][0] != "live":
+            return False
+        args = read[1][1]
+        ctx = self._contexts.get(int(params.get("contextId", 0)))
+        return len(args) > 1 and args[1] in ("aim", "point") and (ctx is None or ctx.frame != 0)
 
     def frame_of(self, context: int) -> int | None:
         """The extension's frame id of one of our execution contexts."""
@@ -231,17 +244,33 @@ class Reader:
         return {"executionContextId": number, "tabstewardDoc": got.get("doc"),
                 "tabstewardReady": True}
 
-    async def _evaluate(self, params: dict[str, Any]) -> dict[str, Any]:
+    def sequenced(self, params: dict[str, Any]) -> dict[str, Any] | None:
+        """A Runtime.evaluate of one of our contexts as the extension's debugger.sequence
+        reads it ({documentId, name, args}; background.js), or None when it cannot."""
         ctx = self._contexts.get(int(params.get("contextId", 0)))
         read = translate(str(params.get("expression", "")))
-        if ctx is None or read is None:
+        if ctx is None or read is None or not self.can("Runtime.evaluate", params):
+            return None
+        return {"documentId": ctx.document, "name": read[0], "args": read[1]}
+
+    @staticmethod
+    def answered(got: Any) -> dict[str, Any]:
+        """A read's answer as the debugger gives Runtime.evaluate's (CDPError when its
+        document went)."""
+        if not isinstance(got, dict) or ("value" not in got and "thrown" not in got):
             raise CDPError("Runtime.evaluate", GONE)
-        got = await self._run(ctx, *read)
         if "thrown" in got:  # the page helper threw: as the debugger reports it
             text = str(got["thrown"])
             return {"result": {"type": "object"},
                     "exceptionDetails": {"text": text, "exception": {"description": text}}}
         return {"result": {"type": "object", "value": got["value"]}}
+
+    async def _evaluate(self, params: dict[str, Any]) -> dict[str, Any]:
+        ctx = self._contexts.get(int(params.get("contextId", 0)))
+        read = translate(str(params.get("expression", "")))
+        if ctx is None or read is None:
+            raise CDPError("Runtime.evaluate", GONE)
+        return self.answered(await self._call("reader.run", ctx.tab_id, ctx.document, *read))
 
     async def _owner(self, tab: ReaderTab, ext: int, parent_ctx: int) -> int:
         parent = self._contexts.get(parent_ctx)

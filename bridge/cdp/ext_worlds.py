@@ -78,12 +78,6 @@ class ExtensionWorlds:
         did not change since)."""
         return frame_id in self._known.get(session, {})
 
-    def carries(self, session: str, params: dict[str, Any]) -> bool:
-        """Whether every reader context `params` names has its debugger context already."""
-        carried = self._carried.get(session, {})
-        return all(value in carried for key in ("contextId", "executionContextId")
-                   if isinstance(value := params.get(key), int) and value < 0)
-
     async def world(self, tab_id: int, session: str, frame_id: str,
                     send: Send) -> dict[str, Any] | None:
         """The extension's world in the frame: its context id, document token and
@@ -129,12 +123,6 @@ class ExtensionWorlds:
                 self._carried.setdefault(session, {})[value] = ctx
             params = {**params, key: ctx}
         return params
-
-    def prefetch(self, tab_id: int, session: str, send: Send) -> None:
-        """Start the search of a new debugger session now, beside the engine's own set-up:
-        the action that attached will ask for its world next."""
-        task = asyncio.ensure_future(self._contexts(tab_id, session, send, True))
-        task.add_done_callback(_quiet)
 
     async def _contexts(self, tab_id: int, session: str, send: Send,
                         fresh: bool) -> dict[str, int]:

@@ -8,9 +8,11 @@ done with chrome.tabs calls (ext_tabs.py), and tab events become Target.* events
 (ext_events.py). A tab's target id is its main frame's id, as over plain CDP.
 
 The page helper's world is the extension's own isolated world where the extension can reach
-the frame (ext_worlds.py), so its element ids outlive a debugger session; and while no
-debugger is attached, reading a page is done through chrome.scripting (ext_reader.py); a
-tab is created without attaching it, and opens, reloads and goes back and forward through
+the frame (ext_worlds.py), so its element ids outlive a debugger session; reading a page
+is done through chrome.scripting (ext_reader.py), with a debugger attached too (the read
+after a click goes in the same message as its input: `Tabsteward.read`), so the debugger
+searches for its own context of that world only for what a read cannot do; a tab is
+created without attaching it, and opens, reloads and goes back and forward through
 chrome.tabs (ext_nav.py). Every agent tab is screened by the browser's own site rules,
 debugger or not. The debugger attaches when first needed; frames the reader named are
 found again by their documents then (engine/frames.py).
@@ -44,7 +46,11 @@ log = logging.getLogger("tabsteward.cdp")
 
 # what may go in one debugger.sequence message: input, reads, the barrier
 SEQUENCED = ("Input.", "Runtime.evaluate", "Page.enable")
+READ = "Tabsteward.read"  # a read of the page helper in a debugger.sequence (background.js)
 SEQUENCE_STEPS, SEQUENCE_STEP = 8, 16  # the most debugger.sequence takes (background.js)
+# the pauses before asking the reader again for a document that just committed (None: the
+# last try)
+AHEAD_RETRIES = (0.02, 0.04, None)
 RELINK_GRACE = 15.0  # how long a lost link may take to come back (a restarted worker)
 
 
@@ -74,8 +80,6 @@ class ExtensionConnection(ExtensionTabs):
         self._groups: dict[str, int] = {}  # agent -> tab group id
         self._shown: list[dict[str, Any]] | None = None  # agents the popup was last told of
         self._tasks: set[asyncio.Task[None]] = set()
-        # (session, reader contexts) whose debugger context is being found ahead
-        self._mapping: set[tuple[str, Any, Any]] = set()
         self._worlds = ExtensionWorlds(lambda *a: self.link.call(*a), self._learned)
         self._reader = Reader(lambda *a: self.link.call(*a))
         self._nav = Navigator(lambda *a, **k: self.link.call(*a, **k))
@@ -150,13 +154,10 @@ class ExtensionConnection(ExtensionTabs):
             await self._reattach(tab, method)
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         elif _names_read_context(params):  # a world first reached without the debugger
-            if tab.problem is None and self._reader.can(method, params) and \
-                    not self._worlds.carries(session_id, params):
-                # a read, before the debugger knows that world: through the reader, as
-                # fast, rather than wait for the debugger's search of it
-                got = await self._reader.send(tab.reader(), method, params)
-                self._map_ahead(tab, session_id, params, timeout)
-                return got
+            if tab.problem is None and self._reader.can(method, params):
+                # a read: through the reader, as fast, where the debugger would first have
+                # to search for that world (Runtime.enable: up to 45 ms on a large page)
+                return await self._reader.send(tab.reader(), method, params)
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         if method == "Page.createIsolatedWorld" and \
                 str(params.get("frameId")).startswith(f"{tab.target_id}:"):
@@ -167,7 +168,7 @@ class ExtensionConnection(ExtensionTabs):
         if helper and tab.problem is None and \
                 params.get("frameId") == tab.target_id and \
                 not self._worlds.knows(session_id, tab.target_id) and \
-                (ahead := await self._world_ahead(tab, session_id, params, timeout)):
+                (ahead := await self._world_ahead(tab, params)):
             return ahead
         if helper:  # the extension's world, where it can
             world = await self._worlds.world(
@@ -200,13 +201,16 @@ class ExtensionConnection(ExtensionTabs):
         if tab is None or self._unbatched or not tab.attached or tab.problem is not None or \
                 not self._linked.is_set() or len(steps) > SEQUENCE_STEPS or \
                 any(len(step) > SEQUENCE_STEP for step in steps) or any(
-                    not self._sequenced(tab, s) or not m.startswith(SEQUENCED)
+                    not self._sends_to(tab, s) or not m.startswith(SEQUENCED)
                     for m, p, s in commands):
             return await super().sequence(steps, timeout)
-        try:  # a world first reached without the debugger: its context as the debugger's
-            steps = [[(m, await self._debugger_context(tab, str(s), m, p, timeout), s)
-                      if _names_read_context(p) else (m, p, s) for m, p, s in step]
-                     for step in steps]
+        # a world first reached without the debugger: a read of it the extension does as
+        # the reader does (no search for the debugger's context), where it can
+        hello = self.link.hello
+        reads = hello is not None and "sequence.reads" in hello.abilities
+        try:
+            sent = [[await self._sequenced(tab, m, p, s, reads, timeout) for m, p, s in step]
+                    for step in steps]
         except TabstewardError:  # not found: each command fails or not where `send` would
             return await super().sequence(steps, timeout)
         self.check_open(commands[0][0])
@@ -215,15 +219,15 @@ class ExtensionConnection(ExtensionTabs):
         try:
             got = await self.link.call(
                 "debugger.sequence", {"tabId": tab.tab_id},
-                [[[m, p] if s == page else [m, p, s] for m, p, s in step] for step in steps],
-                timeout=timeout)
+                [[[m, p] if s == page or m == READ else [m, p, s] for m, p, s in step]
+                 for step in sent], timeout=timeout)
         except ExtensionCallError as exc:
             if exc.code != UsageError.code:
                 raise await self._error(commands[0][0], exc, tab) from None
             self._unbatched = True  # an extension from before debugger.sequence
             return await super().sequence(steps, timeout)
         out: list[list[Answer]] = []
-        for step, answers in zip(steps, got if isinstance(got, list) else [], strict=False):
+        for step, answers in zip(sent, got if isinstance(got, list) else [], strict=False):
             out.append([await self._answer(tab, m, a) for (m, _, _), a in
                         zip(step, answers if isinstance(answers, list) else [], strict=False)])
         if [len(s) for s in out] != [len(s) for s in steps]:
@@ -231,7 +235,21 @@ class ExtensionConnection(ExtensionTabs):
                                "of commands; what was done is not known")
         return out
 
-    def _sequenced(self, tab: _Tab, session_id: str | None) -> bool:
+    async def _sequenced(self, tab: _Tab, method: str, params: dict[str, Any],
+                         session_id: str | None, reads: bool, timeout: float | None
+                         ) -> Command:
+        """A command of a sequence as the extension is sent it: a read of a world first
+        reached without the debugger as the reader's (`reads`: the extension can), any
+        other command naming such a world with the debugger's context for it."""
+        if not _names_read_context(params):
+            return method, params, session_id
+        if reads and method == "Runtime.evaluate" and \
+                (read := self._reader.sequenced(params)) is not None:
+            return READ, read, session_id
+        return method, await self._debugger_context(tab, str(session_id), method, params,
+                                                    timeout), session_id
+
+    def _sends_to(self, tab: _Tab, session_id: str | None) -> bool:
         """Whether the extension's sequence can send to `session_id` of `tab`."""
         if session_id == session_of(tab.tab_id):
             return True
@@ -241,8 +259,15 @@ class ExtensionConnection(ExtensionTabs):
 
     async def _answer(self, tab: _Tab, method: str, answer: Any) -> Answer:
         """One command's answer in a sequence: its result, or the error `send` raises."""
+        read = method == READ  # answered as Runtime.evaluate is
+        method = "Runtime.evaluate" if read else method
         if not isinstance(answer, dict):
             return not_sent(method)
+        if read and "error" not in answer:
+            try:
+                return self._reader.answered(answer.get("result"))
+            except CDPError as exc:
+                return exc
         error = answer.get("error")
         if isinstance(error, dict):
             code = error.get("code")
@@ -304,42 +329,22 @@ class ExtensionConnection(ExtensionTabs):
         return await self._worlds.carried(tab.tab_id, session_id, method, params, frame_of,
                                           send)
 
-    async def _world_ahead(self, tab: _Tab, session_id: str, params: dict[str, Any],
-                           timeout: float | None) -> dict[str, Any] | None:
-        """The main frame's world in a document the debugger has not searched yet (one
-        that just committed): the reader's, in one trip, where the debugger's search takes
-        three on a renderer still loading the page; None when the reader cannot reach it
-        (about:blank ...). The search starts now, beside the page's load (`_map_ahead`)."""
-        try:
-            got = await self._reader.send(tab.reader(), "Page.createIsolatedWorld", params)
-        except CDPError:
-            return None
-        self._map_ahead(tab, session_id, {"contextId": got.get("executionContextId")}, timeout)
-        return got
-
-    def _map_ahead(self, tab: _Tab, session_id: str, params: dict[str, Any],
-                   timeout: float | None) -> None:
-        """Have the debugger find, in the background, the world of the reader's contexts
-        `params` names, for the input that may follow; reads go through the reader until
-        it has (measured: an open then a click through an attached debugger, 172 ms with
-        the search on the open's path, 158 with it beside the load)."""
-        key = (session_id, params.get("contextId"), params.get("executionContextId"))
-        if self._worlds.carries(session_id, params) or key in self._mapping:
-            return
-
-        async def find() -> None:  # (never attaching the debugger: reads do not)
+    async def _world_ahead(self, tab: _Tab, params: dict[str, Any]) -> dict[str, Any] | None:
+        """The main frame's world in a document the debugger has not searched: the reader's,
+        in one trip, where the debugger's search takes three (Runtime.enable, on a large page
+        up to 45 ms, before the first input could go); reads of it go through the reader,
+        and so does the read in a sequence of input (`_sequenced`). None when the reader
+        cannot reach it (about:blank ...). A document the debugger just saw commit may not
+        be scriptable yet: it is asked again, shortly, before the debugger searches."""
+        for pause in AHEAD_RETRIES:
             try:
-                await self._debugger_context(tab, session_id, "Runtime.evaluate", params,
-                                             timeout, attach=False)
-            except TabstewardError as exc:  # the first input that names it searches again
-                log.debug("tab %s: the debugger's id of a world the reader found was not "
-                          "found ahead: %s", tab.tab_id, exc.message)
-            finally:
-                self._mapping.discard(key)
-        self._mapping.add(key)
-        task = asyncio.ensure_future(find())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+                return await self._reader.send(tab.reader(), "Page.createIsolatedWorld",
+                                               params)
+            except CDPError:
+                if pause is None:
+                    return None
+            await asyncio.sleep(pause)
+        return None
 
     def _learned(self, tab_id: int, ext: int, frame_id: str) -> None:
         tab = self._tabs.get(tab_id)
@@ -398,8 +403,6 @@ class ExtensionConnection(ExtensionTabs):
                 return
             log.info("attaching the debugger to tab %s for %s", tab.tab_id, method)
             await self._attach(tab.tab_id)
-            session = session_of(tab.tab_id)
-            self._worlds.prefetch(tab.tab_id, session, lambda m, p: self.send(m, p, session))
             if self.reattached is not None:
                 await self.reattached(session_of(tab.tab_id))
 

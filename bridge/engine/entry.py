@@ -22,37 +22,6 @@ from .model import Handle
 from .tab import Tab
 from .targets import Target
 
-_PREPARE = """function(mode) {
-  const el = this;
-  const tag = el.tagName;
-  if (tag === 'INPUT' || tag === 'TEXTAREA') {
-    const t = (el.type || '').toLowerCase();
-    if (tag === 'INPUT' && ['checkbox','radio','button','submit','reset','image','file',
-        'range','color','hidden'].includes(t)) return 'not-text:' + t;
-    if (el.readOnly) return 'readonly';
-    if (el.disabled) return 'disabled';
-    el.focus();
-    try {
-      if (mode === 'fill') el.select();
-      else { const n = el.value.length; el.setSelectionRange(n, n); }
-    } catch (e) { /* types without selection (email, number): select() still works */
-      if (mode === 'fill') el.select();
-    }
-    return 'ok';
-  }
-  if (el.isContentEditable) {
-    el.focus();
-    const sel = el.ownerDocument.getSelection();
-    const range = el.ownerDocument.createRange();
-    range.selectNodeContents(el);
-    if (mode !== 'fill') range.collapse(false);
-    sel.removeAllRanges();
-    sel.addRange(range);
-    return 'ok';
-  }
-  return 'not-text:' + tag.toLowerCase();
-}"""
-
 # fields with no text caret, whose value is set as a picker sets it, and the form each
 # value must take (HTML's value formats)
 _FORMATS = {"date": "YYYY-MM-DD", "time": "HH:MM or HH:MM:SS", "month": "YYYY-MM",
@@ -102,9 +71,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         out.changes.append(f"value now {value!r}")
         out.data["value"] = value
         return out
-    # in the helper's world, as _call_on would, in one round trip instead of two
-    state = await tab.evaluate(handle.frame, f"(e => e ? ({_PREPARE}).call(e, "
-                               f"{json.dumps(mode)}) : 'gone')(__ts.get({handle.local}))")
+    # focus it and place the caret (page_info.js `prepare`), once the debugger that sends
+    # the text is there: the page is shown to have focus, as a person's would
+    await tab.ready_for("Input.insertText")
+    state = await tab.evaluate(handle.frame, f"__ts.prepare({handle.local}, {json.dumps(mode)})")
     if state == "gone":
         raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
                           "snapshot")

@@ -38,8 +38,8 @@ _SELECT = """function(values) {
 }"""
 
 
-# a role that is checked or not (policy's TOGGLE_ROLES), for the page to test
-TOGGLE_JS = "/^(" + "|".join(sorted(TOGGLE_ROLES)) + ")$/"
+# the roles that are checked or not (policy's TOGGLE_ROLES), for the page to test
+TOGGLES = sorted(TOGGLE_ROLES)
 
 
 async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
@@ -89,9 +89,8 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
 async def check(tab: Tab, target: Target, on: bool) -> Outcome:
     # read with where the click goes, in one trip, unless it is already as asked (nothing
     # is done then: it is not even scrolled to)
-    handle, info, placed = await tab.resolve_placed(target, aiming=True, unless=(
-        f"((i.states || []).includes('checked') || i.checked === true) === {str(on).lower()}"
-        f" || !{TOGGLE_JS}.test(i.role) && !['checkbox', 'radio'].includes(i.type)"))
+    handle, info, placed = await tab.resolve_placed(
+        target, aiming=True, check={"want": on, "toggles": TOGGLES})
     what = describe(handle, info)
     word = "checked" if on else "unchecked"
     if not is_toggle(Element.from_page(info)):

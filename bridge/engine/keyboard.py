@@ -55,9 +55,7 @@ async def type_lines(tab: Tab, text: str, typed: list[str]) -> None:
 
 async def still_focused(tab: Tab, handle: Handle) -> bool:
     """Whether the element just focused still has focus (a focus handler may pass it on)."""
-    return bool(await tab.evaluate(handle.frame, f"(e => e !== null && (e === "
-                                   "document.activeElement || e.contains(document."
-                                   f"activeElement)))(__ts.get({handle.local}))"))
+    return bool(await tab.evaluate(handle.frame, f"__ts.holdsFocus({handle.local})"))
 
 
 async def stopped_after(action: Awaitable[T], done: list[str], verb: str) -> T:

@@ -495,12 +495,13 @@
   // the helper as the hub calls it
   const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
     invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo,
-    describe, pageText, fullText, markdown, state, rect, coverOf } = P;
+    describe, pageText, fullText, markdown, state, rect, coverOf, live, prepare,
+    holdsFocus } = P;
   globalThis.__ts = {
     idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
     inputState, invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf,
     focusedInfo, describe, pageText, fullText,
-    markdown, state, rect, coverOf,
+    markdown, state, rect, coverOf, live, prepare, holdsFocus,
   };
   delete globalThis.__tsParts;
   return "installed";

@@ -30,7 +30,7 @@ async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
     """All a target element holds, uncut: ("value", a field's value; a password's stays
     masked) or ("text", its rendered text). Only reads: nothing scrolls or takes focus."""
     tab.check_no_dialog()
-    live = await tab.on_live_ref(target, lambda n: f"__ts.fullText({n})")
+    live = await tab.on_live_ref(target, "fullText")
     if live is not None:
         handle, got = live
     else:

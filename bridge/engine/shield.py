@@ -72,9 +72,7 @@ class Shield:
     @classmethod
     async def ready(cls, tab: Tab, session: str) -> Shield:
         """The shield of input sent through `session` (not raised yet)."""
-        ensure = getattr(tab.conn, "ensure_attached", None)
-        if ensure is not None:  # the extension's tab an agent only read: its frames' sessions
-            await ensure(tab.session_id, "Input.dispatchMouseEvent")
+        await tab.ready_for("Input.dispatchMouseEvent")  # (for its frames' sessions)
         frames = exposed(tab, session)
         # a world of no helper where the helper's is not known: the shield's code needs
         # none, and the extension's search of a frame's world takes several trips

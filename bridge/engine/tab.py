@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -230,6 +231,14 @@ class Tab(Placing, Locating):
                              "nothing was done: answer it first with `dialog accept` or "
                              "`dialog dismiss`")
 
+    async def ready_for(self, method: str) -> None:
+        """A tab an agent only read through the extension has no debugger: attached now for
+        the input `method` that comes next (with the focus the page is shown to have), and
+        its frames' sessions with it. Nothing to do over plain CDP."""
+        ensure = getattr(self.conn, "ensure_attached", None)
+        if ensure is not None:
+            await ensure(self.session_id, method)
+
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session: str | None = None, timeout: float | None = 30) -> dict[str, Any]:
         self.check_open()
@@ -267,19 +276,20 @@ class Tab(Placing, Locating):
             return await self._resolve_role(target.role, target.name, target.nth, None)
         return await self._resolve_css(target)
 
-    async def on_live_ref(self, target: Target, expression: Callable[[int], str]
+    async def on_live_ref(self, target: Target, what: str, *args: Any
                           ) -> tuple[Handle, Any] | None:
-        """For a ref whose element is still in the page, `expression(its local id)` read in
-        the same round trip as that check; None when the target must be resolved anew (not
-        a ref, its document or helper world gone, its element removed, or no answer)."""
+        """For a ref whose element is still in the page, the page helper's `live` read
+        `what` of it (with `args`) in the same round trip as that check; None when the
+        target must be resolved anew (not a ref, its document or helper world gone, its
+        element removed, or no answer). One helper call, so it is read without a debugger
+        where one is not attached (ext_reader.py)."""
         self.check_open()
         if isinstance(target, RefTarget) and target.ref in self.refs:
             entry = self.refs[target.ref]
             frame = self.frames.get(entry.frame)
             if frame is not None and frame.doc == entry.doc and frame.world is not None:
-                found = await self.evaluate(frame, (
-                    f"(e => !!e && e.isConnected ? {expression(entry.local)} : null)"
-                    f"(__ts.get({entry.local}))"))
+                call = json.dumps([entry.local, what, *args])[1:-1]
+                found = await self.evaluate(frame, f"__ts.live({call})")
                 if found is not None:
                     return Handle(frame, entry.local, target.ref), found
         return None
@@ -287,24 +297,22 @@ class Tab(Placing, Locating):
     async def resolve_info(self, target: Target) -> tuple[Handle, dict[str, Any]]:
         """`resolve`, then `info`: for a ref whose element is still there, one round trip to
         the page instead of two (every action on a ref starts here)."""
-        live = await self.on_live_ref(target, lambda n: f"__ts.info({n})")
+        live = await self.on_live_ref(target, "info")
         if live is not None and isinstance(live[1], dict):
             return live
         handle = await self.resolve(target)
         return handle, await self.info(handle)
 
-    async def resolve_placed(self, target: Target, aiming: bool, unless: str = "false"
+    async def resolve_placed(self, target: Target, aiming: bool,
+                             check: dict[str, Any] | None = None
                              ) -> tuple[Handle, dict[str, Any], dict[str, Any] | None]:
         """`resolve_info`, and in the same round trip where the element is placed for input
         (its `aim` when `aiming`, else its `point`; it is brought into view), unless it is
-        disabled or the script `unless` holds of its info `i` (nothing will be done): for a
-        ref still there, one call to the page instead of two. The placement (None when it
-        was not read) goes to `aim` or `point` as `placed`."""
-        def read(n: int) -> str:
-            place = self._aim_js(n) if aiming else f"__ts.point({n})"
-            return (f"(i => ({{info: i, placed: i && !i.disabled && !({unless}) ? {place} "
-                    f": null}}))(__ts.info({n}))")
-        live = await self.on_live_ref(target, read)
+        disabled or, for a check, already as `check` asks or no toggle (page_info.js
+        `live`; nothing will be done): for a ref still there, one call to the page instead
+        of two. The placement (None when it was not read) goes to `aim` or `point` as
+        `placed`."""
+        live = await self.on_live_ref(target, "aim" if aiming else "point", HOOK_SECRET, check)
         if live is not None and isinstance(live[1], dict) and isinstance(live[1].get("info"),
                                                                          dict):
             placed = live[1].get("placed")

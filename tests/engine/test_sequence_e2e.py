@@ -79,9 +79,10 @@ async def test_a_click_is_one_message_after_its_look_up_through_the_extension(
     assert "now checked" in out.text()
     if isinstance(tab.conn, ExtensionConnection):
         assert calls.count("debugger.sequence") == 1
-        # the look-up and aim, before policy; then input and read-back, in one message
-        assert calls.index("debugger.sendCommand Runtime.evaluate") < \
-            calls.index("debugger.sequence")
+        # the look-up and aim, before policy (read in the extension's world, as a
+        # snapshot is); then input and read-back, in one message
+        assert calls.index("reader.run") < calls.index("debugger.sequence")
+        assert "debugger.sendCommand Runtime.evaluate" not in calls
         assert "debugger.sendCommand Input.dispatchMouseEvent" not in calls
 
 
@@ -125,6 +126,31 @@ async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_i
     assert value["result"]["value"] == 0
 
 
+async def test_a_malformed_read_in_a_sequence_is_refused_and_nothing_after_it_is_sent(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("debugger.sequence is the extension's call")
+    await goto(tab, site.url("form.html"))
+    await tab.send(*_js(tab, "window.seq = []")[:2])
+    tab_id = int(tab.session_id[len(PREFIX):])
+    mark = ["Runtime.evaluate", {"expression": "seq.push('ran')"}]
+    for bad in ({"documentId": 7, "name": "readyState", "args": []},  # no string id
+                {"documentId": "", "name": ["readyState"], "args": []},  # a name no string
+                {"documentId": "", "name": "readyState", "args": "x"},  # args no list
+                None):
+        [[read], [after]] = await tab.conn.link.call(
+            "debugger.sequence", {"tabId": tab_id}, [[["Tabsteward.read", bad]], [mark]])
+        assert read["error"]["code"] == UsageError.code
+        assert "nothing was read" in read["error"]["message"]
+        assert after is None  # not sent
+    value = await tab.send(*_js(tab, "seq.length")[:2])
+    assert value["result"]["value"] == 0
+    # a well-formed one answers as the reader does, the page helper's read
+    [[read]] = await tab.conn.link.call("debugger.sequence", {"tabId": tab_id}, [
+        [["Tabsteward.read", {"documentId": "", "name": "readyState", "args": []}]]])
+    assert read["result"]["value"] == "complete"
+
+
 async def test_a_click_beside_another_sites_frame_shields_it_in_the_same_message(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("frames.html"))
@@ -151,7 +177,7 @@ async def test_a_click_beside_another_sites_frame_shields_it_in_the_same_message
         assert calls.count("debugger.sequence") == 1
         # up before the input, down beside the read, for the one frame: nothing apart
         # its look-up and aim; then shield up, input, read and shield down in one message
-        assert calls == ["debugger.sendCommand Runtime.evaluate", "debugger.sequence"]
+        assert calls == ["reader.run", "debugger.sequence"]
         assert frame_calls == ["sequence Runtime.evaluate in a frame"] * 2
 
 
@@ -178,6 +204,31 @@ async def test_the_first_click_on_a_page_read_without_the_debugger_is_one_messag
     assert "debugger.attach" in calls
     assert calls.count("debugger.sequence") == 1
     assert "debugger.sendCommand Input.dispatchMouseEvent" not in calls
+    # its look-up and its read after the input are the extension world's, as read: the
+    # debugger never searches for its own context of that world
+    assert "debugger.sendCommand Runtime.enable" not in calls
+    assert "debugger.sendCommand Runtime.evaluate" not in calls
+
+
+async def test_an_extension_that_cannot_read_in_a_sequence_has_the_world_searched_for_instead(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("the hello's abilities are the extension's")
+    link = tab.conn.link
+    hello = link.hello
+    assert hello is not None
+    assert "sequence.reads" in hello.abilities
+    link.hello = dataclasses.replace(hello, abilities=hello.abilities - {"sequence.reads"})
+    try:
+        await goto(tab, site.url("form.html"))
+        ref = await _ref_of(tab, "I accept the terms")  # read in the extension's world
+        calls = extension_calls(tab)
+        out = await actions.click(tab, parse(ref))
+    finally:
+        link.hello = hello
+    assert "now checked" in out.text()
+    assert calls.count("debugger.sendCommand Runtime.enable") == 1  # the debugger's context
+    assert calls.count("debugger.sequence") == 1  # input and read still in one message
 
 
 async def test_an_extension_that_cannot_sequence_frame_commands_gets_the_shields_apart(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -26,6 +27,8 @@ def test_the_snapshot_call_with_its_options_literal_becomes_a_json_read() -> Non
     ("document.readyState", ("readyState", [])),
     ("__ts.pageText().includes(" + json.dumps(QUOTED) + ")", ("includes", [QUOTED])),
     ("[location.href, __ts.markdown()]", ("hrefAnd", ["markdown"])),
+    (f'__ts.live(7, "aim", "{HOOK_SECRET}", {{"want": true, "toggles": ["switch"]}})',
+     ("call", ["live", [7, "aim", HOOK_SECRET, {"want": True, "toggles": ["switch"]}]])),
 ])
 def test_each_read_the_engine_writes_has_its_read(
         expression: str, read: tuple[str, list[object]]) -> None:
@@ -51,6 +54,21 @@ def test_only_by_value_reads_without_a_promise_are_taken() -> None:
     assert not reader.can("Page.navigate", {"url": "https://example.org"})
     assert not reader.can("Runtime.callFunctionOn", {"functionDeclaration": "function(){}",
                                                      "objectId": "tsowner:1:-1"})
+
+
+async def test_where_input_goes_in_a_frame_is_left_to_the_debugger_that_sends_it() -> None:
+    async def call(name: str, *args: object) -> object:  # the extension's answers
+        return {"value": "complete", "doc": "D", "documentId": "DOC"}
+    reader = Reader(call)
+    tab = ReaderTab(5, "MAIN")
+    main = (await reader.send(tab, "Page.createIsolatedWorld", {"frameId": "MAIN"}))
+    ctx = main["executionContextId"]
+    reader._contexts[ctx - 1] = dataclasses.replace(reader._contexts[ctx], frame=3)
+    for what, in_frame in (("aim", False), ("point", False), ("info", True),
+                           ("fullText", True)):
+        read = {"expression": f'__ts.live(4, "{what}", "s", null)', "returnByValue": True}
+        assert reader.can("Runtime.evaluate", {**read, "contextId": ctx})
+        assert reader.can("Runtime.evaluate", {**read, "contextId": ctx - 1}) is in_frame
 
 
 def test_frames_keep_the_debuggers_ids_where_known_and_get_their_own_elsewhere() -> None:
