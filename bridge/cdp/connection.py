@@ -40,6 +40,11 @@ class CDPConnection:
     # the extension, which puts it in the extension's world itself
     helper_at_start = True
 
+    def outlives_sessions(self, context: int) -> bool:
+        """Whether an execution context stays a tab's through a new debugger session (none
+        does over plain CDP; over the extension, a world read through chrome.scripting)."""
+        return False
+
     def __init__(self) -> None:
         self._ids = itertools.count(1)
         # id -> (its future, method, session)

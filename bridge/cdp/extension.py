@@ -122,6 +122,9 @@ class ExtensionConnection(ExtensionTabs):
         self._expire = asyncio.get_running_loop().call_later(self.grace, self._on_closed,
                                                              reason)
 
+    def outlives_sessions(self, context: int) -> bool:
+        return self._reader.frame_of(context) is not None
+
     # -- the CDP interface ---------------------------------------------------------------
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session_id: str | None = None,
@@ -377,19 +380,34 @@ class ExtensionConnection(ExtensionTabs):
         tab.problem = None
         self._worlds.forget(session_of(tab_id))
         self._network.forget(session_of(tab_id))
+        if known is not None and known.target_id:
+            # attached again: its main frame is the one it had (a tab keeps its main frame's
+            # id), checked beside the session's set-up rather than before it
+            self._spawn(self._main_frame(tab))
+            return tab
+        await self._main_frame(tab, known is None)
+        return tab
+
+    async def _main_frame(self, tab: _Tab, new: bool = False) -> None:
+        """Learn the tab's main frame (its target id) from its debugger."""
         try:
-            tree = await self.link.call("debugger.sendCommand", {"tabId": tab_id},
+            tree = await self.link.call("debugger.sendCommand", {"tabId": tab.tab_id},
                                         "Page.getFrameTree", {})
             target_id = str(tree["frameTree"]["frame"]["id"])
         except (ExtensionCallError, KeyError, TypeError) as exc:
+            if not new and tab.target_id:  # (a check of one known: the next command tells)
+                log.debug("tab %s: its frame tree was not read again: %s", tab.tab_id, exc)
+                return
             tab.attached = False
-            if known is None:
-                self._forget(tab_id)
-            raise BrowserError(f"tab {tab_id} could not be read after attaching: {exc}; "
+            if new:
+                self._forget(tab.tab_id)
+            raise BrowserError(f"tab {tab.tab_id} could not be read after attaching: {exc}; "
                                "nothing was done") from None
+        if tab.target_id and target_id != tab.target_id:
+            log.warning("tab %s: its main frame is now %s (was %s)", tab.tab_id, target_id,
+                        tab.target_id)
         tab.target_id = target_id
-        self._by_target[target_id] = tab_id
-        return tab
+        self._by_target[target_id] = tab.tab_id
 
     async def _reattach(self, tab: _Tab, method: str) -> None:
         """Attach again to a tab the debugger left; the engine re-enables its session."""

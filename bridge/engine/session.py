@@ -13,7 +13,7 @@ from typing import Any
 from ..cdp.connection import CDPConnection
 from ..cdp.extension import ExtensionConnection
 from ..errors import BrowserError, PolicyError, TabError
-from . import outputs
+from . import outputs, sent
 from .gate import Gate
 from .outputs import Output
 from .tab import Tab
@@ -242,6 +242,12 @@ class Browser:
         tab = self._by_session.get(session_id)
         if tab is not None:
             tab.forget_worlds()
+            # the Network domain the input that attached will listen with (sent.py), asked
+            # beside the set-up: that action's own enable gets this answer
+            # (cdp/kept_network.py) instead of sending one more command after it
+            ahead = asyncio.ensure_future(
+                self.conn.send("Network.enable", sent.NETWORK, session_id=session_id))
+            ahead.add_done_callback(_unheard)
             await tab.init_session(session_id)
             # its cross-site frames' sessions came with it: the command that attached goes
             # on once they are enabled too (focus emulation, events), as if never detached
@@ -399,3 +405,9 @@ def _move(src: str, dest: Output) -> int:
     with contextlib.suppress(OSError):
         os.unlink(src)
     return size
+
+
+def _unheard(done: asyncio.Future[Any]) -> None:
+    """A Network.enable asked ahead failed: the action's own asks again (and says so)."""
+    if not done.cancelled() and done.exception() is not None:
+        log.debug("the Network domain was not enabled ahead: %s", done.exception())

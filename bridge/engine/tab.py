@@ -122,9 +122,15 @@ class Tab(Placing, Locating):
         self._primed.add(session_id)
 
     def forget_worlds(self) -> None:
-        """After a new debugger session on the tab, our helper worlds must be made again."""
+        """After a new debugger session on the tab, our helper worlds must be made again;
+        but the main frame's that outlives debugger sessions (the extension's, read through
+        chrome.scripting): the first input after an attach does not look for it again."""
         for frame in self.frames.values():
+            world = frame.world
             frame.lose_worlds()
+            if frame.id == self.target_id and world is not None and \
+                    self.conn.outlives_sessions(world):
+                frame.world = world
         self._making.clear()  # worlds of the old session: made afresh
         self._trees_read.clear()  # events may have been missed while it was detached
         self._events_on.clear()

@@ -176,6 +176,7 @@ async def test_an_action_after_an_idle_detach_reads_the_helper_world_without_sea
     assert "scripting.inject" not in calls
     assert "debugger.sendCommand Runtime.enable" not in calls
     assert calls.count("debugger.sequence") == 1
+    assert calls.count("reader.run") == 1  # the world outlived the session: not made again
     assert "Email" in out.text()
     calls.clear()
     await actions.click(tab, parse(email))
