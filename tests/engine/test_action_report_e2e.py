@@ -7,6 +7,7 @@ import pytest
 from fixture_server import Site
 from pagetools import goto, js, target
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.acting import Outcome
 from tabsteward.bridge.engine.tab import Tab
 
 pytestmark = pytest.mark.browser
@@ -20,6 +21,14 @@ TOGGLE = """(() => {
 })()"""
 
 
+async def click_mute(tab: Tab, site: Site, handler: str) -> Outcome:
+    """A click on a Mute button (aria-pressed) whose click handler is `handler`."""
+    await goto(tab, site.url("nav1.html"))
+    await js(tab, TOGGLE + f", mute.onclick = {handler}, true")
+    shot = await tab.snapshot()
+    return await actions.click(tab, target(shot, "button", "Mute"))
+
+
 async def test_a_click_reports_the_state_its_handler_gave_the_element(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("nav1.html"))
@@ -31,11 +40,8 @@ async def test_a_click_reports_the_state_its_handler_gave_the_element(
 
 async def test_a_click_that_leaves_the_page_reports_no_state_of_the_page_it_left(
         tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("nav1.html"))
-    await js(tab, TOGGLE + ", mute.onclick = () => { mute.setAttribute('aria-pressed', "
-                  "'true'); location.href = 'nav2.html'; }, true")
-    shot = await tab.snapshot()
-    out = await actions.click(tab, target(shot, "button", "Mute"))
+    out = await click_mute(tab, site, "() => { mute.setAttribute('aria-pressed', 'true'); "
+                                      "location.href = 'nav2.html'; }")
     assert "navigated to" in out.text()
     assert "nav2.html" in out.text()
     assert "now pressed" not in out.text()
@@ -43,10 +49,7 @@ async def test_a_click_that_leaves_the_page_reports_no_state_of_the_page_it_left
 
 async def test_a_click_that_removes_its_element_still_reports_the_click(
         tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("nav1.html"))
-    await js(tab, TOGGLE + ", mute.onclick = () => mute.remove(), true")
-    shot = await tab.snapshot()
-    out = await actions.click(tab, target(shot, "button", "Mute"))
+    out = await click_mute(tab, site, "() => mute.remove()")
     assert out.text().startswith("clicked @")
     assert out.changes == ["it is no longer in the page"]
     assert await js(tab, "document.getElementById('mute')") is None
@@ -56,11 +59,8 @@ async def test_a_click_that_removes_its_element_still_reports_the_click(
 
 async def test_a_click_reports_the_new_words_of_a_button_that_renamed_itself(
         tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("nav1.html"))
-    await js(tab, TOGGLE + ", mute.onclick = () => { mute.textContent = 'Unmute (3 left)'; "
-                  "mute.setAttribute('aria-pressed', 'true'); }, true")
-    shot = await tab.snapshot()
-    out = await actions.click(tab, target(shot, "button", "Mute"))
+    out = await click_mute(tab, site, "() => { mute.textContent = 'Unmute (3 left)'; "
+                                      "mute.setAttribute('aria-pressed', 'true'); }")
     assert out.changes == ['now named "Unmute (3 left)"', "now pressed"], out.text()
 
 

@@ -97,14 +97,20 @@ async def test_a_fill_is_one_message_after_its_look_up_through_the_extension(
         assert calls.count("debugger.sequence") == 1
 
 
-async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_it_runs(
-        tab: Tab, site: Site) -> None:
+async def marking_page(tab: Tab, site: Site) -> tuple[int, list[Any]]:
+    """An extension's tab on a page with `seq`, and a command that marks it when it runs:
+    the tab's id, and the command."""
     if not isinstance(tab.conn, ExtensionConnection):
         pytest.skip("debugger.sequence is the extension's call")
     await goto(tab, site.url("form.html"))
     await tab.send(*_js(tab, "window.seq = []")[:2])
-    tab_id = int(tab.session_id[len(PREFIX):])
-    mark = ["Runtime.evaluate", {"expression": "seq.push('ran')"}]
+    return int(tab.session_id[len(PREFIX):]), ["Runtime.evaluate",
+                                               {"expression": "seq.push('ran')"}]
+
+
+async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_it_runs(
+        tab: Tab, site: Site) -> None:
+    tab_id, mark = await marking_page(tab, site)
     malformed: list[tuple[Any, Any]] = [
         ({"tabId": tab_id}, [[mark]] * 9),                 # more steps than it takes
         ({"tabId": tab_id}, [[mark] * 17]),                # a step longer than it takes
@@ -128,12 +134,7 @@ async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_i
 
 async def test_a_malformed_read_in_a_sequence_is_refused_and_nothing_after_it_is_sent(
         tab: Tab, site: Site) -> None:
-    if not isinstance(tab.conn, ExtensionConnection):
-        pytest.skip("debugger.sequence is the extension's call")
-    await goto(tab, site.url("form.html"))
-    await tab.send(*_js(tab, "window.seq = []")[:2])
-    tab_id = int(tab.session_id[len(PREFIX):])
-    mark = ["Runtime.evaluate", {"expression": "seq.push('ran')"}]
+    tab_id, mark = await marking_page(tab, site)
     for bad in ({"documentId": 7, "name": "readyState", "args": []},  # no string id
                 {"documentId": "", "name": ["readyState"], "args": []},  # a name no string
                 {"documentId": "", "name": "readyState", "args": "x"},  # args no list
