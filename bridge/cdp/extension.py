@@ -316,18 +316,16 @@ class ExtensionConnection(ExtensionTabs):
         return await self._nav.history(tab.tab_id, tab.history)
 
     async def _debugger_context(self, tab: _Tab, session_id: str, method: str,
-                                params: dict[str, Any], timeout: float | None,
-                                attach: bool = True) -> dict[str, Any]:
-        """A command that names a context read without the debugger, now that it is
-        attached: the same world's context as the debugger knows it. Without `attach`, a
-        debugger that let go meanwhile is not attached again to find it (CDPError)."""
+                                params: dict[str, Any], timeout: float | None
+                                ) -> dict[str, Any]:
+        """A command that names a context read without the debugger and that a read cannot
+        do (a remote object, a promise, input into a frame), now that the debugger is
+        attached: the same world's context as the debugger knows it."""
         def frame_of(context: int) -> str | None:
             ext = self._reader.frame_of(context)
             return None if ext is None else tab.reader().frame_id(ext)
 
         async def send(m: str, p: dict[str, Any]) -> dict[str, Any]:
-            if not attach and not tab.attached:
-                raise CDPError(m, "the debugger let go; the world was not looked for")
             return await self.send(m, p, session_id, timeout)
         return await self._worlds.carried(tab.tab_id, session_id, method, params, frame_of,
                                           send)
@@ -406,6 +404,7 @@ class ExtensionConnection(ExtensionTabs):
         if tab.target_id and target_id != tab.target_id:
             log.warning("tab %s: its main frame is now %s (was %s)", tab.tab_id, target_id,
                         tab.target_id)
+            self._by_target.pop(tab.target_id, None)
         tab.target_id = target_id
         self._by_target[target_id] = tab.tab_id
 
