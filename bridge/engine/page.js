@@ -13,13 +13,13 @@
     inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened, dragItem,
     countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
-    withError } = P;
+    withError, boxable, small } = P;
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
                             "IFRAME", "FRAME", "OBJECT", "EMBED"]);
 
-  // -- repeated containers (issue 13 §4; tables: page_tables.js) ----------------------------
+  // -- repeated containers (issue 13 §4; cards: page_cards.js; tables: page_tables.js) -------
   // A container that repeats among its siblings and holds text and a ref (a list item, a
   // post, a card) is one line, its controls under it.
   const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
@@ -27,53 +27,7 @@
   // out]; an unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
   let lists = null;
 
-  // What tells an element's kind apart: its first class, or lacking one the names of its
-  // attributes (a wrapper a framework repeats per item: `data-testid`), with the value of
-  // those that name a kind (`slot="comment"` beside `slot="actions"` are parts of one
-  // item); not its style (layout)
-  const KIND_ATTRS = /^(?:slot|data-(?:testid|test-id|test|qa|cy|type|component-type))$/;
-  function kindOf(el) {
-    if (el.classList.length) return el.classList[0];
-    let k = "";
-    for (const a of el.attributes) {
-      if (a.name !== "style") k += " " + a.name + (KIND_ATTRS.test(a.name) ? "=" + a.value : "");
-    }
-    return k;
-  }
-
-  // Whether el has a sibling of its kind (tag, role, and with byClass kindOf) among the
-  // three before or after it.
-  function repeats(el, byClass) {
-    const tag = el.tagName, role = el.getAttribute("role"), cls = byClass && kindOf(el);
-    const same = (s) => s.tagName === tag && s.getAttribute("role") === role &&
-      (!byClass || kindOf(s) === cls);
-    let s = el.previousElementSibling;
-    for (let n = 0; s && n < 3; n++, s = s.previousElementSibling) if (same(s)) return true;
-    s = el.nextElementSibling;
-    for (let n = 0; s && n < 3; n++, s = s.nextElementSibling) if (same(s)) return true;
-    return false;
-  }
-
-  // List items and articles that repeat, or whose wrapper (holding only them) repeats;
-  // blocks with a class or attributes and custom elements that repeat (a card, a feed
-  // entry), if small: a column of prose is not a card (see small).
-  function boxable(el, role) {
-    const tag = el.tagName;
-    if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) {
-      if (repeats(el, false)) return true;
-      const p = el.parentElement;
-      return !!p && p.firstElementChild === el && p.lastElementChild === el &&
-        repeats(p, true);
-    }
-    if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && kindOf(el)))
-      return false;
-    return repeats(el, true);
-  }
-
-  const CARD_CHARS = 600;
   const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
-  const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
-    el.textContent.length <= CARD_CHARS;
 
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
@@ -492,17 +446,13 @@
     };
   }
 
-  // the helper as the hub calls it
-  const { query, point, aim, commonTarget, scrollIntoView, frameOffset, info, inputState,
-    invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf, focusedInfo,
-    describe, pageText, fullText, markdown, state, rect, coverOf, live, prepare,
-    holdsFocus } = P;
-  globalThis.__ts = {
-    idOf, get, snapshot, query, point, aim, commonTarget, scrollIntoView, frameOffset, info,
-    inputState, invalidFound, queryIn, pickIn, order, dropSide, dropSpot, placeIn, handleOf,
-    focusedInfo, describe, pageText, fullText,
-    markdown, state, rect, coverOf, live, prepare, holdsFocus,
-  };
+  // the helper as the hub calls it: its parts' calls by name
+  const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "frameOffset",
+    "info", "inputState", "invalidFound", "queryIn", "pickIn", "order", "dropSide",
+    "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe", "pageText", "fullText",
+    "markdown", "state", "rect", "coverOf", "live", "prepare", "holdsFocus"];
+  globalThis.__ts = { idOf, get, snapshot };
+  for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;
   return "installed";
 })()

@@ -185,69 +185,6 @@
     return found;
   }
 
-  // A ref's element read only while it is still in the page (null when it is not), in one
-  // call: `what` is "info", "fullText", or, with its info, where input goes ("aim", with
-  // `secret`, or "point"; it is brought into view). Input goes nowhere (`placed` null) when
-  // the element is disabled or, for a check, it already is as `check.want` asks or it is no
-  // toggle (`check.toggles`: the roles that are checked or not).
-  function live(id, what, secret, check) {
-    const el = get(id);
-    if (!el || !el.isConnected) return null;
-    if (what === "fullText") return fullText(id);
-    const i = info(id);
-    if (what === "info") return i;
-    let skip = !i || i.disabled;
-    if (!skip && check) {
-      const on = (i.states || []).includes("checked") || i.checked === true;
-      skip = on === check.want ||
-        (!check.toggles.includes(i.role) && !["checkbox", "radio"].includes(i.type));
-    }
-    return { info: i, placed: skip ? null : what === "aim" ? aim(id, secret) : point(id) };
-  }
-
-  // A field made ready for text, as a person clicks into it: focused, with all of it
-  // selected (`fill`, to be replaced) or the caret at its end (`type`). "ok", "gone", or why
-  // it takes no text ("readonly", "disabled", "not-text:<type or tag>").
-  const NO_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file",
-                           "range", "color", "hidden"]);
-  function prepare(id, mode) {
-    const el = get(id);
-    if (!el) return "gone";
-    const tag = el.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA") {
-      const t = (el.type || "").toLowerCase();
-      if (tag === "INPUT" && NO_TEXT.has(t)) return "not-text:" + t;
-      if (el.readOnly) return "readonly";
-      if (el.disabled) return "disabled";
-      el.focus();
-      try {
-        if (mode === "fill") el.select();
-        else { const n = el.value.length; el.setSelectionRange(n, n); }
-      } catch (e) { // types without a selection (email, number): select() still works
-        if (mode === "fill") el.select();
-      }
-      return "ok";
-    }
-    if (el.isContentEditable) {
-      el.focus();
-      const sel = el.ownerDocument.getSelection();
-      const range = el.ownerDocument.createRange();
-      range.selectNodeContents(el);
-      if (mode !== "fill") range.collapse(false);
-      sel.removeAllRanges();
-      sel.addRange(range);
-      return "ok";
-    }
-    return "not-text:" + tag.toLowerCase();
-  }
-
-  // Whether the element (or one inside it) has focus: a focus handler may pass it on.
-  function holdsFocus(id) {
-    const el = get(id);
-    const active = document.activeElement;
-    return !!el && (el === active || el.contains(active));
-  }
-
   // All an element holds, for `text @N`: a field's value (a password's stays masked), else
   // its rendered text. Reads only: nothing scrolls, takes focus or changes.
   function fullText(id) {
@@ -532,6 +469,6 @@
 
   Object.assign(P, {
     info, inputState, focusedInfo, aim, commonTarget, fullText, pageText,
-    markdown, state, live, prepare, holdsFocus,
+    markdown, state,
   });
 })();

@@ -1,0 +1,57 @@
+// The page helper: which containers are cards, for the snapshot's lines of repeated
+// containers (issue 13 §4). A container that repeats among its siblings (a list item, a
+// post, a card, a feed entry) and is small enough to be one is a line of its own in the
+// snapshot, named by its first words, its controls under it.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+
+  // What tells an element's kind apart: its first class, or lacking one the names of its
+  // attributes (a wrapper a framework repeats per item: `data-testid`), with the value of
+  // those that name a kind (`slot="comment"` beside `slot="actions"` are parts of one
+  // item); not its style (layout)
+  const KIND_ATTRS = /^(?:slot|data-(?:testid|test-id|test|qa|cy|type|component-type))$/;
+  function kindOf(el) {
+    if (el.classList.length) return el.classList[0];
+    let k = "";
+    for (const a of el.attributes) {
+      if (a.name !== "style") k += " " + a.name + (KIND_ATTRS.test(a.name) ? "=" + a.value : "");
+    }
+    return k;
+  }
+
+  // Whether el has a sibling of its kind (tag, role, and with byClass kindOf) among the
+  // three before or after it.
+  function repeats(el, byClass) {
+    const tag = el.tagName, role = el.getAttribute("role"), cls = byClass && kindOf(el);
+    const same = (s) => s.tagName === tag && s.getAttribute("role") === role &&
+      (!byClass || kindOf(s) === cls);
+    let s = el.previousElementSibling;
+    for (let n = 0; s && n < 3; n++, s = s.previousElementSibling) if (same(s)) return true;
+    s = el.nextElementSibling;
+    for (let n = 0; s && n < 3; n++, s = s.nextElementSibling) if (same(s)) return true;
+    return false;
+  }
+
+  // List items and articles that repeat, or whose wrapper (holding only them) repeats;
+  // blocks with a class or attributes and custom elements that repeat (a card, a feed
+  // entry), if small: a column of prose is not a card (see small).
+  function boxable(el, role) {
+    const tag = el.tagName;
+    if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) {
+      if (repeats(el, false)) return true;
+      const p = el.parentElement;
+      return !!p && p.firstElementChild === el && p.lastElementChild === el &&
+        repeats(p, true);
+    }
+    if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && kindOf(el)))
+      return false;
+    return repeats(el, true);
+  }
+
+  const CARD_CHARS = 600;
+  const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
+    el.textContent.length <= CARD_CHARS;
+
+  Object.assign(P, { boxable, small });
+})();
