@@ -5,6 +5,7 @@ refs it reads are the ones the debugger gives, before and after a debugger sessi
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
@@ -229,3 +230,29 @@ async def test_the_first_fill_of_a_page_read_without_the_debugger_focuses_with_i
     assert await tab.evaluate(tab.frames[tab.target_id], "document.hasFocus()")
     assert await tab.evaluate(tab.frames[tab.target_id], "document.activeElement.name") \
         == "email"
+
+
+async def test_the_network_domain_a_first_click_listens_with_is_asked_beside_the_set_up(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    _, tab, _, email = await form_read(ext_hub, site)
+    assert isinstance(tab.conn, ExtensionConnection)
+    link = tab.conn.link
+    call = link.call
+    spans: dict[str, tuple[float, float]] = {}  # debugger command -> (sent, answered)
+
+    async def timed(name: str, *args: Any, **kwargs: Any) -> Any:
+        sent = time.monotonic()
+        try:
+            return await call(name, *args, **kwargs)
+        finally:
+            if name == "debugger.sendCommand":
+                spans.setdefault(str(args[1]), (sent, time.monotonic()))
+    link.call = timed  # type: ignore[method-assign]
+    try:
+        await actions.click(tab, parse(email))  # attaches for the input
+    finally:
+        link.call = call  # type: ignore[method-assign]
+    # sent before the session's set-up was done, not after it as one more trip
+    setup_done = max(spans[m][1] for m in ("Page.enable", "Page.setLifecycleEventsEnabled",
+                                           "Emulation.setFocusEmulationEnabled"))
+    assert spans["Network.enable"][0] < setup_done
