@@ -1,7 +1,8 @@
 """The `tabsteward` command: argv goes to the hub (started if none runs), its reply printed."""
 
-# Kept lean: a tool command imports only this module, clients/client.py, records/locate.py
-# and tools/names.py; anything heavier is imported inside the function that needs it.
+# Kept lean: a tool command imports only this module, clients/client.py, clients/batch.py,
+# records/locate.py and tools/names.py; anything heavier is imported inside the function
+# that needs it.
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import os
 import sys
 
 from .clients import client
+from .clients.batch import command_word
 from .secrets import credentials
 
 TYPE_CHECKING = False  # not typing's: importing typing costs a CLI call milliseconds
@@ -29,6 +31,7 @@ LOCAL = ("serve", "desktop", "install", "uninstall", "extension", "setup", "doct
          "demo", "skill")
 
 USAGE = """usage: tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] TOOL [ARGS...]
+       tabsteward [--json] [--agent NAME] [--tab ID] [--browser NAME] batch COMMAND...
        tabsteward serve [--help] | desktop [--help] | mcp | demo | skill | --version
        tabsteward setup [--no-autostart] [--no-open] | extension pack [--out FILE]
        tabsteward install | uninstall | doctor [--browser NAME]... [--user-data-dir DIR] [--json]
@@ -76,10 +79,28 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
-    code = _tool(args)
+    word = command_word(args)
+    code = _batch(args, word) if word == "batch" else _tool(args)
     if argv is None:  # the console script
         _exit_now(code)
     return code
+
+
+def _batch(args: list[str], word: str) -> int:
+    """`batch`: its commands one by one through _tool (clients/batch.py)."""
+    from .clients import batch
+    at = args.index(word)
+
+    def refused(command: str) -> str | None:
+        if command == "batch":
+            return "a batch cannot hold another"
+        if command in LOCAL or command in ANSWERS or command in CONFIRMED:
+            return "a batch runs agents' tool commands only"
+        return _unknown(command)
+
+    def write(text: str, to_stderr: bool) -> None:
+        _write(sys.stderr if to_stderr else sys.stdout, text, 0)
+    return batch.run(args[:at], args[at + 1:], _tool, refused, write)
 
 
 def _exit_now(code: int) -> None:
@@ -96,7 +117,7 @@ def _exit_now(code: int) -> None:
 
 def _tool(args: list[str]) -> int:
     """A tool command (or the person's): argv to the hub, its reply printed; exit status."""
-    word = _first_word(args)
+    word = command_word(args)
     unknown = _unknown(word)
     if unknown:
         return _fail(unknown, 2)
@@ -170,7 +191,7 @@ def _code(args: list[str]) -> str | int:
     """approve or deny: the code, typed without echo or read from stdin; else an exit
     status (nothing was answered)."""
     from .clients import person_cli
-    verb = _first_word(args)
+    verb = command_word(args)
     rest = args[args.index(verb) + 1:]
     qid = next((w for w in rest if not w.startswith("-")), "?")
     if verb == "approve" and "--always" in rest:
@@ -192,19 +213,6 @@ def _desktop(args: list[str]) -> int:
         return _fail(f"the tray app needs PySide6 and qasync ({exc}); install them with "
                      "`pip install 'tabsteward[desktop]'`. Nothing was started", 2)
     return desktop(args)
-
-
-def _first_word(args: list[str]) -> str:
-    """The command word (the first word that is not a global option or its value)."""
-    skip = False
-    for word in args:
-        if skip:
-            skip = False
-        elif word in ("--agent", "--tab", "--browser"):
-            skip = True
-        elif not word.startswith("-"):
-            return word
-    return ""
 
 
 def _unknown(word: str) -> str | None:

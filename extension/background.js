@@ -2,8 +2,8 @@
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
 import {
-  changeSettings, forget, isAttached, release, releaseAll, remember, showDebuggers, touch,
-  whenReleased,
+  changeSettings, forget, isAttached, navigation, release, releaseAll, remember, showDebuggers,
+  touch, whenReleased,
 } from "./debuggers.js";
 import { cleanLabel, defaultName } from "./names.js";
 import { guard, unguard } from "./guard.js";
@@ -408,6 +408,14 @@ for (const [kind, source] of Object.entries({
     send({ event: "nav.event", args: [d.tabId, kind, {
       url: d.url, documentId: d.documentId, transition: d.transitionType,
       qualifiers: d.transitionQualifiers }] });
+  });
+}
+// A tab's page loading keeps the tab's debugger, if one of ours is attached (debuggers.js).
+for (const [kind, source] of [["started", chrome.webNavigation.onBeforeNavigate],
+  ["committed", chrome.webNavigation.onCommitted], ["ended", chrome.webNavigation.onCompleted],
+  ["ended", chrome.webNavigation.onErrorOccurred]]) {
+  source.addListener((d) => {
+    if (d.frameId === 0) navigation(d.tabId, kind, d);
   });
 }
 // Every document of an agent tab gets the page helper as it commits (reader.js).

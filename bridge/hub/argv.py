@@ -304,7 +304,9 @@ def main_help(table: Mapping[str, Tool]) -> str:
     lines.append("global options (anywhere before --):")
     lines += _rows(GLOBAL_HELP)
     lines += ["", "other commands:"]
-    lines += _rows([(f"{PROG} serve [--help]", "run the hub in the foreground"),
+    lines += _rows([(f"{PROG} batch COMMAND... [--help]",
+                     "tool commands in order in one process, stopping at a failure"),
+                    (f"{PROG} serve [--help]", "run the hub in the foreground"),
                     (f"{PROG} mcp", "an MCP server on stdio, talking to the hub"),
                     (f"{PROG} demo", "an agent session on a bundled page, step by step"),
                     (f"{PROG} skill", "print the guide for coding agents (SKILL.md)"),

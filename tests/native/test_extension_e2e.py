@@ -14,6 +14,7 @@ from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 
 if TYPE_CHECKING:
     from conftest import Extension
+    from fixture_server import Site
 
 EXTENSION = Path(__file__).resolve().parents[2] / "extension"
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
@@ -90,6 +91,17 @@ def test_a_command_still_running_past_idle_detach_seconds_keeps_its_debugger(
     done = time.monotonic()
     assert extension.event("debugger.detached") == [{"tabId": tab}, "idle"]
     assert time.monotonic() - done > 0.3  # the idle clock started again at its answer
+
+
+def test_a_page_still_loading_keeps_its_tabs_debugger_and_its_load_restarts_the_clock(
+        extension: Extension, site: Site) -> None:
+    extension.result("settings.update", {"idleDetachSeconds": 0.3})
+    tab = extension.attached_tab()
+    extension.result("debugger.sendCommand", {"tabId": tab}, "Page.navigate",
+                     {"url": site.url("slowload.html")})
+    committed = time.monotonic()  # its image holds the page's load for 0.7 s more
+    assert extension.event("debugger.detached") == [{"tabId": tab}, "idle"]
+    assert time.monotonic() - committed > 0.7 + 0.2  # the idle time counted from the load
 
 
 def test_a_debugger_chrome_detaches_is_reported_once_and_forgotten(

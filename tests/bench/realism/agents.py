@@ -4,6 +4,7 @@ process per command (as a coding agent does) and reading that tool's own snapsho
 from __future__ import annotations
 
 import re
+import shlex
 import subprocess
 import time
 from collections.abc import Callable
@@ -70,6 +71,13 @@ class Agent:
     def drag(self, source: str, target: str) -> None:
         self.run("drag", source, target)
 
+    def fill_and_submit(self, fields: list[tuple[str, str]], submit: str,
+                        then: bool | None = None) -> str:
+        """Fill a form's fields and click its submit: what the tool said the click did.
+        Both tools' guides run the steps in one process (`batch`), stopping at a failure."""
+        steps = [f"fill {ref} {shlex.quote(text)}" for ref, text in fields]
+        return self.run("batch", *steps, f"click {submit}").strip()
+
     def after_submit(self) -> None:
         """What the tool's guide says to do after a click that loads a new page."""
 
@@ -107,6 +115,22 @@ class TabstewardAgent(Agent):
         out = self.run("click", ref, "-i" if then else "--snapshot")
         at = out.find("\n[untrusted page data")
         if at >= 0:  # else no snapshot came (a dialog): snap takes one
+            self._kept = (then, parse(out[at + 1:], self.tool))
+            return out[:at].strip()
+        return out.strip()
+
+    def fill_and_submit(self, fields: list[tuple[str, str]], submit: str,
+                        then: bool | None = None) -> str:
+        if not self.open_and_look:
+            for ref, text in fields:
+                self.fill(ref, text)
+            return self.click(submit, then)
+        steps = [f"fill {ref} {shlex.quote(text)}" for ref, text in fields]
+        click = f"click {submit}" + ("" if then is None else " -i" if then else " --snapshot")
+        out = self.run("batch", *steps, click)
+        out = out[out.find(f"[{len(steps) + 1}/{len(steps) + 1}] click"):].partition("\n")[2]
+        at = out.find("\n[untrusted page data")
+        if at >= 0 and then is not None:
             self._kept = (then, parse(out[at + 1:], self.tool))
             return out[:at].strip()
         return out.strip()

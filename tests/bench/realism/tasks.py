@@ -418,9 +418,10 @@ def solve_login(a: Agent, url: str, goal: Goal) -> str | None:
     m = re.search(r"user name is (\S+) and your one-time password is (\w+)", said)
     if not m:
         raise NotFound(f"the page's instructions: {said[:80]!r}")
-    a.fill(need(ref_named(lines, "User name"), "User name"), m.group(1))
-    a.fill(need(ref_named(lines, "Password"), "Password"), m.group(2))
-    said = a.click(need(ref_named(lines, "Log in", ("button",)), "Log in"), then=False)
+    said = a.fill_and_submit([(need(ref_named(lines, "User name"), "User name"), m.group(1)),
+                              (need(ref_named(lines, "Password"), "Password"), m.group(2))],
+                             need(ref_named(lines, "Log in", ("button",)), "Log in"),
+                             then=False)
     a.after_submit()
     after = a.snap()
     for line in after:
