@@ -1,8 +1,7 @@
 """The `tabsteward` command: argv goes to the hub (started if none runs), its reply printed."""
 
-# Kept lean: a tool command imports only this module, clients/client.py, clients/batch.py,
-# records/locate.py and tools/names.py; anything heavier is imported inside the function
-# that needs it.
+# Kept lean: a tool command imports only this module, clients/client.py, records/locate.py
+# and tools/names.py; anything heavier is imported inside the function that needs it.
 
 from __future__ import annotations
 
@@ -10,7 +9,6 @@ import os
 import sys
 
 from .clients import client
-from .clients.batch import command_word
 from .secrets import credentials
 
 TYPE_CHECKING = False  # not typing's: importing typing costs a CLI call milliseconds
@@ -100,7 +98,7 @@ def _batch(args: list[str], word: str) -> int:
 
     def write(text: str, to_stderr: bool) -> None:
         _write(sys.stderr if to_stderr else sys.stdout, text, 0)
-    return batch.run(args[:at], args[at + 1:], _tool, refused, write)
+    return batch.run(args[:at], args[at + 1:], _tool, refused, command_word, write)
 
 
 def _exit_now(code: int) -> None:
@@ -213,6 +211,19 @@ def _desktop(args: list[str]) -> int:
         return _fail(f"the tray app needs PySide6 and qasync ({exc}); install them with "
                      "`pip install 'tabsteward[desktop]'`. Nothing was started", 2)
     return desktop(args)
+
+
+def command_word(args: list[str]) -> str:
+    """The command word: the first word that is not a global option or its value."""
+    skip = False
+    for word in args:
+        if skip:
+            skip = False
+        elif word in ("--agent", "--tab", "--browser"):
+            skip = True
+        elif not word.startswith("-"):
+            return word
+    return ""
 
 
 def _unknown(word: str) -> str | None:

@@ -26,9 +26,11 @@ example:
 """
 
 
-def parse(lines: list[str], refused: Callable[[str], str | None]) -> list[list[str]]:
+def parse(lines: list[str], refused: Callable[[str], str | None],
+          word_of: Callable[[list[str]], str]) -> list[list[str]]:
     """Each command's words; UsageError (naming the command) for any that cannot run, before
-    any runs. `refused(word)`: why a command word cannot run in a batch, or None."""
+    any runs. `refused(word)`: why a command word cannot run in a batch, or None;
+    `word_of(words)`: the command word of a command's words (the CLI's)."""
     import shlex  # only here: a plain tool command does not pay for these
 
     from ..errors import UsageError
@@ -41,7 +43,7 @@ def parse(lines: list[str], refused: Callable[[str], str | None]) -> list[list[s
                              f"{exc}") from None
         if not words or words[0].startswith("#"):
             continue
-        word = command_word(words)
+        word = word_of(words)
         why = refused(word) if word else "no command word"
         if why:
             raise UsageError(f"command {number} ({word or line.strip()[:60]!r}): {why}")
@@ -53,15 +55,16 @@ def parse(lines: list[str], refused: Callable[[str], str | None]) -> list[list[s
     return commands
 
 
-def heading(words: list[str], number: int, total: int) -> str:
+def heading(words: list[str], word: str, number: int, total: int) -> str:
     """The line before a command's output: its number, word and refs (no values: a fill's
     text stays out of it)."""
     refs = [w for w in words if w.startswith("@") and w[1:].isdigit()]
-    return f"[{number}/{total}] {' '.join([command_word(words), *refs])}\n"
+    return f"[{number}/{total}] {' '.join([word, *refs])}\n"
 
 
 def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
-        refused: Callable[[str], str | None], write: Callable[[str, bool], None]) -> int:
+        refused: Callable[[str], str | None], word_of: Callable[[list[str]], str],
+        write: Callable[[str, bool], None]) -> int:
     """Run the batch `args` (after the word `batch`) with the global `options` before it:
     each command through `tool` (which prints its reply), in order; its exit status.
     `write(text, to_stderr)` prints the batch's own lines."""
@@ -72,7 +75,7 @@ def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
                                else sys.stdin.read().splitlines())
     from ..errors import UsageError
     try:
-        commands = parse(lines, refused)
+        commands = parse(lines, refused, word_of)
     except UsageError as exc:
         said = exc.message
         write(f"error: batch: {said}" + ("" if "nothing was run" in said else
@@ -81,25 +84,12 @@ def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
     quiet = "--json" in options
     for number, words in enumerate(commands, 1):
         if not quiet:
-            write(heading(words, number, len(commands)), False)
+            write(heading(words, word_of(words), number, len(commands)), False)
         code = tool([*options, *words])
         if code != 0:
             left = len(commands) - number
             rest = f"the {left} after it were not run" if left else "it was the last"
             write(f"error: batch stopped at command {number} of {len(commands)} "
-                  f"({command_word(words)}), which failed; {rest}\n", True)
+                  f"({word_of(words)}), which failed; {rest}\n", True)
             return code
     return 0
-
-
-def command_word(args: list[str]) -> str:
-    """The command word: the first word that is not a global option or its value."""
-    skip = False
-    for word in args:
-        if skip:
-            skip = False
-        elif word in ("--agent", "--tab", "--browser"):
-            skip = True
-        elif not word.startswith("-"):
-            return word
-    return ""
