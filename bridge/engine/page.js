@@ -355,9 +355,11 @@
         boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,
                            lead: "", said: false });
       }
-      if (interactiveOnly && !consumed && !tr && visible && inView && tells(el, role)) {
+      if (interactiveOnly && !consumed && !tr && visible && inView && !clipper &&
+          tells(el, role)) {
         // -i keeps what the page tells the person (an error, a toast, "3 results"): an
-        // agent that just acted reads it there
+        // agent that just acted reads it there. Not what only a screen reader hears (a live
+        // region a pixel wide: a combobox's instructions); the full snapshot has its words
         const [words, left] = cut(clean(el.innerText || ""), NAME_MAX);
         if (words) {
           flush();

@@ -164,8 +164,13 @@ async def test_the_interactive_snapshot_keeps_what_the_page_tells_the_person_aft
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("tells.html"))
     shot = await tab.snapshot(interactive=True)
-    assert "- status" not in shot.text  # an empty live region says nothing
-    assert "- alert" not in shot.text
+    assert "- status" not in shot.text  # an empty live region says nothing, nor one that
+    assert "- alert" not in shot.text   # only a screen reader hears (a pixel wide)
+    assert "refine the list" not in shot.text
+    assert "2 results" not in shot.text
+    full = (await tab.snapshot()).text
+    assert "type to refine the list" in full  # its words are still the page's
+    assert "2 results are available" in full
     await actions.click(tab, target(shot, "button", "Save"))
     lines = (await tab.snapshot(interactive=True)).text.splitlines()
     assert '- status "Saved your changes"' in lines
