@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
 def _batch(args: list[str], word: str) -> int:
     """`batch`: its commands one by one through _tool (clients/batch.py)."""
     from .clients import batch
-    at = args.index(word)
+    at = next(i for i, w in enumerate(args) if w == word and command_word(args[:i + 1]) == word)
 
     def refused(command: str) -> str | None:
         if command == "batch":

@@ -68,7 +68,7 @@ def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
     """Run the batch `args` (after the word `batch`) with the global `options` before it:
     each command through `tool` (which prints its reply), in order; its exit status.
     `write(text, to_stderr)` prints the batch's own lines."""
-    if any(a in ("-h", "--help") for a in args[:1]):
+    if args[:1] in (["-h"], ["--help"]):
         write(HELP, False)
         return 0
     lines = args if args else ([] if sys.stdin is None or sys.stdin.isatty()
@@ -88,7 +88,8 @@ def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
         code = tool([*options, *words])
         if code != 0:
             left = len(commands) - number
-            rest = f"the {left} after it were not run" if left else "it was the last"
+            rest = ("it was the last" if not left else "the one after it was not run"
+                    if left == 1 else f"the {left} after it were not run")
             write(f"error: batch stopped at command {number} of {len(commands)} "
                   f"({word_of(words)}), which failed; {rest}\n", True)
             return code

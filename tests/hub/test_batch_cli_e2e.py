@@ -41,7 +41,7 @@ def test_the_command_that_fails_stops_the_batch_and_the_ones_after_it_send_nothi
     assert stopped.returncode != 0
     assert "[1/3] fill" in stopped.stdout
     assert "[3/3]" not in stopped.stdout
-    assert "batch stopped at command 2 of 3 (click), which failed; the 1 after it were " \
+    assert "batch stopped at command 2 of 3 (click), which failed; the one after it was " \
         "not run" in stopped.stderr
     assert posts(site) == before  # the submit after the failure never went
 
@@ -81,6 +81,16 @@ def test_a_batch_reads_stdin_and_with_json_gives_each_command_its_own_reply(
         text = text[end:].strip()
     assert len(replies) == 2  # no headings among them
     assert 'value="from stdin"' in replies[1]["text"]
+
+
+def test_global_options_before_batch_apply_to_each_command_even_a_value_named_batch(
+        hub: Hub, site: fixture_server.Site) -> None:
+    assert hub.cli("--agent", "batch", "open", site.url("chat.html")).returncode == 0
+    done = hub.cli("--agent", "batch", "batch", "tabs", "snapshot -i")
+    assert done.returncode == 0, done.stderr
+    assert "[1/2] tabs" in done.stdout
+    assert '[2/2] snapshot\n[untrusted page data' in done.stdout
+    assert 'textbox "Message #general"' in done.stdout  # the agent "batch"'s own tab
 
 
 def test_batch_help_says_how_it_stops_without_asking_a_hub() -> None:
