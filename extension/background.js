@@ -392,12 +392,14 @@ chrome.tabs.onRemoved.addListener((tabId, info) => {
 chrome.tabs.onUpdated.addListener((tabId, change) =>
   send({ event: "tabs.updated", args: [tabId, change] }));
 // An agent tab's page loading, told even while no debugger is attached (the hub then
-// learns of its navigations and load states from these).
+// learns of its navigations and load states from these); a page loading keeps its tab's
+// debugger, if one of ours is attached (debuggers.js).
 for (const [kind, source] of Object.entries({
   started: chrome.webNavigation.onBeforeNavigate, committed: chrome.webNavigation.onCommitted,
   interactive: chrome.webNavigation.onDOMContentLoaded, loaded: chrome.webNavigation.onCompleted,
   failed: chrome.webNavigation.onErrorOccurred })) {
   source.addListener((d) => {
+    if (d.frameId === 0) navigation(d.tabId, kind, d);
     if (!isAgentTab(d.tabId)) return;
     if (d.frameId !== 0) { // a frame's own navigation adds a history entry
       if (kind === "committed" && d.transitionType === "manual_subframe") {
@@ -408,14 +410,6 @@ for (const [kind, source] of Object.entries({
     send({ event: "nav.event", args: [d.tabId, kind, {
       url: d.url, documentId: d.documentId, transition: d.transitionType,
       qualifiers: d.transitionQualifiers }] });
-  });
-}
-// A tab's page loading keeps the tab's debugger, if one of ours is attached (debuggers.js).
-for (const [kind, source] of [["started", chrome.webNavigation.onBeforeNavigate],
-  ["committed", chrome.webNavigation.onCommitted], ["ended", chrome.webNavigation.onCompleted],
-  ["ended", chrome.webNavigation.onErrorOccurred]]) {
-  source.addListener((d) => {
-    if (d.frameId === 0) navigation(d.tabId, kind, d);
   });
 }
 // Every document of an agent tab gets the page helper as it commits (reader.js).

@@ -82,10 +82,11 @@ export function touch(target, busy = 0, read = false) {
 }
 
 // The main frame of a tab started a navigation ("started"), committed one ("committed"), or
-// a load ended ("ended", done or failed): while one of ours is attached to the tab, the
-// load of the page it goes to is use, and its end restarts the clock. Events come late and
-// out of order: a commit of another address (not a redirect: a new tab's first about:blank,
-// committing late) is not its commit, nor the end of the document it leaves its end.
+// a load ended ("loaded", "failed"; "interactive" changes nothing): while one of ours is
+// attached to the tab, the load of the page it goes to is use, and its end restarts the
+// clock. Events come late and out of order: a commit of another address (not a redirect: a
+// new tab's first about:blank, committing late) is not its commit, nor the end of the
+// document it leaves its end.
 export function navigation(tabId, kind, details) {
   const entry = attached.get(keyOf({ tabId }));
   if (!entry) return;
@@ -95,7 +96,7 @@ export function navigation(tabId, kind, details) {
   } else if (load && kind === "committed" && (details.url === load.url ||
              (details.transitionQualifiers || []).includes("server_redirect"))) {
     load.doc = details.documentId;
-  } else if (load && kind === "ended" &&
+  } else if (load && (kind === "loaded" || kind === "failed") &&
              (load.doc ? details.documentId === load.doc : details.url === load.url)) {
     entry.load = null;
     entry.last = Date.now();
