@@ -77,17 +77,16 @@ def main(argv: list[str] | None = None) -> int:
     if not args:
         return _write(sys.stderr, USAGE + "error: no tool given; `tabsteward --help` lists "
                       "the tools\n", 2)
-    word = command_word(args)
-    code = _batch(args, word) if word == "batch" else _tool(args)
+    code = _batch(args) if command_word(args) == "batch" else _tool(args)
     if argv is None:  # the console script
         _exit_now(code)
     return code
 
 
-def _batch(args: list[str], word: str) -> int:
+def _batch(args: list[str]) -> int:
     """`batch`: its commands one by one through _tool (clients/batch.py)."""
     from .clients import batch
-    at = next(i for i, w in enumerate(args) if w == word and command_word(args[:i + 1]) == word)
+    at = batch.word_at(args, command_word)
 
     def refused(command: str) -> str | None:
         if command == "batch":

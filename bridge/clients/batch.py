@@ -3,11 +3,11 @@ that fails (an agent's form: fill, fill, click, without a process start for each
 
 from __future__ import annotations
 
+import shlex
 import sys
+from collections.abc import Callable
 
-TYPE_CHECKING = False  # not typing's: the CLI stays lean
-if TYPE_CHECKING:
-    from collections.abc import Callable
+from ..errors import UsageError
 
 MAX_COMMANDS = 100
 HELP = """usage: tabsteward [GLOBAL OPTIONS] batch COMMAND...
@@ -18,8 +18,9 @@ would (policy and the person's confirmations apply to each), and stop at the fir
 fails: the ones after it are not run. Each COMMAND is one argument, quoted as a shell
 quotes (`"fill @3 'Ada Lovelace'"`); without any, one command per line of stdin (blank
 lines and lines starting with # are skipped). Global options given before `batch` apply to
-every command. Each command's output comes after a line `[N/M] WORD @REFS` (none with
---json: one reply per command, in order). Exit status: the failing command's, else 0.
+every command. Each command's output comes after a line `[N/M] WORD @REF` (its target's
+ref, if it names one first; none of these lines with --json: one reply per command, in
+order). Exit status: the failing command's, else 0.
 
 example:
   tabsteward batch "fill @3 ada" "fill @4 \"$PASSWORD\"" "click @5"
@@ -31,9 +32,6 @@ def parse(lines: list[str], refused: Callable[[str], str | None],
     """Each command's words; UsageError (naming the command) for any that cannot run, before
     any runs. `refused(word)`: why a command word cannot run in a batch, or None;
     `word_of(words)`: the command word of a command's words (the CLI's)."""
-    import shlex  # only here: a plain tool command does not pay for these
-
-    from ..errors import UsageError
     commands = []
     for number, line in enumerate(lines, 1):
         try:
@@ -55,11 +53,17 @@ def parse(lines: list[str], refused: Callable[[str], str | None],
     return commands
 
 
-def heading(words: list[str], word: str, number: int, total: int) -> str:
-    """The line before a command's output: its number, word and refs (no values: a fill's
-    text stays out of it)."""
-    refs = [w for w in words if w.startswith("@") and w[1:].isdigit()]
-    return f"[{number}/{total}] {' '.join([word, *refs])}\n"
+def word_at(words: list[str], word_of: Callable[[list[str]], str]) -> int:
+    """Where the command word stands (a global option's value before it may be the same
+    word); `word_of` finds it as the CLI does."""
+    return next(i for i in range(len(words)) if word_of(words[:i + 1]) == words[i])
+
+
+def heading(words: list[str], at: int, number: int, total: int) -> str:
+    """The line before a command's output: its number, word (at `at`) and target's ref when
+    its first argument is one (no later word: a fill's text may look like a ref)."""
+    ref = [w for w in words[at + 1:at + 2] if w.startswith("@") and w[1:].isdigit()]
+    return f"[{number}/{total}] {' '.join([words[at], *ref])}\n"
 
 
 def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
@@ -73,7 +77,6 @@ def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
         return 0
     lines = args if args else ([] if sys.stdin is None or sys.stdin.isatty()
                                else sys.stdin.read().splitlines())
-    from ..errors import UsageError
     try:
         commands = parse(lines, refused, word_of)
     except UsageError as exc:
@@ -84,7 +87,7 @@ def run(options: list[str], args: list[str], tool: Callable[[list[str]], int],
     quiet = "--json" in options
     for number, words in enumerate(commands, 1):
         if not quiet:
-            write(heading(words, word_of(words), number, len(commands)), False)
+            write(heading(words, word_at(words, word_of), number, len(commands)), False)
         code = tool([*options, *words])
         if code != 0:
             left = len(commands) - number

@@ -32,6 +32,17 @@ def test_a_batch_fills_a_form_and_submits_it_each_output_under_its_heading(
     assert hub.cli("wait", "--text", "submitted ada@example.org").returncode == 0
 
 
+def test_a_heading_names_the_targets_ref_and_never_a_value_that_looks_like_one(
+        hub: Hub, site: fixture_server.Site) -> None:
+    opened = hub.cli("open", site.url("form.html"), "-i").stdout
+    [pw] = [line.rsplit("@", 1)[1].split()[0] for line in opened.splitlines()
+            if line.startswith('- textbox "Password"')]
+    done = hub.cli("batch", f"fill @{pw} @4821")  # a password that looks like a ref
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"[1/1] fill @{pw}\n")
+    assert "4821" not in done.stdout + done.stderr
+
+
 def test_the_command_that_fails_stops_the_batch_and_the_ones_after_it_send_nothing(
         hub: Hub, site: fixture_server.Site) -> None:
     assert hub.cli("open", site.url("chat.html")).returncode == 0
