@@ -188,10 +188,35 @@ class ExtensionConnection(ExtensionTabs):
 
     async def ensure_attached(self, session_id: str, method: str) -> None:
         """Attach the debugger to the session's tab now if it is not (`method`, input, comes
-        next and needs it), with the sessions of its cross-site frames enabled."""
+        next and needs it), with the sessions of its cross-site frames enabled; an attach
+        under way (begun ahead, `attach_ahead`) is waited for to its end: the tab counts as
+        attached before its session is enabled and its frames' sessions known, and input
+        sent then could reach a frame no shield covers."""
         tab = self._tab_of_session(session_id)
-        if tab is not None and not tab.attached:
+        if tab is not None and (not tab.attached or tab.attaching.locked()):
             await self._reattach(tab, method)
+
+    def attach_ahead(self, session_id: str, method: str) -> None:
+        """Start attaching the debugger to the session's tab for the input `method` an
+        action sends once its look-up is done (through chrome.scripting, no debugger): the
+        attach, 20 to 40 ms with its re-enable, then overlaps it. Nothing when the tab is
+        attached or being attached, may never be (read-only), or the person took it back:
+        `ensure_attached` before the input then says so, as it would have. A failure here
+        is met again there."""
+        tab = self._tab_of_session(session_id)
+        if tab is None or not tab.target_id or tab.attached or tab.attaching.locked() or \
+                tab.guard.never_attach or tab.problem is not None:
+            return
+        self._spawn(self._attach_ahead(tab, method))
+
+    async def _attach_ahead(self, tab: _Tab, method: str) -> None:
+        if tab.problem is not None:  # taken back meanwhile: the input's attach tells
+            return
+        try:
+            await self._reattach(tab, method)
+        except TabstewardError as exc:
+            log.debug("tab %s: the debugger was not attached ahead of %s: %s", tab.tab_id,
+                      method, exc.message)
 
     async def sequence(self, steps: list[list[Command]],
                        timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:

@@ -19,7 +19,7 @@ from .collect import HOOK_SECRET
 from .drag_report import ListState, report
 from .model import Frame, Handle
 from .placing import Aim
-from .pointer import _mouse
+from .pointer import MOUSE, _mouse
 from .tab import Tab
 from .targets import Target
 
@@ -121,6 +121,7 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     The source is pressed and taken hold of where it stands before anything scrolls; only
     then is the target brought into view, and each point after is found in the layout of
     that moment."""
+    tab.attach_ahead(MOUSE)
     src, src_info = await tab.resolve_info(source)  # one page call each for a live ref
     dst, dst_info = await tab.resolve_info(dest)
     src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
@@ -146,13 +147,15 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
                                     "was done")
     sx, sy = start.x, start.y
-    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
+    await tab.ready_for(MOUSE)  # the debugger, with its frames' sessions, or a refusal
     await tab.send("Input.setInterceptDrags", {"enabled": True})
     # frames of other processes ignore the drag's mouse input (shield.py): one the browser
     # routed there by an out-of-date layout did nothing, and the drag is refused below
     shields = await shield.raise_shields(tab, src.frame.session)
     came: list[str] = []
     hand = _Hand(tab, src, dst, dst_what, dropping, plan, sx, sy)
+    # listened for from here, where the `finally` below stops listening however it ends
+    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
     try:
         shields = await _press(hand, src_what, shields)
         # only an element the browser drags itself starts an HTML5 drag: wait for one then

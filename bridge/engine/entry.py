@@ -52,6 +52,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     if len(text) > 100_000:
         raise UsageError("text is over 100,000 characters; nothing was typed")
     # a person types only into a field they can see and reach: scroll to it, hit-test it
+    tab.attach_ahead(keyboard.TEXT)
     handle, info, placed = await tab.resolve_placed(target, aiming=False)
     what = describe(handle, info)
     if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)
@@ -73,7 +74,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         return out
     # focus it and place the caret (page_info.js `prepare`), once the debugger that sends
     # the text is there: the page is shown to have focus, as a person's would
-    await tab.ready_for("Input.insertText")
+    await tab.ready_for(keyboard.TEXT)
     state = await tab.evaluate(handle.frame, f"__ts.prepare({handle.local}, {json.dumps(mode)})")
     if state == "gone":
         raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
@@ -94,7 +95,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         elif text:
             rich = pasting.wanted(str(info.get("tag") or ""), text)
             if rich is None or not await pasting.paste(tab, handle, text, rich):
-                insert: Command = ("Input.insertText", {"text": text}, tab.session_id)
+                insert: Command = (keyboard.TEXT, {"text": text}, tab.session_id)
                 return await input_then_read(tab, [insert], handle)
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
@@ -122,14 +123,17 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
         raise UsageError("no key given; nothing was pressed")
     steps = keystrokes.steps(parts)
     out = Outcome(f"pressed {keystrokes.shown(parts)}")
+    tab.attach_ahead(keyboard.KEY)
     handle: Handle | None = None
     if target is not None:
         handle = await tab.resolve(target)
         await tab.permit("press", await tab.info(handle), keys=" ".join(steps[0]))
+        await tab.ready_for(keyboard.KEY)  # the debugger, its session enabled, or a refusal
         obj = await tab.object_id(handle)
         await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
     else:
         await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
+        await tab.ready_for(keyboard.KEY)
     pressed: list[str] = []
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),

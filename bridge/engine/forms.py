@@ -10,7 +10,7 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .pointer import _click
+from .pointer import MOUSE, _click
 from .tab import Tab
 from .targets import Target
 
@@ -89,6 +89,7 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
 async def check(tab: Tab, target: Target, on: bool) -> Outcome:
     # read with where the click goes, in one trip, unless it is already as asked (nothing
     # is done then: it is not even scrolled to)
+    tab.attach_ahead(MOUSE)
     handle, info, placed = await tab.resolve_placed(
         target, aiming=True, check={"want": on, "toggles": TOGGLES})
     what = describe(handle, info)

@@ -16,11 +16,12 @@ from .model import Handle
 from .tab import Tab
 
 T = TypeVar("T")
+KEY, TEXT = "Input.dispatchKeyEvent", "Input.insertText"  # the debugger's keyboard input
 
 
 async def press_chord(tab: Tab, chord: keys.Chord) -> None:
     for ev in keys.events(chord):
-        await tab.send("Input.dispatchKeyEvent", ev)
+        await tab.send(KEY, ev)
 
 
 async def press_steps(tab: Tab, steps: list[list[str]], focused: Handle | None,
@@ -49,7 +50,7 @@ async def type_lines(tab: Tab, text: str, typed: list[str]) -> None:
             await press_chord(tab, keys.parse_chord("Enter"))
             typed.append("Enter")
         if piece:
-            await tab.send("Input.insertText", {"text": piece})
+            await tab.send(TEXT, {"text": piece})
             typed.append(f"{len(piece)} character{'s' if len(piece) != 1 else ''}")
 
 

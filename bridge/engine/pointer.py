@@ -46,6 +46,7 @@ async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
     if not 1 <= count <= 3:
         raise UsageError("count must be 1, 2 or 3; nothing was clicked")
     mask = modifier_mask(modifiers)
+    tab.attach_ahead(MOUSE)
     handle, info, placed = await tab.resolve_placed(target, aiming=True)
     out, _ = await _click(tab, handle, info, button, count, mask, ask, placed)
     return out
@@ -130,6 +131,7 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
 
 
 async def hover(tab: Tab, target: Target) -> Outcome:
+    tab.attach_ahead(MOUSE)
     handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     await tab.permit("hover", info)

@@ -14,6 +14,7 @@ import pytest
 from extension_env import DebuggerWatch, ExtensionHub, chrome_call
 from fixture_server import Site
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.dragging import drag
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import BrowserError, PolicyError, UsageError
@@ -150,6 +151,16 @@ async def test_the_read_only_profile_never_attaches_and_refuses_what_needs_the_d
             await actions.hover(tab, parse("a"))
         assert "read-only" in refused.value.message
         assert "nothing was done" in refused.value.message
+        # every other input, each of which would start its attach beside its look-up
+        await actions.navigate(tab, site.url("form.html"))
+        email = parse('loc=textbox "Email"')
+        terms = parse('loc=checkbox "I accept the terms"')
+        for attempt in (actions.click(tab, email), actions.enter_text(tab, email, "x", "fill"),
+                        actions.enter_text(tab, email, "x", "type"),
+                        actions.check(tab, terms, True), drag(tab, email, terms),
+                        actions.press(tab, "Enter", email)):
+            with pytest.raises(PolicyError):
+                await attempt
         with pytest.raises(PolicyError):
             await actions.navigate(tab, bounce(site, site.other("land.html?by=read-only")))
     assert heard(site, "by=read-only") == []

@@ -16,6 +16,7 @@ from pagetools import extension_calls
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.extension_link import ExtensionCallError
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.dragging import drag
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -184,6 +185,44 @@ async def test_an_action_after_an_idle_detach_reads_the_helper_world_without_sea
     assert calls == ["reader.run", "debugger.sequence"]
     assert await tab.evaluate(tab.frames[tab.target_id], "document.activeElement.name") \
         == "email"
+
+
+def timed_calls(tab: Tab) -> list[tuple[str, str]]:
+    """The extension's calls from now on, as ("start" or "end", name) in the order seen."""
+    assert isinstance(tab.conn, ExtensionConnection)
+    link = tab.conn.link
+    call = link.call
+    seen: list[tuple[str, str]] = []
+
+    async def timed(name: str, *args: Any, **kwargs: Any) -> Any:
+        seen.append(("start", name))
+        try:
+            return await call(name, *args, **kwargs)
+        finally:
+            seen.append(("end", name))
+    link.call = timed  # type: ignore[method-assign]
+    return seen
+
+
+@pytest.mark.parametrize("action", ["click", "fill", "check", "hover", "drag", "press"])
+async def test_an_input_after_an_idle_detach_attaches_the_debugger_beside_its_look_up(
+        ext_hub: ExtensionHub, site: Site, action: str) -> None:
+    browser, tab, _, email = await form_read(ext_hub, site)
+    await let_go(browser, tab)
+    seen = timed_calls(tab)
+    target, terms = parse(email), parse('loc=checkbox "I accept the terms"')
+    done = {"click": lambda: actions.click(tab, target),
+            "fill": lambda: actions.enter_text(tab, target, "a@b.org", "fill"),
+            "check": lambda: actions.check(tab, terms, True),
+            "hover": lambda: actions.hover(tab, target),
+            "drag": lambda: drag(tab, target, terms),
+            "press": lambda: actions.press(tab, "a", target)}[action]
+    await done()
+    assert await debugger_attached(browser, tab)
+    # the look-up (the reader's, no debugger) was still on its way when the attach began
+    look_up_ends = seen.index(("end", "reader.run"))
+    assert ("start", "debugger.attach") in seen[:look_up_ends]
+    assert seen.count(("start", "debugger.attach")) == 1
 
 
 async def test_a_page_opened_while_the_debugger_stays_is_acted_on_without_a_search_or_a_stale_ask(
