@@ -45,6 +45,7 @@ TOGGLES = sorted(TOGGLE_ROLES)
 async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     if not values:
         raise UsageError("give at least one option value or label; nothing was selected")
+    tab.attach_ahead("Runtime.callFunctionOn")  # what picks the options needs the debugger
     handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)

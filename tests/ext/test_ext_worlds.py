@@ -204,10 +204,11 @@ def timed_calls(tab: Tab) -> list[tuple[str, str]]:
     return seen
 
 
-@pytest.mark.parametrize("action", ["click", "fill", "check", "hover", "drag", "press"])
+@pytest.mark.parametrize("action", ["click", "fill", "check", "hover", "drag", "press", "select"])
 async def test_an_input_after_an_idle_detach_attaches_the_debugger_beside_its_look_up(
         ext_hub: ExtensionHub, site: Site, action: str) -> None:
-    browser, tab, _, email = await form_read(ext_hub, site)
+    browser, tab, snap, email = await form_read(ext_hub, site)
+    country = next(ref for ref, row in snap.refs.items() if row.get("role") == "combobox")
     await let_go(browser, tab)
     seen = timed_calls(tab)
     target, terms = parse(email), parse('loc=checkbox "I accept the terms"')
@@ -216,7 +217,8 @@ async def test_an_input_after_an_idle_detach_attaches_the_debugger_beside_its_lo
             "check": lambda: actions.check(tab, terms, True),
             "hover": lambda: actions.hover(tab, target),
             "drag": lambda: drag(tab, target, terms),
-            "press": lambda: actions.press(tab, "a", target)}[action]
+            "press": lambda: actions.press(tab, "a", target),
+            "select": lambda: actions.select(tab, parse(country), ["de"])}[action]
     await done()
     assert await debugger_attached(browser, tab)
     # the look-up (the reader's, no debugger) was still on its way when the attach began
