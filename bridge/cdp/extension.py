@@ -29,6 +29,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import Any
 
 from ..errors import BrowserError, CDPError, TabError, TabstewardError, UsageError
@@ -43,6 +44,8 @@ from .extension_link import ExtensionCallError, ExtensionLink
 from .kept_network import KeptNetwork
 
 log = logging.getLogger("tabsteward.cdp")
+# the tab whose debugger the current task (and those it starts) is attaching and enabling
+_ATTACHING: ContextVar[int | None] = ContextVar("attaching", default=None)
 
 # what may go in one debugger.sequence message: input, reads, the barrier
 SEQUENCED = ("Input.", "Runtime.evaluate", "Page.enable")
@@ -148,13 +151,13 @@ class ExtensionConnection(ExtensionTabs):
             debuggee["sessionId"] = session_id
         elif (stepped := await self._history(tab, method, params, timeout)) is not None:
             return stepped
-        elif not tab.attached:
+        elif not tab.attached or self._settling(tab):
             if tab.problem is None and tab.target_id and self._reader.can(method, params):
                 return await self._reader.send(tab.reader(), method, params)  # no debugger
-            if tab.problem is None and tab.target_id and method not in HISTORY and \
-                    self._nav.can(tab.guard, method, tab.acted):
+            if not tab.attached and tab.problem is None and tab.target_id and \
+                    method not in HISTORY and self._nav.can(tab.guard, method, tab.acted):
                 return await self._nav.send(tab.tab_id, tab.target_id, method, params, timeout)
-            await self._reattach(tab, method)
+            await self._reattach(tab, method)  # (or waits for the attach under way)
             params = await self._debugger_context(tab, session_id, method, params, timeout)
         elif _names_read_context(params):  # a world first reached without the debugger
             if tab.problem is None and self._reader.can(method, params):
@@ -186,14 +189,20 @@ class ExtensionConnection(ExtensionTabs):
             return {}  # it stays on while the debugger stays (kept_network.py)
         return await self._relay(tab, debuggee, session_id, method, params, timeout)
 
+    def _settling(self, tab: _Tab) -> bool:
+        """Whether another task is attaching the tab's debugger (begun ahead of an action's
+        input): it counts as attached before its session is enabled and its frames'
+        sessions are known, so a command meanwhile goes as if it were not, through the
+        reader where it can, else once that attach is done."""
+        return tab.attaching.locked() and _ATTACHING.get() != tab.tab_id
+
     async def ensure_attached(self, session_id: str, method: str) -> None:
         """Attach the debugger to the session's tab now if it is not (`method`, input, comes
         next and needs it), with the sessions of its cross-site frames enabled; an attach
-        under way (begun ahead, `attach_ahead`) is waited for to its end: the tab counts as
-        attached before its session is enabled and its frames' sessions known, and input
-        sent then could reach a frame no shield covers."""
+        under way in another task (`_settling`) is waited for to its end: input sent before
+        could reach a frame no shield covers yet."""
         tab = self._tab_of_session(session_id)
-        if tab is not None and (not tab.attached or tab.attaching.locked()):
+        if tab is not None and (not tab.attached or self._settling(tab)):
             await self._reattach(tab, method)
 
     def attach_ahead(self, session_id: str, method: str) -> None:
@@ -444,9 +453,13 @@ class ExtensionConnection(ExtensionTabs):
             if tab.attached:
                 return
             log.info("attaching the debugger to tab %s for %s", tab.tab_id, method)
-            await self._attach(tab.tab_id)
-            if self.reattached is not None:
-                await self.reattached(session_of(tab.tab_id))
+            mark = _ATTACHING.set(tab.tab_id)  # its own commands go as to an attached tab
+            try:
+                await self._attach(tab.tab_id)
+                if self.reattached is not None:
+                    await self.reattached(session_of(tab.tab_id))
+            finally:
+                _ATTACHING.reset(mark)
 
     def _tab_of_session(self, session_id: str) -> _Tab | None:
         if session_id.startswith(PREFIX):
