@@ -147,7 +147,6 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
                                     "was done")
     sx, sy = start.x, start.y
-    await tab.ready_for(MOUSE)  # the debugger, with its frames' sessions, or a refusal
     await tab.send("Input.setInterceptDrags", {"enabled": True})
     # frames of other processes ignore the drag's mouse input (shield.py): one the browser
     # routed there by an out-of-date layout did nothing, and the drag is refused below

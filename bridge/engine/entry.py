@@ -128,12 +128,10 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     if target is not None:
         handle = await tab.resolve(target)
         await tab.permit("press", await tab.info(handle), keys=" ".join(steps[0]))
-        await tab.ready_for(keyboard.KEY)  # the debugger, its session enabled, or a refusal
         obj = await tab.object_id(handle)
         await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
     else:
         await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
-        await tab.ready_for(keyboard.KEY)
     pressed: list[str] = []
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
