@@ -9,6 +9,7 @@ from ..engine import actions, files
 from ..engine.snapshot import UNTRUSTED
 from ..errors import UsageError
 from ..shown import printable
+from . import looking
 from .common import (
     FOLDER_HELP,
     OVERWRITE,
@@ -40,22 +41,30 @@ async def tabs(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("tab-new", "Open a new background tab (never activated) and make it current",
-      Param("url", positional=True, help="address to open"), mutating=True)
+      Param("url", positional=True, help="address to open"), *looking.LOOK, mutating=True)
 async def tab_new(call: Call, args: dict[str, Any]) -> Result:
     tab = await call.session.new_tab()
-    if args.get("url"):
-        async with tab.busy:
-            out = await actions.navigate(tab, str(args["url"]))
-        return result(out, tab)
-    return Result(f"opened tab {tab.id}", {"tab": tab.id})
+    async with tab.busy:
+        if args.get("url"):
+            out = await actions.navigate(tab, str(args["url"]),
+                                         read_after=looking.wanted(args))
+            return await looking.reported(tab, out, args, loads=False)
+        return await looking.then_look(tab, Result(f"opened tab {tab.id}", {"tab": tab.id}),
+                                       args)
 
 
 @tool("tab-select", "Make one of the agent's tabs current (it is not activated in the browser)",
-      Param("id", required=True, positional=True, help="tab id from `tabs`"), mutating=False)
+      Param("id", required=True, positional=True, help="tab id from `tabs`"), *looking.LOOK,
+      mutating=False)
 async def tab_select(call: Call, args: dict[str, Any]) -> Result:
     tab = call.session.tab(str(args["id"]))
     call.session.current = tab
-    return Result(f"tab {tab.id} is current ({tab.state.url})", {"tab": tab.id})
+    done = Result(f"tab {tab.id} is current ({printable(tab.state.url)})", {"tab": tab.id})
+    if not looking.wanted(args):
+        return done
+    async with tab.busy:
+        tab.check_open()
+        return await looking.then_look(tab, done, args)
 
 
 @tool("tab-close", "Close one of the agent's tabs (default: the current one)",
@@ -79,7 +88,7 @@ async def tab_close(call: Call, args: dict[str, Any]) -> Result:
             choices=("load", "domcontentloaded", "networkidle")),
       Param("seconds", "float", help="just wait this long (max 300)"),
       Param("timeout", "float", help="give up after this many seconds (default 30)",
-            default=30.0), mutating=False)
+            default=30.0), *looking.LOOK, mutating=False)
 async def wait(call: Call, args: dict[str, Any]) -> Result:
     timeout = float(args.get("timeout") or 30)
     if not 0 < timeout <= 600:
@@ -89,7 +98,7 @@ async def wait(call: Call, args: dict[str, Any]) -> Result:
                                  state=str(args.get("state") or "visible"), url=args.get("url"),
                                  load=args.get("load"), seconds=args.get("seconds"),
                                  timeout=timeout)
-        return result(out, tab)
+        return await looking.reported(tab, out, args, loads=False)
 
 
 @tool("screenshot", "Save a PNG/JPEG of the viewport, the full page, or one element",
@@ -111,11 +120,11 @@ async def screenshot(call: Call, args: dict[str, Any]) -> Result:
 
 @tool("upload", "Put files into a file input (or the chooser a button opens)", TARGET,
       Param("files", "list", required=True, positional=True, help="paths of files"),
-      mutating=True)
+      *looking.LOOK, mutating=True)
 async def upload(call: Call, args: dict[str, Any]) -> Result:
     paths = [call.path(str(f)) for f in args["files"]]
     async with tab_of(call, args) as tab:
-        return result(await files.upload(tab, target(args), paths), tab)
+        return await looking.reported(tab, await files.upload(tab, target(args), paths), args)
 
 
 @tool("download", "Click an element that starts a download and save the file", TARGET,

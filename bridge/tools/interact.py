@@ -9,6 +9,8 @@ from . import looking
 from .common import TARGET, optional_target, result, tab_of, target
 from .registry import Call, Param, Result, tool
 
+LOOK = looking.LOOK
+
 
 @tool("click", "Click an element (trusted input, in the background); with --snapshot or "
       "-i, then print the page's snapshot (once a page it opened in the tab has loaded)",
@@ -17,25 +19,24 @@ from .registry import Call, Param, Result, tool
             choices=("left", "right", "middle")),
       Param("count", "int", help="2 for a double click", default=1),
       Param("modifiers", "list", help="Control, Shift, Alt, Meta (repeatable)"),
-      looking.SNAPSHOT, looking.INTERACTIVE, mutating=True)
+      *LOOK, mutating=True)
 async def click(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.click(tab, target(args), str(args.get("button") or "left"),
                                   int(args.get("count") or 1), args.get("modifiers"))
-        navigated = "url" in out.data or "navigation still loading" in out.changes
-        return await looking.then_look(tab, result(out, tab), args, loads=navigated)
+        return await looking.reported(tab, out, args)
 
 
-@tool("dblclick", "Double-click an element", TARGET, mutating=True)
+@tool("dblclick", "Double-click an element", TARGET, *LOOK, mutating=True)
 async def dblclick(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.click(tab, target(args), count=2), tab)
+        return await looking.reported(tab, await actions.click(tab, target(args), count=2), args)
 
 
-@tool("hover", "Move the mouse over an element", TARGET, mutating=True)
+@tool("hover", "Move the mouse over an element", TARGET, *LOOK, mutating=True)
 async def hover(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.hover(tab, target(args)), tab)
+        return await looking.reported(tab, await actions.hover(tab, target(args)), args)
 
 
 @tool("focus", "Give an element keyboard focus", TARGET, mutating=True)
@@ -48,58 +49,59 @@ TEXT = Param("text", required=True, positional=True, help="the text")
 
 
 @tool("fill", "Replace the text of an input, textarea or editable element", TARGET, TEXT,
-      mutating=True)
+      *LOOK, mutating=True)
 async def fill(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.enter_text(tab, target(args), str(args["text"]), "fill"),
-                      tab)
+        out = await actions.enter_text(tab, target(args), str(args["text"]), "fill")
+        return await looking.reported(tab, out, args)
 
 
 @tool("type", "Type text at the end of an input, textarea or editable element (a line "
-      "break is pressed as Enter)", TARGET, TEXT,
-      mutating=True)
+      "break is pressed as Enter)", TARGET, TEXT, *LOOK, mutating=True)
 async def type_(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.enter_text(tab, target(args), str(args["text"]), "type"),
-                      tab)
+        out = await actions.enter_text(tab, target(args), str(args["text"]), "type")
+        return await looking.reported(tab, out, args)
 
 
 @tool("press", "Press keys or shortcuts, e.g. Enter, Tab, Control+A, 'ArrowDown ArrowDown'",
       Param("target", positional=True, help="focus this element first (@N, loc=, CSS)"),
       Param("keys", required=True, positional=True, help="space-separated keys or chords"),
-      mutating=True)
+      *LOOK, mutating=True)
 async def press(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.press(tab, str(args["keys"]), optional_target(args)), tab)
+        out = await actions.press(tab, str(args["keys"]), optional_target(args))
+        return await looking.reported(tab, out, args)
 
 
 @tool("select", "Choose option(s) of a <select> by value or label", TARGET,
       Param("values", "list", required=True, positional=True, help="values or labels"),
-      mutating=True)
+      *LOOK, mutating=True)
 async def select(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         values = [str(v) for v in args["values"]]
-        return result(await actions.select(tab, target(args), values), tab)
+        return await looking.reported(tab, await actions.select(tab, target(args), values), args)
 
 
 @tool("check", "Check a checkbox, radio button or switch (no-op when checked)", TARGET,
-      mutating=True)
+      *LOOK, mutating=True)
 async def check(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.check(tab, target(args), True), tab)
+        return await looking.reported(tab, await actions.check(tab, target(args), True), args)
 
 
-@tool("uncheck", "Uncheck a checkbox or switch (no-op when unchecked)", TARGET, mutating=True)
+@tool("uncheck", "Uncheck a checkbox or switch (no-op when unchecked)", TARGET, *LOOK,
+      mutating=True)
 async def uncheck(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.check(tab, target(args), False), tab)
+        return await looking.reported(tab, await actions.check(tab, target(args), False), args)
 
 
 @tool("scroll", "Scroll the page or an element by dx/dy pixels; with only a target, "
       "scroll it into view",
       Param("target", positional=True, help="element to scroll (default: the page)"),
       Param("dy", "int", help="pixels down (negative: up)"),
-      Param("dx", "int", help="pixels right (negative: left)"), mutating=False)
+      Param("dx", "int", help="pixels right (negative: left)"), *LOOK, mutating=False)
 async def scroll(call: Call, args: dict[str, Any]) -> Result:
     dy = args.get("dy")
     if dy is None and not args.get("target"):
@@ -107,12 +109,13 @@ async def scroll(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.scroll(tab, optional_target(args), int(args.get("dx") or 0),
                                    int(dy or 0))
-        return result(out, tab)
+        return await looking.reported(tab, out, args)
 
 
 @tool("drag", "Drag one element onto another", TARGET,
       Param("to", required=True, positional=True, help="where to drop: @N, loc= or CSS"),
-      mutating=True)
+      *LOOK, mutating=True)
 async def drag(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await dragging.drag(tab, target(args), target(args, "to")), tab)
+        out = await dragging.drag(tab, target(args), target(args, "to"))
+        return await looking.reported(tab, out, args)

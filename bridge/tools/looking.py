@@ -1,22 +1,38 @@
-"""The snapshot an open or a click prints right after it (`-i`, `--snapshot`): one command
-where an agent would run two, the same text `snapshot` would print next."""
+"""The snapshot an action prints right after it (`-i`, `--snapshot`): one command where an
+agent would run two, the same text `snapshot` would print next."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from ..engine.acting import Outcome
 from ..engine.tab import Tab
 from ..errors import ActionTimeout, PolicyError
+from .common import result
 from .registry import Param, Result
 
 SNAPSHOT = Param("snapshot", "bool", help="then print the page's snapshot, as `snapshot` would")
 INTERACTIVE = Param("interactive", "bool", short="-i",
                     help="then print the interactive snapshot, as `snapshot -i` would")
+LOOK = (SNAPSHOT, INTERACTIVE)  # the options of every tool that changes the page
 LOAD_WAIT = 10.0  # seconds a page a click opened may take to load before it is read anyway
 
 
 def wanted(args: dict[str, Any]) -> bool:
     return bool(args.get("interactive") or args.get("snapshot"))
+
+
+def began_load(out: Outcome) -> bool:
+    """Whether the action began loading another page in the tab (a link, a form sent)."""
+    return "url" in out.data or "navigation still loading" in out.changes
+
+
+async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
+                   loads: bool | None = None) -> Result:
+    """The action's report, and under it the snapshot `args` asked for (see then_look);
+    `loads` defaults to whether the action began a page's load."""
+    return await then_look(tab, result(out, tab), args,
+                           loads=began_load(out) if loads is None else loads)
 
 
 async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool = False

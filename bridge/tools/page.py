@@ -9,7 +9,7 @@ from ..engine.snapshot import UNTRUSTED
 from ..errors import UsageError
 from ..shown import printable
 from . import looking
-from .common import optional_target, result, tab_of
+from .common import optional_target, tab_of
 from .registry import Call, Param, Result, tool
 
 WAIT = Param("wait", help="load (default), domcontentloaded, networkidle or none",
@@ -20,32 +20,32 @@ WAIT = Param("wait", help="load (default), domcontentloaded, networkidle or none
       "wait for it to load; with --snapshot or -i, then print the page's snapshot",
       Param("url", required=True, positional=True, help="the address"),
       WAIT, Param("new", "bool", help="open in a new background tab"),
-      looking.SNAPSHOT, looking.INTERACTIVE, mutating=True)
+      *looking.LOOK, mutating=True)
 async def open_(call: Call, args: dict[str, Any]) -> Result:
     if args.get("new"):
         await call.session.new_tab()
     async with tab_of(call, args) as tab:
         out = await actions.navigate(tab, str(args["url"]), str(args.get("wait") or "load"),
                                      read_after=looking.wanted(args))
-        return await looking.then_look(tab, result(out, tab), args)
+        return await looking.reported(tab, out, args, loads=False)
 
 
-@tool("back", "Go back one page in the tab's history", mutating=True)
+@tool("back", "Go back one page in the tab's history", *looking.LOOK, mutating=True)
 async def back(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.history(tab, -1), tab)
+        return await looking.reported(tab, await actions.history(tab, -1), args, loads=True)
 
 
-@tool("forward", "Go forward one page in the tab's history", mutating=True)
+@tool("forward", "Go forward one page in the tab's history", *looking.LOOK, mutating=True)
 async def forward(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.history(tab, 1), tab)
+        return await looking.reported(tab, await actions.history(tab, 1), args, loads=True)
 
 
-@tool("reload", "Reload the tab's page", mutating=True)
+@tool("reload", "Reload the tab's page", *looking.LOOK, mutating=True)
 async def reload(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return result(await actions.reload(tab), tab)
+        return await looking.reported(tab, await actions.reload(tab), args, loads=True)
 
 
 @tool("snapshot", "The page as compact text with @N refs on everything an agent can act on",

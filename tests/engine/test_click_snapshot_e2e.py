@@ -1,5 +1,6 @@
-"""`click @N -i` / `--snapshot`: the page's snapshot comes back with the click, once a page
-the click opened has loaded; exactly what `snapshot` prints right after; on both transports."""
+"""`click @N -i` / `--snapshot`, and the same options of every tool that changes the page:
+the page's snapshot comes back with the action, once a page it opened has loaded; exactly
+what `snapshot` prints right after; on both transports."""
 
 from __future__ import annotations
 
@@ -60,3 +61,48 @@ async def test_a_click_that_raises_a_dialog_says_no_snapshot_was_taken(
     assert clicked.text.endswith("no snapshot taken: answer the dialog first")
     assert "snapshot" not in clicked.data
     await run_tool(tab, "dialog", action="accept")
+
+
+def unmarked(text: str) -> str:
+    """A snapshot's text without its `[new]` marks (the next snapshot has seen those lines)."""
+    return text.replace(" [new]", "")
+
+
+async def test_typing_into_an_autocomplete_prints_the_suggestions_it_brought_up(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("suggest.html"))
+    field = ref(await tab.snapshot(interactive=True), "combobox", "City")
+    typed = await run_tool(tab, "type", target=field, text="Par", interactive=True)
+    first, _, shot = typed.text.partition("\n")
+    assert first.startswith(f"typed into {field} ")
+    assert "value now 'Par'" in first
+    assert 'option "Paris" @' in shot
+    assert 'option "Parma" @' in shot
+    assert 'option "Porto"' not in shot
+    again = await run_tool(tab, "snapshot", interactive=True)
+    assert unmarked(typed.data["snapshot"]["text"]) == again.text
+    parma = next(r for r, e in typed.data["snapshot"]["refs"].items() if e["name"] == "Parma")
+    picked = await run_tool(tab, "click", target=parma)  # its refs act at once
+    assert "\n" not in picked.text
+    assert "snapshot" not in picked.data
+    waited = await run_tool(tab, "wait", text="picked Parma", snapshot=True)
+    assert 'value="Parma"' in waited.text.partition("\n")[2]
+    assert waited.data["snapshot"]["text"] == (await run_tool(tab, "snapshot")).text
+
+
+async def test_enter_that_sends_a_form_prints_the_next_page_once_loaded_and_back_the_first(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("suggest.html"))
+    await run_tool(tab, "fill", target="#city", text="Porto")
+    pressed = await run_tool(tab, "press", target="#city", keys="Enter", interactive=True)
+    first, _, shot = pressed.text.partition("\n[untrusted page data")
+    assert f"navigated to {site.url('longtext.html')}?city=Porto" in first
+    assert "page: Build log" in shot
+    assert await js(tab, "document.readyState") == "complete"
+    back = await run_tool(tab, "back", interactive=True)
+    assert back.text.startswith(f"went back; navigated to {site.url('suggest.html')}\n")
+    assert 'combobox "City" @' in back.data["snapshot"]["text"]
+    assert back.data["snapshot"]["text"] == \
+        (await run_tool(tab, "snapshot", interactive=True)).text
+    scrolled = await run_tool(tab, "scroll", dy=10)
+    assert "snapshot" not in scrolled.data

@@ -34,7 +34,7 @@ def test_cli_open_i_prints_the_line_it_opened_then_what_snapshot_i_prints(
     assert as_json["url"] == url
 
 
-def test_cli_open_refuses_malformed_snapshot_flags_and_opens_nothing(
+def test_cli_open_and_fill_refuse_malformed_snapshot_flags_and_do_nothing(
         hub: Hub, site: fixture_server.Site) -> None:
     assert hub.cli("open", site.url("form.html")).returncode == 0
     for argv, says in ((("--snapshot=full",), "is a switch and takes no value"),
@@ -50,6 +50,11 @@ def test_cli_open_refuses_malformed_snapshot_flags_and_opens_nothing(
     assert "open needs URL" in no_url.stderr
     tabs = json.loads(hub.cli("tabs", "--json").stdout)["tabs"]
     assert [t["url"] for t in tabs] == [site.url("form.html")]
+    for argv in (("--snapshot=full",), ("-i=yes",), ("-i", "-i")):  # the same on an action
+        refused = hub.cli("fill", "#email", "ada@example.org", *argv)
+        assert refused.returncode == 2, (argv, refused.stdout)
+        assert "nothing was run" in refused.stderr
+    assert 'value="ada@example.org"' not in hub.cli("snapshot").stdout
 
 
 def test_sdk_open_with_interactive_holds_the_snapshot_and_its_refs_click(
