@@ -118,6 +118,7 @@ class GoalRun:
         self.actions = 0
         self._started = 0.0
         self._scrolled: tuple[Any, ...] = ()
+        self._wheeled: tuple[Any, ...] = ()  # the box the last scroll moved, and where to
 
     # -- the loop --
     async def run(self) -> Outcome:
@@ -241,7 +242,7 @@ class GoalRun:
     def _look(self, obs: Observation) -> tuple[str, tuple[Any, ...]]:
         """What a person sees of the page: its text without ref numbers (a page that draws
         the same thing again gets new ones) and where it is scrolled to."""
-        return _REFS.sub("", obs.text), self._scrolled
+        return _REFS.sub("", obs.text), self._scrolled + self._wheeled
 
     # -- acting --
     async def _act(self, d: dec.Decision) -> tuple[bool, str, str]:
@@ -269,7 +270,10 @@ class GoalRun:
             return (await actions.press(tab, d.value or "", target)).text()
         if d.op == "scroll":
             dy = -SCROLL_PIXELS if d.value == "up" else SCROLL_PIXELS
-            return (await actions.scroll(tab, target, 0, 0 if target else dy)).text()
+            out = await actions.scroll(tab, target, 0, 0 if target else dy)
+            # a page that does not scroll passes it to its list pane: where that went counts
+            self._wheeled = tuple(out.data.get(k) for k in ("box", "x", "y"))
+            return out.text()
         if d.op == "navigate":
             return (await actions.navigate(tab, d.value or "", "load")).text()
         if d.op == "wait":

@@ -449,8 +449,8 @@
   }
 
   // the helper as the hub calls it: its parts' calls by name
-  const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "frameOffset",
-    "info", "inputState", "invalidFound", "queryIn", "pickIn", "order", "dropSide",
+  const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "wheel",
+    "frameOffset", "info", "inputState", "invalidFound", "queryIn", "pickIn", "order", "dropSide",
     "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe", "pageText", "fullText",
     "markdown", "state", "rect", "coverOf", "live", "prepare", "holdsFocus"];
   globalThis.__ts = { idOf, get, snapshot };

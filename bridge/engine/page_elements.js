@@ -359,6 +359,9 @@
     if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
         (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
     if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
+    // a sortable column's header says how the rows are sorted now (aria-sort)
+    const sort = aria("aria-sort");
+    if (sort === "ascending" || sort === "descending" || sort === "other") s.push("sort=" + sort);
     if (role === "heading") {
       const level = aria("aria-level") || (/^H[1-6]$/.test(tag) ? tag[1] : "");
       if (level) s.push("level=" + level);

@@ -343,6 +343,74 @@
     return hits(el, hit) ? null : describe(hit);
   }
 
+  // -- scrolling by an amount, as a mouse wheel does -----------------------------------
+  // A wheel scrolls the box under the pointer that can still move that way, else the one
+  // around it, up to the page itself: an app whose page never scrolls (its list pane does)
+  // scrolls as a person sees it. `scroll --dy` over an element (id), or over the middle of
+  // the frame's viewport (id null) when the page cannot scroll that way. {moved, pos (x,
+  // y), size (width, height), view (width, height), box (what scrolled: "" for the page),
+  // self (the element itself)}
+  const LETS = new Set(["auto", "scroll", "overlay"]);
+
+  function pageOverflow(axis) {  // the viewport's, from the root or else the body
+    const of = (el) => getComputedStyle(el)["overflow" + axis];
+    const o = of(document.documentElement);
+    return o === "visible" && document.body ? of(document.body) : o;
+  }
+
+  function room(pos, size, view, d) {
+    return d > 0 ? pos + view < size - 1 : d < 0 && pos > 0;
+  }
+
+  function canScroll(box, dx, dy) {
+    const page = box === document.scrollingElement;
+    const cs = page ? null : getComputedStyle(box);
+    const lets = (axis) => page ? !/^(hidden|clip)$/.test(pageOverflow(axis))
+                                : LETS.has(cs["overflow" + axis]);
+    return !!(dy && lets("Y") && room(box.scrollTop, box.scrollHeight, box.clientHeight, dy) ||
+              dx && lets("X") && room(box.scrollLeft, box.scrollWidth, box.clientWidth, dx));
+  }
+
+  function boxAround(start, dx, dy) {  // the element or its nearest box that can scroll
+    for (let n = start; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n === document.documentElement || isRoot(n)) return null;
+      if (canScroll(n, dx, dy)) return n;
+    }
+    return null;
+  }
+
+  function largestBox(dx, dy) {  // the page's largest shown box that can scroll that way
+    let best = null, area = 0;
+    for (const el of document.body ? document.body.querySelectorAll("*") : []) {
+      if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)
+        continue;
+      const a = el.clientWidth * el.clientHeight;
+      if (a > area && canScroll(el, dx, dy)) { best = el; area = a; }
+    }
+    return best;
+  }
+
+  function wheel(id, dx, dy) {
+    const el = id == null ? null : get(id);
+    if (id != null && (!el || !el.isConnected)) return null;
+    const page = document.scrollingElement || document.documentElement;
+    let box = el ? boxAround(el, dx, dy) : null;
+    if (!box && !canScroll(page, dx, dy) && !el) {
+      const under = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+      box = (under && boxAround(under, dx, dy)) || largestBox(dx, dy);
+    }
+    const moving = box || page;
+    const x0 = moving.scrollLeft, y0 = moving.scrollTop;
+    moving.scrollBy({ left: dx, top: dy, behavior: "instant" });
+    return {
+      moved: [moving.scrollLeft - x0, moving.scrollTop - y0],
+      pos: [moving.scrollLeft, moving.scrollTop],
+      size: [moving.scrollWidth, moving.scrollHeight],
+      view: [moving.clientWidth, moving.clientHeight],
+      box: box ? describe(box) : "", self: !!box && box === el,
+    };
+  }
+
   // The border box in this frame's viewport, covered or not.
   function rect(id) {
     const el = get(id);
@@ -352,5 +420,5 @@
   }
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, composedParent, activationOf,
-    isControl, clickable, alsoOf, scrollIntoView, point, frameOffset, coverOf, rect });
+    isControl, clickable, alsoOf, scrollIntoView, wheel, point, frameOffset, coverOf, rect });
 })();

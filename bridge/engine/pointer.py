@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 from ..cdp.connection import Command
 from ..errors import TargetCovered, TargetNotInteractable, UsageError
 from . import keys, shield
-from .acting import Outcome, _call_on, describe, guarded, input_then_read, report_invalid
+from .acting import Outcome, describe, guarded, input_then_read, report_invalid
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .model import Handle
 from .shield import Shield
@@ -158,19 +158,39 @@ async def focus(tab: Tab, target: Target) -> Outcome:
 
 
 async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
+    """Scroll by (dx, dy) as a mouse wheel over the element does (over the page without
+    one): the element, or the nearest box around it that can still scroll that way, else
+    the page; a page that cannot scroll that way passes it to the box in its middle (an
+    app's list pane). With no amount, bring the element into view."""
     if target is None:
         await tab.permit("scroll")
-        frame = tab.frames[tab.target_id]
-        pos = await tab.evaluate(frame, f"(scrollBy({dx},{dy}), [scrollX, scrollY, "
-                                        "document.documentElement.scrollHeight, innerHeight])")
-        return Outcome(f"scrolled the page to y={pos[1]} of {pos[2]} (viewport {pos[3]})",
-                       data={"x": pos[0], "y": pos[1], "height": pos[2]})
+        moved = await tab.evaluate(tab.frames[tab.target_id], f"__ts.wheel(null, {dx}, {dy})")
+        box = str(moved["box"])
+        return _scrolled(moved, f"{box} (the page itself cannot scroll that way)" if box
+                         else "the page")
     handle, info = await tab.resolve_info(target)
     await tab.permit("scroll", info)
+    what = describe(handle, info)
     if dx == 0 and dy == 0:
-        await tab.scroll_into_view(handle, describe(handle, info))
-        return Outcome(f"scrolled {describe(handle, info)} into view")
-    pos = await _call_on(tab, handle, "function(dx, dy){this.scrollBy(dx, dy); "
-                         "return [this.scrollLeft, this.scrollTop, this.scrollHeight];}", dx, dy)
-    return Outcome(f"scrolled {describe(handle, info)} to y={pos[1]} of {pos[2]}",
-                   data={"x": pos[0], "y": pos[1], "height": pos[2]})
+        await tab.scroll_into_view(handle, what)
+        return Outcome(f"scrolled {what} into view")
+    moved = await tab.evaluate(handle.frame, f"__ts.wheel({handle.local}, {dx}, {dy})")
+    if not isinstance(moved, dict):
+        raise TargetNotInteractable(f"{what} is gone from the page; nothing was scrolled")
+    box = str(moved["box"])
+    return _scrolled(moved, what if moved["self"] else f"{box} around {what}" if box
+                     else "the page")
+
+
+def _scrolled(moved: dict[str, Any], name: str) -> Outcome:
+    """The outcome of a wheel's scroll (page_hits.js wheel): what scrolled, and where to."""
+    mx, my = moved["moved"]
+    x, y = moved["pos"]
+    width, height = moved["size"]
+    view_w, view_h = moved["view"]
+    data = {"x": x, "y": y, "height": height, "width": width, "box": moved["box"]}
+    where = f"x={x} of {width} (shows {view_w})" if mx and not my else \
+        f"y={y} of {height} (shows {view_h})"
+    if not mx and not my:
+        return Outcome(f"nothing scrolled: {name} is at its end that way ({where})", data=data)
+    return Outcome(f"scrolled {name} to {where}", data=data)

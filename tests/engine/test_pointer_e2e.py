@@ -189,3 +189,41 @@ async def test_controls_disabled_by_aria_disabled_are_refused_before_any_event(
     # aria-disabled="false" nearer to a control than a "true" leaves it enabled
     await actions.click(tab, target(shot, "button", "Unlocked inside"))
     assert await text_of(tab, "#out") == "click:Unlocked inside;"
+
+
+async def test_scroll_on_a_page_that_cannot_scroll_moves_the_pane_in_its_middle(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("appshell.html"))
+    out = await actions.scroll(tab, None, 0, 600)
+    assert await js(tab, "document.getElementById('list').scrollTop") == 600
+    assert await js(tab, "scrollY") == 0
+    assert out.did.startswith("scrolled main#list ")
+    assert "(the page itself cannot scroll that way)" in out.did
+    assert out.data["y"] == 600
+    assert out.data["box"].startswith("main#list")
+    await actions.scroll(tab, None, 0, -100000)
+    stuck = await actions.scroll(tab, None, 0, -100)
+    assert stuck.did.startswith("nothing scrolled: ")
+    assert "is at its end that way (y=0 of " in stuck.did
+
+
+async def test_scroll_over_an_element_that_cannot_scroll_moves_the_box_around_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("appshell.html"))
+    shot = await tab.snapshot()
+    out = await actions.scroll(tab, target(shot, "button", "Open 3"), 0, 300)
+    assert await js(tab, "document.getElementById('list').scrollTop") == 300
+    assert out.did.startswith("scrolled main#list ")
+    assert ' around @' in out.did
+    shown = await js(tab, "document.getElementById('list').clientHeight")
+    assert out.did.endswith(f"to y=300 of {out.data['height']} (shows {shown})")
+    # a box at its end passes the wheel on to the box around it, as a person's wheel does
+    await actions.scroll(tab, parse("#thread"), 0, 10000)
+    passed = await actions.scroll(tab, parse("#thread"), 0, 100)
+    assert passed.did.startswith("scrolled main#list ")
+    assert await js(tab, "document.getElementById('list').scrollTop") == 400
+    # sideways: the strip of cards, not the page or the list
+    sideways = await actions.scroll(tab, parse("#strip .card:first-child"), 200, 0)
+    assert await js(tab, "document.getElementById('strip').scrollLeft") == 200
+    assert sideways.did.startswith("scrolled div#strip ")
+    assert "to x=200 of " in sideways.did

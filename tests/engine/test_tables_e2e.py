@@ -30,7 +30,7 @@ async def test_a_key_value_table_is_one_line_per_row_with_its_cells_in_order(
     assert not any(info["name"] in ("Gender", "Born", "Note") for info in shot.refs.values())
 
 
-async def test_header_cells_get_a_ref_only_when_they_sort_the_column(
+async def test_header_cells_get_a_ref_only_when_they_sort_the_column_and_say_how_it_is_sorted(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("tables.html"))
     shot = await tab.snapshot()
@@ -40,6 +40,10 @@ async def test_header_cells_get_a_ref_only_when_they_sort_the_column(
                                                       '- columnheader "Email"']
     await actions.click(tab, target(shot, "columnheader", "Name"))
     assert await js(tab, "window.sorted") == ["name"]
+    # how the rows are sorted now shows on the header's line; "none" shows nothing
+    sorted_by = under(await tab.snapshot(), "- header | Name")
+    assert [ln.split(" @")[0] + ln.partition(" @")[2].partition(" ")[2] for ln in sorted_by] \
+        == ['- columnheader "Name"[sort=ascending]', '- columnheader "Email"']
 
 
 async def test_a_control_in_a_cell_keeps_its_ref_under_its_rows_line(
