@@ -1,4 +1,5 @@
-"""Finding the one element a locator names: role and name, role and name in a card, CSS."""
+"""Finding the one element a locator names: role and name, role and name in a card, the
+words it shows, CSS."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from ..errors import BrowserError, RefNotFound, UsageError
 from . import snapshot as snap
 from .collect import SnapshotTaking
 from .model import Frame, Handle
-from .targets import CssTarget, RoleTarget
+from .targets import CssTarget, RoleTarget, TextTarget
 
 CSS_COUNTED = 20  # a CSS target's matches counted before it is refused as "20 or more"
+TEXT_FOUND = 50  # a text target's matches read from each frame
 
 
 class Locating(SnapshotTaking):
@@ -76,6 +78,47 @@ class Locating(SnapshotTaking):
                               "see what is there")
         frame, local = found[0]
         return Handle(frame, local, self._ref_for(frame, local, target.role, target.name))
+
+    async def _resolve_text(self, target: TextTarget) -> Handle:
+        """The element that shows the words (page_locators.js byText), in any of the page's
+        frames: the nth of them when nth is given, else the only one (several are refused,
+        as a CSS target's are, naming the first few)."""
+        frames = await self._frame_list()
+        frames.sort(key=lambda f: f.id != self.target_id)
+        expr = (f"(ids => ({{ids, shown: ids.slice(0, 3).map(i => __ts.describe(__ts.get(i)))"
+                f"}}))(__ts.byText({json.dumps(target.words)}, {json.dumps(target.within)}, "
+                f"{TEXT_FOUND}))")
+        found: list[tuple[Frame, int]] = []
+        shown: list[str] = []
+        for frame in frames:
+            try:
+                res = await self.evaluate(frame, expr)
+            except BrowserError:
+                continue  # a frame going away as it is read
+            ids = res.get("ids") if isinstance(res, dict) else None
+            found += [(frame, int(i)) for i in ids or []]
+            shown += [str(d) for d in res.get("shown") or []] if ids else []
+        what = f"text {snap.quote(target.words)}" + (
+            f" in {snap.quote(target.within)}" if target.within else "")
+        if target.nth is not None:
+            if target.nth >= len(found):
+                raise RefNotFound(f"no {what} nth={target.nth}: {len(found)} shown on the "
+                                  "page; nothing was done")
+            frame, local = found[target.nth]
+        elif len(found) > 1:
+            raise RefNotFound(
+                f"{len(found)} elements show {what} ({', '.join(shown[:3])}"
+                f"{', ...' if len(found) > 3 else ''}); nothing was done: a target must name "
+                'one element. Add nth=N (0 is the first) or in "WORDS OF ITS CARD", or use a ref')
+        elif not found:
+            raise RefNotFound(f"no shown element has the {what}; nothing was done. Take a "
+                              "snapshot to see what is there")
+        else:
+            frame, local = found[0]
+        info = await self.evaluate(frame, f"__ts.info({local})") or {}
+        ref = self._ref_for(frame, local, str(info.get("role") or "generic"),
+                            str(info.get("name") or ""))
+        return Handle(frame, local, ref)
 
     async def _resolve_css(self, target: CssTarget) -> Handle:
         """The one element a CSS target matches in all the page's frames (their shadow roots

@@ -450,9 +450,10 @@
 
   // the helper as the hub calls it: its parts' calls by name
   const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "wheel",
-    "frameOffset", "info", "inputState", "invalidFound", "queryIn", "pickIn", "order", "dropSide",
-    "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe", "pageText", "fullText",
-    "markdown", "state", "rect", "coverOf", "live", "prepare", "holdsFocus"];
+    "frameOffset", "info", "inputState", "invalidFound", "queryIn", "pickIn", "byText",
+    "order", "dropSide", "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe",
+    "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
+    "holdsFocus"];
   globalThis.__ts = { idOf, get, snapshot };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

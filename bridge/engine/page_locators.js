@@ -317,6 +317,27 @@
     return inCards(ids.map(get).filter(Boolean), text).slice(0, 5);
   }
 
-  Object.assign(P, { locOf, hinted, glyphLocs, queryIn, pickIn,
+  // The elements that show `words` (a text locator: `loc=text "Alice"`, for a line with no
+  // ref): those whose whole text is the words (case and spacing aside), else those with a
+  // text node that holds them; shown ones only, in the page's order, at most `max`. With
+  // `within`, only those whose card says it.
+  function byText(words, within, max) {
+    const want = clean(words).toLowerCase();
+    const whole = [], part = [], seen = new Set();
+    if (!want) return [];
+    eachText(document.documentElement, (n) => {
+      const el = n.parentElement;
+      if (seen.has(el) || !clean(n.data).toLowerCase().includes(want)) return true;
+      seen.add(el);
+      if (!(el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
+                               : el.getClientRects().length)) return true;
+      (clean(el.textContent).toLowerCase() === want ? whole : part).push(el);
+      return whole.length < 400;
+    });
+    const found = whole.length ? whole : part;
+    return (within ? inCards(found, within) : found.map(idOf)).slice(0, max);
+  }
+
+  Object.assign(P, { locOf, hinted, glyphLocs, queryIn, pickIn, byText,
                      countsOn, countsOff });
 })();

@@ -27,7 +27,7 @@ from .frames import PAGE_JS, WORLD
 from .locating import Locating
 from .model import Dialog, Frame, Handle, RefEntry, TabState
 from .placing import Placing
-from .targets import RefTarget, RoleTarget, Target
+from .targets import RefTarget, RoleTarget, Target, TextTarget
 
 if TYPE_CHECKING:
     from ..cdp.connection import CDPConnection
@@ -289,6 +289,8 @@ class Tab(Placing, Locating):
             if target.within is not None:
                 return await self._resolve_role_in(target)
             return await self._resolve_role(target.role, target.name, target.nth, None)
+        if isinstance(target, TextTarget):
+            return await self._resolve_text(target)
         return await self._resolve_css(target)
 
     async def on_live_ref(self, target: Target, what: str, *args: Any

@@ -1,5 +1,6 @@
-"""Pure parsing of what an action names: `@12`, `loc=button "Save" nth=1`, `loc=#id`, or CSS
-(either form may end `in "WORDS"`: the one whose card says WORDS)."""
+"""Pure parsing of what an action names: `@12`, `loc=button "Save" nth=1`, `loc=text "Alice"`
+(`text=Alice`), `loc=#id`, or CSS (a locator or CSS may end `in "WORDS"`: the one whose card
+says WORDS)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,17 @@ class CssTarget:
     within: str | None = None
 
 
-Target = RefTarget | RoleTarget | CssTarget
+@dataclass(frozen=True)
+class TextTarget:
+    """The element that shows these words (a line with no ref); with `nth`, the nth of
+    several (else several are refused), with `within`, the one whose card says it."""
+
+    words: str
+    nth: int | None = None
+    within: str | None = None
+
+
+Target = RefTarget | RoleTarget | CssTarget | TextTarget
 
 
 def _unquote(s: str) -> tuple[str, str]:
@@ -69,6 +80,13 @@ def parse(target: str) -> Target:
         return parse_locator(t[4:])
     if t.startswith("css="):
         return CssTarget(t[4:])
+    if t.startswith("text="):  # Playwright's form: text=Alice, text="Alice"
+        words = t[5:].strip()
+        if words.startswith('"'):
+            return parse_locator(f"text {words}")
+        if not words:
+            raise UsageError("empty text=; give the words an element shows: text=\"Sign in\"")
+        return TextTarget(words)
     return CssTarget(t)
 
 
@@ -81,10 +99,15 @@ def parse_locator(loc: str) -> Target:
         if tail.startswith('in "'):
             within, after = _unquote(tail[3:])
             if within.strip() and not after.strip():
-                return RoleTarget(head, name, 0, within)
+                return TextTarget(name, None, within) if head == "text" else \
+                    RoleTarget(head, name, 0, within)
         if tail and (not tail.startswith("nth=") or not tail[4:].isdigit()):
             raise UsageError(f"unexpected {tail!r} after the name in loc={loc}; "
                              'the form is loc=ROLE "NAME" [nth=N] or loc=ROLE "NAME" in "WORDS"')
+        if head == "text":
+            if not name.strip():
+                raise UsageError('empty loc=text ""; give the words an element shows')
+            return TextTarget(name, int(tail[4:]) if tail else None)
         return RoleTarget(head, name, int(tail[4:]) if tail else 0)
     if not loc:
         raise UsageError("empty loc=; the forms are loc=ROLE \"NAME\" [nth=N] or loc=CSS")

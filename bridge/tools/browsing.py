@@ -77,7 +77,7 @@ async def tab_close(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("wait", "Wait for text, an element state, a URL, a load state, or a time",
-      Param("target", positional=True, help="element to wait for (@N, loc=, CSS)"),
+      Param("target", positional=True, help="element to wait for (@N, loc=, text=, CSS)"),
       Param("state", help="for a target: visible (default), hidden, attached, detached, "
             "enabled, disabled, checked, unchecked", default="visible",
             choices=("visible", "hidden", "attached", "detached", "enabled", "disabled",

@@ -17,7 +17,7 @@ OVERWRITE = Param("overwrite", "bool", help="replace a file that is there alread
 FOLDER_HELP = ("default: your own folder, ~/Downloads/Tabsteward/AGENT, where a relative path "
                "starts too; elsewhere is asked about")
 
-TARGET = Param("target", help="@N from a snapshot, loc=..., or a CSS selector",
+TARGET = Param("target", help="@N from a snapshot, loc=..., text=WORDS, or a CSS selector",
                required=True, positional=True)
 
 

@@ -65,7 +65,7 @@ async def type_(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("press", "Press keys or shortcuts, e.g. Enter, Tab, Control+A, 'ArrowDown ArrowDown'",
-      Param("target", positional=True, help="focus this element first (@N, loc=, CSS)"),
+      Param("target", positional=True, help="focus this element first (@N, loc=, text=, CSS)"),
       Param("keys", required=True, positional=True, help="space-separated keys or chords"),
       *LOOK, mutating=True)
 async def press(call: Call, args: dict[str, Any]) -> Result:
@@ -113,7 +113,7 @@ async def scroll(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("drag", "Drag one element onto another", TARGET,
-      Param("to", required=True, positional=True, help="where to drop: @N, loc= or CSS"),
+      Param("to", required=True, positional=True, help="where to drop: @N, loc=, text= or CSS"),
       *LOOK, mutating=True)
 async def drag(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:

@@ -70,7 +70,7 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
 
 @tool("text", "The page's visible text (or --markdown); with a target, all that element "
       "holds, uncut: a field's value or an element's text (what a snapshot line cut short)",
-      Param("target", positional=True, help="only this element (@N, loc=, CSS)"),
+      Param("target", positional=True, help="only this element (@N, loc=, text=, CSS)"),
       Param("markdown", "bool", help="headings, links and lists as Markdown"), mutating=False)
 async def text(call: Call, args: dict[str, Any]) -> Result:
     of = optional_target(args)

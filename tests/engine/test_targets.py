@@ -1,10 +1,11 @@
-"""Parsing what an action names: refs, role+name locators, CSS; malformed ones refused."""
+"""Parsing what an action names: refs, role+name locators, text locators, CSS; malformed ones
+refused."""
 
 from __future__ import annotations
 
 import pytest
 from tabsteward.bridge.engine.snapshot import role_name_loc
-from tabsteward.bridge.engine.targets import CssTarget, RefTarget, RoleTarget, parse
+from tabsteward.bridge.engine.targets import CssTarget, RefTarget, RoleTarget, TextTarget, parse
 from tabsteward.bridge.errors import UsageError
 
 
@@ -29,7 +30,8 @@ def test_target_forms_parse_to_what_they_name(text: str, expected: object) -> No
 @pytest.mark.parametrize("text", [
     "", "   ", "@", "@0", "@-1", "@x", "@1.5", "@ 3", "@e", "x" * 2001,
     'loc=button "unterminated', 'loc=button "Save" nth=x', 'loc=button "Save" extra',
-    'loc=button "Save" nth=', "loc=", "loc=   ",
+    'loc=button "Save" nth=', "loc=", "loc=   ", "text=", "text=  ", 'text="', 'loc=text ""',
+    'loc=text "  "', 'loc=text "a" nth=-1', 'text="a" more',
 ])
 def test_malformed_targets_are_refused_with_a_usage_error(text: str) -> None:
     with pytest.raises(UsageError):
@@ -81,3 +83,17 @@ def test_a_role_locator_may_name_the_words_of_the_card_it_sits_in() -> None:
     for bad in ('loc=button "x" in ""', 'loc=button "x" in "a" nth=1', 'loc=button "x" in'):
         with pytest.raises(UsageError):
             parse(bad)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ('loc=text "Alice"', TextTarget("Alice")),
+    ('loc=text "Archive" nth=0', TextTarget("Archive", 0)),
+    ('loc=text "Archive" nth=2', TextTarget("Archive", 2)),
+    ('loc=text "Archive" in "Carol"', TextTarget("Archive", None, "Carol")),
+    ("text=Sign in", TextTarget("Sign in")),
+    ('text="Sign \\"in\\""', TextTarget('Sign "in"')),
+    ('text="Next" nth=1', TextTarget("Next", 1)),
+])
+def test_a_text_locator_names_the_element_that_shows_the_words(
+        text: str, expected: TextTarget) -> None:
+    assert parse(text) == expected
