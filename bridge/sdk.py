@@ -244,77 +244,81 @@ class Tabsteward:
 
     async def open(self, url: str, wait: Load | Literal["none"] | None = None,
                    new: bool = False, snapshot: bool = False,
-                   interactive: bool = False) -> Result:
+                   interactive: bool = False, delta: bool = False) -> Result:
         """Open url; with `snapshot` (or `interactive`, for `-i`'s lines) the result also
         holds the page's snapshot, taken once it loaded: `data["snapshot"]`."""
-        return await self._run("open", url=url, wait=wait, new=new, snapshot=snapshot,
-                               interactive=interactive)
+        return await self._run("open", url=url, wait=wait, new=new,
+                               **_look(snapshot, interactive, delta))
 
     async def snapshot(self, interactive: bool = False, viewport: bool = False,
-                       scope: str | None = None, max_chars: int | None = None) -> Result:
+                       scope: str | None = None, max_chars: int | None = None,
+                       delta: bool = False) -> Result:
+        """The page as text; `delta`: only what changed since the last snapshot of its kind."""
         return await self._run("snapshot", interactive=interactive, viewport=viewport,
-                               scope=scope, max_chars=max_chars)
+                               scope=scope, max_chars=max_chars, delta=delta or None)
 
     async def click(self, target: str, button: Button = "left", count: int = 1,
                     modifiers: Sequence[str] | None = None, *, snapshot: bool = False,
-                    interactive: bool = False) -> Result:
+                    interactive: bool = False, delta: bool = False) -> Result:
         return await self._run("click", target=target, button=button, count=count,
-                               modifiers=_listed(modifiers), **_look(snapshot, interactive))
+                               modifiers=_listed(modifiers), **_look(snapshot, interactive, delta))
 
     async def dblclick(self, target: str, *, snapshot: bool = False,
-                       interactive: bool = False) -> Result:
-        return await self._run("dblclick", target=target, **_look(snapshot, interactive))
+                       interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("dblclick", target=target, **_look(snapshot, interactive, delta))
 
     async def fill(self, target: str, text: str, *, snapshot: bool = False,
-                   interactive: bool = False) -> Result:
+                   interactive: bool = False, delta: bool = False) -> Result:
         return await self._run("fill", target=target, text=text,
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def type(self, target: str, text: str, *, snapshot: bool = False,
-                   interactive: bool = False) -> Result:
+                   interactive: bool = False, delta: bool = False) -> Result:
         return await self._run("type", target=target, text=text,
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def press(self, keys: str, target: str | None = None, *, snapshot: bool = False,
-                    interactive: bool = False) -> Result:
+                    interactive: bool = False, delta: bool = False) -> Result:
         return await self._run("press", keys=keys, target=target,
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def select(self, target: str, values: str | Sequence[str], *,
-                     snapshot: bool = False, interactive: bool = False) -> Result:
+                     snapshot: bool = False, interactive: bool = False,
+                     delta: bool = False) -> Result:
         return await self._run("select", target=target,
                                values=[values] if isinstance(values, str) else list(values),
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def check(self, target: str, *, snapshot: bool = False,
-                    interactive: bool = False) -> Result:
-        return await self._run("check", target=target, **_look(snapshot, interactive))
+                    interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("check", target=target, **_look(snapshot, interactive, delta))
 
     async def uncheck(self, target: str, *, snapshot: bool = False,
-                      interactive: bool = False) -> Result:
-        return await self._run("uncheck", target=target, **_look(snapshot, interactive))
+                      interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("uncheck", target=target, **_look(snapshot, interactive, delta))
 
     async def hover(self, target: str, *, snapshot: bool = False,
-                    interactive: bool = False) -> Result:
-        return await self._run("hover", target=target, **_look(snapshot, interactive))
+                    interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("hover", target=target, **_look(snapshot, interactive, delta))
 
     async def scroll(self, target: str | None = None, dx: int = 0,
                      dy: int | None = None, *, snapshot: bool = False,
-                     interactive: bool = False) -> Result:
+                     interactive: bool = False, delta: bool = False) -> Result:
         return await self._run("scroll", target=target, dx=dx, dy=dy,
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def drag(self, target: str, to: str, *, snapshot: bool = False,
-                   interactive: bool = False) -> Result:
-        return await self._run("drag", target=target, to=to, **_look(snapshot, interactive))
+                   interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("drag", target=target, to=to, **_look(snapshot, interactive, delta))
 
     async def wait(self, target: str | None = None, *, state: State | None = None,
                    text: str | None = None, url: str | None = None, load: Load | None = None,
                    seconds: float | None = None, timeout: float | None = None,
-                   snapshot: bool = False, interactive: bool = False) -> Result:
+                   snapshot: bool = False, interactive: bool = False,
+                   delta: bool = False) -> Result:
         return await self._run("wait", target=target, state=state, text=text, url=url,
                                load=load, seconds=seconds, timeout=timeout,
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def screenshot(self, path: str | None = None, *, target: str | None = None,
                          full: bool = False, overwrite: bool = False) -> Result:
@@ -330,35 +334,38 @@ class Tabsteward:
         return await self._run("download", target=target, path=path, overwrite=overwrite or None)
 
     async def upload(self, target: str, files: str | Sequence[str], *, snapshot: bool = False,
-                     interactive: bool = False) -> Result:
+                     interactive: bool = False, delta: bool = False) -> Result:
         """Put files into a file input; paths are read as the hub sees them (this client's
         folder for relative ones), and the real file behind a link is what is sent."""
         return await self._run("upload", target=target,
                                files=[files] if isinstance(files, str) else list(files),
-                               **_look(snapshot, interactive))
+                               **_look(snapshot, interactive, delta))
 
     async def tabs(self) -> Result:
         return await self._run("tabs")
 
     async def tab_new(self, url: str | None = None, *, snapshot: bool = False,
-                      interactive: bool = False) -> Result:
-        return await self._run("tab-new", url=url, **_look(snapshot, interactive))
+                      interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("tab-new", url=url, **_look(snapshot, interactive, delta))
 
     async def tab_select(self, id: str, *, snapshot: bool = False,
-                         interactive: bool = False) -> Result:
-        return await self._run("tab-select", id=id, **_look(snapshot, interactive))
+                         interactive: bool = False, delta: bool = False) -> Result:
+        return await self._run("tab-select", id=id, **_look(snapshot, interactive, delta))
 
     async def tab_close(self, id: str | None = None) -> Result:
         return await self._run("tab-close", id=id)
 
-    async def back(self, *, snapshot: bool = False, interactive: bool = False) -> Result:
-        return await self._run("back", **_look(snapshot, interactive))
+    async def back(self, *, snapshot: bool = False, interactive: bool = False,
+                   delta: bool = False) -> Result:
+        return await self._run("back", **_look(snapshot, interactive, delta))
 
-    async def forward(self, *, snapshot: bool = False, interactive: bool = False) -> Result:
-        return await self._run("forward", **_look(snapshot, interactive))
+    async def forward(self, *, snapshot: bool = False, interactive: bool = False,
+                      delta: bool = False) -> Result:
+        return await self._run("forward", **_look(snapshot, interactive, delta))
 
-    async def reload(self, *, snapshot: bool = False, interactive: bool = False) -> Result:
-        return await self._run("reload", **_look(snapshot, interactive))
+    async def reload(self, *, snapshot: bool = False, interactive: bool = False,
+                     delta: bool = False) -> Result:
+        return await self._run("reload", **_look(snapshot, interactive, delta))
 
     async def text(self, target: str | None = None, markdown: bool = False) -> Result:
         """The page's text; with a target (`"@5"`), all that element holds, uncut."""
@@ -398,7 +405,8 @@ def _listed(values: Sequence[str] | None) -> list[str] | None:
     return None if values is None else list(values)
 
 
-def _look(snapshot: bool, interactive: bool) -> dict[str, bool | None]:
+def _look(snapshot: bool, interactive: bool, delta: bool) -> dict[str, bool | None]:
     """The snapshot options of a tool that changes the page, sent only when asked for."""
-    return {"snapshot": snapshot or None, "interactive": interactive or None}
+    return {"snapshot": snapshot or None, "interactive": interactive or None,
+            "delta": delta or None}
 

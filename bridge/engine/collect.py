@@ -10,7 +10,8 @@ import secrets
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BrowserError, RefNotFound
+from ..errors import BrowserError, RefNotFound, UsageError
+from . import delta as deltas
 from . import snapshot as snap
 from .frames import PageFrames
 from .model import Frame, Handle, RefEntry, Snapshot, TabState
@@ -39,6 +40,7 @@ class SnapshotTaking(PageFrames):
     _next_ref: int
     _last_refs: set[int]
     _last_doc: int
+    _last_bodies: dict[bool, list[str]]  # the last whole-page snapshot's lines, by -i or not
 
     if TYPE_CHECKING:  # provided by Tab
         async def resolve(self, target: Target) -> Handle: ...
@@ -213,7 +215,14 @@ class SnapshotTaking(PageFrames):
                                  at=(frame.id, local) if local and not ref else None))
 
     async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
-                       scope: Target | None = None, max_chars: int | None = None) -> Snapshot:
+                       scope: Target | None = None, max_chars: int | None = None,
+                       delta: bool = False) -> Snapshot:
+        """The page as text. `delta`: only the lines that changed since the last whole-page
+        snapshot of the same kind (-i or not) of this document (all of it when there is
+        none)."""
+        if delta and (scope is not None or viewport):
+            raise UsageError("--delta compares whole-page snapshots: it does not go with "
+                             "--scope or --viewport; no snapshot taken")
         scope_handle = await self.resolve(scope) if scope is not None else None
         lines, page = await self.collect(interactive=interactive, viewport=viewport,
                                          scope=scope_handle)
@@ -229,10 +238,13 @@ class SnapshotTaking(PageFrames):
                     ln.loc = locs.get(ln.ref, ln.loc)
         main_doc = self.frames[self.target_id].doc
         current = {ln.ref for ln in lines if ln.ref}
-        new = current - self._last_refs if self._last_doc == main_doc else set()
+        same_doc = self._last_doc == main_doc
+        new = current - self._last_refs if same_doc else set()
+        if not same_doc:
+            self._last_bodies = {}
         if scope_handle is None and not viewport:
             self._last_refs, self._last_doc = current, main_doc
-        elif self._last_doc == main_doc:
+        elif same_doc:
             self._last_refs |= current
         notes = []
         if self.state.dialog:
@@ -249,5 +261,20 @@ class SnapshotTaking(PageFrames):
         built = snap.build(lines, title=title, url=url, new_refs=new, interactive=interactive,
                            max_chars=snap.SCOPE_CHARS if budget else max_chars, notes=notes,
                            budget=budget)
-        return Snapshot(built.text, built.refs, url, title)
+        text = built.text
+        if scope_handle is None and not viewport:
+            shown = text.split("\n")
+            at = snap.HEADER_LINES + len(notes)
+            head, body = shown[:at], shown[at:]
+            before = self._last_bodies.get(interactive)
+            self._last_bodies[interactive] = body
+            kind = "snapshot -i" if interactive else "snapshot"
+            if delta and before is None:
+                text = "\n".join([*head, f"note: no earlier {kind} of this page to compare "
+                                  "with: all of it", *body])
+            elif delta and before is not None:
+                changed, gone, came = deltas.delta(before, body)
+                text = "\n".join([*head, deltas.summary(gone, came, len(body), kind),
+                                  *changed])
+        return Snapshot(text, built.refs, url, title)
 

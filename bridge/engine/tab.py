@@ -74,6 +74,7 @@ class Tab(Placing, Locating):
         self._making: dict[str, asyncio.Task[None]] = {}  # frame id -> world made ahead
         self._last_refs: set[int] = set()
         self._last_doc = 0
+        self._last_bodies: dict[bool, list[str]] = {}
         self._waiters: list[_Waiter] = []
         self._recording = False
         self.browser: Any = None  # the engine Browser, set by it (downloads go through it)

@@ -14,12 +14,14 @@ from .registry import Param, Result
 SNAPSHOT = Param("snapshot", "bool", help="then print the page's snapshot, as `snapshot` would")
 INTERACTIVE = Param("interactive", "bool", short="-i",
                     help="then print the interactive snapshot, as `snapshot -i` would")
-LOOK = (SNAPSHOT, INTERACTIVE)  # the options of every tool that changes the page
+DELTA = Param("delta", "bool", help="then print only what changed since your last snapshot "
+              "of this page (as -i's unless --snapshot is given)")
+LOOK = (SNAPSHOT, INTERACTIVE, DELTA)  # the options of every tool that changes the page
 LOAD_WAIT = 10.0  # seconds a page a click opened may take to load before it is read anyway
 
 
 def wanted(args: dict[str, Any]) -> bool:
-    return bool(args.get("interactive") or args.get("snapshot"))
+    return bool(args.get("interactive") or args.get("snapshot") or args.get("delta"))
 
 
 def began_load(out: Outcome) -> bool:
@@ -56,6 +58,8 @@ async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool
     except PolicyError as exc:  # the action stands: say that only the reading was refused
         done.text += f"\nno snapshot taken: {exc.message}"
         return done
-    shot = await tab.snapshot(interactive=bool(args.get("interactive")))
+    delta = bool(args.get("delta"))
+    shot = await tab.snapshot(interactive=bool(args.get("interactive")) or
+                              (delta and not args.get("snapshot")), delta=delta)
     done.data["snapshot"] = {"text": shot.text, "refs": shot.refs}
     return Result(f"{done.text}\n{shot.text}", done.data)

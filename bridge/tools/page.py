@@ -54,6 +54,8 @@ async def reload(call: Call, args: dict[str, Any]) -> Result:
       Param("viewport", "bool", short="-v", help="only what is in the viewport"),
       Param("scope", help="only the subtree of this @N or locator"),
       Param("max_chars", "int", help="cut the text at this many characters (says what was cut)"),
+      Param("delta", "bool", help="only the lines that changed since your last snapshot of "
+            "this page (of the same kind, -i or not)"),
       mutating=False)
 async def snapshot(call: Call, args: dict[str, Any]) -> Result:
     max_chars = args.get("max_chars")
@@ -64,7 +66,8 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
         shot = await tab.snapshot(interactive=bool(args.get("interactive")),
                                   viewport=bool(args.get("viewport")),
                                   scope=optional_target(args, "scope"),
-                                  max_chars=int(max_chars) if max_chars else None)
+                                  max_chars=int(max_chars) if max_chars else None,
+                                  delta=bool(args.get("delta")))
         return Result(shot.text, {"text": shot.text, "refs": shot.refs})
 
 

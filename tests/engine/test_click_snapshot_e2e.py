@@ -8,6 +8,7 @@ import pytest
 from fixture_server import Site
 from pagetools import goto, js, ref, run_tool
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.errors import UsageError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -106,3 +107,25 @@ async def test_enter_that_sends_a_form_prints_the_next_page_once_loaded_and_back
         (await run_tool(tab, "snapshot", interactive=True)).text
     scrolled = await run_tool(tab, "scroll", dy=10)
     assert "snapshot" not in scrolled.data
+
+
+async def test_a_delta_prints_only_the_lines_an_action_changed_and_none_when_nothing_did(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("suggest.html"))
+    first = await run_tool(tab, "snapshot", interactive=True, delta=True)
+    assert "note: no earlier snapshot -i of this page to compare with: all of it" in first.text
+    field = ref(await tab.snapshot(interactive=True), "combobox", "City")
+    typed = await run_tool(tab, "type", target=field, text="Par", delta=True)
+    shot = typed.text.partition("\n[untrusted page data")[2]
+    changed = shot.splitlines()[3:]
+    assert changed[0].startswith("changed since your last snapshot -i of this page: ")
+    assert f'- - combobox "City" {field} [collapsed]' in changed
+    assert any(ln.startswith(f'+ - combobox "City" {field} [expanded') for ln in changed)
+    assert any(ln.startswith('+ - option "Paris" @') for ln in changed)
+    assert not any("[new]" in ln for ln in changed)
+    refs = typed.data["snapshot"]["refs"]  # every ref, for --json and the SDK
+    assert {e["name"] for e in refs.values()} >= {"City", "Paris", "Parma"}
+    again = await run_tool(tab, "snapshot", interactive=True, delta=True)
+    assert again.text.splitlines()[3].startswith("no change since your last snapshot -i")
+    with pytest.raises(UsageError, match="--delta compares whole-page snapshots"):
+        await run_tool(tab, "snapshot", delta=True, viewport=True)
