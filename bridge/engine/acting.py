@@ -25,6 +25,7 @@ log = logging.getLogger("tabsteward.engine")
 AFTER = "__ts.inputState"
 NAV_TIMEOUT = 30.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
+ANSWERS_WAIT = 5.0  # seconds a look after an action waits for the data it had the page load
 
 
 @dataclass
@@ -34,6 +35,9 @@ class Outcome:
     did: str
     changes: list[str] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    # done once the data requests the action had the page begin have answered (sent.answers);
+    # None when it began none. A look right after the action (`-i`) waits for it
+    answered: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
 
     def text(self) -> str:
         return "; ".join([self.did, *self.changes])
@@ -98,6 +102,9 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
+    pending = sent.unanswered(events) if listen else set()
+    if pending:
+        outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT)
     # the Network domain may still be on from an earlier action (cdp/kept_network.py):
     # a page load's own requests are not what the agent sent
     said, places = sent.reports(events if listen else sent.without_requests(events))

@@ -24,6 +24,9 @@ log = logging.getLogger("tabsteward.engine")
 
 FORM_REASONS = ("formSubmissionGet", "formSubmissionPost")
 SCRIPTED = ("XHR", "Fetch", "Ping", "EventSource", "Other")  # resource types a script sends
+AWAITED = ("XHR", "Fetch")  # the data a page's script loads to draw what an action asked for
+ANSWERED = ("Network.loadingFinished", "Network.loadingFailed")
+CHAINED = 0.25  # seconds after an awaited answer in which a new request is awaited too
 READS = ("GET", "HEAD", "OPTIONS")
 # no response bodies are kept for us while we listen
 NETWORK = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
@@ -69,6 +72,42 @@ async def _disable(tab: Tab, sessions: list[str]) -> None:
                 raise res
             # the tab or frame went away, or the person stopped all agents meanwhile
             log.debug("Network.disable failed: %s", res)
+
+
+def unanswered(events: Events) -> set[str]:
+    """The ids of the data requests (fetch, XMLHttpRequest) the page began while the action
+    ran and that had no answer yet when it ended."""
+    begun = {str(p.get("requestId")) for m, p in events
+             if m == "Network.requestWillBeSent" and p.get("type") in AWAITED}
+    return begun - {str(p.get("requestId")) for m, p in events if m in ANSWERED}
+
+
+def answers(tab: Tab, pending: set[str], cap: float) -> asyncio.Future[Any]:
+    """A future done once the requests `pending` have all answered, and those the page
+    begins within CHAINED seconds of the action's end or of one of their answers (a request
+    made with the first one's answer; not a poll or a long poll that happens to start while
+    they are awaited); cancelled after `cap` seconds, so one that never ends holds nothing."""
+    loop = asyncio.get_running_loop()
+    last = [loop.time()]
+
+    def step(method: str, params: dict[str, Any], session: str | None) -> bool:
+        if method == "Network.requestWillBeSent" and params.get("type") in AWAITED:
+            if loop.time() - last[0] <= CHAINED:
+                pending.add(str(params.get("requestId")))
+        elif method in ANSWERED and str(params.get("requestId")) in pending:
+            pending.discard(str(params.get("requestId")))
+            last[0] = loop.time()
+            return not pending
+        return False
+    done = tab.expect(step)
+    handle = loop.call_later(cap, done.cancel)
+
+    def ended(f: asyncio.Future[Any]) -> None:
+        handle.cancel()
+        if not f.cancelled():
+            f.exception()  # the tab closed first: nobody need be told
+    done.add_done_callback(ended)
+    return done
 
 
 def without_requests(events: Events) -> Events:

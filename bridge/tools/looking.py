@@ -3,9 +3,10 @@ agent would run two, the same text `snapshot` would print next."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from ..engine.acting import Outcome
+from ..engine.acting import ANSWERS_WAIT, Outcome
 from ..engine.tab import Tab
 from ..errors import ActionTimeout, PolicyError
 from .common import result
@@ -18,6 +19,7 @@ DELTA = Param("delta", "bool", help="then print only what changed since your las
               "of this page (as -i's unless --snapshot is given)")
 LOOK = (SNAPSHOT, INTERACTIVE, DELTA)  # the options of every tool that changes the page
 LOAD_WAIT = 10.0  # seconds a page a click opened may take to load before it is read anyway
+DRAW_WAIT = 0.02  # seconds a page is given to draw the data an action had it fetch
 
 
 def wanted(args: dict[str, Any]) -> bool:
@@ -32,9 +34,20 @@ def began_load(out: Outcome) -> bool:
 async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
                    loads: bool | None = None) -> Result:
     """The action's report, and under it the snapshot `args` asked for (see then_look);
-    `loads` defaults to whether the action began a page's load."""
-    return await then_look(tab, result(out, tab), args,
-                           loads=began_load(out) if loads is None else loads)
+    `loads` defaults to whether the action began a page's load. The snapshot waits for the
+    data the action had the page fetch (up to ANSWERS_WAIT), then for the page to draw it:
+    what a person looking right after a click that loads results sees once they came."""
+    done = result(out, tab)
+    if wanted(args) and out.answered is not None:
+        await asyncio.wait({out.answered}, timeout=ANSWERS_WAIT)
+        if out.answered.done() and not out.answered.cancelled():
+            await asyncio.sleep(DRAW_WAIT)
+        else:
+            done.text += (f"\nthe page was still loading data after {ANSWERS_WAIT:g} s; "
+                          "read as it was")
+    if out.answered is not None:
+        out.answered.cancel()
+    return await then_look(tab, done, args, loads=began_load(out) if loads is None else loads)
 
 
 async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool = False

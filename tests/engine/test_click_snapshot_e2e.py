@@ -129,3 +129,32 @@ async def test_a_delta_prints_only_the_lines_an_action_changed_and_none_when_not
     assert again.text.splitlines()[3].startswith("no change since your last snapshot -i")
     with pytest.raises(UsageError, match="--delta compares whole-page snapshots"):
         await run_tool(tab, "snapshot", delta=True, viewport=True)
+
+
+async def test_a_look_after_a_click_waits_for_the_data_it_had_the_page_fetch(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("fetches.html"))
+    shot = await tab.snapshot(interactive=True)
+    clicked = await run_tool(tab, "click", target=ref(shot, "button", "Search flights"),
+                             interactive=True)
+    assert 'button "IB 3103 Madrid" @' in clicked.text
+    assert "Loading" not in clicked.text
+    # a request made with the first one's answer is waited for too
+    clicked = await run_tool(tab, "click", target=ref(shot, "button", "Search with details"),
+                             snapshot=True)
+    assert "IB 3103 Madrid, 2 stops" in clicked.text
+
+
+async def test_a_look_after_a_click_whose_data_never_comes_says_so_and_reads_the_page(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabsteward.bridge.engine import acting
+    from tabsteward.bridge.tools import looking
+    monkeypatch.setattr(acting, "ANSWERS_WAIT", 0.5)
+    monkeypatch.setattr(looking, "ANSWERS_WAIT", 0.5)
+    await goto(tab, site.url("fetches.html"))
+    shot = await tab.snapshot()
+    clicked = await run_tool(tab, "click", target=ref(shot, "button", "Search forever"),
+                             snapshot=True)
+    first, _, rest = clicked.text.partition("\n[untrusted page data")
+    assert first.endswith("the page was still loading data after 0.5 s; read as it was")
+    assert "Loading..." in rest
