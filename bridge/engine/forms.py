@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from ..errors import TargetNotInteractable, UsageError
@@ -10,9 +11,16 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .pointer import MOUSE, _click
+from .pointer import MOUSE, _click, click
+from .snapshot import Line, quote
 from .tab import Tab
-from .targets import Target
+from .targets import RefTarget, Target
+
+# a list of a page's own making (not a <select>): the roles its choices take, how long its
+# list may take to show them after the click that opens it, and how often it is looked at
+OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
+LIST_WAIT, LIST_LOOK = 2.0, 0.1
+LIST_ROLES = ("combobox", "listbox", "menu")  # what holds or opens such a list
 
 _SELECT = """function(values) {
   if (this.tagName !== 'SELECT') return {error: 'not-select'};
@@ -51,6 +59,8 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)
         raise TargetNotInteractable(f"{what} is disabled; nothing was selected")
     tab.check_no_dialog()
+    if info.get("tag") != "select":  # a list of the page's own: opened and chosen from
+        return await _choose(tab, handle.ref, info, what, values)
     await tab.permit("select", info)
     await tab.scroll_into_view(handle, what)  # as a person would see it, or refuse a hidden one
     picked: list[Any] = []
@@ -64,9 +74,6 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         return Outcome(f"chose {', '.join(values)} in {what}", seen.changes, seen.data)
     res = picked[0]
     err = res.get("error") if isinstance(res, dict) else "no answer"
-    if err == "not-select":
-        raise TargetNotInteractable(f"{what} is not a <select>; for a custom list click its "
-                                    "option instead. Nothing was selected")
     if err == "missing":
         more = int(res.get("count") or 0) - len(res["options"])
         raise TargetNotInteractable(
@@ -85,6 +92,72 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     out = Outcome(f"selected {', '.join(res['selected'])} in {what}", seen.changes,
                   {**seen.data, "selected": res["selected"]})
     return out
+
+
+async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
+                  values: list[str]) -> Outcome:
+    """Choose in a list of the page's own (a combobox, a button that opens a listbox or a
+    menu) as a person does: click it, then the option with that name once it shows; each
+    click is put to policy as a click. An open list (or the option itself) is not clicked
+    first."""
+    states = info.get("states") or []
+    if info.get("role") not in (*LIST_ROLES, *OPTION_ROLES) and \
+            not {"haspopup", "expanded", "collapsed"} & set(states):
+        raise TargetNotInteractable(f"{what} is not a <select> nor a list that opens (a "
+                                    "combobox, a listbox, a button with a popup); nothing "
+                                    "was selected. To click it, use click")
+    if len(values) != 1:
+        raise UsageError(f"{what} is not a <select>: its list takes one option at a time; "
+                         "nothing was selected")
+    want = " ".join(values[0].split())
+    lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    opened: Outcome | None = None
+    if info.get("role") in OPTION_ROLES and _same(str(info.get("name") or ""), want):
+        option: Line | None = next((ln for ln in lines if ln.ref == ref), None)
+    else:
+        option = _option(lines, want, set())
+    if option is None:
+        known = {ln.ref for ln in lines if ln.ref}
+        opened = await click(tab, RefTarget(ref))
+        option, shown = await _shown_option(tab, want, known)
+        if option is None:
+            offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else \
+                "; it showed no options"
+            raise TargetNotInteractable(
+                f"{opened.did}, but no option {quote(want)} showed{offered}. Nothing was "
+                "chosen (its list may still be open; to type into it, use type)")
+    picked = await click(tab, RefTarget(option.ref))
+    changes = [*(opened.changes if opened else []), *picked.changes]
+    return Outcome(f"chose {quote(option.name)} in {what} ({picked.did})", changes,
+                   {**picked.data, "selected": [option.name]})
+
+
+def _same(name: str, want: str) -> bool:
+    return " ".join(name.split()).casefold() == want.casefold()
+
+
+def _option(lines: list[Line], want: str, known: set[int]) -> Line | None:
+    """The line that offers `want`: an option (menu item, tree item) of that name, one that
+    came since `known` first; else a line that came since then with that name (a list whose
+    choices carry no role)."""
+    named = [ln for ln in lines if ln.ref and _same(ln.name, want)]
+    options = [ln for ln in named if ln.role in OPTION_ROLES]
+    options.sort(key=lambda ln: ln.ref in known)
+    came = [ln for ln in named if ln.ref not in known] if known else []
+    return options[0] if options else came[0] if came else None
+
+
+async def _shown_option(tab: Tab, want: str, known: set[int]) -> tuple[Line | None, list[str]]:
+    """The option `want` once the list a click opened shows it (LIST_WAIT at most); else
+    None and the names of the options it shows."""
+    deadline = asyncio.get_running_loop().time() + LIST_WAIT
+    while True:
+        lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+        found = _option(lines, want, known)
+        if found is not None or asyncio.get_running_loop().time() >= deadline:
+            shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES]
+            return found, shown
+        await asyncio.sleep(LIST_LOOK)
 
 
 async def check(tab: Tab, target: Target, on: bool) -> Outcome:

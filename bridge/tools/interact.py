@@ -74,7 +74,9 @@ async def press(call: Call, args: dict[str, Any]) -> Result:
         return await looking.reported(tab, out, args)
 
 
-@tool("select", "Choose option(s) of a <select> by value or label", TARGET,
+@tool("select", "Choose option(s) of a <select> by value or label, or the option of a "
+      "dropdown the page made (a combobox, a listbox or menu button): opened, then clicked",
+      TARGET,
       Param("values", "list", required=True, positional=True, help="values or labels"),
       *LOOK, mutating=True)
 async def select(call: Call, args: dict[str, Any]) -> Result:

@@ -1,0 +1,72 @@
+"""`select` on a list of the page's own (a listbox button, a menu, a combobox whose choices
+carry no role): opened and chosen from as a person does, by two clicks each put to policy;
+anything else is refused with nothing clicked; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import PolicyError, TargetNotInteractable, UsageError
+from test_aiming_e2e import Gate
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_listbox_button_is_opened_and_its_option_clicked(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    out = await actions.select(tab, parse("#fruit"), ["banana"])
+    assert out.did.startswith('chose "Banana" in @')
+    assert '(clicked @' in out.did
+    assert out.data["selected"] == ["Banana"]
+    assert await text_of(tab, "#out") == "fruit Banana"
+    assert await js(tab, "document.getElementById('fruits').hidden") is True
+
+
+async def test_a_menu_that_comes_a_moment_later_and_choices_with_no_role_are_chosen(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    await actions.select(tab, parse("#more"), ["Archive"])
+    assert await text_of(tab, "#out") == "action Archive"
+    out = await actions.select(tab, parse("#city"), ["Porto"])
+    assert out.did.startswith('chose "Porto" in @')
+    assert await text_of(tab, "#out") == "city Porto"
+
+
+async def test_an_option_the_list_does_not_show_names_those_it_does_and_chooses_nothing(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    with pytest.raises(TargetNotInteractable, match=r'no option "Durian" showed; it shows '
+                       r'"Apple", "Banana", "Cherry"\. Nothing was chosen'):
+        await actions.select(tab, parse("#fruit"), ["Durian"])
+    assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_select_on_what_opens_no_list_clicks_nothing(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    with pytest.raises(TargetNotInteractable, match="not a <select> nor a list that opens"):
+        await actions.select(tab, parse("#away"), ["x"])
+    assert await js(tab, "location.hash") == ""
+    with pytest.raises(UsageError, match="one option at a time"):
+        await actions.select(tab, parse("#fruit"), ["Apple", "Cherry"])
+    assert await js(tab, "document.getElementById('fruits').hidden") is True
+    assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_each_click_of_a_choice_is_put_to_policy_as_a_click(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    gate = Gate()
+    browser.gate = gate
+    try:
+        await goto(tab, site.url("droplists.html"))
+        with pytest.raises(PolicyError, match="asked about"):
+            await actions.select(tab, parse("#more"), ["Delete"])
+    finally:
+        browser.gate = None
+    assert [(i.action, i.element.name if i.element else "") for i in gate.intents
+            if i.action == "click"] == [("click", "Actions"), ("click", "Delete")]
+    assert await text_of(tab, "#out") == "nothing"
