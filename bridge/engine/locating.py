@@ -4,6 +4,7 @@ words it shows, CSS."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from ..errors import BrowserError, RefNotFound, UsageError
 from . import snapshot as snap
@@ -83,67 +84,39 @@ class Locating(SnapshotTaking):
         """The element that shows the words (page_locators.js byText), in any of the page's
         frames: the nth of them when nth is given, else the only one (several are refused,
         as a CSS target's are, naming the first few)."""
-        frames = await self._frame_list()
-        frames.sort(key=lambda f: f.id != self.target_id)
-        expr = (f"(ids => ({{ids, shown: ids.slice(0, 3).map(i => __ts.describe(__ts.get(i)))"
-                f"}}))(__ts.byText({json.dumps(target.words)}, {json.dumps(target.within)}, "
-                f"{TEXT_FOUND}))")
-        found: list[tuple[Frame, int]] = []
-        shown: list[str] = []
-        for frame in frames:
-            try:
-                res = await self.evaluate(frame, expr)
-            except BrowserError:
-                continue  # a frame going away as it is read
-            ids = res.get("ids") if isinstance(res, dict) else None
-            found += [(frame, int(i)) for i in ids or []]
-            shown += [str(d) for d in res.get("shown") or []] if ids else []
+        found, shown = await self._matching(
+            f"__ts.byText({json.dumps(target.words)}, {json.dumps(target.within)}, "
+            f"{TEXT_FOUND})", lambda exc: None)
         what = f"text {snap.quote(target.words)}" + (
             f" in {snap.quote(target.within)}" if target.within else "")
         if target.nth is not None:
             if target.nth >= len(found):
                 raise RefNotFound(f"no {what} nth={target.nth}: {len(found)} shown on the "
                                   "page; nothing was done")
-            frame, local = found[target.nth]
-        elif len(found) > 1:
+            return await self._handle_of(*found[target.nth])
+        if len(found) > 1:
             raise RefNotFound(
                 f"{len(found)} elements show {what} ({', '.join(shown[:3])}"
                 f"{', ...' if len(found) > 3 else ''}); nothing was done: a target must name "
                 'one element. Add nth=N (0 is the first) or in "WORDS OF ITS CARD", or use a ref')
-        elif not found:
+        if not found:
             raise RefNotFound(f"no shown element has the {what}; nothing was done. Take a "
                               "snapshot to see what is there")
-        else:
-            frame, local = found[0]
-        info = await self.evaluate(frame, f"__ts.info({local})") or {}
-        ref = self._ref_for(frame, local, str(info.get("role") or "generic"),
-                            str(info.get("name") or ""))
-        return Handle(frame, local, ref)
+        return await self._handle_of(*found[0])
 
     async def _resolve_css(self, target: CssTarget) -> Handle:
         """The one element a CSS target matches in all the page's frames (their shadow roots
         too). Several are refused, as Playwright's strict mode does: nothing is done to the
         first of them by chance."""
         sel = target.selector
-        frames = await self._frame_list()
-        frames.sort(key=lambda f: f.id != self.target_id)
-        query = (f"__ts.queryIn({json.dumps(sel)}, {json.dumps(target.within)})"
-                 if target.within else f"__ts.query({json.dumps(sel)}, {CSS_COUNTED})")
-        expr = (f"(ids => ({{ids, shown: ids.slice(0, 3).map(i => __ts.describe(__ts.get(i)))"
-                f"}}))({query})")
-        found: list[tuple[Frame, int]] = []
-        shown: list[str] = []
-        for frame in frames:
-            try:
-                res = await self.evaluate(frame, expr)
-            except BrowserError as exc:
-                if "SyntaxError" in exc.message or "not a valid selector" in exc.message:
-                    raise UsageError(f"{sel!r} is not a valid CSS selector; nothing was done"
-                                     ) from None
-                continue
-            ids = res.get("ids") if isinstance(res, dict) else None
-            found += [(frame, int(i)) for i in ids or []]
-            shown += [str(d) for d in res.get("shown") or []] if ids else []
+
+        def invalid(exc: BrowserError) -> None:
+            if "SyntaxError" in exc.message or "not a valid selector" in exc.message:
+                raise UsageError(f"{sel!r} is not a valid CSS selector; nothing was done"
+                                 ) from None
+        found, shown = await self._matching(
+            f"__ts.queryIn({json.dumps(sel)}, {json.dumps(target.within)})" if target.within
+            else f"__ts.query({json.dumps(sel)}, {CSS_COUNTED})", invalid)
         where = f" near {target.within!r}" if target.within else ""
         if len(found) > 1:
             many = f"{len(found)}{' or more' if len(found) >= CSS_COUNTED else ''}"
@@ -153,7 +126,32 @@ class Locating(SnapshotTaking):
                 "one element. Use its ref from a snapshot, or a selector only it matches")
         if not found:
             raise RefNotFound(f"no element matches {sel!r}{where}; nothing was done")
-        frame, local = found[0]
+        return await self._handle_of(*found[0])
+
+    async def _matching(self, query: str, failed: Callable[[BrowserError], None]
+                        ) -> tuple[list[tuple[Frame, int]], list[str]]:
+        """The elements a page helper query (JavaScript giving element ids) finds in every
+        frame, the main frame's first, and the first few of each described; `failed` hears
+        a frame's error (and may raise), else that frame (going away) is passed over."""
+        frames = await self._frame_list()
+        frames.sort(key=lambda f: f.id != self.target_id)
+        expr = (f"(ids => ({{ids, shown: ids.slice(0, 3).map(i => __ts.describe(__ts.get(i)))"
+                f"}}))({query})")
+        found: list[tuple[Frame, int]] = []
+        shown: list[str] = []
+        for frame in frames:
+            try:
+                res = await self.evaluate(frame, expr)
+            except BrowserError as exc:
+                failed(exc)
+                continue
+            ids = res.get("ids") if isinstance(res, dict) else None
+            found += [(frame, int(i)) for i in ids or []]
+            shown += [str(d) for d in res.get("shown") or []] if ids else []
+        return found, shown
+
+    async def _handle_of(self, frame: Frame, local: int) -> Handle:
+        """A found element's handle, with the ref its role and name give it."""
         info = await self.evaluate(frame, f"__ts.info({local})") or {}
         ref = self._ref_for(frame, local, str(info.get("role") or "generic"),
                             str(info.get("name") or ""))
