@@ -12,10 +12,12 @@ from typing import Any
 
 from ..errors import ActionTimeout, BrowserError, CDPError, TargetNotInteractable
 from . import outputs
-from .acting import Outcome, describe
-from .aiming import Ask
+from .acting import Outcome, describe, guarded
+from .aiming import Ask, aim_and_ask
+from .model import Handle
 from .outputs import Output
-from .pointer import click
+from .pointer import click, shielded
+from .shield import Shield
 from .tab import Tab
 from .targets import RefTarget, Target
 
@@ -25,6 +27,11 @@ UPLOAD_REFUSED = ("Chrome refused to hand the files to the page (DOM.setFileInpu
                   "allowed); nothing was uploaded. Through the Tabsteward extension, switch "
                   "on \"Allow access to file URLs\" in chrome://extensions, Tabsteward, "
                   "Details, then try again")
+COPY = 1  # the drag operation a file dropped from a folder offers
+
+
+class _NoChooser(TargetNotInteractable):
+    """A click meant to open a file chooser opened none."""
 HIDDEN_TRIES = 4
 HIDDEN_WAIT = 4.0
 
@@ -52,11 +59,50 @@ async def upload(tab: Tab, target: Target, given: list[str]) -> Outcome:
                 "objectId": obj, "functionDeclaration": "function () { this.click(); }",
                 "userGesture": True}, session=session))
         return Outcome(f"set {len(files)} file(s) on {what}", data=done)
+    ask = Ask("upload", {"files": tuple(files)})
+    drops = await tab.evaluate(handle.frame, f"__ts.takesDrops({handle.local})") or {}
+    dropped = Outcome(f"dropped {len(files)} file(s) on {what}", data=done)
+    if drops.get("here") and not drops.get("everywhere"):
+        # a drop zone: the files are dropped on it, as a person drags them from a folder
+        await _drop(tab, handle, info, what, files, ask, dropped)
+        return dropped
     # a button that opens the file chooser: catch the chooser and fill it; the click is put
-    # to policy as an upload through what it really activates
-    await _choose(tab, what, files, lambda: click(
-        tab, RefTarget(handle.ref), ask=Ask("upload", {"files": tuple(files)})))
+    # to policy as an upload through what it really activates. On a page that takes drops
+    # everywhere, a zone that opens no chooser gets the files dropped instead
+    try:
+        await _choose(tab, what, files, lambda: click(tab, RefTarget(handle.ref), ask=ask))
+    except _NoChooser:
+        if not drops.get("here"):
+            raise
+        await _drop(tab, handle, info, what, files, ask, dropped)
+        return dropped
     return Outcome(f"chose {len(files)} file(s) through {what}", data=done)
+
+
+async def _drop(tab: Tab, handle: Handle, info: dict[str, Any], what: str, files: list[str],
+                ask: Ask, out: Outcome) -> None:
+    """Drop files on an element as a person drags them there from a folder: over it, then
+    let go; put to policy as an upload through what a click there would reach."""
+    aim = await aim_and_ask(tab, handle, what, info, ask)
+    session, x, y = await tab.route(handle, aim.x, aim.y)
+    data = {"items": [], "files": files, "dragOperationsMask": COPY}
+
+    async def drag(kind: str) -> None:
+        await tab.send("Input.dispatchDragEvent", {"type": kind, "x": x, "y": y,
+                                                   "data": data}, session=session)
+
+    async def let_go(up: Shield) -> None:
+        await up.up()
+        for kind in ("dragEnter", "dragOver"):
+            await drag(kind)
+        await guarded(tab, drag("drop"), "upload", out)
+
+    try:
+        await shielded(tab, session, what, "drop", let_go)
+    except CDPError as exc:
+        if exc.cdp_message != REFUSED:
+            raise
+        raise BrowserError(UPLOAD_REFUSED) from None
 
 
 async def _choose(tab: Tab, what: str, files: list[str],
@@ -70,8 +116,8 @@ async def _choose(tab: Tab, what: str, files: list[str],
             async with asyncio.timeout(5):
                 _, params = await chooser
         except TimeoutError:
-            raise TargetNotInteractable(f"clicking {what} opened no file chooser; nothing "
-                                        "was uploaded") from None
+            raise _NoChooser(f"clicking {what} opened no file chooser; nothing was "
+                            "uploaded") from None
         try:
             await tab.send("DOM.setFileInputFiles",
                            {"files": files, "backendNodeId": params["backendNodeId"]})

@@ -118,7 +118,8 @@ async def screenshot(call: Call, args: dict[str, Any]) -> Result:
         return result(out, tab)
 
 
-@tool("upload", "Put files into a file input (or the chooser a button opens)", TARGET,
+@tool("upload", "Put files into a file input, onto a drop zone, or into the chooser a "
+      "button opens", TARGET,
       Param("files", "list", required=True, positional=True, help="paths of files"),
       *looking.LOOK, mutating=True)
 async def upload(call: Call, args: dict[str, Any]) -> Result:

@@ -81,6 +81,17 @@ async def test_a_hidden_tab_takes_files_through_an_input_and_through_a_file_choo
     await actions.wait(tab, text="hidden: a.txt=alpha")
 
 
+async def test_a_hidden_tab_takes_files_dropped_on_its_drop_zone(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("dropzone.html"))
+    assert await hidden(tab)
+    a = tmp_path / "a.txt"
+    a.write_text("alpha")
+    out = await files.upload(tab, parse("#zone"), [str(a)])
+    assert out.did.startswith("dropped 1 file(s) on @")
+    await actions.wait(tab, text="dropped: a.txt=alpha")
+
+
 def refuse_files(browser: Browser, monkeypatch: pytest.MonkeyPatch, *, always: bool) -> None:
     """Chrome's answer to some extensions' debuggers: DOM.setFileInputFiles is refused,
     except (unless `always`) as the answer to a file chooser Chrome opened."""
