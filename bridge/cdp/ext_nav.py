@@ -33,7 +33,8 @@ log = logging.getLogger("tabsteward.cdp")
 # engine sends it again when the debugger attaches).
 DEFERRED = frozenset({"Page.enable", "Page.setLifecycleEventsEnabled", "Target.setAutoAttach",
                       "Emulation.setFocusEmulationEnabled", "Fetch.enable", "Fetch.disable",
-                      "Page.addScriptToEvaluateOnNewDocument", "Network.disable"})
+                      "Page.addScriptToEvaluateOnNewDocument", "Network.disable",
+                      "Page.setInterceptFileChooserDialog"})
 NAVIGATIONS = {"Page.navigate": "url", "Page.reload": "reload"}
 HISTORY = ("Page.getNavigationHistory", "Page.navigateToHistoryEntry")
 TARGET_TRIES = 40  # a new tab's target shows in chrome.debugger.getTargets within ms

@@ -25,6 +25,8 @@ log = logging.getLogger("tabsteward.engine")
 AFTER = "__ts.inputState"
 NAV_TIMEOUT = 30.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
+CHOOSER_OPENED = ("it opened a file chooser, which nobody sees; nothing was chosen (to give "
+                  "it files, use upload on the same target)")
 ANSWERS_WAIT = 5.0  # seconds a look after an action waits for the data it had the page load
 
 
@@ -113,6 +115,8 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         outcome.data["sent_to"] = places
     stopped = tab.state.stopped[stopped_before:]
     outcome.changes.extend(stop.text for stop in stopped)
+    if any(m == "Page.fileChooserOpened" for m, _ in events):
+        outcome.changes.append(CHOOSER_OPENED)
     if tab.state.url != before_url and not stopped:
         outcome.changes.append(f"navigated to {tab.state.url}")
         outcome.data["url"] = tab.state.url

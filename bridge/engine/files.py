@@ -107,7 +107,9 @@ async def _drop(tab: Tab, handle: Handle, info: dict[str, Any], what: str, files
 
 async def _choose(tab: Tab, what: str, files: list[str],
                   opener: Callable[[], Awaitable[object]]) -> None:
-    """Open a file chooser with `opener`, catch it before the person sees it, and fill it."""
+    """Open a file chooser with `opener`, catch it before the person sees it, and fill it.
+    (Every agent session catches choosers from its start: tab.init_session; this asks again
+    in case that failed, and leaves it on.)"""
     await tab.send("Page.setInterceptFileChooserDialog", {"enabled": True})
     chooser = tab.expect(lambda m, p, s: m == "Page.fileChooserOpened")
     try:
@@ -127,7 +129,6 @@ async def _choose(tab: Tab, what: str, files: list[str],
             raise BrowserError(UPLOAD_REFUSED) from None
     finally:
         chooser.cancel()  # when the click was refused, nobody waits for it
-        await tab.send("Page.setInterceptFileChooserDialog", {"enabled": False})
 
 
 def _own_files(tab: Tab) -> tuple[str, ...]:

@@ -100,6 +100,10 @@ class Tab(Placing, Locating):
                                           "flatten": True}, session_id=session_id),
             send("Emulation.setFocusEmulationEnabled", {"enabled": True},
                  session_id=session_id),
+            # a file chooser the page opens is the agent's to answer (`upload`), never a
+            # dialog in front of the person
+            send("Page.setInterceptFileChooserDialog", {"enabled": True},
+                 session_id=session_id),
             send("Page.addScriptToEvaluateOnNewDocument",
                  {"source": HOOK_JS, "runImmediately": True}, session_id=session_id),
             *([screen.enable(self, session_id, True)] if self.screening else []),

@@ -1,6 +1,6 @@
 """Files dropped on a page's drop zone (no file input, no chooser), as a person drags them
-from a folder: they arrive whole, and the drop is put to policy as an upload first; on both
-transports."""
+from a folder: they arrive whole, and the drop is put to policy as an upload first; a file
+chooser a plain click opens is caught and reported, never shown; on both transports."""
 
 from __future__ import annotations
 
@@ -74,3 +74,17 @@ async def test_a_drop_policy_refuses_drops_nothing(
     upload = next(i for i in seen if i.action == "upload")
     assert upload.files == (str(secret),)
     assert await text_of(tab, "#out") == "no files"
+
+
+async def test_a_plain_click_that_opens_a_file_chooser_says_so_and_upload_still_fills_it(
+        tab: Tab, site: Site, tmp_path: Path) -> None:
+    await goto(tab, site.url("upload.html"))
+    out = await actions.click(tab, parse("#choose"))
+    assert "it opened a file chooser, which nobody sees; nothing was chosen" in out.text()
+    assert await text_of(tab, "#out") == "no files"
+    a = tmp_path / "a.txt"
+    a.write_text("alpha")
+    await files.upload(tab, parse("#choose"), [str(a)])
+    await actions.wait(tab, text="hidden: a.txt=alpha")
+    again = await actions.click(tab, parse("#choose"))  # still caught after an upload
+    assert "it opened a file chooser" in again.text()
