@@ -28,12 +28,12 @@ UPLOAD_REFUSED = ("Chrome refused to hand the files to the page (DOM.setFileInpu
                   "on \"Allow access to file URLs\" in chrome://extensions, Tabsteward, "
                   "Details, then try again")
 COPY = 1  # the drag operation a file dropped from a folder offers
+HIDDEN_TRIES = 4
+HIDDEN_WAIT = 4.0
 
 
 class _NoChooser(TargetNotInteractable):
     """A click meant to open a file chooser opened none."""
-HIDDEN_TRIES = 4
-HIDDEN_WAIT = 4.0
 
 
 async def upload(tab: Tab, target: Target, given: list[str]) -> Outcome:
