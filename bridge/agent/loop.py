@@ -169,11 +169,11 @@ class GoalRun:
                     raise _End("blocked", f"the model gave up: {decision.reason}")
                 described = dec.describe(decision, obs)  # "click button "Go" (@3)"
                 target = described.removeprefix(decision.op).strip()
+                before = self._look(obs)  # before the act: a scroll keeps where it went
                 act_start = time.monotonic()
                 ok, result, policy = await self._act(decision)
                 act_ms = (time.monotonic() - act_start) * 1000
                 self.actions += 1
-                before = self._look(obs)
                 obs = await self._observe()
                 unchanged = unchanged + 1 if self._look(obs) == before else 0
                 elapsed = (time.monotonic() - step_start) * 1000

@@ -123,6 +123,23 @@ def test_a_task_that_needs_scrolling(goal_hub, model_key, site):
     assert len(out["steps"]) >= 2
 
 
+def test_scrolling_an_app_whose_page_never_scrolls_counts_as_a_change(goal_hub, model_key,
+                                                                      site):
+    hub, _ = goal_hub
+
+    def decide(page: str, did: list[str]) -> dict[str, Any]:  # its pane scrolls, not its page
+        if len(did) >= 4:
+            return act("done", evidence="Message 60")
+        return act("scroll", None, "down")
+
+    with LLMServer(Model(decide)) as server:
+        out, _ = run(hub, "read the last message", model_key(server), "--start-url",
+                     site.url("appshell.html"))
+    assert out["status"] == "done", out
+    assert [s["op"] for s in out["steps"]] == ["scroll"] * 4
+    assert all("scrolled main#list" in s["result"] for s in out["steps"]), out["steps"]
+
+
 def test_a_model_that_obeys_a_prompt_injection_is_held_by_policy_and_the_person_denies(
         goal_hub, model_key, site):
     hub, term = goal_hub
