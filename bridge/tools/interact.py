@@ -9,8 +9,6 @@ from . import looking
 from .common import TARGET, optional_target, result, tab_of, target
 from .registry import Call, Param, Result, tool
 
-LOOK = looking.LOOK
-
 
 @tool("click", "Click an element (trusted input, in the background); with --snapshot or "
       "-i, then print the page's snapshot (once a page it opened in the tab has loaded)",
@@ -19,7 +17,7 @@ LOOK = looking.LOOK
             choices=("left", "right", "middle")),
       Param("count", "int", help="2 for a double click", default=1),
       Param("modifiers", "list", help="Control, Shift, Alt, Meta (repeatable)"),
-      *LOOK, mutating=True)
+      *looking.LOOK, mutating=True)
 async def click(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.click(tab, target(args), str(args.get("button") or "left"),
@@ -27,13 +25,13 @@ async def click(call: Call, args: dict[str, Any]) -> Result:
         return await looking.reported(tab, out, args)
 
 
-@tool("dblclick", "Double-click an element", TARGET, *LOOK, mutating=True)
+@tool("dblclick", "Double-click an element", TARGET, *looking.LOOK, mutating=True)
 async def dblclick(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         return await looking.reported(tab, await actions.click(tab, target(args), count=2), args)
 
 
-@tool("hover", "Move the mouse over an element", TARGET, *LOOK, mutating=True)
+@tool("hover", "Move the mouse over an element", TARGET, *looking.LOOK, mutating=True)
 async def hover(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         return await looking.reported(tab, await actions.hover(tab, target(args)), args)
@@ -49,7 +47,7 @@ TEXT = Param("text", required=True, positional=True, help="the text")
 
 
 @tool("fill", "Replace the text of an input, textarea or editable element", TARGET, TEXT,
-      *LOOK, mutating=True)
+      *looking.LOOK, mutating=True)
 async def fill(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.enter_text(tab, target(args), str(args["text"]), "fill")
@@ -57,7 +55,7 @@ async def fill(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("type", "Type text at the end of an input, textarea or editable element (a line "
-      "break is pressed as Enter)", TARGET, TEXT, *LOOK, mutating=True)
+      "break is pressed as Enter)", TARGET, TEXT, *looking.LOOK, mutating=True)
 async def type_(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.enter_text(tab, target(args), str(args["text"]), "type")
@@ -67,7 +65,7 @@ async def type_(call: Call, args: dict[str, Any]) -> Result:
 @tool("press", "Press keys or shortcuts, e.g. Enter, Tab, Control+A, 'ArrowDown ArrowDown'",
       Param("target", positional=True, help="focus this element first (@N, loc=, text=, CSS)"),
       Param("keys", required=True, positional=True, help="space-separated keys or chords"),
-      *LOOK, mutating=True)
+      *looking.LOOK, mutating=True)
 async def press(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.press(tab, str(args["keys"]), optional_target(args))
@@ -78,7 +76,7 @@ async def press(call: Call, args: dict[str, Any]) -> Result:
       "dropdown the page made (a combobox, a listbox or menu button): opened, then clicked",
       TARGET,
       Param("values", "list", required=True, positional=True, help="values or labels"),
-      *LOOK, mutating=True)
+      *looking.LOOK, mutating=True)
 async def select(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         values = [str(v) for v in args["values"]]
@@ -86,13 +84,13 @@ async def select(call: Call, args: dict[str, Any]) -> Result:
 
 
 @tool("check", "Check a checkbox, radio button or switch (no-op when checked)", TARGET,
-      *LOOK, mutating=True)
+      *looking.LOOK, mutating=True)
 async def check(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         return await looking.reported(tab, await actions.check(tab, target(args), True), args)
 
 
-@tool("uncheck", "Uncheck a checkbox or switch (no-op when unchecked)", TARGET, *LOOK,
+@tool("uncheck", "Uncheck a checkbox or switch (no-op when unchecked)", TARGET, *looking.LOOK,
       mutating=True)
 async def uncheck(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
@@ -103,7 +101,7 @@ async def uncheck(call: Call, args: dict[str, Any]) -> Result:
       "scroll it into view",
       Param("target", positional=True, help="element to scroll (default: the page)"),
       Param("dy", "int", help="pixels down (negative: up)"),
-      Param("dx", "int", help="pixels right (negative: left)"), *LOOK, mutating=False)
+      Param("dx", "int", help="pixels right (negative: left)"), *looking.LOOK, mutating=False)
 async def scroll(call: Call, args: dict[str, Any]) -> Result:
     dy = args.get("dy")
     if dy is None and not args.get("target"):
@@ -116,7 +114,7 @@ async def scroll(call: Call, args: dict[str, Any]) -> Result:
 
 @tool("drag", "Drag one element onto another", TARGET,
       Param("to", required=True, positional=True, help="where to drop: @N, loc=, text= or CSS"),
-      *LOOK, mutating=True)
+      *looking.LOOK, mutating=True)
 async def drag(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await dragging.drag(tab, target(args), target(args, "to"))
