@@ -27,6 +27,15 @@ async def test_a_listbox_button_is_opened_and_its_option_clicked(tab: Tab, site:
     assert await js(tab, "document.getElementById('fruits').hidden") is True
 
 
+async def test_a_list_already_open_is_chosen_from_without_clicking_it_shut(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    await actions.click(tab, parse("#fruit"))  # open: its button toggles it
+    assert await js(tab, "document.getElementById('fruits').hidden") is False
+    await actions.select(tab, parse("#fruit"), ["Cherry"])
+    assert await text_of(tab, "#out") == "fruit Cherry"
+
+
 async def test_a_menu_that_comes_a_moment_later_and_choices_with_no_role_are_chosen(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("droplists.html"))
