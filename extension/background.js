@@ -34,6 +34,7 @@ let openedAt = 0;
 let heard = false; // the hub has spoken on this port
 let backoff = 500;
 const chunks = new Map(); // chunk id -> {count, parts}
+const inFlight = new Map(); // agent tab -> ids of its data requests not yet answered
 
 // ---- the calls the hub may make ----
 
@@ -168,6 +169,9 @@ const CALLS = {
       touch({ tabId: Number(tabId) }, -1);
     }
   },
+  // the ids of an agent tab's data requests begun and not yet answered (see net.data):
+  // asked once its page loaded, as those events may come after the load's
+  "net.pending": (tabId) => [...(inFlight.get(Number(tabId)) || [])],
   "reader.frames": frames,
   "reader.run": run,
   "guard.set": guard,
@@ -385,6 +389,7 @@ chrome.debugger.onEvent.addListener((source, method) => {
 chrome.tabs.onActivated.addListener(({ tabId }) => keepBehind(tabId));
 chrome.tabs.onRemoved.addListener((tabId, info) => {
   agentTabs.delete(tabId);
+  inFlight.delete(tabId);
   asking.delete(tabId);
   unguard(tabId);
   send({ event: "tabs.removed", args: [tabId, info] });
@@ -430,6 +435,24 @@ chrome.webNavigation.onErrorOccurred.addListener((d) => {
   if (d.error !== "net::ERR_BLOCKED_BY_CLIENT" || !isAgentTab(d.tabId)) return;
   send({ event: "nav.blocked", args: [d.tabId, { url: d.url, main: d.frameId === 0 }] });
 });
+// An agent tab's data requests (fetch and XMLHttpRequest: webRequest's "xmlhttprequest"),
+// begun and answered, so that the hub can wait for the data a page is still loading before
+// it reads the page, with no debugger attached. Nothing of the person's tabs is told; only
+// the request's id, no address, no content.
+const DATA = { urls: ["<all_urls>"], types: ["xmlhttprequest"] };
+const told = (kind) => (d) => {
+  if (!(d.tabId >= 0 && isAgentTab(d.tabId))) return;
+  const id = String(d.requestId);
+  const open = inFlight.get(d.tabId) || new Set();
+  if (kind === "begun") open.add(id);
+  else open.delete(id);
+  if (open.size) inFlight.set(d.tabId, open);
+  else inFlight.delete(d.tabId);
+  send({ event: "net.data", args: [d.tabId, kind, id] });
+};
+chrome.webRequest.onBeforeRequest.addListener(told("begun"), DATA);
+chrome.webRequest.onCompleted.addListener(told("answered"), DATA);
+chrome.webRequest.onErrorOccurred.addListener(told("answered"), DATA);
 chrome.downloads.onCreated.addListener((item) =>
   send({ event: "downloads.created", args: [item] }));
 chrome.downloads.onChanged.addListener((delta) =>

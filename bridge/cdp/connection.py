@@ -28,6 +28,13 @@ BARE_WORLD = "tabsteward-bare"
 SESSION_GONE = "its session was detached (the frame or tab went away) before it answered"
 
 
+# an agent tab's data request (fetch, XMLHttpRequest) begun and answered, as the extension's
+# worker hears them with no debugger (chrome.webRequest; ext_events.py): events of ours, so
+# that they only say what a look waits for, never what the page sent (engine/sent.py)
+DATA_BEGUN = "Tabsteward.dataRequested"
+DATA_ANSWERED = "Tabsteward.dataAnswered"
+
+
 class CDPConnection:
     """Request/reply matching and event fan-out over a message transport.
 
@@ -39,11 +46,19 @@ class CDPConnection:
     # document starts (Page.addScriptToEvaluateOnNewDocument with a worldName); not over
     # the extension, which puts it in the extension's world itself
     helper_at_start = True
+    # whether the page's data requests (fetch, XMLHttpRequest) are told without the Network
+    # domain (engine/sent.py DATA_BEGUN): over the extension, whose worker hears them
+    hears_data = False
 
     def outlives_sessions(self, context: int) -> bool:
         """Whether an execution context stays a tab's through a new debugger session (none
         does over plain CDP; over the extension, a world read through chrome.scripting)."""
         return False
+
+    async def data_pending(self, session_id: str) -> set[str]:
+        """The page's data requests begun and not answered that events may not have told
+        yet (over the extension, see there); the ids its DATA_BEGUN events carry."""
+        return set()
 
     def __init__(self) -> None:
         self._ids = itertools.count(1)

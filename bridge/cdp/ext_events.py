@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..errors import TabstewardError
-from .connection import CDPConnection
+from .connection import DATA_ANSWERED, DATA_BEGUN, CDPConnection
 from .ext_downloads import download_event
 from .ext_history import History
 from .ext_nav import Guard, Unguarded
@@ -19,6 +20,8 @@ from .ext_worlds import ExtensionWorlds
 log = logging.getLogger("tabsteward.cdp")
 
 PREFIX = "tab-"
+DATA_EVENTS = {"begun": DATA_BEGUN, "answered": DATA_ANSWERED}
+REQUEST_ID = re.compile(r"[0-9]{1,20}")
 
 @dataclass
 class _Tab:
@@ -100,6 +103,13 @@ class ExtensionEvents(CDPConnection):
             self._on_nav(first, str(args[1]), args[2])
         elif name == "nav.blocked" and first in self._tabs and isinstance(args[-1], dict):
             self._emit("Tabsteward.requestBlocked", args[1], session_of(int(first)))
+        elif name == "net.data" and first in self._tabs and len(args) == 3 and \
+                args[1] in DATA_EVENTS and isinstance(args[2], str) and \
+                REQUEST_ID.fullmatch(args[2]):
+            # an agent tab's fetch or XMLHttpRequest (chrome.webRequest): what a look waits
+            # for, debugger or not; the ids are the worker's, apart from the debugger's
+            self._emit(DATA_EVENTS[args[1]], {"requestId": f"w{args[2]}"},
+                       session_of(int(first)))
         elif name == "agents.stopped" and args:
             self.stopped = args[0] is True
 

@@ -36,7 +36,7 @@ from ..errors import BrowserError, CDPError, TabError, TabstewardError, UsageErr
 from .connection import BARE_WORLD, DEFAULT_TIMEOUT, SESSION_GONE, Answer, Command, not_sent
 from .ext_attach import ExtensionAttach
 from .ext_detach import cause
-from .ext_events import _Tab, session_of
+from .ext_events import PREFIX, REQUEST_ID, _Tab, session_of
 from .ext_nav import HISTORY, Navigator
 from .ext_reader import Reader
 from .ext_worlds import ExtensionWorlds
@@ -65,6 +65,7 @@ class ExtensionConnection(ExtensionAttach):
     """CDP commands and events for the tabs Tabsteward opened through one extension."""
 
     helper_at_start = False  # the extension's world has the helper (extension/reader.js)
+    hears_data = True  # its worker tells an agent tab's data requests (chrome.webRequest)
 
     def __init__(self, link: ExtensionLink, grace: float = RELINK_GRACE) -> None:
         super().__init__()
@@ -125,6 +126,21 @@ class ExtensionConnection(ExtensionAttach):
 
     def outlives_sessions(self, context: int) -> bool:
         return self._reader.frame_of(context) is not None
+
+    async def data_pending(self, session_id: str) -> set[str]:
+        """The data requests of the tab the worker heard begin and not end (`net.pending`),
+        by the ids its DATA_BEGUN events carry; none when it cannot say."""
+        tab_id = session_id.removeprefix(PREFIX)
+        if not tab_id.isdigit():
+            return set()
+        try:
+            ids = await self.link.call("net.pending", int(tab_id), timeout=5.0)
+        except (ExtensionCallError, TabstewardError) as exc:
+            log.debug("no pending data requests from the extension: %s", exc)
+            return set()
+        if not isinstance(ids, list):
+            return set()
+        return {f"w{i}" for i in ids if isinstance(i, str) and REQUEST_ID.fullmatch(i)}
 
     # -- the CDP interface ---------------------------------------------------------------
     async def send(self, method: str, params: dict[str, Any] | None = None,

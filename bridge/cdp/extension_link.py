@@ -24,7 +24,7 @@ PROTOCOL = 1
 HELLO_TIMEOUT = 10.0
 EVENTS = frozenset({"debugger.detached", "debugger.event", "tabs.removed", "tabs.updated",
                     "tabs.created", "tabs.opened", "downloads.created", "downloads.changed",
-                    "agents.stopped", "nav.event", "nav.blocked"})
+                    "agents.stopped", "nav.event", "nav.blocked", "net.data"})
 _LABEL = re.compile(r"[^\x00-\x1f\x7f]{0,64}")
 
 EventHandler = Callable[[str, list[Any]], None]

@@ -6,8 +6,10 @@ import asyncio
 import logging
 from typing import Any
 
+from ..cdp.connection import DATA_BEGUN
 from ..errors import BrowserError, PolicyError, TabError, UsageError
-from .acting import NAV_TIMEOUT, Outcome, _report_dialog, guarded
+from . import sent
+from .acting import ANSWERS_WAIT, NAV_TIMEOUT, Outcome, _report_dialog, guarded
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
@@ -26,7 +28,9 @@ def with_scheme(url: str) -> str:
 
 async def navigate(tab: Tab, url: str, wait: str = "load",
                    timeout: float = NAV_TIMEOUT, *, read_after: bool = False) -> Outcome:
-    """Open url in the tab and wait for its load (`wait`). `read_after`: the caller reads
+    """Open url in the tab and wait for its load (`wait`), and after a load, for the data
+    (fetch, XMLHttpRequest) the page was still loading then, as a person waits for a page
+    to fill in before reading it (up to ANSWERS_WAIT). `read_after`: the caller reads
     the page next (`open -i`), so the page helper's world is made as the document
     commits, while its load is awaited (not otherwise: an agent that opens again at once
     would have it made in a document it is leaving)."""
@@ -62,6 +66,10 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
                         p.get("frame", {}).get("id") == tab.target_id)
     parsed.add_done_callback(
         lambda f: None if f.cancelled() else tab.world_ahead(tab.target_id))
+    # the page's data requests: through the extension its worker tells them (no debugger);
+    # elsewhere the Network domain does
+    listening = [] if tab.conn.hears_data or wait != "load" else await sent.listen(tab)
+    tab.start_recording()
     try:
         stopped_before = len(tab.state.stopped)
         going = asyncio.ensure_future(tab.send("Page.navigate", {"url": url}))
@@ -96,15 +104,40 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
                                          return_when=asyncio.FIRST_COMPLETED)
             if not done:
                 out.changes.append(f"still loading after {timeout:g} s")
+            elif loaded in done and wait == "load":
+                await _data_loaded(tab, out)
     finally:
         loaded.cancel()
         dialog.cancel()
         parsed.cancel()
+        sent.stop_listening(tab, listening)
+        tab.stop_recording()
     tab.state.url = url if tab.state.url == "about:blank" else tab.state.url
     out.changes.extend(stop.text for stop in tab.state.stopped[stopped_before:])
     out.data["url"] = tab.state.url
     _report_dialog(tab, out)
     return out
+
+
+async def _data_loaded(tab: Tab, out: Outcome) -> None:
+    """Wait for the data requests the page began while it loaded and had no answer at its
+    load, and those begun with their answers (sent.answers), up to ANSWERS_WAIT."""
+    # through the extension, a request begun before the load may be told after it: the
+    # worker is asked which are in flight (less those whose answer came meanwhile)
+    told = await tab.conn.data_pending(tab.session_id)
+    pending = sent.unanswered([*((DATA_BEGUN, {"requestId": r}) for r in told),
+                               *tab.state.events])
+    if not pending:
+        return
+    answered = sent.answers(tab, pending, ANSWERS_WAIT)
+    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    try:
+        await asyncio.wait({answered, dialog}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        dialog.cancel()
+    if answered.cancelled() and tab.state.dialog is None:
+        out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+    answered.cancel()
 
 
 def _let_finish(tab: Tab, request: asyncio.Future[Any]) -> None:

@@ -17,6 +17,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..cdp.connection import DATA_ANSWERED, DATA_BEGUN
 from ..errors import BrowserError, PolicyError, TabError
 from .tab import Tab
 
@@ -26,7 +27,8 @@ FORM_REASONS = ("formSubmissionGet", "formSubmissionPost")
 SCRIPTED = ("XHR", "Fetch", "Ping", "EventSource", "Other")  # resource types a script sends
 AWAITED = ("XHR", "Fetch")  # the data a page's script loads to draw what an action asked for
 ANSWERED = ("Network.loadingFinished", "Network.loadingFailed")
-CHAINED = 0.25  # seconds after an awaited answer in which a new request is awaited too
+CHAINED = 0.25  # seconds after an action's end in which a request it led to is awaited too
+QUIET = 0.1  # seconds after the last awaited answer in which a request made with it may begin
 READS = ("GET", "HEAD", "OPTIONS")
 # no response bodies are kept for us while we listen
 NETWORK = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
@@ -77,35 +79,60 @@ async def _disable(tab: Tab, sessions: list[str]) -> None:
 def unanswered(events: Events) -> set[str]:
     """The ids of the data requests (fetch, XMLHttpRequest) the page began while the action
     ran and that had no answer yet when it ended."""
-    begun = {str(p.get("requestId")) for m, p in events
-             if m == "Network.requestWillBeSent" and p.get("type") in AWAITED}
-    return begun - {str(p.get("requestId")) for m, p in events if m in ANSWERED}
+    begun = {rid for m, p in events if (rid := _begun(m, p))}
+    return begun - {rid for m, p in events if (rid := _answered(m, p))}
+
+
+def _begun(method: str, params: dict[str, Any]) -> str:
+    """The id of the data request this event says began ('' for any other event)."""
+    if method == DATA_BEGUN or (method == "Network.requestWillBeSent" and
+                                params.get("type") in AWAITED):
+        return str(params.get("requestId"))
+    return ""
+
+
+def _answered(method: str, params: dict[str, Any]) -> str:
+    """The id of the request this event says has its answer ('' for any other event)."""
+    return str(params.get("requestId")) if method in ANSWERED or method == DATA_ANSWERED \
+        else ""
 
 
 def answers(tab: Tab, pending: set[str], cap: float) -> asyncio.Future[Any]:
-    """A future done once the requests `pending` have all answered, and those the page
-    begins within CHAINED seconds of the action's end or of one of their answers (a request
-    made with the first one's answer; not a poll or a long poll that happens to start while
-    they are awaited); cancelled after `cap` seconds, so one that never ends holds nothing."""
+    """A future done once the requests `pending` have all answered and no other began within
+    QUIET seconds of the last answer. Awaited too: those the page begins while one of them
+    is unanswered (a script has a fetch's answer once its headers came, before the request
+    ends), or within CHAINED seconds of the action's end or QUIET of an answer (a request
+    made with another's answer; not a poll that starts once they are all in). Cancelled
+    after `cap` seconds, so one that never ends holds nothing."""
     loop = asyncio.get_running_loop()
-    last = [loop.time()]
+    done: asyncio.Future[Any] = loop.create_future()
+    last = [loop.time(), CHAINED]  # when the last answer (or the action's end) came, window
+
+    def settle() -> None:
+        if not pending and not done.done():
+            done.set_result(None)
 
     def step(method: str, params: dict[str, Any], session: str | None) -> bool:
-        if method == "Network.requestWillBeSent" and params.get("type") in AWAITED:
-            if loop.time() - last[0] <= CHAINED:
-                pending.add(str(params.get("requestId")))
-        elif method in ANSWERED and str(params.get("requestId")) in pending:
-            pending.discard(str(params.get("requestId")))
-            last[0] = loop.time()
-            return not pending
+        if rid := _begun(method, params):
+            if pending or loop.time() - last[0] <= last[1]:
+                pending.add(rid)
+        elif (rid := _answered(method, params)) and rid in pending:
+            pending.discard(rid)
+            last[:] = [loop.time(), QUIET]
+            if not pending:
+                loop.call_later(QUIET, settle)
         return False
-    done = tab.expect(step)
+    heard = tab.expect(step)
+
+    def gone(f: asyncio.Future[Any]) -> None:
+        if not f.cancelled() and f.exception() is not None and not done.done():
+            done.set_result(None)  # the tab closed first: nothing more will come
+    heard.add_done_callback(gone)
     handle = loop.call_later(cap, done.cancel)
 
     def ended(f: asyncio.Future[Any]) -> None:
         handle.cancel()
-        if not f.cancelled():
-            f.exception()  # the tab closed first: nobody need be told
+        heard.cancel()
     done.add_done_callback(ended)
     return done
 

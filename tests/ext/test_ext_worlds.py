@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
-from extension_env import DebuggerWatch, ExtensionHub, debugger_attached
+from extension_env import DebuggerWatch, ExtensionHub, chrome_call, debugger_attached
 from fixture_server import Site
 from pagetools import extension_calls
 from tabsteward.bridge.cdp.extension import ExtensionConnection
@@ -297,3 +297,41 @@ async def test_the_network_domain_a_first_click_listens_with_is_asked_beside_the
     setup_done = max(spans[m][1] for m in ("Page.enable", "Page.setLifecycleEventsEnabled",
                                            "Emulation.setFocusEmulationEnabled"))
     assert spans["Network.enable"][0] < setup_done
+
+
+async def test_an_open_waits_for_a_pages_first_data_with_no_debugger_and_the_persons_stay_untold(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    conn = browser.conn
+    assert isinstance(conn, ExtensionConnection)
+    heard: list[tuple[str, list[Any]]] = []
+    conn.link.on_event(lambda name, args: heard.append((name, args)))
+    tab = await browser.session("agent").current_tab()
+    async with DebuggerWatch(browser, tab) as watch:
+        await actions.navigate(tab, site.url("bootdata.html?mode=chained"))
+        assert 'button "Open the note from Grace"' in (await tab.snapshot(interactive=True)).text
+    assert watch.polls > 0
+    assert watch.seen_attached == 0
+    mine = int(tab.session_id.removeprefix("tab-"))
+    assert [a[1] for n, a in heard if n == "net.data" and a[0] == mine].count("begun") == 2
+    # the person's own tab loads the same page: nothing of its requests reaches the hub
+    person = next(t["id"] for t in await chrome_call(browser, "tabs.query", {"active": True}))
+    await chrome_call(browser, "tabs.update", person, {"url": site.url("bootdata.html")})
+
+    async def person_loaded() -> bool:
+        return sum(r.path == "/slow?ms=400" for r in site.requests) >= 2
+    await until(person_loaded, 15, "the person's page never fetched its data")
+    await asyncio.sleep(0.5)
+    assert not [a for n, a in heard if n == "net.data" and a[0] == person]
+    assert await chrome_call(browser, "net.pending", person) == []
+    # what the worker tells is checked: a malformed data event reaches no tab
+    told = tab.expect(lambda m, p, s: m.startswith("Tabsteward.data"))
+    for args in ([mine, "begun", "12; x"], [mine, "sent", "12"], [mine, "begun", 12],
+                 [mine, "begun"], [str(mine), "begun", "12"], [999999, "begun", "12"],
+                 [mine, "answered", "1" * 21]):
+        conn._on_link_event("net.data", args)
+    await asyncio.sleep(0)
+    assert not told.done()
+    conn._on_link_event("net.data", [mine, "answered", "12"])
+    assert told.done()
+    assert told.result() == ("Tabsteward.dataAnswered", {"requestId": "w12"})
