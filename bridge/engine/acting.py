@@ -106,7 +106,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             outcome.changes.append("navigation still loading")
     pending = sent.unanswered(events) if listen else set()
     if pending:
-        outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT)
+        outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT, sent.headed(events))
     # the Network domain may still be on from an earlier action (cdp/kept_network.py):
     # a page load's own requests are not what the agent sent
     said, places = sent.reports(events if listen else sent.without_requests(events))

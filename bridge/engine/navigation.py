@@ -6,7 +6,6 @@ import asyncio
 import logging
 from typing import Any
 
-from ..cdp.connection import DATA_BEGUN
 from ..errors import BrowserError, PolicyError, TabError, UsageError
 from . import sent
 from .acting import ANSWERS_WAIT, NAV_TIMEOUT, Outcome, _report_dialog, guarded
@@ -104,8 +103,10 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
                                          return_when=asyncio.FIRST_COMPLETED)
             if not done:
                 out.changes.append(f"still loading after {timeout:g} s")
-            elif loaded in done and wait == "load":
-                await _data_loaded(tab, out)
+            elif loaded in done and wait == "load" and \
+                    not await sent.data_came(tab, ANSWERS_WAIT):
+                # (the data the page was still fetching at its load, and what it led to)
+                out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
     finally:
         loaded.cancel()
         dialog.cancel()
@@ -117,27 +118,6 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     out.data["url"] = tab.state.url
     _report_dialog(tab, out)
     return out
-
-
-async def _data_loaded(tab: Tab, out: Outcome) -> None:
-    """Wait for the data requests the page began while it loaded and had no answer at its
-    load, and those begun with their answers (sent.answers), up to ANSWERS_WAIT."""
-    # through the extension, a request begun before the load may be told after it: the
-    # worker is asked which are in flight (less those whose answer came meanwhile)
-    told = await tab.conn.data_pending(tab.session_id)
-    pending = sent.unanswered([*((DATA_BEGUN, {"requestId": r}) for r in told),
-                               *tab.state.events])
-    if not pending:
-        return
-    answered = sent.answers(tab, pending, ANSWERS_WAIT)
-    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
-    try:
-        await asyncio.wait({answered, dialog}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        dialog.cancel()
-    if answered.cancelled() and tab.state.dialog is None:
-        out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
-    answered.cancel()
 
 
 def _let_finish(tab: Tab, request: asyncio.Future[Any]) -> None:

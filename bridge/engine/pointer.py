@@ -7,9 +7,10 @@ from typing import Any, TypeVar
 
 from ..cdp.connection import Command
 from ..errors import TargetCovered, TargetNotInteractable, UsageError
-from . import keys, shield
-from .acting import Outcome, describe, guarded, input_then_read, report_invalid
+from . import keys, sent, shield
+from .acting import ANSWERS_WAIT, Outcome, describe, guarded, input_then_read, report_invalid
 from .aiming import CLICK, Ask, aim_and_ask, reaches
+from .drawing import draw_once
 from .model import Handle
 from .shield import Shield
 from .snapshot import quote, shorten
@@ -161,25 +162,52 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
     """Scroll by (dx, dy) as a mouse wheel over the element does (over the page without
     one): the element, or the nearest box around it that can still scroll that way, else
     the page; a page that cannot scroll that way passes it to the box in its middle (an
-    app's list pane). With no amount, bring the element into view."""
+    app's list pane). With no amount, bring the element into view. Then the page is drawn
+    (hidden or not) and the data it fetched for what came into view is awaited, as a
+    person sees a feed's next stories come in."""
     if target is None:
         await tab.permit("scroll")
-        moved = await tab.evaluate(tab.frames[tab.target_id], f"__ts.wheel(null, {dx}, {dy})")
-        box = str(moved["box"])
-        return _scrolled(moved, f"{box} (the page itself cannot scroll that way)" if box
-                         else "the page")
+
+        async def wheel() -> Outcome:
+            moved = await tab.evaluate(tab.frames[tab.target_id],
+                                       f"__ts.wheel(null, {dx}, {dy})")
+            box = str(moved["box"])
+            return _scrolled(moved, f"{box} (the page itself cannot scroll that way)" if box
+                             else "the page")
+        return await _then_drawn(tab, wheel)
     handle, info = await tab.resolve_info(target)
     await tab.permit("scroll", info)
     what = describe(handle, info)
-    if dx == 0 and dy == 0:
+
+    async def into_view() -> Outcome:
         await tab.scroll_into_view(handle, what)
         return Outcome(f"scrolled {what} into view")
-    moved = await tab.evaluate(handle.frame, f"__ts.wheel({handle.local}, {dx}, {dy})")
-    if not isinstance(moved, dict):
-        raise TargetNotInteractable(f"{what} is gone from the page; nothing was scrolled")
-    box = str(moved["box"])
-    return _scrolled(moved, what if moved["self"] else f"{box} around {what}" if box
-                     else "the page")
+
+    async def wheel_on() -> Outcome:
+        moved = await tab.evaluate(handle.frame, f"__ts.wheel({handle.local}, {dx}, {dy})")
+        if not isinstance(moved, dict):
+            raise TargetNotInteractable(f"{what} is gone from the page; nothing was scrolled")
+        box = str(moved["box"])
+        return _scrolled(moved, what if moved["self"] else f"{box} around {what}" if box
+                         else "the page")
+    return await _then_drawn(tab, into_view if dx == 0 and dy == 0 else wheel_on)
+
+
+async def _then_drawn(tab: Tab, scrolled: Callable[[], Awaitable[Outcome]]) -> Outcome:
+    """The scroll, then the page drawn once (drawing.py: a hidden tab draws nothing, so its
+    scroll events and IntersectionObserver callbacks would wait for the person to look),
+    then the data requests that began meanwhile answered (up to ANSWERS_WAIT)."""
+    listening = [] if tab.conn.hears_data else await sent.listen(tab)
+    tab.start_recording()
+    try:
+        out = await scrolled()
+        if not out.did.startswith("nothing scrolled") and await draw_once(tab) and \
+                not await sent.data_came(tab, ANSWERS_WAIT):
+            out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+    finally:
+        sent.stop_listening(tab, listening)
+        tab.stop_recording()
+    return out
 
 
 def _scrolled(moved: dict[str, Any], name: str) -> Outcome:

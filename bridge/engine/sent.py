@@ -29,6 +29,10 @@ AWAITED = ("XHR", "Fetch")  # the data a page's script loads to draw what an act
 ANSWERED = ("Network.loadingFinished", "Network.loadingFailed")
 CHAINED = 0.25  # seconds after an action's end in which a request it led to is awaited too
 QUIET = 0.1  # seconds after the last awaited answer in which a request made with it may begin
+# A fetch whose body the page never reads (sent and forgotten, as analytics do) never ends in
+# DevTools: its request counts as answered this long after its answer's headers came
+HEADERS = "Network.responseReceived"
+BODY_WAIT = 0.3
 READS = ("GET", "HEAD", "OPTIONS")
 # no response bodies are kept for us while we listen
 NETWORK = {"maxTotalBufferSize": 0, "maxResourceBufferSize": 0}
@@ -97,13 +101,21 @@ def _answered(method: str, params: dict[str, Any]) -> str:
         else ""
 
 
-def answers(tab: Tab, pending: set[str], cap: float) -> asyncio.Future[Any]:
+def headed(events: Events) -> set[str]:
+    """The ids of the requests whose answer's headers came (Network.responseReceived)."""
+    return {str(p.get("requestId")) for m, p in events if m == HEADERS}
+
+
+def answers(tab: Tab, pending: set[str], cap: float,
+            heads: set[str] | None = None) -> asyncio.Future[Any]:
     """A future done once the requests `pending` have all answered and no other began within
     QUIET seconds of the last answer. Awaited too: those the page begins while one of them
     is unanswered (a script has a fetch's answer once its headers came, before the request
     ends), or within CHAINED seconds of the action's end or QUIET of an answer (a request
-    made with another's answer; not a poll that starts once they are all in). Cancelled
-    after `cap` seconds, so one that never ends holds nothing."""
+    made with another's answer; not a poll that starts once they are all in). A request
+    whose headers came (`heads`, and those that come) counts as answered BODY_WAIT seconds
+    later if it has not ended by then. Cancelled after `cap` seconds, so one that never
+    ends holds nothing."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[Any] = loop.create_future()
     last = [loop.time(), CHAINED]  # when the last answer (or the action's end) came, window
@@ -112,15 +124,25 @@ def answers(tab: Tab, pending: set[str], cap: float) -> asyncio.Future[Any]:
         if not pending and not done.done():
             done.set_result(None)
 
+    def answer(rid: str) -> None:
+        if rid not in pending or done.done():
+            return
+        pending.discard(rid)
+        last[:] = [loop.time(), QUIET]
+        if not pending:
+            loop.call_later(QUIET, settle)
+
+    for rid in pending & (heads or set()):
+        loop.call_later(BODY_WAIT, answer, rid)
+
     def step(method: str, params: dict[str, Any], session: str | None) -> bool:
         if rid := _begun(method, params):
             if pending or loop.time() - last[0] <= last[1]:
                 pending.add(rid)
-        elif (rid := _answered(method, params)) and rid in pending:
-            pending.discard(rid)
-            last[:] = [loop.time(), QUIET]
-            if not pending:
-                loop.call_later(QUIET, settle)
+        elif rid := _answered(method, params):
+            answer(rid)
+        elif method == HEADERS and str(params.get("requestId")) in pending:
+            loop.call_later(BODY_WAIT, answer, str(params.get("requestId")))
         return False
     heard = tab.expect(step)
 
@@ -135,6 +157,25 @@ def answers(tab: Tab, pending: set[str], cap: float) -> asyncio.Future[Any]:
         heard.cancel()
     done.add_done_callback(ended)
     return done
+
+
+async def data_came(tab: Tab, cap: float) -> bool:
+    """Wait (up to `cap` seconds) for the data requests the page began while the tab records
+    its events and has no answer for yet, and those begun with their answers (`answers`);
+    whether they all came. Through the extension, one begun just before may be told after:
+    its worker is asked which are in flight (less those whose answer came meanwhile)."""
+    told = await tab.conn.data_pending(tab.session_id)
+    pending = unanswered([*((DATA_BEGUN, {"requestId": r}) for r in told), *tab.state.events])
+    if not pending:
+        return True
+    answered = answers(tab, pending, cap, headed(tab.state.events))
+    dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    try:
+        await asyncio.wait({answered, dialog}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        dialog.cancel()
+        answered.cancel()
+    return not answered.cancelled() or tab.state.dialog is not None
 
 
 def without_requests(events: Events) -> Events:

@@ -92,6 +92,18 @@ async def test_a_hidden_tab_takes_files_dropped_on_its_drop_zone(
     await actions.wait(tab, text="dropped: a.txt=alpha")
 
 
+@pytest.mark.parametrize("by", ["observer", "scroll"])
+async def test_a_feed_in_a_hidden_tab_brings_in_its_next_stories_when_scrolled_to_its_end(
+        tab: Tab, site: Site, by: str) -> None:
+    # a hidden tab draws nothing, so its page runs no scroll event and no observer of its
+    # own until it is drawn: the scroll draws it once
+    await goto(tab, site.url(f"infinite.html?by={by}"))
+    assert await hidden(tab)
+    await actions.scroll(tab, None, 0, 5000)
+    assert "Story 40" in (await tab.snapshot()).text
+    assert await hidden(tab)
+
+
 def refuse_files(browser: Browser, monkeypatch: pytest.MonkeyPatch, *, always: bool) -> None:
     """Chrome's answer to some extensions' debuggers: DOM.setFileInputFiles is refused,
     except (unless `always`) as the answer to a file chooser Chrome opened."""
