@@ -1,43 +1,81 @@
-"""A page drawn once where the browser draws nothing (a hidden background tab): its
-rendering steps run, so what a page does as it is scrolled (scroll events, the
-IntersectionObserver callbacks of a feed's end or of lazy content) happens as on screen."""
+"""A page drawn where the browser draws nothing (a hidden background tab): a tab being cast
+is drawn, and its rendering steps run, so what a page does as it is scrolled (scroll
+events, the IntersectionObserver callbacks of a feed's end or of lazy content) happens as
+on screen."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import suppress
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager, suppress
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import BrowserError, PolicyError, TabError
-from .tab import Tab
+
+if TYPE_CHECKING:
+    from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
+T = TypeVar("T")
 
 FRAME_WAIT = 1.0  # seconds a frame may take to come
 # the smallest picture the browser sends of a frame: only its coming counts
 TINY = {"format": "jpeg", "quality": 1, "maxWidth": 8, "maxHeight": 8, "everyNthFrame": 1}
 
 
-async def draw_once(tab: Tab) -> bool:
-    """Have the browser draw the tab's page once, hidden or not, and wait for the frame
-    (Page.startScreencast: a tab being captured is drawn, and stays hidden to its page);
-    whether one came. Where no debugger may come (a read-only profile through the
-    extension) nothing is drawn."""
-    frame = tab.expect(lambda m, p, s: m == "Page.screencastFrame" and s == tab.session_id)
-    started = False
+@asynccontextmanager
+async def casting(tab: Tab) -> AsyncIterator[None]:
+    """The tab cast while inside (Page.startScreencast, the smallest frames): drawn, hidden
+    or not, while its page still finds itself hidden."""
+    await tab.send("Page.startScreencast", TINY)
+    try:
+        yield
+    finally:
+        await _stop(tab)
+
+
+async def _stop(tab: Tab) -> None:
+    with suppress(BrowserError, TabError, PolicyError):
+        await tab.send("Page.stopScreencast")
+
+
+def _frame(tab: Tab) -> asyncio.Future[tuple[str, dict[str, Any]]]:
+    return tab.expect(lambda m, p, s: m == "Page.screencastFrame" and s == tab.session_id)
+
+
+async def around(tab: Tab, act: Callable[[], Awaitable[T]],
+                 changed: Callable[[T], bool]) -> tuple[T, bool]:
+    """`act` with the tab drawn once before it (what the page watches, such as where its
+    feed's end stood, is then up to date) and, when `changed` says it changed the page,
+    once after it; what it returned, and whether the frame after it came. Where no
+    debugger may come (a read-only profile through the extension) nothing is drawn."""
+    first = _frame(tab)
+    cast = drawn = False
     try:
         await tab.send("Page.startScreencast", TINY)
-        started = True
-        await asyncio.wait_for(frame, FRAME_WAIT)
-        return True
+        cast = True
+        _, params = await asyncio.wait_for(first, FRAME_WAIT)
+        # the next frame comes once this one is acknowledged
+        await tab.send("Page.screencastFrameAck", {"sessionId": params.get("sessionId")})
+        drawn = True
     except (BrowserError, TabError, PolicyError) as exc:
         log.debug("the page was not drawn: %s", exc.message)
-        return False
     except TimeoutError:
         log.debug("no frame came within %g s", FRAME_WAIT)
-        return False
     finally:
-        frame.cancel()
-        if started:
-            with suppress(BrowserError, TabError, PolicyError):
-                await tab.send("Page.stopScreencast")
+        first.cancel()
+    after = _frame(tab)
+    try:
+        result = await act()
+        if drawn and changed(result):
+            try:
+                await asyncio.wait_for(after, FRAME_WAIT)
+                return result, True
+            except TimeoutError:
+                log.debug("no frame came within %g s of the change", FRAME_WAIT)
+        return result, False
+    finally:
+        after.cancel()
+        if cast:
+            await _stop(tab)

@@ -6,11 +6,19 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from ..cdp.connection import Command
-from ..errors import TargetCovered, TargetNotInteractable, UsageError
+from ..errors import PolicyError, TargetCovered, TargetNotInteractable, UsageError
 from . import keys, sent, shield
-from .acting import ANSWERS_WAIT, Outcome, describe, guarded, input_then_read, report_invalid
+from .acting import (
+    ANSWERS_WAIT,
+    Outcome,
+    barrier,
+    describe,
+    guarded,
+    input_then_read,
+    report_invalid,
+)
 from .aiming import CLICK, Ask, aim_and_ask, reaches
-from .drawing import draw_once
+from .drawing import around
 from .model import Handle
 from .shield import Shield
 from .snapshot import quote, shorten
@@ -194,16 +202,23 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
 
 
 async def _then_drawn(tab: Tab, scrolled: Callable[[], Awaitable[Outcome]]) -> Outcome:
-    """The scroll, then the page drawn once (drawing.py: a hidden tab draws nothing, so its
-    scroll events and IntersectionObserver callbacks would wait for the person to look),
-    then the data requests that began meanwhile answered (up to ANSWERS_WAIT)."""
-    listening = [] if tab.conn.hears_data else await sent.listen(tab)
+    """The scroll with the page drawn before and after it (drawing.py: a hidden tab draws
+    nothing, so its scroll events and IntersectionObserver callbacks would wait for the
+    person to look), then the data requests that began meanwhile answered (up to
+    ANSWERS_WAIT). The Network domain tells them, in order with the page's other events:
+    the debugger comes for the drawing anyway."""
+    try:
+        listening = await sent.listen(tab)
+    except PolicyError:  # no debugger for this agent (read-only): scrolled, never drawn
+        return await scrolled()
     tab.start_recording()
     try:
-        out = await scrolled()
-        if not out.did.startswith("nothing scrolled") and await draw_once(tab) and \
-                not await sent.data_came(tab, ANSWERS_WAIT):
-            out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+        out, drawn = await around(tab, scrolled,
+                                  lambda o: not o.did.startswith("nothing scrolled"))
+        if drawn:
+            await barrier(tab)  # what the page's renderer told before this has come
+            if not await sent.data_came(tab, ANSWERS_WAIT):
+                out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
     finally:
         sent.stop_listening(tab, listening)
         tab.stop_recording()

@@ -11,7 +11,6 @@ every other process ignore trusted mouse events (hook.js) and say whether any ca
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..cdp.connection import BARE_WORLD, Answer, Command
 from ..errors import BrowserError, CDPError, TabError, TargetError, UsageError
 from .collect import HOOK_SECRET
+from .drawing import casting
 from .model import Frame
 
 if TYPE_CHECKING:
@@ -215,16 +215,13 @@ async def redraw(tab: Tab) -> None:
         await tab.next_frame()
         return
     try:
-        await tab.send("Page.startScreencast", {"format": "jpeg", "quality": 1,
-                                                "maxWidth": 16, "maxHeight": 16})
-        await tab.send("Page.captureScreenshot", {
-            "format": "jpeg", "quality": 1,
-            "clip": {"x": 0, "y": 0, "width": 1, "height": 1, "scale": 1}}, timeout=REDRAW_WAIT)
+        async with casting(tab):
+            await tab.send("Page.captureScreenshot", {
+                "format": "jpeg", "quality": 1,
+                "clip": {"x": 0, "y": 0, "width": 1, "height": 1, "scale": 1}},
+                timeout=REDRAW_WAIT)
     except BrowserError as exc:  # the input is then refused once more, saying so
         log.info("tab %s did not draw for a capture: %s", tab.id, exc.message)
-    finally:
-        with contextlib.suppress(BrowserError, TabError):
-            await tab.send("Page.stopScreencast")
 
 
 def _reraise(answers: Sequence[object]) -> None:

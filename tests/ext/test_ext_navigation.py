@@ -151,6 +151,9 @@ async def test_the_read_only_profile_never_attaches_and_refuses_what_needs_the_d
             await actions.hover(tab, parse("a"))
         assert "read-only" in refused.value.message
         assert "nothing was done" in refused.value.message
+        # a scroll needs no debugger, and is not drawn without one
+        out = await actions.scroll(tab, None, 0, 300)
+        assert out.did.startswith(("scrolled the page", "nothing scrolled")), out.did
         # every other input, each of which would start its attach beside its look-up
         await actions.navigate(tab, site.url("form.html"))
         email = parse('loc=textbox "Email"')

@@ -101,6 +101,10 @@ async def test_a_feed_in_a_hidden_tab_brings_in_its_next_stories_when_scrolled_t
     assert await hidden(tab)
     await actions.scroll(tab, None, 0, 5000)
     assert "Story 40" in (await tab.snapshot()).text
+    # and again: the page was drawn before the second scroll too, so its observer saw its
+    # end go out of view and come back, as on screen
+    await actions.scroll(tab, None, 0, 5000)
+    assert "Story 60" in (await tab.snapshot()).text
     assert await hidden(tab)
 
 
