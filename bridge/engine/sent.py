@@ -1,5 +1,7 @@
 """What the page sent while an action ran: forms it submitted, and data it posted with a
-script (fetch, XMLHttpRequest, sendBeacon), as scheme://host/path for the action's report."""
+script (fetch, XMLHttpRequest, sendBeacon), as scheme://host/path for the action's report;
+and the data it was still fetching, which a look after an action, an open and a scroll
+wait for (through the extension also as its worker hears them, with no debugger)."""
 
 # Forms come from Page.frameRequestedNavigation, which the tab records anyway (free, on both
 # transports, in every frame). Scripted requests need the Network domain: it is enabled
