@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .fetching import Fetching
+
 
 @dataclass
 class Frame:
@@ -77,3 +79,4 @@ class TabState:
     loading: bool = False
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     stopped: list[Stop] = field(default_factory=list)  # requests policy failed (screen.py)
+    fetching: Fetching = field(default_factory=Fetching)  # its data requests in flight

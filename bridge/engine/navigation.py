@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from ..errors import BrowserError, PolicyError, TabError, UsageError
@@ -138,7 +140,9 @@ def _event(wait: str) -> str:
             "networkidle": "networkIdle"}.get(wait.lower(), "load")
 
 
-async def history(tab: Tab, delta: int) -> Outcome:
+async def history(tab: Tab, delta: int, *, read_after: bool = False) -> Outcome:
+    """Back or forward `delta` pages. `read_after`: the caller reads the page once loaded,
+    and waits for the data it fetches then, which the tab hears (as for `reload`)."""
     hist = await tab.send("Page.getNavigationHistory")
     index = int(hist["currentIndex"]) + delta
     entries = hist["entries"]
@@ -147,13 +151,29 @@ async def history(tab: Tab, delta: int) -> Outcome:
                          "nothing was done")
     await tab.permit("navigate", url=str(entries[index].get("url", "")))
     out = Outcome("went back" if delta < 0 else "went forward")
-    await guarded(tab, tab.send("Page.navigateToHistoryEntry", {"entryId": entries[index]["id"]}),
-                  "history", out, listen=False)
+    async with _hearing_data(tab, read_after):
+        await guarded(tab, tab.send("Page.navigateToHistoryEntry",
+                                    {"entryId": entries[index]["id"]}),
+                      "history", out, listen=False)
     return out
 
 
-async def reload(tab: Tab) -> Outcome:
+async def reload(tab: Tab, *, read_after: bool = False) -> Outcome:
     await tab.permit("navigate", url=tab.state.url)
     out = Outcome("reloaded")
-    await guarded(tab, tab.send("Page.reload"), "reload", out, listen=False)
+    async with _hearing_data(tab, read_after):
+        await guarded(tab, tab.send("Page.reload"), "reload", out, listen=False)
     return out
+
+
+@asynccontextmanager
+async def _hearing_data(tab: Tab, needed: bool) -> AsyncIterator[None]:
+    """The Network domain on while a page loads, so the tab hears the data requests its new
+    document begins (fetching.py) for a read after its load to wait for; switched off after,
+    which leaves it on a while (cdp/kept_network.py). Through the extension its worker tells
+    them, with no debugger."""
+    listening = await sent.listen(tab) if needed and not tab.conn.hears_data else []
+    try:
+        yield
+    finally:
+        sent.stop_listening(tab, listening)

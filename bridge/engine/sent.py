@@ -19,21 +19,19 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..cdp.connection import DATA_ANSWERED, DATA_BEGUN
+from ..cdp.connection import DATA_BEGUN
 from ..errors import BrowserError, PolicyError, TabError
+from .fetching import HEADERS, answered, begun
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
 
 FORM_REASONS = ("formSubmissionGet", "formSubmissionPost")
 SCRIPTED = ("XHR", "Fetch", "Ping", "EventSource", "Other")  # resource types a script sends
-AWAITED = ("XHR", "Fetch")  # the data a page's script loads to draw what an action asked for
-ANSWERED = ("Network.loadingFinished", "Network.loadingFailed")
 CHAINED = 0.25  # seconds after an action's end in which a request it led to is awaited too
 QUIET = 0.1  # seconds after the last awaited answer in which a request made with it may begin
 # A fetch whose body the page never reads (sent and forgotten, as analytics do) never ends in
 # DevTools: its request counts as answered this long after its answer's headers came
-HEADERS = "Network.responseReceived"
 BODY_WAIT = 0.3
 READS = ("GET", "HEAD", "OPTIONS")
 # no response bodies are kept for us while we listen
@@ -85,22 +83,8 @@ async def _disable(tab: Tab, sessions: list[str]) -> None:
 def unanswered(events: Events) -> set[str]:
     """The ids of the data requests (fetch, XMLHttpRequest) the page began while the action
     ran and that had no answer yet when it ended."""
-    begun = {rid for m, p in events if (rid := _begun(m, p))}
-    return begun - {rid for m, p in events if (rid := _answered(m, p))}
-
-
-def _begun(method: str, params: dict[str, Any]) -> str:
-    """The id of the data request this event says began ('' for any other event)."""
-    if method == DATA_BEGUN or (method == "Network.requestWillBeSent" and
-                                params.get("type") in AWAITED):
-        return str(params.get("requestId"))
-    return ""
-
-
-def _answered(method: str, params: dict[str, Any]) -> str:
-    """The id of the request this event says has its answer ('' for any other event)."""
-    return str(params.get("requestId")) if method in ANSWERED or method == DATA_ANSWERED \
-        else ""
+    started = {rid for m, p in events if (rid := begun(m, p))}
+    return started - {rid for m, p in events if (rid := answered(m, p))}
 
 
 def headed(events: Events) -> set[str]:
@@ -138,10 +122,10 @@ def answers(tab: Tab, pending: set[str], cap: float,
         loop.call_later(BODY_WAIT, answer, rid)
 
     def step(method: str, params: dict[str, Any], session: str | None) -> bool:
-        if rid := _begun(method, params):
+        if rid := begun(method, params):
             if pending or loop.time() - last[0] <= last[1]:
                 pending.add(rid)
-        elif rid := _answered(method, params):
+        elif rid := answered(method, params):
             answer(rid)
         elif method == HEADERS and str(params.get("requestId")) in pending:
             loop.call_later(BODY_WAIT, answer, str(params.get("requestId")))
@@ -168,16 +152,42 @@ async def data_came(tab: Tab, cap: float) -> bool:
     its worker is asked which are in flight (less those whose answer came meanwhile)."""
     told = await tab.conn.data_pending(tab.session_id)
     pending = unanswered([*((DATA_BEGUN, {"requestId": r}) for r in told), *tab.state.events])
+    return await _came(tab, pending, cap, headed(tab.state.events))
+
+
+async def data_in_flight(tab: Tab, cap: float) -> bool:
+    """Wait (up to `cap` seconds) for the data requests the page has in flight now, as the
+    tab heard them whether or not it recorded (fetching.py; through the extension its
+    worker is asked too), and those begun with their answers: what a look after a page's
+    load waits for, as after an open. Whether they all came."""
+    heard: set[str] = set()
+
+    def note(method: str, params: dict[str, Any], session: str | None) -> bool:
+        if rid := answered(method, params):
+            heard.add(rid)
+        return False
+    watch = tab.expect(note)  # answers that come while the worker is asked
+    try:
+        told = await tab.conn.data_pending(tab.session_id)
+    finally:
+        watch.cancel()
+    fetching = tab.state.fetching
+    return await _came(tab, (told - heard) | set(fetching.requests), cap, fetching.headed())
+
+
+async def _came(tab: Tab, pending: set[str], cap: float, heads: set[str]) -> bool:
+    """Whether the `pending` requests and those they led to answered within `cap` seconds
+    (`answers`); a dialog the page opened meanwhile ends the wait."""
     if not pending:
         return True
-    answered = answers(tab, pending, cap, headed(tab.state.events))
+    came = answers(tab, pending, cap, heads)
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     try:
-        await asyncio.wait({answered, dialog}, return_when=asyncio.FIRST_COMPLETED)
+        await asyncio.wait({came, dialog}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         dialog.cancel()
-        answered.cancel()
-    return not answered.cancelled() or tab.state.dialog is not None
+        came.cancel()
+    return not came.cancelled() or tab.state.dialog is not None
 
 
 def without_requests(events: Events) -> Events:

@@ -161,6 +161,7 @@ class Tab(Placing, Locating):
                                              frame.get("parentId"))
                 if fid == self.target_id:
                     st.url = str(frame.get("url", st.url))
+                    st.fetching.forget()  # the old document's requests went with it
                     # frames of the old document are gone with it
                     for other in list(self.frames):
                         if other != fid and self.frames[other].session == self.session_id:
@@ -211,6 +212,7 @@ class Tab(Placing, Locating):
             st.loading = True
         elif method == "Page.frameStoppedLoading" and params.get("frameId") == self.target_id:
             st.loading = False
+        st.fetching.hear(method, params)
         if self._recording:
             st.events.append((method, params))
         for waiter in list(self._waiters):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from ..engine import sent
 from ..engine.acting import ANSWERS_WAIT, Outcome
 from ..engine.tab import Tab
 from ..errors import ActionTimeout, PolicyError
@@ -53,7 +54,8 @@ async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool
                     ) -> Result:
     """`done`, and under it the snapshot `args` asked for (none when they asked none, or a
     dialog holds the page: it says so). `loads`: the action began a page's load, which is
-    awaited first, as a person waits for the page before reading it."""
+    awaited first, then the data the page was still fetching at its load (up to
+    ANSWERS_WAIT), as a person waits for the page to fill in before reading it."""
     if not wanted(args):
         return done
     if loads:  # (returns at once when a dialog holds the page)
@@ -61,6 +63,10 @@ async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool
             await tab.wait_load(LOAD_WAIT, "load")
         except ActionTimeout:
             done.text += f"\nthe page was still loading after {LOAD_WAIT:g} s; read as it was"
+        else:  # and the data it was still fetching then, as after an open
+            if tab.state.dialog is None and not await sent.data_in_flight(tab, ANSWERS_WAIT):
+                done.text += (f"\nthe page was still loading data after {ANSWERS_WAIT:g} s; "
+                              "read as it was")
     if tab.state.dialog is not None:
         # a dialog holds the page's script: the snapshot would wait on it; say so
         done.text += "\nno snapshot taken: answer the dialog first"

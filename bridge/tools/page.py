@@ -33,19 +33,22 @@ async def open_(call: Call, args: dict[str, Any]) -> Result:
 @tool("back", "Go back one page in the tab's history", *looking.LOOK, mutating=True)
 async def back(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return await looking.reported(tab, await actions.history(tab, -1), args, loads=True)
+        out = await actions.history(tab, -1, read_after=looking.wanted(args))
+        return await looking.reported(tab, out, args, loads=True)
 
 
 @tool("forward", "Go forward one page in the tab's history", *looking.LOOK, mutating=True)
 async def forward(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return await looking.reported(tab, await actions.history(tab, 1), args, loads=True)
+        out = await actions.history(tab, 1, read_after=looking.wanted(args))
+        return await looking.reported(tab, out, args, loads=True)
 
 
 @tool("reload", "Reload the tab's page", *looking.LOOK, mutating=True)
 async def reload(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
-        return await looking.reported(tab, await actions.reload(tab), args, loads=True)
+        out = await actions.reload(tab, read_after=looking.wanted(args))
+        return await looking.reported(tab, out, args, loads=True)
 
 
 @tool("snapshot", "The page as compact text with @N refs on everything an agent can act on",

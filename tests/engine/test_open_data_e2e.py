@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import run_tool
+from pagetools import ref, run_tool
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 
@@ -47,3 +47,38 @@ async def test_an_open_with_no_load_wait_does_not_wait_for_data_either(
                                  "domcontentloaded")
     assert "loading data" not in out.text()
     assert "Loading..." in (await tab.snapshot()).text
+
+
+async def test_reload_back_and_forward_with_a_snapshot_show_the_data_fetched_after_the_load(
+        tab: Tab, site: Site) -> None:
+    # the same wait as an open's, wherever a page loads and is read next
+    chained = site.url("bootdata.html?mode=chained")
+    await actions.navigate(tab, chained)
+    await actions.navigate(tab, site.url("bootdata.html"))
+    for tool in ("reload", "back", "forward"):
+        read = await run_tool(tab, tool, interactive=True)
+        assert 'button "Open the note from Grace" @' in read.text, (tool, read.text)
+        assert "Loading" not in read.text, (tool, read.text)
+        assert "still loading" not in read.text, (tool, read.text)
+
+
+async def test_a_link_clicked_with_a_snapshot_shows_the_data_its_page_fetched_after_its_load(
+        tab: Tab, site: Site) -> None:
+    await actions.navigate(tab, site.url("bootdata.html"))
+    link = ref(await tab.snapshot(interactive=True), "link", "Mail, all folders")
+    clicked = await run_tool(tab, "click", target=link, interactive=True)
+    assert "navigated to" in clicked.text
+    assert 'button "Open the note from Grace" @' in clicked.text
+    assert "Loading" not in clicked.text
+    assert "still loading" not in clicked.text
+
+
+async def test_a_reload_read_after_says_when_its_data_never_came(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tabsteward.bridge.tools import looking
+    monkeypatch.setattr(looking, "ANSWERS_WAIT", 0.5)
+    await actions.navigate(tab, site.url("bootdata.html?mode=forever"), "domcontentloaded")
+    read = await run_tool(tab, "reload", snapshot=True)
+    first, _, rest = read.text.partition("\n[untrusted page data")
+    assert first.endswith("the page was still loading data after 0.5 s; read as it was")
+    assert "Loading..." in rest

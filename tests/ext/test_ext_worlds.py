@@ -15,7 +15,7 @@ from fixture_server import Site
 from pagetools import extension_calls
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.extension_link import ExtensionCallError
-from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine import actions, sent
 from tabsteward.bridge.engine.dragging import drag
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.session import Browser
@@ -335,3 +335,23 @@ async def test_an_open_waits_for_a_pages_first_data_with_no_debugger_and_the_per
     conn._on_link_event("net.data", [mine, "answered", "12"])
     assert told.done()
     assert told.result() == ("Tabsteward.dataAnswered", {"requestId": "w12"})
+
+
+async def test_the_workers_list_of_requests_in_flight_is_checked_and_a_malformed_one_counts_none(
+        ext_hub: ExtensionHub, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    browser = await ext_hub.connect()
+    conn = browser.conn
+    assert isinstance(conn, ExtensionConnection)
+    tab = await browser.session("agent").current_tab()
+    await actions.navigate(tab, site.url("bootdata.html"))
+    real = conn.link.call
+    replies: list[Any] = ["12", {"ids": ["12"]}, None, 12, [12, None, ["7"], "12; x", "1" * 21],
+                         ["3", "x3", "-4", ""]]
+    for reply in replies:
+        async def call(name: str, *args: Any, reply: Any = reply, **kw: Any) -> Any:
+            return reply if name == "net.pending" else await real(name, *args, **kw)
+        monkeypatch.setattr(conn.link, "call", call)
+        expected = {"w3"} if reply == replies[-1] else set()
+        assert await conn.data_pending(tab.session_id) == expected, reply
+        # a look after a load waits for the well-formed ids only (here one never answered)
+        assert await sent.data_in_flight(tab, 0.3) == (not expected)
