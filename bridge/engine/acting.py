@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from collections.abc import Awaitable, Coroutine
 from dataclasses import dataclass, field
@@ -12,6 +13,7 @@ from typing import Any
 from ..cdp.connection import Command
 from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
 from . import sent
+from .collect import HOOK_SECRET
 from .model import Frame, Handle
 from .shield import Shield
 from .snapshot import left_out, quote, shorten
@@ -22,7 +24,7 @@ log = logging.getLogger("tabsteward.engine")
 
 # what input changed on its element (states, value, checked), read without laying out the
 # page: a click's read-back of the whole info waited for the layout of what the click changed
-AFTER = "__ts.inputState"
+AFTER = "__ts.inputState"  # (id, the hook's secret)
 NAV_TIMEOUT = 30.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 CHOOSER_OPENED = ("it opened a file chooser, which nobody sees; nothing was chosen (to give "
@@ -40,6 +42,9 @@ class Outcome:
     # done once the data requests the action had the page begin have answered (sent.answers);
     # None when it began none. A look right after the action (`-i`) waits for it
     answered: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
+    # whether the page armed timers in reply to the input (a debounce), as the read right
+    # after it found (None: not read); a look right after waits for them (replies.py)
+    armed: bool | None = field(default=None, repr=False, compare=False)
 
     def text(self) -> str:
         return "; ".join([self.did, *self.changes])
@@ -92,6 +97,8 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         sent.stop_listening(tab, listening)
         dialog.cancel()
         events = tab.stop_recording()
+    if isinstance(result, dict) and isinstance(result.get("armed"), int):
+        outcome.armed = result["armed"] > 0
     nav_started = any(
         # frameScheduledNavigation is the one that reliably arrives before the input's reply
         m in ("Page.frameScheduledNavigation", "Page.frameRequestedNavigation",
@@ -198,7 +205,7 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle,
         return await read_back(tab, handle)
     tab.check_open()
     tab.check_no_dialog()
-    read: Command = ("Runtime.evaluate", {"expression": f"{AFTER}({handle.local})",
+    read: Command = ("Runtime.evaluate", {"expression": after_read(handle),
                                           "contextId": frame.world, "returnByValue": True,
                                           "awaitPromise": False}, frame.session)
     sent = False
@@ -221,6 +228,12 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle,
     return value if isinstance(value, dict) else None
 
 
+def after_read(handle: Handle) -> str:
+    """The page helper's read of the element's state right after input, with how many
+    timers the page armed in reply (hook.js)."""
+    return f"{AFTER}({handle.local}, {json.dumps(HOOK_SECRET)})"
+
+
 async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
     """The element's state right after input (`AFTER`; None when it is gone), read in the
     same round trip as the barrier `guarded` would make: a read in the page's main frame
@@ -229,7 +242,7 @@ async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
     beside = None if handle.frame.session == tab.session_id else \
         asyncio.ensure_future(barrier(tab))
     try:  # not in a new document: the one clicked is going, and guarded says so
-        found = await tab.evaluate(handle.frame, f"{AFTER}({handle.local})", follow=False)
+        found = await tab.evaluate(handle.frame, after_read(handle), follow=False)
     except (BrowserError, UsageError, TargetError, TabError):  # gone: nothing to say
         found = None
     finally:

@@ -1,6 +1,7 @@
 // Tabsteward's main-world hook: remembers which elements got click-like listeners (and
 // which drop listeners: a sortable list's), and names them, when asked, by dispatching an
-// event the isolated-world helper listens for. It also holds the shield: while mouse input
+// event the isolated-world helper listens for; it counts the timers the page arms in reply
+// to input, for a look after an action to wait for. It also holds the shield: while mouse input
 // meant for a frame of another process is sent, this document stops every trusted mouse
 // and pointer event before its page sees one, and tells the helper that some came.
 (() => {
@@ -102,6 +103,70 @@
     until = 0;
     came = false;
     if (got) dispatch.call(document, new Said("ts-shield-came-" + KEY));
+  });
+  // The timers a page arms as it handles input (a search box's debounce, a menu's delay:
+  // up to a second), and those their callbacks arm in turn: a look after an action waits
+  // for them to run, as a person waits for the results to come. Only their due times are
+  // kept; the page's own clock timers, armed outside its input handlers, are not counted.
+  const REPLIES = new Set(["input", "beforeinput", "change", "keydown", "keyup", "keypress",
+                           "click", "dblclick", "mousedown", "mouseup", "pointerdown",
+                           "pointerup", "submit", "paste", "compositionend", "focusin",
+                           "focusout", "focus", "blur", "mouseover", "pointerover"]);
+  const REPLY_WAIT = 1000, ARMED_MAX = 64, CHAIN = 3;
+  const armed = new Map();  // timer id -> when it is due (performance.now)
+  let depth = 0;  // while a counted timer's callback runs: its place in the chain (1 ...)
+  const event = Object.getOwnPropertyDescriptor(window, "event");
+  const current = event && event.get ? event.get.bind(window) : () => undefined;
+  // the chain place of a timer armed now (0: not counted)
+  const place = (delay) => {
+    if ((Number(delay) || 0) > REPLY_WAIT || armed.size >= ARMED_MAX) return 0;
+    if (depth > 0) return depth < CHAIN ? depth + 1 : 0;
+    const e = current();
+    return e && REPLIES.has(e.type) ? 1 : 0;
+  };
+  const timer = (name) => {
+    const arm = window[name];
+    const patchedTimer = {
+      [name](handler, delay, ...rest) {
+        const at = typeof handler === "function" ? place(delay) : 0;
+        if (!at) return arm.call(window, handler, delay, ...rest);
+        let id = 0;
+        const run = function (...args) {
+          const first = armed.delete(id);  // (an interval counts until its first run)
+          const outer = depth;
+          if (first) depth = at;
+          try { return handler.apply(this, args); } finally { depth = outer; }
+        };
+        id = arm.call(window, run, delay, ...rest);
+        armed.set(id, now() + (Number(delay) || 0));
+        return id;
+      },
+    }[name];
+    Object.defineProperty(patchedTimer, "length", { value: arm.length });
+    Object.defineProperty(patchedTimer, "toString", { value: () => arm.toString() });
+    window[name] = patchedTimer;
+  };
+  timer("setTimeout");
+  timer("setInterval");  // (a scheduler's delay: RxJS runs its debounce on one)
+  for (const name of ["clearTimeout", "clearInterval"]) {
+    const clear = window[name];
+    const patchedClear = {
+      [name](id) { armed.delete(id); return clear.call(window, id); },
+    }[name];
+    Object.defineProperty(patchedClear, "length", { value: clear.length });
+    Object.defineProperty(patchedClear, "toString", { value: () => clear.toString() });
+    window[name] = patchedClear;
+  }
+  // asked: how many counted timers have not run, and the ms until the last is due (0 once
+  // overdue: a hidden tab runs its timers late); one stuck past 5 s is forgotten
+  add.call(document, "ts-armed-" + KEY, () => {
+    const at = now();
+    let last = 0;
+    for (const [id, due] of armed) {
+      if (at - due > 5000) armed.delete(id);
+      else last = Math.max(last, due - at);
+    }
+    dispatch.call(document, new Said("ts-armed-are-" + KEY, { detail: [armed.size, last] }));
   });
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));

@@ -41,7 +41,7 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
                           "Nothing was opened")
     tab.check_no_dialog()
     await tab.permit("navigate", url=url)
-    out = Outcome(f"opened {url}")
+    out = Outcome(f"opened {url}", armed=False)  # (no input: nothing armed in reply)
     # the load of this navigation's document, by its loader (a debugger attaching for the
     # navigation replays the lifecycle of the page it leaves); one without a loader (told
     # by the extension, which answers at commit) only after Page.navigate answered

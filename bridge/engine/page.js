@@ -453,7 +453,7 @@
     "frameOffset", "info", "inputState", "invalidFound", "queryIn", "pickIn", "byText",
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe",
     "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
-    "holdsFocus"];
+    "holdsFocus", "armed"];
   globalThis.__ts = { idOf, get, snapshot };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

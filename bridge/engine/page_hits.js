@@ -89,6 +89,24 @@
     return found;
   }
 
+  // The timers the page armed in reply to input and that have not run (see hook.js), as
+  // [how many, ms until the last is due]; [0, 0] without the hook.
+  function armed(secret) {
+    let got = [0, 0];
+    if (!secret) return got;
+    const collect = (e) => {
+      const d = e.detail;
+      if (Array.isArray(d) && d.length === 2 && d.every((n) => Number.isFinite(n))) got = d;
+    };
+    document.addEventListener("ts-armed-are-" + secret, collect, true);
+    try {
+      document.dispatchEvent(new CustomEvent("ts-armed-" + secret));
+    } finally {
+      document.removeEventListener("ts-armed-are-" + secret, collect, true);
+    }
+    return got;
+  }
+
   // -- what a click really activates ---------------------------------------------------
   // The element whose own behaviour a click at a point runs: walking up the composed tree
   // from the hit element, the first with a browser-given activation (a button, a link, a
@@ -443,7 +461,7 @@
     return [r.left, r.top, r.width, r.height];
   }
 
-  Object.assign(P, { query, describe, hitTarget, hits, listened, composedParent, activationOf,
-    isControl, clickable, alsoOf, scrollIntoView, wheel, takesDrops, point, frameOffset,
-    coverOf, rect });
+  Object.assign(P, { query, describe, hitTarget, hits, listened, armed, composedParent,
+    activationOf, isControl, clickable, alsoOf, scrollIntoView, wheel, takesDrops, point,
+    frameOffset, coverOf, rect });
 })();

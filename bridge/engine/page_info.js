@@ -437,7 +437,8 @@
   // What input may have changed on an element (its states and value, as `info` reads them),
   // read right after the input: no box and no text around it, so the page is not laid out
   // for it (after a click that changed the page, that layout was most of the read).
-  function inputState(id) {
+  // `secret`: the hook's (hook.js), to say how many timers the page armed in reply
+  function inputState(id, secret) {
     const el = get(id);
     if (!el) return null;
     const src = standIn(el) || el;
@@ -448,6 +449,7 @@
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
       name: named ? nameOf(src, role) : null, invalid: invalidFound(),
+      armed: secret ? P.armed(secret)[0] : null,
     };
   }
 

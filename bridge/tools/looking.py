@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from ..engine import sent
+from ..engine import replies, sent
 from ..engine.acting import ANSWERS_WAIT, Outcome
 from ..engine.tab import Tab
 from ..errors import ActionTimeout, PolicyError
@@ -35,8 +35,10 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
                    loads: bool | None = None) -> Result:
     """The action's report, and under it the snapshot `args` asked for (see then_look);
     `loads` defaults to whether the action began a page's load. The snapshot waits for the
-    data the action had the page fetch (up to ANSWERS_WAIT): what a person looking right
-    after a click that loads results sees once they came."""
+    data the action had the page fetch (up to ANSWERS_WAIT), and for the timers the page
+    armed in reply to its input (a search box's debounce) and their data (replies.py): what
+    a person looking right after a click or a keystroke that loads results sees once they
+    came."""
     done = result(out, tab)
     if wanted(args) and out.answered is not None:
         # the snapshot's own trip to the page comes after the page took the answers in
@@ -47,7 +49,13 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
                           "read as it was")
     if out.answered is not None:
         out.answered.cancel()
-    return await then_look(tab, done, args, loads=began_load(out) if loads is None else loads)
+    loads = began_load(out) if loads is None else loads
+    if wanted(args) and not loads and out.armed is not False and tab.state.dialog is None \
+            and not await replies.came(tab):
+        # the timers it armed in reply to the input (a search box's debounce), and their data
+        done.text += (f"\nthe page was still replying to the input after "
+                      f"{replies.TIMERS_WAIT:g} s; read as it was")
+    return await then_look(tab, done, args, loads=loads)
 
 
 async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool = False

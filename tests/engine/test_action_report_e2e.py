@@ -93,6 +93,7 @@ async def test_the_read_after_input_gives_the_states_and_value_the_element_s_inf
         # and what the action found invalid beside it (test_invalid_fields_e2e.py)
         assert state.pop("invalid") is None, name
         assert state.pop("name") in (None, info["name"]), name
+        assert state.pop("armed") is None, name  # (asked with the hook's secret only)
         assert state == {k: info[k] for k in ("states", "value", "checked", "connected")}, name
     assert both[2][1]["states"] == ["checked"]
     assert both[7][1]["value"] == "Medium"

@@ -1,0 +1,65 @@
+"""The timers a page armed in reply to an action's input (a search box's debounce: hook.js
+counts them), which a look after the action waits for to run, with the data they fetch."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+
+from ..errors import TabstewardError
+from . import sent
+from .acting import ANSWERS_WAIT
+from .collect import HOOK_SECRET
+from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
+
+TIMERS_WAIT = 2.0  # seconds a look waits for them (a hidden tab runs its timers late)
+OVERDUE_POLL = 0.05  # seconds between asks once they are due and have not run
+SLACK = 0.01  # seconds past the last one's due time before asking again
+
+
+async def came(tab: Tab, cap: float = TIMERS_WAIT) -> bool:
+    """Wait (up to `cap` seconds) until the timers the page armed in reply to input, and
+    those they armed, have run, then for the data requests they began (up to
+    ANSWERS_WAIT more); whether it all came in time. At once where the page has none,
+    or no hook (a page read without the debugger, which no input reached)."""
+    frame = tab.frames.get(tab.target_id)
+    if frame is None or tab.state.dialog is not None:
+        return True
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + cap
+    listening = [] if tab.conn.hears_data else await sent.listen(tab)
+    tab.start_recording()
+    waited = False
+    try:
+        while True:
+            pending, due_ms = await _armed(tab)
+            if not pending:
+                break
+            left = deadline - loop.time()
+            if left <= 0:
+                return False
+            waited = True
+            await asyncio.sleep(min(left, due_ms / 1000 + SLACK if due_ms > 0 else
+                                    OVERDUE_POLL))
+        return not waited or await sent.data_came(tab, ANSWERS_WAIT)
+    except TabstewardError as exc:  # the page went, or opened a dialog: nothing to wait for
+        log.debug("stopped waiting for the page's timers: %s", exc.message)
+        return True
+    finally:
+        sent.stop_listening(tab, listening)
+        tab.stop_recording()
+
+
+async def _armed(tab: Tab) -> tuple[int, float]:
+    """(how many counted timers have not run, ms until the last is due)."""
+    if tab.state.dialog is not None:
+        return 0, 0.0
+    got = await tab.evaluate(tab.frames[tab.target_id],
+                             f"__ts.armed({json.dumps(HOOK_SECRET)})", follow=False)
+    if not isinstance(got, list) or len(got) != 2 or \
+            not all(isinstance(n, int | float) for n in got):
+        return 0, 0.0
+    return max(0, int(got[0])), max(0.0, min(float(got[1]), 1000.0))
