@@ -11,7 +11,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from ..engine import actions
+from ..engine import actions, settling
+from ..engine.acting import Outcome as Done
 from ..engine.tab import Tab
 from ..engine.targets import parse as parse_target
 from ..errors import PolicyError, TabstewardError
@@ -256,30 +257,37 @@ class GoalRun:
         return True, text, "allowed"
 
     async def _run_op(self, d: dec.Decision) -> str:
+        """The operation, then what it set going (settling.py), as a person waits for the
+        page to answer before looking again: the model is not asked about a spinner."""
+        if d.op == "wait":
+            seconds = float(d.value) if d.value else 1.0
+            await asyncio.sleep(seconds)
+            return f"waited {seconds:g} s"
+        out = await self._operate(d)
+        said = await settling.settle(self.tab, out, False if d.op == "navigate" else None)
+        return "; ".join([out.text(), *said])
+
+    async def _operate(self, d: dec.Decision) -> Done:
         tab = self.tab
         target = parse_target(d.ref) if d.ref else None
         if d.op == "click" and target is not None:
-            return (await actions.click(tab, target)).text()
+            return await actions.click(tab, target)
         if d.op == "fill" and target is not None:
-            return (await actions.enter_text(tab, target, d.value or "", "fill")).text()
+            return await actions.enter_text(tab, target, d.value or "", "fill")
         if d.op == "select" and target is not None:
-            return (await actions.select(tab, target, [d.value or ""])).text()
+            return await actions.select(tab, target, [d.value or ""])
         if d.op == "check" and target is not None:
-            return (await actions.check(tab, target, (d.value or "true") != "false")).text()
+            return await actions.check(tab, target, (d.value or "true") != "false")
         if d.op == "press":
-            return (await actions.press(tab, d.value or "", target)).text()
+            return await actions.press(tab, d.value or "", target)
         if d.op == "scroll":
             dy = -SCROLL_PIXELS if d.value == "up" else SCROLL_PIXELS
             out = await actions.scroll(tab, target, 0, 0 if target else dy)
             # a page that does not scroll passes it to its list pane: where that went counts
             self._wheeled = tuple(out.data.get(k) for k in ("box", "x", "y"))
-            return out.text()
+            return out
         if d.op == "navigate":
-            return (await actions.navigate(tab, d.value or "", "load")).text()
-        if d.op == "wait":
-            seconds = float(d.value) if d.value else 1.0
-            await asyncio.sleep(seconds)
-            return f"waited {seconds:g} s"
+            return await actions.navigate(tab, d.value or "", "load")
         raise TabstewardError(f"the operation {d.op} has nothing to act on; nothing was done")
 
     # -- ending --

@@ -3,13 +3,12 @@ agent would run two, the same text `snapshot` would print next."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
-from ..engine import replies, sent
-from ..engine.acting import ANSWERS_WAIT, Outcome
+from ..engine import settling
+from ..engine.acting import Outcome
 from ..engine.tab import Tab
-from ..errors import ActionTimeout, PolicyError
+from ..errors import PolicyError
 from .common import result
 from .registry import Param, Result
 
@@ -19,62 +18,36 @@ INTERACTIVE = Param("interactive", "bool", short="-i",
 DELTA = Param("delta", "bool", help="then print only what changed since your last snapshot "
               "of this page (as -i's unless --snapshot is given)")
 LOOK = (SNAPSHOT, INTERACTIVE, DELTA)  # the options of every tool that changes the page
-LOAD_WAIT = 10.0  # seconds a page a click opened may take to load before it is read anyway
 
 
 def wanted(args: dict[str, Any]) -> bool:
     return bool(args.get("interactive") or args.get("snapshot") or args.get("delta"))
 
 
-def began_load(out: Outcome) -> bool:
-    """Whether the action began loading another page in the tab (a link, a form sent)."""
-    return "url" in out.data or "navigation still loading" in out.changes
-
-
 async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
                    loads: bool | None = None) -> Result:
-    """The action's report, and under it the snapshot `args` asked for (see then_look);
-    `loads` defaults to whether the action began a page's load. The snapshot waits for the
-    data the action had the page fetch (up to ANSWERS_WAIT), and for the timers the page
-    armed in reply to its input (a search box's debounce) and their data (replies.py): what
-    a person looking right after a click or a keystroke that loads results sees once they
-    came."""
+    """The action's report, and under it the snapshot `args` asked for (see then_look),
+    once what the action set going came (settling.py: the page it loaded, the data it had
+    the page fetch, the timers the page armed in reply to its input; `loads` defaults to
+    whether it began a page's load): what a person looking right after a click or a
+    keystroke that loads results sees once they came."""
     done = result(out, tab)
-    if wanted(args) and out.answered is not None:
-        # the snapshot's own trip to the page comes after the page took the answers in
-        # (measured: 20 of 20 drawn on both transports without a pause of ours)
-        await asyncio.wait({out.answered}, timeout=ANSWERS_WAIT)
-        if not out.answered.done() or out.answered.cancelled():
-            done.text += (f"\nthe page was still loading data after {ANSWERS_WAIT:g} s; "
-                          "read as it was")
-    if out.answered is not None:
-        out.answered.cancel()
-    loads = began_load(out) if loads is None else loads
-    if wanted(args) and not loads and out.armed is not False and tab.state.dialog is None \
-            and not await replies.came(tab):
-        # the timers it armed in reply to the input (a search box's debounce), and their data
-        done.text += (f"\nthe page was still replying to the input after "
-                      f"{replies.TIMERS_WAIT:g} s; read as it was")
-    return await then_look(tab, done, args, loads=loads)
+    if not wanted(args):
+        if out.answered is not None:
+            out.answered.cancel()
+        return done
+    # (the snapshot's own trip to the page comes after the page took the answers in:
+    # measured, 20 of 20 drawn on both transports without a pause of ours)
+    for said in await settling.settle(tab, out, loads):
+        done.text += f"\n{said}; read as it was"
+    return await then_look(tab, done, args)
 
 
-async def then_look(tab: Tab, done: Result, args: dict[str, Any], *, loads: bool = False
-                    ) -> Result:
+async def then_look(tab: Tab, done: Result, args: dict[str, Any]) -> Result:
     """`done`, and under it the snapshot `args` asked for (none when they asked none, or a
-    dialog holds the page: it says so). `loads`: the action began a page's load, which is
-    awaited first, then the data the page was still fetching at its load (up to
-    ANSWERS_WAIT), as a person waits for the page to fill in before reading it."""
+    dialog holds the page: it says so)."""
     if not wanted(args):
         return done
-    if loads:  # (returns at once when a dialog holds the page)
-        try:
-            await tab.wait_load(LOAD_WAIT, "load")
-        except ActionTimeout:
-            done.text += f"\nthe page was still loading after {LOAD_WAIT:g} s; read as it was"
-        else:  # and the data it was still fetching then, as after an open
-            if tab.state.dialog is None and not await sent.data_in_flight(tab, ANSWERS_WAIT):
-                done.text += (f"\nthe page was still loading data after {ANSWERS_WAIT:g} s; "
-                              "read as it was")
     if tab.state.dialog is not None:
         # a dialog holds the page's script: the snapshot would wait on it; say so
         done.text += "\nno snapshot taken: answer the dialog first"

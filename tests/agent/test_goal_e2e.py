@@ -104,6 +104,25 @@ def test_search_then_pick_a_result(goal_hub, model_key, site):
     assert [s["op"] for s in out["steps"]] == ["fill", "press", "click"]
 
 
+def test_a_search_box_that_waits_for_typing_to_pause_shows_its_results_in_the_next_look(
+        goal_hub, model_key, site):
+    # the model is not asked about the page before the page answered the typing
+    def decide(page: str, did: list[str]) -> dict[str, Any]:
+        if "Profile: ada" in page:
+            return act("done", evidence="Profile: ada")
+        if 'button "Open ada"' in page:
+            return act("click", ref(page, "button", "Open ada"))
+        if "fill" in did:
+            return act("wait", None, "1")
+        return act("fill", ref(page, "textbox", "Search people"), "ada")
+    hub, _ = goal_hub
+    with LLMServer(Model(decide, judge=lambda page: "Profile: ada" in page)) as server:
+        out, _ = run(hub, "open ada's profile", model_key(server), "--start-url",
+                     site.url("typeahead.html"))
+    assert out["status"] == "done", out
+    assert [s["op"] for s in out["steps"]] == ["fill", "click"]
+
+
 def test_a_multi_step_form_with_an_autocomplete_and_a_date(goal_hub, model_key, site):
     hub, _ = goal_hub
     task = TASKS[2]

@@ -147,10 +147,9 @@ async def test_a_look_after_a_click_waits_for_the_data_it_had_the_page_fetch(
 
 async def test_a_look_after_a_click_whose_data_never_comes_says_so_and_reads_the_page(
         tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tabsteward.bridge.engine import acting
-    from tabsteward.bridge.tools import looking
+    from tabsteward.bridge.engine import acting, settling
     monkeypatch.setattr(acting, "ANSWERS_WAIT", 0.5)
-    monkeypatch.setattr(looking, "ANSWERS_WAIT", 0.5)
+    monkeypatch.setattr(settling, "ANSWERS_WAIT", 0.5)
     await goto(tab, site.url("fetches.html"))
     shot = await tab.snapshot()
     clicked = await run_tool(tab, "click", target=ref(shot, "button", "Search forever"),

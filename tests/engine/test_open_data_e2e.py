@@ -75,8 +75,8 @@ async def test_a_link_clicked_with_a_snapshot_shows_the_data_its_page_fetched_af
 
 async def test_a_reload_read_after_says_when_its_data_never_came(
         tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tabsteward.bridge.tools import looking
-    monkeypatch.setattr(looking, "ANSWERS_WAIT", 0.5)
+    from tabsteward.bridge.engine import settling
+    monkeypatch.setattr(settling, "ANSWERS_WAIT", 0.5)
     await actions.navigate(tab, site.url("bootdata.html?mode=forever"), "domcontentloaded")
     read = await run_tool(tab, "reload", snapshot=True)
     first, _, rest = read.text.partition("\n[untrusted page data")

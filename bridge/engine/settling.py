@@ -1,0 +1,48 @@
+"""What a look right after an action waits for, as a person waits before reading: the page
+the action loaded and the data it was still fetching at its load, or else the data the
+action had the page fetch and the timers the page armed in reply to its input (with their
+data); each up to its cap, after which the page is read as it is."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ..errors import ActionTimeout
+from . import replies, sent
+from .acting import ANSWERS_WAIT, Outcome
+from .tab import Tab
+
+LOAD_WAIT = 10.0  # seconds a page an action opened may take to load before it is read anyway
+
+
+def began_load(out: Outcome) -> bool:
+    """Whether the action began loading another page in the tab (a link, a form sent)."""
+    return "url" in out.data or "navigation still loading" in out.changes
+
+
+async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]:
+    """Wait for what the action set going before the page is read (`loads`: it began a
+    page's load; by default as `began_load` says); what did not come in time, said for the
+    agent. Returns at once while a dialog holds the page."""
+    said: list[str] = []
+    try:
+        if out.answered is not None:
+            await asyncio.wait({out.answered}, timeout=ANSWERS_WAIT)
+            if not out.answered.done() or out.answered.cancelled():
+                said.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+    finally:
+        if out.answered is not None:
+            out.answered.cancel()
+    if began_load(out) if loads is None else loads:
+        try:
+            await tab.wait_load(LOAD_WAIT, "load")
+        except ActionTimeout:
+            said.append(f"the page was still loading after {LOAD_WAIT:g} s")
+        else:  # and the data it was still fetching then, as after an open
+            if tab.state.dialog is None and not await sent.data_in_flight(tab, ANSWERS_WAIT):
+                said.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+    elif out.armed is not False and tab.state.dialog is None and not await replies.came(tab):
+        # the timers it armed in reply to the input (a search box's debounce), and their data
+        said.append(f"the page was still replying to the input after "
+                    f"{replies.TIMERS_WAIT:g} s")
+    return said
