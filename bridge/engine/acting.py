@@ -25,6 +25,7 @@ log = logging.getLogger("tabsteward.engine")
 # what input changed on its element (states, value, checked), read without laying out the
 # page: a click's read-back of the whole info waited for the layout of what the click changed
 AFTER = "__ts.inputState"  # (id, the hook's secret)
+READ_IN = "readIn"  # the frame whose document an AFTER read was made in (added here)
 NAV_TIMEOUT = 30.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 CHOOSER_OPENED = ("it opened a file chooser, which nobody sees; nothing was chosen (to give "
@@ -43,8 +44,10 @@ class Outcome:
     # None when it began none. A look right after the action (`-i`) waits for it
     answered: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
     # whether the page armed timers in reply to the input (a debounce), as the read right
-    # after it found (None: not read); a look right after waits for them (replies.py)
+    # after it found (None: not read), and in which frame's document; a look right after
+    # waits for them (replies.py)
     armed: bool | None = field(default=None, repr=False, compare=False)
+    armed_in: str | None = field(default=None, repr=False, compare=False)
 
     def text(self) -> str:
         return "; ".join([self.did, *self.changes])
@@ -99,6 +102,7 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         events = tab.stop_recording()
     if isinstance(result, dict) and isinstance(result.get("armed"), int):
         outcome.armed = result["armed"] > 0
+        outcome.armed_in = str(result.get(READ_IN) or "") or None
     nav_started = any(
         # frameScheduledNavigation is the one that reliably arrives before the input's reply
         m in ("Page.frameScheduledNavigation", "Page.frameRequestedNavigation",
@@ -225,7 +229,7 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle,
     if isinstance(found[0], Exception) or "exceptionDetails" in found[0]:
         return None  # gone with its document (the page navigated), or the page refused
     value = found[0].get("result", {}).get("value")
-    return value if isinstance(value, dict) else None
+    return {**value, READ_IN: frame.id} if isinstance(value, dict) else None
 
 
 def after_read(handle: Handle) -> str:
@@ -248,7 +252,7 @@ async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
     finally:
         if beside is not None:
             await beside
-    return found if isinstance(found, dict) else None
+    return {**found, READ_IN: handle.frame.id} if isinstance(found, dict) else None
 
 
 def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None:

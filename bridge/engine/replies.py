@@ -11,6 +11,7 @@ from ..errors import TabstewardError
 from . import sent
 from .acting import ANSWERS_WAIT
 from .collect import HOOK_SECRET
+from .model import Frame
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
@@ -20,22 +21,23 @@ OVERDUE_POLL = 0.05  # seconds between asks once they are due and have not run
 SLACK = 0.01  # seconds past the last one's due time before asking again
 
 
-async def came(tab: Tab, cap: float = TIMERS_WAIT) -> bool:
-    """Wait (up to `cap` seconds) until the timers the page armed in reply to input, and
-    those they armed, have run, then for the data requests they began (up to
-    ANSWERS_WAIT more); whether it all came in time. At once where the page has none,
-    or no hook (a page read without the debugger, which no input reached)."""
-    frame = tab.frames.get(tab.target_id)
+async def came(tab: Tab, frame_id: str | None = None, cap: float | None = None) -> bool:
+    """Wait (up to `cap` seconds, TIMERS_WAIT by default) until the timers the page armed in
+    reply to input (in the document of `frame_id`, else of the page), and those they armed,
+    have run, then for the data requests they began (up to ANSWERS_WAIT more); whether it
+    all came in time. At once where the page has none, or no hook (a page read without the
+    debugger, which no input reached)."""
+    frame = tab.frames.get(frame_id or tab.target_id) or tab.frames.get(tab.target_id)
     if frame is None or tab.state.dialog is not None:
         return True
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + cap
+    deadline = loop.time() + (TIMERS_WAIT if cap is None else cap)
     listening = [] if tab.conn.hears_data else await sent.listen(tab)
     tab.start_recording()
     waited = False
     try:
         while True:
-            pending, due_ms = await _armed(tab)
+            pending, due_ms = await _armed(tab, frame)
             if not pending:
                 break
             left = deadline - loop.time()
@@ -53,12 +55,12 @@ async def came(tab: Tab, cap: float = TIMERS_WAIT) -> bool:
         tab.stop_recording()
 
 
-async def _armed(tab: Tab) -> tuple[int, float]:
-    """(how many counted timers have not run, ms until the last is due)."""
+async def _armed(tab: Tab, frame: Frame) -> tuple[int, float]:
+    """(how many counted timers have not run in the frame's document, ms until the last is
+    due)."""
     if tab.state.dialog is not None:
         return 0, 0.0
-    got = await tab.evaluate(tab.frames[tab.target_id],
-                             f"__ts.armed({json.dumps(HOOK_SECRET)})", follow=False)
+    got = await tab.evaluate(frame, f"__ts.armed({json.dumps(HOOK_SECRET)})", follow=False)
     if not isinstance(got, list) or len(got) != 2 or \
             not all(isinstance(n, int | float) for n in got):
         return 0, 0.0

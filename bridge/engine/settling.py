@@ -41,7 +41,8 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
         else:  # and the data it was still fetching then, as after an open
             if tab.state.dialog is None and not await sent.data_in_flight(tab, ANSWERS_WAIT):
                 said.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
-    elif out.armed is not False and tab.state.dialog is None and not await replies.came(tab):
+    elif out.armed is not False and tab.state.dialog is None and \
+            not await replies.came(tab, out.armed_in):
         # the timers it armed in reply to the input (a search box's debounce), and their data
         said.append(f"the page was still replying to the input after "
                     f"{replies.TIMERS_WAIT:g} s")

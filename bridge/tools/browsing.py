@@ -98,6 +98,7 @@ async def wait(call: Call, args: dict[str, Any]) -> Result:
                                  state=str(args.get("state") or "visible"), url=args.get("url"),
                                  load=args.get("load"), seconds=args.get("seconds"),
                                  timeout=timeout)
+        out.armed = False  # (no input: nothing the page armed in reply to wait for)
         return await looking.reported(tab, out, args, loads=False)
 
 

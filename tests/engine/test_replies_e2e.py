@@ -9,7 +9,7 @@ import json
 
 import pytest
 from fixture_server import Site
-from pagetools import run_tool
+from pagetools import ref, run_tool
 from tabsteward.bridge.engine import actions, replies
 from tabsteward.bridge.engine.collect import HOOK_SECRET
 from tabsteward.bridge.engine.tab import Tab
@@ -75,3 +75,13 @@ async def test_the_pages_timers_still_look_and_work_as_the_browsers_own(
                                 ["clearTimeout", 0, True], ["clearInterval", 0, True]]
     assert value["got"] == 5
     assert value["ran"] is False
+
+
+@pytest.mark.parametrize("other_site", [False, True])
+async def test_a_search_box_in_a_frame_is_waited_for_in_that_frames_document(
+        tab: Tab, site: Site, other_site: bool) -> None:
+    at = site.other_origin if other_site else ""
+    await actions.navigate(tab, site.url(f"typeahead-framed.html?at={at}"))
+    box = ref(await tab.snapshot(interactive=True), "textbox", "Search people")
+    filled = await run_tool(tab, "fill", target=box, text="ada", interactive=True)
+    assert 'button "Open ada" @' in filled.text
