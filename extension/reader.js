@@ -41,69 +41,73 @@ export async function frames(tabId) {
                    documentId: f.documentId, url: f.url }));
 }
 
-// One read in a frame's isolated world. chrome.scripting sends the function's source, so
-// it must stand alone. The reads are the page helper's (see bridge/cdp/ext_reader.py); one
-// that throws answers {thrown}, as the debugger would report the helper's error.
+// One read in a frame's isolated world through chrome.scripting, which sends the function's
+// source, so it stands alone: the read itself is doc.js's (`__tsReads.read`).
 function read(name, args) {
-  const ts = globalThis.__ts;
-  if (!ts) return { missing: true };
-  const UNKNOWN = {};
-  const one = () => {
-    let value;
-    switch (name) {
-      case "call": value = ts[args[0]](...args[1]); break;
-      case "json": value = JSON.stringify(ts[args[0]](...args[1])); break;
-      case "alive": { const e = ts.get(args[0]); value = !!e && e.isConnected; break; }
-      case "readyState": value = document.readyState; break;
-      case "hasFocus": value = document.hasFocus(); break;
-      case "includes": value = ts.pageText().includes(args[0]); break;
-      case "hrefAnd": value = [location.href, ts[args[0]]()]; break;
-      case "history": { // the session history as the page sees it (same-origin URLs)
-        const nav = globalThis.navigation;
-        value = nav && nav.currentEntry ?
-          [history.length, nav.entries().map((e) => e.url), nav.currentEntry.index] :
-          [history.length, null, null];
-        break;
-      }
-      case "frameIndex": { // this frame's index among its parent's frames
-        value = -1;
-        if (window.parent !== window) {
-          for (let i = 0; i < window.parent.frames.length; i++) {
-            if (window.parent.frames[i] === window) value = i;
-          }
-        }
-        break;
-      }
-      case "ownerOf": { // the frame element (shadow roots too) showing frames[args[0]]
-        const win = window.frames[args[0]];
-        value = 0;
-        const stack = [document];
-        while (stack.length && win) {
-          const root = stack.pop();
-          for (const el of root.querySelectorAll("*")) {
-            if (el.shadowRoot) stack.push(el.shadowRoot);
-            if (/^(IFRAME|FRAME|OBJECT|EMBED)$/.test(el.tagName) && el.contentWindow === win) {
-              value = ts.idOf(el);
-            }
-          }
-        }
-        break;
-      }
-      default: return UNKNOWN;
-    }
-    return value;
-  };
-  try {
-    const value = one();
-    return value === UNKNOWN ? { unknown: name } : { value, doc: globalThis.__tsDoc };
-  } catch (e) {
-    return { thrown: String((e && (e.stack || e.message)) || e), doc: globalThis.__tsDoc };
-  }
+  const reads = globalThis.__tsReads;
+  return reads && reads.read ? reads.read(name, args) : { missing: true };
 }
 
-// A read in one document of the tab, installing the page helper there first if needed.
+// Ports to documents of agent tabs (doc.js listens): a read over an open port costs about a
+// millisecond less than one through chrome.scripting (measured on this machine: 1.3 against
+// 1.9 ms for a trivial read, 3.2 against 4.4 for placing an element on a large page).
+const PORT = "tabsteward.read";
+const ports = new Map(); // documentId -> {port, waiting: Map(id -> settle), heard}
+let sent = 0;
+
+// A read over the document's port: the answer; null when the document went before it
+// answered; undefined when no port could be had (nothing ran: read another way).
+function overPort(tabId, documentId, name, args) {
+  let entry = ports.get(documentId);
+  if (!entry) {
+    let port;
+    try {
+      port = chrome.tabs.connect(tabId, { name: PORT, documentId });
+    } catch {
+      return Promise.resolve(undefined);
+    }
+    entry = { port, waiting: new Map(), heard: false };
+    const mine = entry;
+    port.onMessage.addListener((m) => {
+      mine.heard = true;
+      const settle = m && mine.waiting.get(m.id);
+      if (!settle) return;
+      mine.waiting.delete(m.id);
+      settle(m.got && typeof m.got === "object" ? m.got : null);
+    });
+    port.onDisconnect.addListener(() => {
+      void chrome.runtime.lastError; // "Receiving end does not exist", or the document went
+      if (ports.get(documentId) === mine) ports.delete(documentId);
+      // never answered: no helper took it (nothing ran; the next read installs one), or the
+      // document went (a read made another way finds it gone too)
+      for (const settle of mine.waiting.values()) settle(mine.heard ? null : undefined);
+      mine.waiting.clear();
+    });
+    ports.set(documentId, entry);
+  }
+  const id = ++sent;
+  const mine = entry;
+  return new Promise((resolve) => {
+    mine.waiting.set(id, resolve);
+    try {
+      mine.port.postMessage({ id, name, args });
+    } catch { // disconnected meanwhile: its onDisconnect settles the rest
+      mine.waiting.delete(id);
+      resolve(mine.heard ? null : undefined);
+    }
+  });
+}
+
+// A read in one document of the tab, installing the page helper there first if needed:
+// over the document's port where one can be had, else through chrome.scripting.
 export async function run(tabId, documentId, name, args) {
-  const target = documentId ? { tabId: Number(tabId), documentIds: [String(documentId)] } :
+  const doc = documentId ? String(documentId) : "";
+  if (doc) {
+    const got = await overPort(Number(tabId), doc, String(name), args || []);
+    if (got === null) return null; // the document went during the read
+    if (got !== undefined && !got.missing) return { ...got, documentId: doc };
+  }
+  const target = doc ? { tabId: Number(tabId), documentIds: [doc] } :
     { tabId: Number(tabId), frameIds: [0] }; // the main frame's document, whichever it is
   const once = async () => {
     const [res] = await chrome.scripting.executeScript({

@@ -1,0 +1,119 @@
+"""Through the extension, the hub's reads of an agent tab's documents go over a port the
+worker holds to each document's page helper (cheaper than chrome.scripting), frames and
+cross-site frames included; a document that went answers as gone, never for another one;
+a document whose helper came again answers once a read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from extension_env import ExtensionHub, chrome_call, devtools
+from fixture_server import Site
+from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
+from tabsteward.bridge.cdp.extension_link import ExtensionCallError
+from tabsteward.bridge.cdp.websocket import WebSocketConnection
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.session import Browser
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def over_port(dt: WebSocketConnection, target_id: str) -> dict[str, int]:
+    """Frame URL -> how many reads its document's helper answered over the worker's port,
+    asked in the extension's world as the person's DevTools would, not by the hub."""
+    attached = await dt.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
+    session = str(attached["sessionId"])
+    contexts: list[dict[str, Any]] = []
+
+    def seen(method: str, params: dict[str, Any], sid: str | None) -> None:
+        if method == "Runtime.executionContextCreated" and sid == session:
+            contexts.append(params["context"])
+    remove = dt.on_event(seen)
+    try:
+        await dt.send("Runtime.enable", session_id=session)
+        await dt.send("Runtime.disable", session_id=session)
+        found: dict[str, int] = {}
+        for ctx in contexts:
+            if ctx.get("origin") != f"chrome-extension://{EXTENSION_ID}":
+                continue
+            res = await dt.send("Runtime.evaluate", {
+                "expression": "[location.href, (globalThis.__tsReads || {}).overPort || 0]",
+                "contextId": ctx["id"], "returnByValue": True}, session_id=session)
+            href, count = res["result"]["value"]
+            found[str(href)] = int(count)
+        return found
+    finally:
+        remove()
+        await dt.send("Target.detachFromTarget", {"sessionId": session})
+
+
+async def documents(browser: Browser, tab_id: int) -> dict[str, str]:
+    """Frame URL -> its active document's id."""
+    return {f["url"]: f["documentId"]
+            for f in await chrome_call(browser, "reader.frames", tab_id)}
+
+
+async def test_reads_of_every_frame_go_over_the_port_and_answer_for_their_own_document(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
+    dt = await devtools(ext_hub.profiles[-1])
+    try:
+        tab = await browser.session("agent").current_tab()
+        tab_id = int(tab.session_id.removeprefix("tab-"))
+        await actions.navigate(tab, site.url("frames.html"))
+        docs = await documents(browser, tab_id)
+        assert len(docs) == 3, docs
+        for url, doc in docs.items():
+            for _ in range(3):
+                got = await chrome_call(browser, "reader.run", tab_id, doc, "hrefAnd",
+                                        ["pageText"])
+                assert got["documentId"] == doc, got
+                assert got["value"][0] == url, got
+        counts = await over_port(dt, tab.target_id)
+        cross = [t for t in (await dt.send("Target.getTargets"))["targetInfos"]
+                 if t["type"] == "iframe" and str(t["url"]).startswith(site.other(""))]
+        assert cross, "the cross-site frame has no target of its own"
+        counts.update(await over_port(dt, cross[0]["targetId"]))
+        assert set(counts) == set(docs), counts
+        assert all(n >= 3 for n in counts.values()), counts
+    finally:
+        await dt.close()
+
+
+async def test_a_read_of_a_document_that_went_fails_and_the_next_documents_answers(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    tab = await browser.session("agent").current_tab()
+    tab_id = int(tab.session_id.removeprefix("tab-"))
+    await actions.navigate(tab, site.url("form.html"))
+    (old,) = (await documents(browser, tab_id)).values()
+    assert (await chrome_call(browser, "reader.run", tab_id, old, "readyState", []))[
+        "value"] == "complete"
+    await actions.navigate(tab, site.url("frames.html?next"))
+    with pytest.raises(ExtensionCallError, match=r"(?i)document"):  # none from the next page
+        await chrome_call(browser, "reader.run", tab_id, old, "readyState", [])
+    new = (await documents(browser, tab_id))[site.url("frames.html?next")]
+    got = await chrome_call(browser, "reader.run", tab_id, new, "hrefAnd", ["pageText"])
+    assert got["value"][0] == site.url("frames.html?next"), got
+
+
+async def test_a_helper_installed_again_in_its_document_still_answers_once_a_read(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
+    dt = await devtools(ext_hub.profiles[-1])
+    try:
+        tab = await browser.session("agent").current_tab()
+        tab_id = int(tab.session_id.removeprefix("tab-"))
+        await actions.navigate(tab, site.url("form.html"))
+        (doc,) = (await documents(browser, tab_id)).values()
+        await chrome_call(browser, "scripting.inject", tab_id)  # the files run a second time
+        await chrome_call(browser, "scripting.inject", tab_id)
+        before = (await over_port(dt, tab.target_id))[site.url("form.html")]
+        for _ in range(4):
+            got = await chrome_call(browser, "reader.run", tab_id, doc, "readyState", [])
+            assert got["value"] == "complete", got
+        # one listener answers each read (a second would count, and answer, twice)
+        assert (await over_port(dt, tab.target_id))[site.url("form.html")] == before + 4
+    finally:
+        await dt.close()
