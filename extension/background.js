@@ -8,7 +8,7 @@ import {
 import { cleanLabel, defaultName } from "./names.js";
 import { guard, unguard } from "./guard.js";
 import { go } from "./navigate.js";
-import { frames, inject, prepare, run } from "./reader.js";
+import { committed, frames, inject, prepare, run, tabClosed } from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
@@ -390,6 +390,7 @@ chrome.tabs.onActivated.addListener(({ tabId }) => keepBehind(tabId));
 chrome.tabs.onRemoved.addListener((tabId, info) => {
   agentTabs.delete(tabId);
   inFlight.delete(tabId);
+  tabClosed(tabId);
   asking.delete(tabId);
   unguard(tabId);
   send({ event: "tabs.removed", args: [tabId, info] });
@@ -419,7 +420,9 @@ for (const [kind, source] of Object.entries({
 }
 // Every document of an agent tab gets the page helper as it commits (reader.js).
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (isAgentTab(d.tabId)) prepare(d);
+  if (!isAgentTab(d.tabId)) return;
+  committed(d);
+  prepare(d);
 });
 // The main frame's URL changed in place (a fragment, pushState, replaceState).
 for (const source of [chrome.webNavigation.onReferenceFragmentUpdated,

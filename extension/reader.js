@@ -51,13 +51,62 @@ function read(name, args) {
 // Ports to documents of agent tabs (doc.js listens): a read over an open port costs about a
 // millisecond less than one through chrome.scripting (measured on this machine: 1.3 against
 // 1.9 ms for a trivial read, 3.2 against 4.4 for placing an element on a large page).
+// Only a document this worker saw commit, and that nothing has replaced since, is read this
+// way: a document being left may keep its port open and answer nothing there (measured: a
+// read sent as the next page commits waited for ever), where chrome.scripting answers at
+// once.
 const PORT = "tabsteward.read";
 const ports = new Map(); // documentId -> {port, waiting: Map(id -> settle), heard}
+const shownIn = new Map(); // "tabId:frameId" -> the document an agent tab's frame shows
 let sent = 0;
+
+// An agent tab's frame committed a document (webNavigation.onCommitted): it is the one
+// shown there; the one it replaced, and on a new page every frame's, are not.
+export function committed(details) {
+  const { tabId, frameId, documentId } = details;
+  if (!documentId) return;
+  for (const [key, doc] of shownIn) {
+    if (key === `${tabId}:${frameId}` || (frameId === 0 && key.startsWith(`${tabId}:`))) {
+      shownIn.delete(key);
+      if (doc !== documentId) letGo(doc);
+    }
+  }
+  if (!details.documentLifecycle || details.documentLifecycle === "active") {
+    shownIn.set(`${tabId}:${frameId}`, documentId);
+  }
+}
+
+// An agent tab closed: none of its documents is shown any longer.
+export function tabClosed(tabId) {
+  for (const [key, doc] of shownIn) {
+    if (key.startsWith(`${tabId}:`)) {
+      shownIn.delete(key);
+      letGo(doc);
+    }
+  }
+}
+
+// Close the port to a document no longer shown; its reads under way answer that it went.
+function letGo(documentId) {
+  const entry = ports.get(documentId);
+  if (!entry) return;
+  ports.delete(documentId);
+  entry.port.disconnect();
+  for (const settle of entry.waiting.values()) settle(null);
+  entry.waiting.clear();
+}
+
+const isShown = (tabId, documentId) => {
+  for (const [key, doc] of shownIn) {
+    if (doc === documentId && key.startsWith(`${tabId}:`)) return true;
+  }
+  return false;
+};
 
 // A read over the document's port: the answer; null when the document went before it
 // answered; undefined when no port could be had (nothing ran: read another way).
 function overPort(tabId, documentId, name, args) {
+  if (!isShown(tabId, documentId)) return Promise.resolve(undefined);
   let entry = ports.get(documentId);
   if (!entry) {
     let port;
@@ -113,8 +162,10 @@ export async function run(tabId, documentId, name, args) {
     const [res] = await chrome.scripting.executeScript({
       target, world: "ISOLATED", func: read, args: [String(name), args || []],
       injectImmediately: true });
-    // which document answered: "" asked for the main frame's, whichever it is
-    return res && res.result ? { ...res.result, documentId: res.documentId } : null;
+    // which document answered: "" asked for the main frame's, whichever it is. Asked for
+    // one that just went, Chrome may run the read in the document after it: gone
+    if (!res || !res.result || (doc && res.documentId !== doc)) return null;
+    return { ...res.result, documentId: res.documentId };
   };
   let got = await once();
   if (got && got.missing) {
