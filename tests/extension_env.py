@@ -121,6 +121,37 @@ class ExtensionHub:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+async def in_extension_worlds(dt: WebSocketConnection, target_id: str,
+                              expression: str) -> dict[str, Any]:
+    """Frame URL -> what `expression` (it answers `[location.href, value]`) gives in the
+    extension's isolated world of each frame of a target that has one: asked as the
+    person's DevTools would (`dt`, see `devtools`), not by the hub."""
+    attached = await dt.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
+    session = str(attached["sessionId"])
+    contexts: list[dict[str, Any]] = []
+
+    def seen(method: str, params: dict[str, Any], sid: str | None) -> None:
+        if method == "Runtime.executionContextCreated" and sid == session:
+            contexts.append(params["context"])
+    remove = dt.on_event(seen)
+    try:
+        await dt.send("Runtime.enable", session_id=session)
+        await dt.send("Runtime.disable", session_id=session)
+        found: dict[str, Any] = {}
+        for ctx in contexts:
+            if ctx.get("origin") != f"chrome-extension://{EXTENSION_ID}":
+                continue
+            res = await dt.send("Runtime.evaluate", {
+                "expression": expression, "contextId": ctx["id"], "returnByValue": True},
+                session_id=session)
+            href, value = res["result"]["value"]
+            found[str(href)] = value
+        return found
+    finally:
+        remove()
+        await dt.send("Target.detachFromTarget", {"sessionId": session})
+
+
 async def devtools(profile: Profile) -> WebSocketConnection:
     """The browser-level DevTools link of a profile started with --remote-debugging-port=0
     (tests play the person with it: the service worker, other tabs)."""

@@ -6,13 +6,11 @@ main frame's document says which document answered."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import pytest
-from extension_env import ExtensionHub, chrome_call, devtools
+from extension_env import ExtensionHub, chrome_call, devtools, in_extension_worlds
 from fixture_server import Site
 from pagetools import extension_calls
-from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine import actions
 
@@ -22,31 +20,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 async def helpers_in(dt: WebSocketConnection, target_id: str) -> dict[str, str]:
     """Frame URL -> `typeof __ts` in the extension's world of that frame, for each frame of
-    a target that has such a world: asked as the person's DevTools would, not by the hub."""
-    attached = await dt.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
-    session = str(attached["sessionId"])
-    contexts: list[dict[str, Any]] = []
-
-    def seen(method: str, params: dict[str, Any], sid: str | None) -> None:
-        if method == "Runtime.executionContextCreated" and sid == session:
-            contexts.append(params["context"])
-    remove = dt.on_event(seen)
-    try:
-        await dt.send("Runtime.enable", session_id=session)
-        await dt.send("Runtime.disable", session_id=session)
-        found: dict[str, str] = {}
-        for ctx in contexts:
-            if ctx.get("origin") != f"chrome-extension://{EXTENSION_ID}":
-                continue
-            res = await dt.send("Runtime.evaluate", {
-                "expression": "[location.href, typeof globalThis.__ts]",
-                "contextId": ctx["id"], "returnByValue": True}, session_id=session)
-            href, kind = res["result"]["value"]
-            found[str(href)] = str(kind)
-        return found
-    finally:
-        remove()
-        await dt.send("Target.detachFromTarget", {"sessionId": session})
+    a target that has such a world."""
+    return {url: str(kind) for url, kind in (await in_extension_worlds(
+        dt, target_id, "[location.href, typeof globalThis.__ts]")).items()}
 
 
 async def targets(dt: WebSocketConnection, kind: str, url: str) -> list[str]:

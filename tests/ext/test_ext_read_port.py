@@ -10,46 +10,29 @@ import asyncio
 from typing import Any
 
 import pytest
-from extension_env import ExtensionHub, chrome_call, devtools
+from extension_env import ExtensionHub, chrome_call, devtools, in_extension_worlds
 from fixture_server import Site
-from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.extension import ExtensionConnection
 from tabsteward.bridge.cdp.extension_link import ExtensionCallError
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.errors import BrowserError
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 
 async def over_port(dt: WebSocketConnection, target_id: str) -> dict[str, int]:
-    """Frame URL -> how many reads its document's helper answered over the worker's port,
-    asked in the extension's world as the person's DevTools would, not by the hub."""
-    attached = await dt.send("Target.attachToTarget", {"targetId": target_id, "flatten": True})
-    session = str(attached["sessionId"])
-    contexts: list[dict[str, Any]] = []
+    """Frame URL -> how many reads its document's helper answered over the worker's port."""
+    return {url: int(n) for url, n in (await in_extension_worlds(
+        dt, target_id, "[location.href, (globalThis.__tsReads || {}).overPort || 0]")).items()}
 
-    def seen(method: str, params: dict[str, Any], sid: str | None) -> None:
-        if method == "Runtime.executionContextCreated" and sid == session:
-            contexts.append(params["context"])
-    remove = dt.on_event(seen)
-    try:
-        await dt.send("Runtime.enable", session_id=session)
-        await dt.send("Runtime.disable", session_id=session)
-        found: dict[str, int] = {}
-        for ctx in contexts:
-            if ctx.get("origin") != f"chrome-extension://{EXTENSION_ID}":
-                continue
-            res = await dt.send("Runtime.evaluate", {
-                "expression": "[location.href, (globalThis.__tsReads || {}).overPort || 0]",
-                "contextId": ctx["id"], "returnByValue": True}, session_id=session)
-            href, count = res["result"]["value"]
-            found[str(href)] = int(count)
-        return found
-    finally:
-        remove()
-        await dt.send("Target.detachFromTarget", {"sessionId": session})
+
+async def agent_tab(browser: Browser) -> tuple[Tab, int]:
+    """The agent's tab, and its id in Chrome."""
+    tab = await browser.session("agent").current_tab()
+    return tab, int(tab.session_id.removeprefix("tab-"))
 
 
 async def documents(browser: Browser, tab_id: int) -> dict[str, str]:
@@ -75,8 +58,7 @@ async def test_reads_of_every_frame_go_over_the_port_and_answer_for_their_own_do
     browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
     dt = await devtools(ext_hub.profiles[-1])
     try:
-        tab = await browser.session("agent").current_tab()
-        tab_id = int(tab.session_id.removeprefix("tab-"))
+        tab, tab_id = await agent_tab(browser)
         await actions.navigate(tab, site.url("frames.html"))
         docs = await documents(browser, tab_id)
         assert len(docs) == 3, docs
@@ -100,8 +82,7 @@ async def test_reads_of_every_frame_go_over_the_port_and_answer_for_their_own_do
 async def test_a_read_of_a_document_that_went_fails_and_the_next_documents_answers(
         ext_hub: ExtensionHub, site: Site) -> None:
     browser = await ext_hub.connect()
-    tab = await browser.session("agent").current_tab()
-    tab_id = int(tab.session_id.removeprefix("tab-"))
+    tab, tab_id = await agent_tab(browser)
     await actions.navigate(tab, site.url("form.html"))
     (old,) = (await documents(browser, tab_id)).values()
     assert (await chrome_call(browser, "reader.run", tab_id, old, "readyState", []))[
@@ -121,8 +102,7 @@ async def test_a_read_of_the_page_left_sent_as_the_next_commits_answers_at_once(
     browser = await ext_hub.connect()
     conn = browser.conn
     assert isinstance(conn, ExtensionConnection)
-    tab = await browser.session("agent").current_tab()
-    tab_id = int(tab.session_id.removeprefix("tab-"))
+    tab, tab_id = await agent_tab(browser)
     heard: list[tuple[str, asyncio.Future[None]]] = []  # (what, when the tab tells it)
 
     def seen(name: str, args: list[Any]) -> None:
@@ -158,8 +138,7 @@ async def test_a_helper_installed_again_in_its_document_still_answers_once_a_rea
     browser = await ext_hub.connect(extra=("--remote-debugging-port=0",))
     dt = await devtools(ext_hub.profiles[-1])
     try:
-        tab = await browser.session("agent").current_tab()
-        tab_id = int(tab.session_id.removeprefix("tab-"))
+        tab, tab_id = await agent_tab(browser)
         await actions.navigate(tab, site.url("form.html"))
         (doc,) = (await documents(browser, tab_id)).values()
         await chrome_call(browser, "scripting.inject", tab_id)  # the files run a second time
