@@ -107,44 +107,47 @@ const isShown = (tabId, documentId) => {
 // answered; undefined when no port could be had (nothing ran: read another way).
 function overPort(tabId, documentId, name, args) {
   if (!isShown(tabId, documentId)) return Promise.resolve(undefined);
-  let entry = ports.get(documentId);
-  if (!entry) {
-    let port;
-    try {
-      port = chrome.tabs.connect(tabId, { name: PORT, documentId });
-    } catch {
-      return Promise.resolve(undefined);
-    }
-    entry = { port, waiting: new Map(), heard: false };
-    const mine = entry;
-    port.onMessage.addListener((m) => {
-      mine.heard = true;
-      const settle = m && mine.waiting.get(m.id);
-      if (!settle) return;
-      mine.waiting.delete(m.id);
-      settle(m.got && typeof m.got === "object" ? m.got : null);
-    });
-    port.onDisconnect.addListener(() => {
-      void chrome.runtime.lastError; // "Receiving end does not exist", or the document went
-      if (ports.get(documentId) === mine) ports.delete(documentId);
-      // never answered: no helper took it (nothing ran; the next read installs one), or the
-      // document went (a read made another way finds it gone too)
-      for (const settle of mine.waiting.values()) settle(mine.heard ? null : undefined);
-      mine.waiting.clear();
-    });
-    ports.set(documentId, entry);
-  }
+  const entry = ports.get(documentId) || connect(tabId, documentId);
+  if (!entry) return Promise.resolve(undefined);
   const id = ++sent;
-  const mine = entry;
   return new Promise((resolve) => {
-    mine.waiting.set(id, resolve);
+    entry.waiting.set(id, resolve);
     try {
-      mine.port.postMessage({ id, name, args });
+      entry.port.postMessage({ id, name, args });
     } catch { // disconnected meanwhile: its onDisconnect settles the rest
-      mine.waiting.delete(id);
-      resolve(mine.heard ? null : undefined);
+      entry.waiting.delete(id);
+      resolve(entry.heard ? null : undefined);
     }
   });
+}
+
+// A new port to the document's helper (null when Chrome refuses it at once), kept until
+// either end lets go.
+function connect(tabId, documentId) {
+  let port;
+  try {
+    port = chrome.tabs.connect(tabId, { name: PORT, documentId });
+  } catch {
+    return null;
+  }
+  const entry = { port, waiting: new Map(), heard: false };
+  port.onMessage.addListener((m) => {
+    entry.heard = true;
+    const settle = m && entry.waiting.get(m.id);
+    if (!settle) return;
+    entry.waiting.delete(m.id);
+    settle(m.got && typeof m.got === "object" ? m.got : null);
+  });
+  port.onDisconnect.addListener(() => {
+    void chrome.runtime.lastError; // "Receiving end does not exist", or the document went
+    if (ports.get(documentId) === entry) ports.delete(documentId);
+    // never answered: no helper took it (nothing ran; the read then goes through
+    // chrome.scripting, which installs one), or the document went (that way finds it gone)
+    for (const settle of entry.waiting.values()) settle(entry.heard ? null : undefined);
+    entry.waiting.clear();
+  });
+  ports.set(documentId, entry);
+  return entry;
 }
 
 // A read in one document of the tab, installing the page helper there first if needed:
