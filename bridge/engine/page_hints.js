@@ -10,11 +10,11 @@
   // first of: its title or tooltip; aria-description; an inner element's title or an
   // image's alt; an SVG <title> or <use href="#icon-trash">; an icon font's ligature;
   // data-testid and like attributes; class tokens that mean something; a background
-  // image's file name; last, short class tokens (`asa`, `brq`: often a minifier's). And a
-  // CSS locator built on the same evidence: unique on the page, or inside its card
-  // (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which queryIn resolves), so it
-  // survives a list that changes. Never the page's layout classes, a framework's
-  // component classes, nor hashed CSS-module names.
+  // image's file name, else an image's (one of no alt); last, short class tokens (`asa`,
+  // `brq`: often a minifier's). And a CSS locator built on the same evidence: unique on the
+  // page, or inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which
+  // queryIn resolves), so it survives a list that changes. Never the page's layout
+  // classes, a framework's component classes, nor hashed CSS-module names.
   const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
                               "data-action", "data-command", "data-icon", "data-icon-name"]);
   const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title"];
@@ -64,6 +64,13 @@
     return clean(w.join(" ")).slice(0, 60);
   }
 
+  // An image's file name as words ("/img/trash-can.8f3a2b1c.svg" -> "trash can"); "" for
+  // none, a data: URL, or a name of no words (a hash)
+  function fileWords(url) {
+    if (!url || url.startsWith("data:")) return "";
+    return hintWords(url.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, ""));
+  }
+
   // A class token's hint and its strength: 1 an icon set's name (`fa-trash`) or a word
   // (`like`), 0 a short token that may be a minifier's (`asa`); null when it says nothing
   // (layout, framework, hashed, one or two letters).
@@ -108,7 +115,8 @@
     const href = use && (use.getAttribute("href") || use.getAttribute("xlink:href") || "");
     if (href && href.includes("#")) {
       hints.push(hintWords(href.slice(href.lastIndexOf("#") + 1)));
-      const s = attrSel(use.hasAttribute("href") ? "href" : "xlink\\:href", href);
+      // (an xlink:href is in XLink's namespace, which a bare [xlink\:href] never matches)
+      const s = attrSel(use.hasAttribute("href") ? "href" : "*|href", href);
       if (s) sels.push(holds(el, use, "use" + s));
     }
     for (const n of small ? nodes : []) {  // an icon font's ligature: text drawn as a glyph
@@ -146,14 +154,19 @@
       hints.push(words);
       sels.push(classSel(n, tok));
     }
+    let drawn = "";
     for (const n of nodes.slice(0, 2)) {
       const m = /url\(["']?([^"')]*)/.exec(getComputedStyle(n).backgroundImage);
-      const file = m && m[1].split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, "");
-      if (file && !file.startsWith("data:") && hintWords(file)) {
-        hints.push(hintWords(file));
-        break;
-      }
+      if ((drawn = m ? fileWords(m[1]) : "")) break;
     }
+    // else an image's file name, where no alt or title said what it shows
+    const img = drawn ? null : tag === "img" ? el : within("img[src]");
+    const src = img ? img.getAttribute("src") || "" : "";
+    if (!drawn && (drawn = fileWords(src))) {
+      const s = attrSel("src", src);
+      if (s) sels.push(img === el ? tag + s : holds(el, img, "img" + s));
+    }
+    if (drawn) hints.push(drawn);
     for (const [n, tok, words, strength] of tokens) {
       if (strength) continue;
       hints.push(words);

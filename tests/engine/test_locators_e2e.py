@@ -96,7 +96,8 @@ async def test_a_comments_buttons_are_located_by_its_author_not_by_its_vote_coun
 HINTS = [("h1", "trash can"), ("h2", "share"), ("h3", "chevron down"),
          ("h4", "kebab horizontal"), ("h5", "cart"), ("h6", "trash"), ("h7", "trash"),
          ("h8", "trash"), ("h9", "Settings"), ("h10", "upvote"), ("h11", "Archive"),
-         ("h12", "pin"), ("h13", "share"), ("h14", "like"), ("h15", None), ("h16", "delete")]
+         ("h12", "pin"), ("h13", "share"), ("h14", "like"), ("h15", None), ("h16", "delete"),
+         ("h17", "edit pencil"), ("h18", None)]
 
 
 async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
@@ -106,6 +107,17 @@ async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
     by_loc = {info["loc"]: info for info in shot.refs.values()}
     got = [(i, by_loc[f"#{i}"].get("hint")) for i, _ in HINTS]
     assert got == HINTS, shot.text
+
+
+async def test_sprite_icons_drawn_by_xlink_href_are_located_by_their_symbol_and_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("iconhints.html"))
+    shot = await tab.snapshot(interactive=True)
+    locs = [loc for loc in printed_locs(shot).values() if "icon-" in loc]
+    assert locs[-2:] == ['button:has(> * > use[*|href="#icon-moon"])',
+                         'button:has(> * > use[*|href="#icon-sun"])'], shot.text
+    await actions.click(tab, parse("loc=" + locs[-1]))
+    assert await text_of(tab, "#out") == "sun"
 
 
 async def test_a_button_named_only_by_its_count_gets_a_hint_and_a_locator_in_its_card(
