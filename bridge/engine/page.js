@@ -9,9 +9,9 @@
   if (globalThis.__ts) return "present";
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
-    nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart, breaksLine,
-    inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened, dragItem,
-    countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
+    stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
+    breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened,
+    dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
 
@@ -268,7 +268,9 @@
       else if (!ACTIONABLE.has(role) && visible) {
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
-        const own = (cs.cursor === "pointer" && parentCursor !== "pointer") ||
+        // (a pointer inside a label is its control's: a click there is the control's)
+        const own = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
+                     !(el.closest("label") || {}).control) ||
           el.hasAttribute("onclick") || handlers.has(el);
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
@@ -285,7 +287,8 @@
         rows.push(namedRow([at(depth), 3, "iframe", "", idOf(el)], el, "iframe", 0));
         return;
       }
-      const actionable = visible && !unseen && (ACTIONABLE.has(role) || clickable);
+      const actionable = visible && !unseen && (ACTIONABLE.has(role) || clickable) &&
+        !(tag === "INPUT" && stoodInFor(el));
       if (!consumed && visible && isRow(el, role, cs.display))
         return tableRow(el, depth, actionable);
       if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&

@@ -120,6 +120,15 @@
     return c;
   }
 
+  // Whether a rendered label stands in for `input` (standIn): the label's line and ref are
+  // the control's, and the input, which no person can click, gets none of its own.
+  function stoodInFor(input) {
+    for (const l of input.labels || []) {
+      if (l.getClientRects().length && standIn(l) === input) return true;
+    }
+    return false;
+  }
+
   // -- accessible names -----------------------------------------------------------------
   const HAS_WORD = /[\p{L}\p{N}]/u;
   const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
@@ -448,7 +457,7 @@
   }
 
   Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
-    standIn, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf, nameOf, fullNameOf,
-    namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf, disabledOf, masked,
-    folded, summaryOf, withError, invalidOf, errorOf, userInvalid });
+    standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf,
+    nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
+    disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid });
 })();

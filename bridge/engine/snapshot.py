@@ -79,9 +79,10 @@ def shorten(s: str, limit: int) -> str:
 
 
 def cell(text: str, interactive: bool) -> str:
-    """A table cell as its row's line shows it: `|` escaped, shortened in -i."""
-    text = text.replace("|", "\\|")
-    return shorten(text, SHORT_CELL) if interactive else text
+    """A table cell as its row's line shows it: shortened in -i (the page's characters
+    counted), then `|` escaped, so that a cut never leaves half an escape."""
+    shown = text[:SHORT_CELL] if interactive else text
+    return shown.replace("|", "\\|") + left_out(len(text) - len(shown))
 
 
 def row_text(line: Line, interactive: bool) -> str:

@@ -9,6 +9,7 @@ from fixture_server import Site
 from pagetools import goto, target, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import TargetError
 
 pytestmark = pytest.mark.browser
@@ -36,3 +37,21 @@ async def test_a_hidden_checkbox_whose_label_is_all_link_is_not_clicked_through_
         await actions.click(tab, target(shot, "checkbox", "Read the terms"))
     assert tab.state.url == site.url("toggles.html")
     assert await text_of(tab, "#out") == ""
+
+
+async def test_a_control_a_label_stands_in_for_is_one_line_with_one_ref_the_labels(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("toggles.html"))
+    shot = await tab.snapshot(interactive=True)
+    lines = [ln.strip() for ln in shot.text.splitlines() if "@" in ln]
+    # neither the zero-sized inputs nor the knob drawn in a label has a line of its own
+    assert [ln.split(" @")[0] for ln in lines] == [
+        '- checkbox "Email alerts"', '- checkbox "SMS alerts"', '- radio "Daily"',
+        '- radio "Weekly"', '- checkbox "Read the terms"', '- link "Read the terms"',
+        "- checkbox"], shot.text
+    switch = lines[-1].split()[2]
+    out = await actions.click(tab, target(shot, "checkbox", "SMS alerts"))
+    assert "now checked" in out.text(), out.text()
+    out = await actions.click(tab, parse(switch))
+    assert "now checked" in out.text(), out.text()
+    assert await text_of(tab, "#out") == "sms,dark"

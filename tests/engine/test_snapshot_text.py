@@ -301,6 +301,13 @@ def test_a_pipe_in_a_cell_is_escaped_so_cells_stay_apart() -> None:
     assert "| Alan | a\\|b |" in make(TABLE).text
 
 
+def test_a_cut_cell_counts_the_pages_characters_and_never_leaves_half_an_escape() -> None:
+    words = "120 points by pg 3 hours ago | hide | 45 comments"
+    line = make([Line(0, ROW, "row", cells=["1.", words])], interactive=True).text
+    assert "| 1. | 120 points by pg 3 hours ago \\| [+19 chars] |" in line, line
+    assert "| hide" in make([Line(0, ROW, "row", cells=["1.", words])]).text
+
+
 def test_a_clickable_row_carries_its_ref_and_states_before_its_cells() -> None:
     built = make(TABLE)
     assert '  - row @3 [selected] | Alan | a\\|b |\n' in built.text
