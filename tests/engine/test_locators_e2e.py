@@ -92,12 +92,13 @@ async def test_a_comments_buttons_are_located_by_its_author_not_by_its_vote_coun
         assert await text_of(tab, "#out") == f"upvote {author}"
 
 
-# iconhints.html: each element's id and the hint its markup gives (None: none)
+# iconhints.html: each element's id and the hint its markup gives (None: none; h19, a
+# listbox, none from its options' classes)
 HINTS = [("h1", "trash can"), ("h2", "share"), ("h3", "chevron down"),
          ("h4", "kebab horizontal"), ("h5", "cart"), ("h6", "trash"), ("h7", "trash"),
          ("h8", "trash"), ("h9", "Settings"), ("h10", "upvote"), ("h11", "Archive"),
          ("h12", "pin"), ("h13", "share"), ("h14", "like"), ("h15", None), ("h16", "delete"),
-         ("h17", "edit pencil"), ("h18", None)]
+         ("h17", "edit pencil"), ("h18", None), ("h19", None)]
 
 
 async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
