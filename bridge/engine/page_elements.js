@@ -50,6 +50,10 @@
     "option", "menuitem", "menuitemcheckbox", "menuitemradio", "tab", "switch", "slider",
     "spinbutton", "treeitem", "scrollbar",
   ]);
+  // a selector of the controls that have refs of their own: what holds one (a cell, a
+  // listbox, a card) is not the thing acted on, nor described, through it
+  const CONTROLS = ["button", "a[href]", "input:not([type=hidden])", "select", "textarea",
+    ...[...ACTIONABLE].map((r) => "[role=" + r + "]")].join(",");
   // roles whose name comes from their content
   const NAME_FROM_CONTENT = new Set([
     "button", "link", "heading", "checkbox", "radio", "option", "menuitem",
@@ -456,8 +460,8 @@
     return !!css && css !== "none";
   }
 
-  Object.assign(P, { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf,
-    standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName, textOf,
-    nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
+  Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
+    roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
+    textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
     disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid });
 })();

@@ -3,7 +3,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, HAS_WORD } = P;
+  const { clean, HAS_WORD, CONTROLS } = P;
 
   // An element with no accessible name (an icon), or named only by a number (a count on a
   // like button), gets a hint from the markup a person's eye or its developer went by, the
@@ -52,11 +52,6 @@
   const iconFont = (n) => ICON_FONT.test(getComputedStyle(n).fontFamily) ||
     /(?:^|\s)material-(?:icons|symbols)/.test(n.getAttribute("class") || "");
   const IDENT = /^[A-Za-z][\w-]{0,40}$/;
-  // what has a ref of its own, whose markup speaks for it rather than for what holds it
-  const OWN_REFS = "button,a[href],input,select,textarea,[role=button],[role=link]," +
-    "[role=checkbox],[role=radio],[role=switch],[role=option],[role=menuitem]," +
-    "[role=menuitemcheckbox],[role=menuitemradio],[role=tab],[role=treeitem]," +
-    "[role=combobox],[role=textbox],[role=slider]";
   const HAS_LETTER = /\p{L}/u;
 
   // "thumb_up", "deleteButton", "icon-trash", "trash-can.8f3a2b1c", "ic_share_24px",
@@ -99,7 +94,7 @@
     // what it holds speaks for it when it is small, as an icon is (not a list of them),
     // and holds no control of its own (a listbox's options say what they are, not it)
     const inner = fewInside(el, 8);
-    const small = inner !== null && !inner.some((n) => n.matches(OWN_REFS));
+    const small = inner !== null && !inner.some((n) => n.matches(CONTROLS));
     const nodes = small ? [el, ...inner] : [el];
     const within = (sel) => small ? inner.find((n) => n.matches(sel)) : null;
     const said = (n, a) => {  // a text attribute's words, and a selector on them

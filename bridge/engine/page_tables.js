@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { roleOf } = P;
+  const { roleOf, CONTROLS } = P;
 
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
@@ -167,8 +167,6 @@
   // takes selection, a cell with a click handler of its own (`own`); never when it wraps a
   // control, which has the ref. A grid's roving tabindex (every cell focusable by arrow
   // keys) says nothing: the cell's text is the row's.
-  const CONTROLS = "button,a[href],input,select,textarea,[role=button],[role=checkbox]," +
-    "[role=link],[role=switch],[role=radio],[role=combobox]";
   function cellActs(el, role, own) {
     if (!own && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
         !(role === "gridcell" && el.hasAttribute("aria-selected"))) return false;
