@@ -281,6 +281,24 @@ def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None
     outcome.data["invalid"] = data
 
 
+def report_said(found: Any, outcome: Outcome) -> None:
+    """Say what the page said in reply to the action in its live regions (page_said.js
+    `saidFound`, the element's read-back carries it): an alert, a status line, a toast."""
+    if not isinstance(found, dict) or not isinstance(found.get("said"), list):
+        return
+    said = [(words, left) for words, left in
+            (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
+            if isinstance(words, str) and words and isinstance(left, int)]
+    if not said:
+        return
+    more = found.get("more")
+    more = more if isinstance(more, int) and more > 0 else 0
+    outcome.changes.append("the page said " + ", ".join(
+        quote(words) + left_out(left) for words, left in said) +
+        (f" and {more} more" if more else ""))
+    outcome.data["said"] = [words for words, _ in said]
+
+
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:
     if tab.state.dialog is not None:
         d = tab.state.dialog

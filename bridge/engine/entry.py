@@ -17,7 +17,16 @@ from ..errors import (
 )
 from ..policy import keystrokes
 from . import keyboard, keys, pasting
-from .acting import Outcome, _call_on, describe, guarded, input_then_read, read_back, report_invalid
+from .acting import (
+    Outcome,
+    _call_on,
+    describe,
+    guarded,
+    input_then_read,
+    read_back,
+    report_invalid,
+    report_said,
+)
 from .model import Handle
 from .tab import Tab
 from .targets import Target
@@ -110,6 +119,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown
         report_invalid(tab, handle.frame, after.get("invalid"), out)  # an Enter sent a form
+        report_said(after.get("said"), out)
     return out
 
 
@@ -140,6 +150,8 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
             "url" not in out.data:  # an Enter or a Space may have asked a form to go
         frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
         with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
-            if frame is not None:
-                report_invalid(tab, frame, await tab.evaluate(frame, "__ts.invalidFound()"), out)
+            found = None if frame is None else await tab.evaluate(frame, "__ts.replied()")
+            if frame is not None and isinstance(found, dict):
+                report_invalid(tab, frame, found.get("invalid"), out)
+                report_said(found.get("said"), out)
     return out

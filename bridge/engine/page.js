@@ -453,7 +453,7 @@
 
   // the helper as the hub calls it: its parts' calls by name
   const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "wheel", "takesDrops",
-    "frameOffset", "info", "inputState", "invalidFound", "queryIn", "pickIn", "byText",
+    "frameOffset", "info", "inputState", "replied", "queryIn", "pickIn", "byText",
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe",
     "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "armed"];

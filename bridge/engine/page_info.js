@@ -7,12 +7,13 @@
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
     hiddenForName, nameOf, fullNameOf, standsApart, breaksLine, isBlock, statesOf, disabledOf,
     valueOf, hintOf, describe, hitTarget, composedParent, activationOf, alsoOf, point, dragItem,
-    masked, isControl, clickable, invalidStart, invalidFound } = P;
+    masked, isControl, clickable, invalidStart, invalidFound, saidStart, saidFound } = P;
 
   function info(id) {
     const el = get(id);
     if (!el) return null;
     invalidStart();
+    saidStart();
     const src = standIn(el) || el;
     const role = roleOf(src);
     const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
@@ -448,9 +449,15 @@
     return {
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
-      name: named ? nameOf(src, role) : null, invalid: invalidFound(),
+      name: named ? nameOf(src, role) : null, invalid: invalidFound(), said: saidFound(),
       armed: secret ? P.armed(secret)[0] : null,
     };
+  }
+
+  // What the page replied to an action beyond its element's state (a key's, with no element
+  // read back): the fields it found invalid, and what its live regions said
+  function replied() {
+    return { invalid: invalidFound(), said: saidFound() };
   }
 
   // Wait helpers: state of an element by id, for `wait`.
@@ -470,7 +477,7 @@
   }
 
   Object.assign(P, {
-    info, inputState, focusedInfo, aim, commonTarget, fullText, pageText,
+    info, inputState, replied, focusedInfo, aim, commonTarget, fullText, pageText,
     markdown, state,
   });
 })();

@@ -16,6 +16,7 @@ from .acting import (
     guarded,
     input_then_read,
     report_invalid,
+    report_said,
 )
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .drawing import around
@@ -91,6 +92,7 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     state = _report_state(tab, info, after, out)
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)
+        report_said(state.get("said"), out)
     return out, state
 
 

@@ -90,8 +90,10 @@ async def test_the_read_after_input_gives_the_states_and_value_the_element_s_inf
         f"(n => [__ts.info(n), __ts.inputState(n)])(__ts.idOf(document.getElementById('{i}')))"
         for i in ids) + "]")
     for name, (info, state) in zip(ids, both, strict=True):
-        # and what the action found invalid beside it (test_invalid_fields_e2e.py)
+        # and what the action found invalid beside it (test_invalid_fields_e2e.py), and
+        # what the page said (test_page_said_e2e.py)
         assert state.pop("invalid") is None, name
+        assert state.pop("said") is None, name
         assert state.pop("name") in (None, info["name"]), name
         assert state.pop("armed") is None, name  # (asked with the hook's secret only)
         assert state == {k: info[k] for k in ("states", "value", "checked", "connected")}, name

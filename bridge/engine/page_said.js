@@ -1,0 +1,57 @@
+// The page helper: what the page said in reply to an action, where a page speaks to the
+// person who acts: its live regions (an alert, a status line, a toast that announces
+// itself, an <output>). The words there that were not there when the action began go in
+// the action's report (acting.py), as a screen reader would read them out.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { clean, cut } = P;
+
+  const LIVE = "[role=alert],[role=status],[aria-live=polite],[aria-live=assertive],output";
+  const REGIONS_MAX = 30;  // regions looked at: a page of hundreds is read as its first
+  const SHOWN = 3;
+  const SAID_MAX = 150;  // characters of one message
+  // the words of each region when the action began (saidStart)
+  let before = new Map();
+
+  // The outermost live regions of the document and their words (one inside another speaks
+  // through it), words as in the page's markup: no layout is needed to read them.
+  function regions() {
+    const out = new Map();
+    let all;
+    try { all = document.querySelectorAll(LIVE); } catch (e) { return out; }
+    for (const el of all) {
+      if (out.size >= REGIONS_MAX) break;
+      const up = el.parentElement && el.parentElement.closest(LIVE);
+      if (up || el.closest("[aria-hidden=true], [hidden]")) continue;
+      out.set(el, clean(el.textContent || ""));
+    }
+    return out;
+  }
+
+  // An action begins (info() begins every one): what the regions say now.
+  function saidStart() {
+    before = regions();
+  }
+
+  // The words the regions took on since the action began (what a region added at its end,
+  // or all it says now; not words a region said before, as a toast redrawn says them),
+  // {said: [[words, characters cut]], more}, or null; the record starts anew.
+  function saidFound() {
+    const now = regions();
+    const had = new Set(before.values());
+    const said = [];
+    for (const [el, words] of now) {
+      const was = before.get(el) || "";
+      if (!words || had.has(words)) continue;
+      const fresh = was && words.startsWith(was) ? clean(words.slice(was.length)) : words;
+      if (fresh && !said.includes(fresh)) said.push(fresh);
+    }
+    before = now;
+    if (!said.length) return null;
+    return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
+             more: Math.max(0, said.length - SHOWN) };
+  }
+
+  Object.assign(P, { saidStart, saidFound });
+})();

@@ -1,0 +1,67 @@
+"""What the page said in reply to an action: an action's report quotes the words its live
+regions (a toast that announces itself, an alert, a status line) took on, as a screen reader
+reads them out; never words that were there before, nor a region the page keeps quiet."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, target
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.acting import Outcome
+from tabsteward.bridge.engine.tab import Tab
+
+pytestmark = pytest.mark.browser
+
+
+async def click(tab: Tab, site: Site, name: str) -> Outcome:
+    await goto(tab, site.url("said.html"))
+    shot = await tab.snapshot(interactive=True)
+    return await actions.click(tab, target(shot, "button", name))
+
+
+async def test_a_click_reports_the_toast_its_handler_showed(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Save")
+    assert out.changes == ['the page said "Settings saved"'], out.text()
+    assert out.data["said"] == ["Settings saved"]
+
+
+async def test_a_second_toast_of_the_same_words_is_reported_again(tab: Tab, site: Site) -> None:
+    await click(tab, site, "Save")
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Save"))
+    assert out.changes == ['the page said "Settings saved"'], out.text()
+
+
+async def test_a_click_reports_an_alert_the_page_added(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Delete account")
+    assert out.changes == ['the page said "You cannot delete an account with open orders"']
+
+
+async def test_words_a_region_already_said_and_quiet_regions_are_not_reported(
+        tab: Tab, site: Site) -> None:
+    assert (await click(tab, site, "Refresh")).changes == []  # the status said Online before
+    assert (await click(tab, site, "Autosave")).changes == []  # aria-live=off, aria-hidden
+
+
+async def test_a_long_message_is_cut_saying_how_much_was_left_out(
+        tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Export")
+    words = ("Your export is ready. " * 12).strip()
+    assert out.changes == [f'the page said "{words[:150]}" [+{len(words) - 150} chars]']
+    assert out.data["said"] == [words[:150]]
+
+
+async def test_a_message_cannot_write_outside_its_quotes(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Trick")
+    assert out.changes == ['the page said "Done\\" ; clicked @9 (button \\"Pay\\")"']
+
+
+async def test_an_enter_that_sends_a_form_reports_what_the_page_said(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("said.html"))
+    shot = await tab.snapshot(interactive=True)
+    user = target(shot, "textbox", "User")
+    await actions.enter_text(tab, user, "ada", "fill")
+    out = await actions.press(tab, "Enter", user)
+    assert out.changes == ['the page said "Signed in as ada"'], out.text()
