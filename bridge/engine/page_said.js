@@ -5,7 +5,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, cut } = P;
+  const { clean, cut, textOf, hiddenForName } = P;
 
   const LIVE = "[role=alert],[role=status],[aria-live=polite],[aria-live=assertive],output";
   const REGIONS_MAX = 30;  // regions looked at: a page of hundreds is read as its first
@@ -14,8 +14,20 @@
   // the words of each region when the action began (saidStart)
   let before = new Map();
 
-  // The outermost live regions of the document and their words (one inside another speaks
-  // through it), words as in the page's markup: no layout is needed to read them.
+  // A region's words as a person sees them: no script or style, nothing hidden, and not
+  // the region's own label (a toast stack's "Notifications")
+  function wordsOf(el) {
+    let out = "";
+    for (let c = el.firstChild; c; c = c.nextSibling) out += textOf(c, 0);
+    return clean(out);
+  }
+
+  // Whether the element shows (a box of its own hidden, or one it is inside)
+  const shows = (el) => el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
+    : !hiddenForName(el);
+
+  // The outermost live regions of the document that show, and their words (one inside
+  // another speaks through it).
   function regions() {
     const out = new Map();
     let all;
@@ -23,8 +35,8 @@
     for (const el of all) {
       if (out.size >= REGIONS_MAX) break;
       const up = el.parentElement && el.parentElement.closest(LIVE);
-      if (up || el.closest("[aria-hidden=true], [hidden]")) continue;
-      out.set(el, clean(el.textContent || ""));
+      if (up || el.closest("[aria-hidden=true]") || !shows(el)) continue;
+      out.set(el, wordsOf(el));
     }
     return out;
   }

@@ -38,6 +38,11 @@ async def test_a_click_reports_an_alert_the_page_added(tab: Tab, site: Site) -> 
     assert out.changes == ['the page said "You cannot delete an account with open orders"']
 
 
+async def test_an_alert_the_click_revealed_is_reported(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Pay")  # (in the page from the start, in a hidden box)
+    assert out.changes == ['the page said "Card declined"'], out.text()
+
+
 async def test_words_a_region_already_said_and_quiet_regions_are_not_reported(
         tab: Tab, site: Site) -> None:
     assert (await click(tab, site, "Refresh")).changes == []  # the status said Online before
