@@ -45,7 +45,8 @@ async def test_an_alert_the_click_revealed_is_reported(tab: Tab, site: Site) -> 
 
 async def test_words_a_region_already_said_and_quiet_regions_are_not_reported(
         tab: Tab, site: Site) -> None:
-    assert (await click(tab, site, "Refresh")).changes == []  # the status said Online before
+    # the status line redrawn, saying Online as before
+    assert (await click(tab, site, "Refresh")).changes == []
     assert (await click(tab, site, "Autosave")).changes == []  # aria-live=off, aria-hidden
 
 
