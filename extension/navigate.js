@@ -8,6 +8,16 @@ const DOCUMENT = ["onCommitted", "onErrorOccurred", "onReferenceFragmentUpdated"
 // Chrome has reported ERR_ABORTED for a redirect whose target then committed and loaded.
 const ABORT_GRACE_MS = 1000;
 
+// The id of the document the tab's main frame shows ("" when Chrome does not say).
+async function shownDocument(tabId) {
+  try {
+    const frame = await chrome.webNavigation.getFrame({ tabId, frameId: 0 });
+    return (frame && frame.documentId) || "";
+  } catch {
+    return "";
+  }
+}
+
 // One step through the tab's history as the page's own history.go does: Chrome's
 // tabs.goBack skips entries a page added without a user's gesture (its back button does),
 // and a page an agent opened never had one. Where the extension cannot script the page
@@ -27,9 +37,13 @@ async function step(tabId, delta) {
 // {url, errorText, seen}; {pending: true} when nothing came within `seconds`. An abort
 // answers unless a redirect's target commits within ABORT_GRACE_MS (any other event ends
 // the wait: a navigation that replaced this one is no success of it); `seen` lists the
-// main frame's events until the answer, [event, url, error], for the hub's log.
-export function go(tabId, how, url, seconds) {
+// main frame's events until the answer, [event, url, error], for the hub's log. The
+// document the tab showed as it began may still have been loading: its load, which this
+// navigation stops, fails as that document's (an error with its documentId), no failure
+// of this navigation, whose own failure names no document.
+export async function go(tabId, how, url, seconds) {
   const id = Number(tabId);
+  const left = await shownDocument(id);
   return new Promise((resolve, reject) => {
     const listeners = [];
     const seen = [];
@@ -47,6 +61,7 @@ export function go(tabId, how, url, seconds) {
         // a new tab's first about:blank may still be loading: it is not this navigation
         if (how === "url" && d.url === "about:blank" && String(url) !== "about:blank") return;
         seen.push([event, d.url, d.error || ""]);
+        if (event === "onErrorOccurred" && left && d.documentId === left) return;
         const redirected = event === "onCommitted" &&
           (d.transitionQualifiers || []).includes("server_redirect");
         if (aborted && !redirected) {

@@ -273,6 +273,20 @@ async def test_an_open_another_navigation_replaced_fails_as_aborted_as_over_cdp(
     await actions.wait(tab, url="nav2.html", timeout=5)
 
 
+async def test_an_open_that_leaves_a_page_still_loading_lands_on_the_new_page(
+        ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
+    """The page left behind stops loading (Chrome reports its load aborted, as a document
+    of the tab): that is no failure of the open that stopped it, even of the same address."""
+    tab = await agent_tab(ext_hub, tmp_path, open_web())
+    async with DebuggerWatch(tab.browser) as watch:
+        for url in ("slowload.html?a", "nav2.html", "slowload.html?b", "slowload.html?b"):
+            await actions.navigate(tab, site.url("slowload.html?left"), "domcontentloaded")
+            out = await actions.navigate(tab, site.url(url), "domcontentloaded")
+            assert out.data["url"] == tab.state.url == site.url(url)
+        await actions.wait(tab, text="Report", timeout=5)
+    assert watch.seen_attached == 0
+
+
 async def test_back_lands_on_the_entry_policy_was_asked_about_after_a_page_rewrote_its_history(
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     """An entry the page added in place is stepped through without the debugger; one it
