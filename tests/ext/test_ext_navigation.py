@@ -283,6 +283,8 @@ async def test_an_open_that_leaves_a_page_still_loading_lands_on_the_new_page(
             await actions.navigate(tab, site.url("slowload.html?left"), "domcontentloaded")
             out = await actions.navigate(tab, site.url(url), "domcontentloaded")
             assert out.data["url"] == tab.state.url == site.url(url)
+        await actions.reload(tab)  # (the same document, reloaded as it still loads)
+        assert tab.state.url == site.url("slowload.html?b")
         await actions.wait(tab, text="Report", timeout=5)
     assert watch.seen_attached == 0
 
