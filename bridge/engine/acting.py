@@ -27,6 +27,9 @@ log = logging.getLogger("tabsteward.engine")
 AFTER = "__ts.inputState"  # (id, the hook's secret)
 READ_IN = "readIn"  # the frame whose document an AFTER read was made in (added here)
 NAV_TIMEOUT = 30.0
+# seconds a page's load is waited for once its document is ready (DOMContentLoaded): the
+# page can be read and used then, and a hung image, ad or tracker must not hold the agent
+LOAD_CAP = 5.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 CHOOSER_OPENED = ("it opened a file chooser, which nobody sees; nothing was chosen (to give "
                   "it files, use upload on the same target)")

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
 from ..errors import BrowserError, PolicyError, TabError, UsageError
 from . import sent
-from .acting import ANSWERS_WAIT, NAV_TIMEOUT, Outcome, _report_dialog, guarded
+from .acting import (
+    ANSWERS_WAIT,
+    LOAD_CAP,
+    NAV_TIMEOUT,
+    Outcome,
+    _report_dialog,
+    guarded,
+)
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")
@@ -29,9 +36,10 @@ def with_scheme(url: str) -> str:
 
 async def navigate(tab: Tab, url: str, wait: str = "load",
                    timeout: float = NAV_TIMEOUT, *, read_after: bool = False) -> Outcome:
-    """Open url in the tab and wait for its load (`wait`), and after a load, for the data
-    (fetch, XMLHttpRequest) the page was still loading then, as a person waits for a page
-    to fill in before reading it (up to ANSWERS_WAIT). `read_after`: the caller reads
+    """Open url in the tab and wait for its load (`wait`; a load up to LOAD_CAP once the
+    document is ready), and after a load, for the data (fetch, XMLHttpRequest) the page was
+    still loading then, as a person waits for a page to fill in before reading it (up to
+    ANSWERS_WAIT). `read_after`: the caller reads
     the page next (`open -i`), so the page helper's world is made as the document
     commits, while its load is awaited (not otherwise: an agent that opens again at once
     would have it made in a document it is leaving)."""
@@ -46,17 +54,22 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     # navigation replays the lifecycle of the page it leaves); one without a loader (told
     # by the extension, which answers at commit) only after Page.navigate answered
     answered: list[str] = []
-    early: list[str] = []
+    early: list[tuple[str, str]] = []  # (event, loader) of lifecycle events before the answer
 
-    def is_load(m: str, p: dict[str, Any], s: str | None) -> bool:
-        if m != "Page.lifecycleEvent" or p.get("frameId") != tab.target_id or \
-                p.get("name") != _event(wait):
-            return False
-        if not answered:
-            early.append(str(p.get("loaderId", "")))
-            return False
-        return bool(p.get("loaderId", answered[0]) == answered[0])
-    loaded = tab.expect(is_load)
+    def of_this_load(event: str) -> Callable[[str, dict[str, Any], str | None], bool]:
+        def match(m: str, p: dict[str, Any], s: str | None) -> bool:
+            if m != "Page.lifecycleEvent" or p.get("frameId") != tab.target_id or \
+                    p.get("name") != event:
+                return False
+            if not answered:
+                early.append((event, str(p.get("loaderId", ""))))
+                return False
+            return bool(p.get("loaderId", answered[0]) == answered[0])
+        return match
+    loaded = tab.expect(of_this_load(_event(wait)))
+    # a load is waited for up to LOAD_CAP once the document is ready: the page can be read
+    # and used then, whatever it still loads (a hung image, an ad, a tracker)
+    ready = tab.expect(of_this_load("DOMContentLoaded")) if wait == "load" else None
     # a dialog the page opens while loading holds the load back: report it, do not wait
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
     # an open that reads next has the helper's world made as the document commits: the
@@ -88,10 +101,10 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
             return out
         res = going.result()
         answered.append(str(res.get("loaderId", "")))
-        if answered[0] and answered[0] in early:  # it loaded before the answer came
-            loaded.cancel()
-            loaded = asyncio.get_running_loop().create_future()
-            loaded.set_result(("Page.lifecycleEvent", {}))
+        if answered[0] and (_event(wait), answered[0]) in early:  # loaded before the answer
+            loaded = _came_before(loaded)
+        if ready is not None and answered[0] and ("DOMContentLoaded", answered[0]) in early:
+            ready = _came_before(ready)
         # the page's own document (or its redirect) refused: nothing opened; a frame's
         # refused request is reported below with the rest of the page's load
         page_stops = [stop.text for stop in tab.state.stopped[stopped_before:] if stop.main]
@@ -101,16 +114,26 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
         if res.get("errorText"):
             raise BrowserError(f"could not open {url}: {res['errorText']}")
         if res.get("loaderId") and wait != "none":
-            done, _ = await asyncio.wait({loaded, dialog}, timeout=timeout,
+            first = {loaded, dialog}
+            if ready is not None:
+                first.add(ready)
+            done, _ = await asyncio.wait(first, timeout=timeout,
                                          return_when=asyncio.FIRST_COMPLETED)
-            if not done:
+            if done and not done & {loaded, dialog}:  # ready, not loaded: a while more
+                done, _ = await asyncio.wait({loaded, dialog}, timeout=LOAD_CAP,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if not done:
+                    out.changes.append(load_capped(LOAD_CAP))
+            elif not done:
                 out.changes.append(f"still loading after {timeout:g} s")
-            elif loaded in done and wait == "load" and \
+            if loaded in done and wait == "load" and \
                     not await sent.data_came(tab, ANSWERS_WAIT):
                 # (the data the page was still fetching at its load, and what it led to)
                 out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
     finally:
         loaded.cancel()
+        if ready is not None:
+            ready.cancel()
         dialog.cancel()
         parsed.cancel()
         sent.stop_listening(tab, listening)
@@ -120,6 +143,22 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     out.data["url"] = tab.state.url
     _report_dialog(tab, out)
     return out
+
+
+def _came_before(waiting: asyncio.Future[Any]) -> asyncio.Future[Any]:
+    """A done future for an event that came before Page.navigate answered (`waiting`, which
+    would wait for it again, is dropped)."""
+    waiting.cancel()
+    came = asyncio.get_running_loop().create_future()
+    came.set_result(("Page.lifecycleEvent", {}))
+    return came
+
+
+def load_capped(cap: float) -> str:
+    """What an agent is told of a page still loading `cap` seconds after its document was
+    ready, when it was not waited for further (it is read and used as it is)."""
+    return (f"still loading {cap:g} s after its document was ready (a slow image, frame or "
+            "script); not waited for further (`wait --load load` waits for it)")
 
 
 def _let_finish(tab: Tab, request: asyncio.Future[Any]) -> None:

@@ -9,10 +9,11 @@ import asyncio
 
 from ..errors import ActionTimeout
 from . import replies, sent
-from .acting import ANSWERS_WAIT, Outcome
+from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome
+from .navigation import load_capped
 from .tab import Tab
 
-LOAD_WAIT = 10.0  # seconds a page an action opened may take to load before it is read anyway
+LOAD_WAIT = 10.0  # seconds a page an action opened may take to be ready before it is read anyway
 
 
 def began_load(out: Outcome) -> bool:
@@ -35,11 +36,14 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
             out.answered.cancel()
     if began_load(out) if loads is None else loads:
         try:
-            await tab.wait_load(LOAD_WAIT, "load")
+            loaded = await tab.wait_loaded(LOAD_WAIT, LOAD_CAP)
         except ActionTimeout:
             said.append(f"the page was still loading after {LOAD_WAIT:g} s")
         else:  # and the data it was still fetching then, as after an open
-            if tab.state.dialog is None and not await sent.data_in_flight(tab, ANSWERS_WAIT):
+            if not loaded:
+                said.append(f"the page was {load_capped(LOAD_CAP)}")
+            elif tab.state.dialog is None and \
+                    not await sent.data_in_flight(tab, ANSWERS_WAIT):
                 said.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
     elif out.armed is not False and tab.state.dialog is None and \
             not await replies.came(tab, out.armed_in):

@@ -434,6 +434,44 @@ class Tab(Placing, Locating):
             fut.cancel()
             ready_task.cancel()
 
+    async def wait_loaded(self, timeout: float, cap: float) -> bool:
+        """Wait for the main frame's load event, as `wait_load` does, but only up to `cap`
+        seconds once its document is ready (DOMContentLoaded): whether it loaded (False:
+        it was still loading then). ActionTimeout when the document was not even ready
+        within `timeout`; returns at once while a dialog holds the page."""
+        deadline = time.monotonic() + timeout
+        loaded = self.expect(lambda m, p, s: (
+            m == "Page.lifecycleEvent" and p.get("name") == "load" and
+            p.get("frameId") == self.target_id) or m == "Page.javascriptDialogOpening")
+        ready = self.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
+                            p.get("name") == "DOMContentLoaded" and
+                            p.get("frameId") == self.target_id)
+        state: asyncio.Future[Any] = asyncio.ensure_future(self._ready_state())
+        try:
+            if self.state.dialog is not None:
+                return True
+            await asyncio.wait({state, loaded}, return_when=asyncio.FIRST_COMPLETED)
+            if loaded.done() or self.state.dialog is not None:
+                return True
+            now = state.result()
+            if now == "complete" and not self.state.loading:
+                return True
+            if now != "interactive":  # (ready is ready, even while images still load)
+                done, _ = await asyncio.wait({ready, loaded},
+                                             timeout=max(0.0, deadline - time.monotonic()),
+                                             return_when=asyncio.FIRST_COMPLETED)
+                if not done:
+                    raise ActionTimeout(f"the page's DOMContentLoaded event did not happen "
+                                        f"within {timeout:g} s")
+                if loaded in done:
+                    return True
+            done, _ = await asyncio.wait({loaded}, timeout=cap)
+            return bool(done)
+        finally:
+            loaded.cancel()
+            ready.cancel()
+            state.cancel()
+
     async def _ready_state(self) -> str:
         try:
             frame = self.frames[self.target_id]

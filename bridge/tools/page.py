@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions
+from ..engine.acting import LOAD_CAP
 from ..engine.snapshot import UNTRUSTED
 from ..errors import UsageError
 from ..shown import printable
@@ -12,7 +13,8 @@ from . import looking
 from .common import optional_target, tab_of
 from .registry import Call, Param, Result, tool
 
-WAIT = Param("wait", help="load (default), domcontentloaded, networkidle or none",
+WAIT = Param("wait", help=f"load (default; waited for up to {LOAD_CAP:g} s once the document "
+             "is ready), domcontentloaded, networkidle or none",
              default="load", choices=("load", "domcontentloaded", "networkidle", "none"))
 
 
