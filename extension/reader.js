@@ -28,10 +28,58 @@ export async function inject(tabId) {
 // worker calls it for agent tabs only, never for the person's.
 export function prepare(details) {
   if (!details.documentId) return;
+  const target = { tabId: details.tabId, documentIds: [details.documentId] };
   chrome.scripting.executeScript({
-    target: { tabId: details.tabId, documentIds: [details.documentId] },
-    world: "ISOLATED", files: FILES, injectImmediately: true,
+    target, world: "ISOLATED", files: FILES, injectImmediately: true,
   }).catch(() => {});
+  // a page waiting for a frame that a hidden tab read without a debugger never draws:
+  // the snapshot says so (page.js `undrawn`) instead of showing its empty places as all
+  chrome.scripting.executeScript({
+    target, world: "MAIN", func: watchFrames, args: [FRAME_KEY], injectImmediately: true,
+  }).catch(() => {});
+  chrome.scripting.executeScript({
+    target, world: "ISOLATED", func: (key) => { (globalThis.__tsReads ||= {}).frameKey = key; },
+    args: [FRAME_KEY], injectImmediately: true,
+  }).catch(() => {});
+}
+
+// The name of the events by which the page helper asks the watcher below what it saw;
+// unknown to pages, which cannot list the events a document hears.
+const FRAME_KEY = `ts-frames-${crypto.randomUUID()}`;
+
+// Run in the page's own world as its document commits (chrome.scripting sends the
+// function's source, so it stands alone): it notes when the page first asks for a frame
+// after the last one came (an animation frame, or a ResizeObserver's or an
+// IntersectionObserver's first report, which come with the next frame drawn), and answers
+// the helper's `${key}-ask` with how many milliseconds that ask has waited (at least 1;
+// 0: none waits). What it wraps keeps its name, its length and what its toString says.
+// Best effort: a page's inline script may run before it is there, and go unseen.
+function watchFrames(key) {
+  const frame = window.requestAnimationFrame;
+  const Said = CustomEvent, dispatch = EventTarget.prototype.dispatchEvent;
+  const now = () => performance.now();
+  let since = 0; // when the oldest ask still waiting for a frame came
+  const drawn = () => { since = 0; };
+  const ask = () => {
+    if (since) return;
+    since = now() || 1;
+    frame.call(window, drawn);
+  };
+  const wrap = (owner, name) => {
+    const native = owner && owner[name];
+    if (typeof native !== "function") return;
+    const patched = {
+      [name](...args) { ask(); return native.apply(this ?? window, args); },
+    }[name];
+    Object.defineProperty(patched, "length", { value: native.length });
+    Object.defineProperty(patched, "toString", { value: () => native.toString() });
+    owner[name] = patched;
+  };
+  wrap(window, "requestAnimationFrame");
+  wrap(window.ResizeObserver && window.ResizeObserver.prototype, "observe");
+  wrap(window.IntersectionObserver && window.IntersectionObserver.prototype, "observe");
+  document.addEventListener(`${key}-ask`, () => dispatch.call(document, new Said(
+    `${key}-owed`, { detail: since ? Math.max(1, Math.round(now() - since)) : 0 })));
 }
 
 // The tab's frames now: {frameId, parentFrameId, documentId, url}, active documents only.

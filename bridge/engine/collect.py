@@ -23,6 +23,10 @@ log = logging.getLogger("tabsteward.engine")
 
 # one secret per hub: the hook's event names, so pages cannot guess or forge them
 HOOK_SECRET = "ts" + secrets.token_hex(8)
+# a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
+UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
+           "this background tab is not drawn while only read: what the page shows once drawn "
+           "may be missing here; `screenshot`, or any action, has it drawn")
 
 
 def _unplaced(by_frame: dict[str, dict[str, Any]],
@@ -254,6 +258,8 @@ class SnapshotTaking(PageFrames):
             notes.append("note: a modal dialog is open; the page behind it takes no input")
         if page.get("truncated"):
             notes.append("note: the page is very large; the walk stopped early")
+        if page.get("undrawn") is True:
+            notes.append(UNDRAWN)
         url = str(page.get("url", self.state.url))
         title = str(page.get("title", ""))
         self.state.title = title

@@ -446,9 +446,25 @@
     flush();
     return {
       url: location.href, title: document.title, rows, modal: !!modal,
-      truncated: count > limit,
+      truncated: count > limit, undrawn: undrawn(),
       scroll: [scrollX, scrollY, document.documentElement.scrollHeight, innerHeight],
     };
+  }
+
+  // Whether the page waits for a frame (an animation frame, an observer's first report)
+  // that this tab does not draw: hidden (no frame comes), or over OWED_MS without one. The
+  // extension's watcher says what waits where it runs, in a document it prepared
+  // (reader.js `watchFrames`); false elsewhere.
+  const OWED_MS = 200;
+  function undrawn() {
+    const key = globalThis.__tsReads && globalThis.__tsReads.frameKey;
+    if (typeof key !== "string") return false;
+    let waited = 0;
+    const hear = (e) => { waited = typeof e.detail === "number" ? e.detail : 0; };
+    document.addEventListener(`${key}-owed`, hear);
+    document.dispatchEvent(new CustomEvent(`${key}-ask`));
+    document.removeEventListener(`${key}-owed`, hear);
+    return waited > 0 && (document.hidden || waited > OWED_MS);
   }
 
   // the helper as the hub calls it: its parts' calls by name
