@@ -90,19 +90,35 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         raise
     tab.start_recording()
     dialog = tab.expect(lambda m, p, s: m == "Page.javascriptDialogOpening")
+    # a document the action loads may be ready before its load is waited for below (its
+    # readyState then says "interactive" while images still load, as a page being left may)
+    ready = tab.expect(lambda m, p, s: m == "Page.lifecycleEvent" and
+                       p.get("name") == "DOMContentLoaded" and p.get("frameId") == tab.target_id)
     task: asyncio.Future[Any] = asyncio.ensure_future(
         _then_barrier(tab, action) if barrier else action)
     result = None
     try:
-        done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
-        if task in done:
-            result = task.result()  # raises what the action raised
-        else:  # the page is blocked on the dialog; the action finishes when it is answered
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        try:
+            done, _ = await asyncio.wait({task, dialog}, return_when=asyncio.FIRST_COMPLETED)
+            if task in done:
+                result = task.result()  # raises what the action raised
+            else:  # the page is blocked on the dialog; the action ends when it is answered
+                task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+        finally:
+            sent.stop_listening(tab, listening)
+            dialog.cancel()
+            events = tab.stop_recording()
+        return await _after(tab, outcome, result, events, before_url, opened_before,
+                            stopped_before, listen, ready)
     finally:
-        sent.stop_listening(tab, listening)
-        dialog.cancel()
-        events = tab.stop_recording()
+        ready.cancel()
+
+
+async def _after(tab: Tab, outcome: Outcome, result: Any,
+                 events: list[tuple[str, dict[str, Any]]], before_url: str, opened_before: int,
+                 stopped_before: int, listen: bool, ready: asyncio.Future[Any]) -> Any:
+    """What `guarded` reports once the action ran: the navigation it began (waited for until
+    its document is ready), what the page sent, the tabs it opened, a dialog."""
     if isinstance(result, dict) and isinstance(result.get("armed"), int):
         outcome.armed = result["armed"] > 0
         outcome.armed_in = str(result.get(READ_IN) or "") or None
@@ -115,7 +131,8 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
         try:
             if _only_requested(tab, events):
                 await _navigation_begins(tab)
-            await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
+            if not ready.done():
+                await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
     pending = sent.unanswered(events) if listen else set()
