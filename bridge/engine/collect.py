@@ -10,7 +10,7 @@ import secrets
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from ..errors import BrowserError, RefNotFound, UsageError
+from ..errors import BrowserError, RefNotFound, TabError, UsageError
 from . import delta as deltas
 from . import snapshot as snap
 from .frames import PageFrames
@@ -40,6 +40,7 @@ class SnapshotTaking(PageFrames):
     """The snapshot half of a Tab (tab.py has the sessions and targets, frames.py the frames)."""
 
     state: TabState
+    browser: Any  # the engine's Browser (tab.py)
     _by_key: dict[tuple[int, int], int]
     _next_ref: int
     _last_refs: set[int]
@@ -217,6 +218,18 @@ class SnapshotTaking(PageFrames):
                                  hint=str(row[10]) if len(row) > 10 and row[10] else None,
                                  error=str(row[11]) if len(row) > 11 and row[11] else None,
                                  at=(frame.id, local) if local and not ref else None))
+
+    async def undrawn_note(self) -> str | None:
+        """UNDRAWN when the page waits for a frame its tab does not draw (a background tab
+        of the person's browser read without a debugger; page.js `undrawn`), else None:
+        for what reads the page without a snapshot (`text`, a `wait` that timed out)."""
+        if self.browser is None or self.browser.own_windows:
+            return None  # a browser that draws its tabs itself
+        try:
+            waits = await self.evaluate(self.frames[self.target_id], "__ts.undrawn()")
+        except (BrowserError, TabError, UsageError, KeyError):
+            return None
+        return UNDRAWN if waits is True else None
 
     async def snapshot(self, *, interactive: bool = False, viewport: bool = False,
                        scope: Target | None = None, max_chars: int | None = None,

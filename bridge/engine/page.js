@@ -473,7 +473,7 @@
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe",
     "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "armed"];
-  globalThis.__ts = { idOf, get, snapshot };
+  globalThis.__ts = { idOf, get, snapshot, undrawn };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;
   return "installed";

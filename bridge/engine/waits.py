@@ -57,7 +57,9 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
         else:
             raise UsageError("wait needs one of: text, target, url, load, seconds")
         if time.monotonic() > deadline:
-            raise ActionTimeout(f"waited {timeout:g} s; the condition never held")
+            note = await tab.undrawn_note() if text is not None or target is not None else None
+            raise ActionTimeout(f"waited {timeout:g} s; the condition never held" +
+                                (f" ({note.removeprefix('note: ')})" if note else ""))
         await asyncio.sleep(0.1)
 
 

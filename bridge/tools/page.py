@@ -94,6 +94,8 @@ async def text(call: Call, args: dict[str, Any]) -> Result:
             kind, body = await actions.read_element(tab, of)
             data = {"url": tab.state.url, "format": kind, "target": str(args["target"]),
                     "text": body}
+        note = await tab.undrawn_note()
         # the address is the page's word too: below the marker
-        out = f"{UNTRUSTED}\nurl: {printable(tab.state.url)}\n{printable(body, lines=True)}"
+        out = f"{UNTRUSTED}\nurl: {printable(tab.state.url)}\n" + (f"{note}\n" if note else "") + \
+            printable(body, lines=True)
         return Result(out, data)

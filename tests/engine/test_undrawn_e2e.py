@@ -19,6 +19,7 @@ from tabsteward.bridge.engine import actions, files
 from tabsteward.bridge.engine.collect import UNDRAWN
 from tabsteward.bridge.engine.outputs import Output
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.errors import ActionTimeout
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -66,3 +67,27 @@ async def test_what_is_wrapped_to_see_it_looks_unchanged_to_the_page(
     assert seen.data["value"] == [
         "requestAnimationFrame", 1, "function requestAnimationFrame() { [native code] }",
         "function observe() { [native code] }", "observe", "number"]
+
+
+async def test_the_pages_text_carries_the_same_note(tab: Tab, site: Site) -> None:
+    await actions.navigate(tab, site.url("ondraw.html"))
+    read = await run_tool(tab, "text")
+    lines = read.text.splitlines()
+    if tab.browser.kind != "extension":
+        assert UNDRAWN not in lines
+        return
+    assert lines[2] == UNDRAWN, read.text  # under the untrusted-data mark and the url
+    assert "Open order 7" not in read.text
+
+
+async def test_a_wait_for_what_the_page_shows_once_drawn_says_why_it_never_came(
+        tab: Tab, site: Site) -> None:
+    await actions.navigate(tab, site.url("ondraw.html"))
+    if tab.browser.kind != "extension":
+        waited = await actions.wait(tab, text="Open order 7", timeout=10)
+        assert waited.text() == "text 'Open order 7' is on the page"
+        return
+    with pytest.raises(ActionTimeout) as timed_out:
+        await actions.wait(tab, text="Open order 7", timeout=0.5)
+    assert timed_out.value.message == (
+        "waited 0.5 s; the condition never held (" + UNDRAWN.removeprefix("note: ") + ")")
