@@ -39,10 +39,10 @@ async def navigate(tab: Tab, url: str, wait: str = "load",
     """Open url in the tab and wait for its load (`wait`; a load up to LOAD_CAP once the
     document is ready), and after a load, for the data (fetch, XMLHttpRequest) the page was
     still loading then, as a person waits for a page to fill in before reading it (up to
-    ANSWERS_WAIT). `read_after`: the caller reads
-    the page next (`open -i`), so the page helper's world is made as the document
-    commits, while its load is awaited (not otherwise: an agent that opens again at once
-    would have it made in a document it is leaving)."""
+    ANSWERS_WAIT). `read_after`: the caller reads the page next (`open -i`), so the page
+    helper's world is made as the document commits, while its load is awaited (not
+    otherwise: an agent that opens again at once would have it made in a document it is
+    leaving)."""
     url = with_scheme(url)
     if url.startswith("javascript:"):
         raise PolicyError("javascript: URLs run script; use `eval` where policy allows it. "
