@@ -101,9 +101,10 @@ class _Hand:
         """The drop point in the page's layout now."""
         tab, dst = self.tab, self.dst
         if self.plan.side and self.aimed.hit_id:  # the plan is made in the target's frame
+            src = self.src.local if self.src.frame.id == dst.frame.id else 0
             where = await tab.evaluate(dst.frame, (
                 f"__ts.dropSpot({dst.local}, {self.aimed.hit_id}, {json.dumps(HOOK_SECRET)},"
-                f" {json.dumps(self.plan.side)})"))
+                f" {json.dumps(self.plan.side)}, {src})"))
             if isinstance(where, dict):
                 ox, oy = await tab.frame_offset(dst.frame)
                 return float(where["x"]) + ox, float(where["y"]) + oy
@@ -125,7 +126,10 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     src, src_info = await tab.resolve_info(source)  # one page call each for a live ref
     dst, dst_info = await tab.resolve_info(dest)
     src_what, dst_what = describe(src, src_info), describe(dst, dst_info)
-    grip = await tab.evaluate(src.frame, f"__ts.handleOf({src.local})")
+    grip, moving = await tab.evaluate(
+        src.frame, f"[__ts.handleOf({src.local}), __ts.settling({src.local})]")
+    if moving:  # the list still slides its items from a drop: a person waits for it
+        await asyncio.sleep(float(moving) / 1000 + STEP_PAUSE)
     if grip:  # an item with a drag handle is taken by its handle, as a person does
         src = Handle(src.frame, int(grip), src.ref)
     first = await aim_and_ask(tab, src, src_what, src_info, Ask("drag"))

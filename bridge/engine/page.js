@@ -263,7 +263,7 @@
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
-      const dragging = visible && dragItem(el);
+      const dragging = visible && dragItem(el, cs);
       if (dragging && !ACTIONABLE.has(role)) clickable = true;
       else if (!ACTIONABLE.has(role) && visible) {
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
@@ -470,7 +470,7 @@
   // the helper as the hub calls it: its parts' calls by name
   const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "wheel", "takesDrops",
     "frameOffset", "info", "inputState", "replied", "queryIn", "pickIn", "byText",
-    "order", "dropSide", "dropSpot", "placeIn", "handleOf", "focusedInfo", "describe",
+    "order", "dropSide", "dropSpot", "placeIn", "handleOf", "settling", "focusedInfo", "describe",
     "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "armed"];
   globalThis.__ts = { idOf, get, snapshot, undrawn };

@@ -12,6 +12,7 @@
   const SORTABLE = new RegExp("(?:^|\\s)(?:sortable|ui-sortable|cdk-drop-list|sortable-list|" +
     "dnd-list|reorderable)(?:\\s|$)", "i");
   const DRAG_WORDS = /drag|sortable|reorder/i;
+  const PLACEHOLDER = /placeholder/i;
 
   // During a walk: [elements with click or press listeners, elements with drop listeners]
   // (a list that takes both is a sortable library's, SortableJS's among them).
@@ -34,14 +35,24 @@
     lastParent = null;
   }
 
-  function dragItem(el) {
+  // (`cs`: el's computed style, when the caller has it)
+  function dragItem(el, cs) {
     const p = el.parentElement;
-    if (!zones) return dragHandle(el) || sortableList(p);
+    if (!zones) return dragHandle(el, cs) || sortableList(p);
     if (p !== lastParent) { lastParent = p; lastSortable = sortableList(p); }
-    return lastSortable || dragHandle(el);
+    return lastSortable || dragHandle(el, cs);
   }
 
-  function dragHandle(el) {
+  // The cursors a page shows over what a person may take hold of and move.
+  const GRAB = /^(?:(?:-webkit-)?grab|move)$/;
+
+  function dragHandle(el, cs) {
+    // a grab or move cursor of its own (not one it inherits): a sortable library that marks
+    // nothing else (SortableJS in its fallback mode) still shows a person the hand
+    if (GRAB.test((cs || getComputedStyle(el)).cursor)) {
+      const p = el.parentElement;
+      if (!p || !GRAB.test(getComputedStyle(p).cursor)) return true;
+    }
     if (!el.attributes.length) return false;
     const cls = typeof el.className === "string" ? el.className : "";
     return el.getAttribute("draggable") === "true" || el.hasAttribute("aria-grabbed") ||
@@ -57,6 +68,25 @@
     const inner = el ? Array.from(el.querySelectorAll("*")).slice(0, 60) : [];
     const found = inner.find((n) => dragHandle(n) && n.getBoundingClientRect().width > 0);
     return found ? idOf(found) : 0;
+  }
+
+  // How long (ms, at most 1000) the list an element is dragged from still animates: a
+  // sortable library slides its items to their places after a drop, and ignores a press on
+  // one still moving (SortableJS). The longest finite animation left on the element, its
+  // item or the list's items; 0 when nothing moves.
+  function settling(id) {
+    const el = get(id);
+    if (!el || !el.isConnected || !el.getAnimations) return 0;
+    const [list, item] = listOf(el);
+    let left = 0;
+    for (const n of [el, item, ...(list ? Array.from(list.children).slice(0, 200) : [])]) {
+      for (const a of n.getAnimations()) {
+        const t = a.effect && a.effect.getComputedTiming();
+        if (a.playState !== "running" || !t || !isFinite(t.endTime)) continue;
+        left = Math.max(left, t.endTime - (t.localTime || 0));
+      }
+    }
+    return Math.min(Math.ceil(left), 1000);
   }
 
   // The list a dragged element belongs to: its nearest sortable or list ancestor (else its
@@ -120,10 +150,24 @@
   // Where on `dst` a person lets go to drop on its `side` (from `dropSide`), in its layout
   // now: three tenths from the middle towards that side, at a point where the release
   // activates what it does at the aimed point `hitId`; else null (the target is out of
-  // view or covered there: it is aimed at anew).
-  function dropSpot(dstId, hitId, secret, side) {
-    const d = get(dstId), aimed = get(hitId);
+  // view or covered there: it is aimed at anew). The item being dragged (`srcId`'s, 0 when
+  // not known) is seen through: a library may lift it to follow the pointer (jQuery UI's
+  // sortable), and the person looks past it to where it goes.
+  function dropSpot(dstId, hitId, secret, side, srcId) {
+    const d = get(dstId), aimed = get(hitId), s = srcId ? get(srcId) : null;
     if (!d || !aimed || !d.isConnected) return null;
+    const item = s && s.isConnected ? listOf(s)[1] : null;
+    const lifted = item && !item.contains(d) ? item : null;
+    const under = (x, y) => {
+      const hit = hitTarget(d, x, y);
+      if (!lifted || !hit || !lifted.contains(hit)) return hit;
+      let below = document.elementsFromPoint(x, y).find((n) => !lifted.contains(n));
+      for (let inner; below && below.shadowRoot; below = inner) {
+        inner = below.shadowRoot.elementFromPoint(x, y);
+        if (!inner || inner === below || lifted.contains(inner)) break;
+      }
+      return below;
+    };
     const a = d.getBoundingClientRect();
     const far = side === "below" || side === "after";
     const along = side === "below" || side === "above" ? "y" : "x";
@@ -132,17 +176,25 @@
       const x = along === "x" ? a.left + a.width * f : a.left + a.width / 2;
       const y = along === "y" ? a.top + a.height * f : a.top + a.height / 2;
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-      const hit = hitTarget(d, x, y);
+      const hit = under(x, y);
       if (hits(d, hit) && activationOf(hit, secret) === wanted) return { x, y };
     }
     return null;
   }
 
-  // The index of the item holding `id` in list `listId` now (-1 when it is not there).
+  // The index of `id`'s item in the list now. A library that lifts the item out of the
+  // list's flow while it is dragged (jQuery UI's sortable, Angular's CDK) shows where it
+  // will land by a placeholder it moves among the others: that index, the lifted item left
+  // out (an item laid out on its own, with no placeholder beside it, is where it stands).
   function placeIn(id, listId) {
     const el = get(id), list = get(listId);
     if (!el || !list) return -1;
-    return itemsOf(list).findIndex((c) => c.contains(el));
+    const items = itemsOf(list), at = items.findIndex((c) => c.contains(el));
+    const lifted = at < 0 || /^(?:absolute|fixed)$/.test(getComputedStyle(items[at]).position);
+    if (!lifted) return at;
+    const rest = items.filter((c, i) => i !== at);
+    const held = rest.findIndex((c) => PLACEHOLDER.test(c.getAttribute("class") || ""));
+    return held < 0 ? at : held;
   }
 
   const LISTED = 1000;  // item texts read back at most (the count is always whole)
@@ -167,5 +219,5 @@
     };
   }
 
-  Object.assign(P, { dragItem, handleOf, dropSide, dropSpot, placeIn, order, zonesFor });
+  Object.assign(P, { dragItem, handleOf, settling, dropSide, dropSpot, placeIn, order, zonesFor });
 })();

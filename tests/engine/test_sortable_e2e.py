@@ -89,6 +89,51 @@ async def test_a_list_whose_script_alone_listens_for_presses_and_drops_is_sortab
     assert "the list now reads: Mix | Bake | Preheat | Serve" in out.text()
 
 
+async def test_items_a_list_shows_a_move_cursor_over_get_refs_that_say_so(
+        tab: Tab, site: Site) -> None:
+    # SortableJS in its fallback mode marks nothing: the cursor is what tells a person
+    await goto(tab, site.url("liftsort.html"))
+    shot = await tab.snapshot()
+    for name in ("North", "East", "South", "West"):
+        assert "draggable" in line_of(shot, ref(shot, "listitem", name)).split("[")[-1], name
+    assert not [r for r, i in shot.refs.items() if i["role"] == "heading"], shot.text
+
+
+async def test_a_list_that_lifts_the_item_drops_it_where_its_placeholder_stands(
+        tab: Tab, site: Site) -> None:
+    # jQuery UI's way: the item follows the pointer out of the list's flow, over the items
+    # it passes, and a placeholder shows where it will land; the list's items do not move
+    # under the pointer to follow it
+    await goto(tab, site.url("liftsort.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "listitem", "Apples"),
+                              target(shot, "listitem", "Cherries"))
+    assert await text_of(tab, "#lifted-out") == "lifted: Bananas, Cherries, Apples, Dates"
+    assert " below " in out.did, out.did
+    assert "Bananas | Cherries | Apples | Dates (it moved from 1 to 3 of 4)" in out.text()
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "listitem", "Dates"),
+                              target(shot, "listitem", "Bananas"))
+    assert await text_of(tab, "#lifted-out") == "lifted: Dates, Bananas, Cherries, Apples"
+    assert " above " in out.did, out.did
+
+
+async def test_a_drag_right_after_another_waits_for_the_list_to_stop_sliding(
+        tab: Tab, site: Site) -> None:
+    # the items slide to their places for 300 ms after a drop, and the list ignores a press
+    # on one still sliding, as SortableJS does
+    await goto(tab, site.url("liftsort.html"))
+    shot = await tab.snapshot()
+    await dragging.drag(tab, target(shot, "listitem", "North"),
+                        target(shot, "listitem", "South"))
+    assert await text_of(tab, "#slid-out") == "slid: East, South, North, West"
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "listitem", "East"),
+                              target(shot, "listitem", "North"))
+    assert await text_of(tab, "#slid-out") == "slid: South, North, East, West"
+    assert "South | North | East | West (it moved from 1 to 3 of 4)" in out.text()
+
+
 async def test_a_drag_that_changes_nothing_says_the_order_did_not_change(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("sortable.html"))
