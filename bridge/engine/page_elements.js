@@ -294,6 +294,10 @@
       }
     }
     if (!name) name = clean(el.getAttribute("title"));
+    // a text box of ARIA's (an editor, a chat box) is named by its placeholder last, as a
+    // field's placeholder names it, and as Chrome names it
+    if (!name && (role === "textbox" || role === "searchbox" || role === "combobox"))
+      name = clean(el.getAttribute("aria-placeholder"));
     if (!name && el.tagName === "svg") {
       const t = el.querySelector("title");
       if (t) name = clean(t.textContent);
@@ -463,5 +467,5 @@
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
-    disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid });
+    disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid, byIds });
 })();

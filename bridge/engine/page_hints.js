@@ -3,15 +3,15 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, HAS_WORD, CONTROLS } = P;
+  const { clean, HAS_WORD, CONTROLS, byIds } = P;
 
   // An element with no accessible name (an icon), or named only by a number (a count on a
   // like button), gets a hint from the markup a person's eye or its developer went by, the
-  // first of: its title or tooltip; aria-description; an inner element's title or an
-  // image's alt; an SVG <title> or <use href="#icon-trash">; an icon font's ligature;
-  // data-testid and like attributes; class tokens that mean something; a background
-  // image's file name, else an image's (one of no alt); last, short class tokens (`asa`,
-  // `brq`: often a minifier's). And a CSS locator built on the same evidence: unique on the
+  // first of: its title or tooltip; aria-description; an editor's placeholder; an inner
+  // element's title or an image's alt; an SVG <title> or <use href="#icon-trash">; an icon
+  // font's ligature; data-testid and like attributes; class tokens that mean something; a
+  // background image's file name, else an image's (one of no alt); last, short class tokens
+  // (`asa`, `brq`: often a minifier's). And a CSS locator built on the same evidence: unique on the
   // page, or inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which
   // queryIn resolves), so it survives a list that changes. Never the page's layout
   // classes, a framework's component classes, nor hashed CSS-module names.
@@ -107,6 +107,16 @@
     };
     TIP_ATTRS.some((a) => said(el, a));
     said(el, "aria-description");
+    // an editor a page names only by the placeholder it draws while empty (a chat box; a
+    // rich text editor: ProseMirror and Tiptap mark its empty paragraph, Quill the editor)
+    if (el.isContentEditable) {
+      const shows = el.matches("[data-placeholder], [placeholder]") ? el
+        : el.querySelector("[data-placeholder]");
+      if (shows) said(shows, shows.hasAttribute("data-placeholder") ? "data-placeholder"
+                                                                     : "placeholder");
+      // Draft.js draws it in an element of its own, which describes the editor
+      else if (el.hasAttribute("aria-describedby")) hints.push(byIds(el, "aria-describedby"));
+    }
     const tipped = within("img[alt]:not([alt='']), [title]:not([title=''])");
     if (tipped) said(tipped, tipped.tagName === "IMG" && tipped.getAttribute("alt") ? "alt"
                               : "title");

@@ -110,6 +110,27 @@ async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
     assert got == HINTS, shot.text
 
 
+async def test_editors_a_page_names_only_by_their_placeholder_show_it_and_are_filled_by_ref(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("editors.html"))
+    shot = await tab.snapshot(interactive=True)
+    by_loc = {info["loc"]: info for info in shot.refs.values()}
+    # ARIA's placeholder names a text box of ARIA's, as Chrome names it; a title too
+    named = {i["name"]: i["role"] for i in shot.refs.values() if i["name"]}
+    assert named == {"Message #general": "textbox", "Private note": "textbox"}, shot.text
+    # a placeholder drawn from markup is a hint, apart from names (it goes once the editor
+    # holds words)
+    assert {loc: by_loc[loc].get("hint") for loc in ("#prose", "#quill", "#draft",
+                                                      "#comment")} == {
+        "#prose": "Ask anything", "#quill": "Compose an epic...",
+        "#draft": "What is happening?!", "#comment": "Write a comment",
+    }, shot.text
+    assert 'hint="Ask anything"' in shot.text
+    prose = next(r for r, i in shot.refs.items() if i["loc"] == "#prose")
+    await actions.enter_text(tab, parse(prose), "Plan the trip", "fill")
+    assert await js(tab, "document.getElementById('prose').innerText.trim()") == "Plan the trip"
+
+
 async def test_sprite_icons_drawn_by_xlink_href_are_located_by_their_symbol_and_clicked(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("iconhints.html"))
