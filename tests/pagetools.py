@@ -37,13 +37,13 @@ def target(shot: Snapshot, role: str, name: str, nth: int = 0) -> Target:
 
 
 LINE_START = re.compile(r'\s*- ([\w-]+)((?: "(?:[^"\\]|\\.)*")?)(?: \[\+[\d,]+ chars?\])? @\d+'
-                        r'.*?( nth=\d+)?$')
+                        r'.*?( nth=\d+| in "(?:[^"\\]|\\.)*")?$')
 
 
 def loc_on_line(line: str) -> str:
     """A ref's locator as bridge/SKILL.md tells an agent to read it off its line: what
     follows `loc=`, else the line's role and quoted name as printed ("" when it shows none)
-    with the line's `nth=N`."""
+    with the line's `nth=N` or `in "WORDS"`."""
     if " loc=" in line:
         return line.split(" loc=", 1)[1].split(" | ")[0].removesuffix(" [new]")
     m = LINE_START.match(line.removesuffix(" [new]"))

@@ -62,8 +62,10 @@ class SnapshotTaking(PageFrames):
             self._next_ref += 1
             self._by_key[key] = ref
         old = self.refs.get(ref)
-        nth = old.nth if old is not None and (old.role, old.name) == (role, name) else 0
-        self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, nth)
+        if old is not None and (old.role, old.name) == (role, name):
+            old.frame, old.local = frame.id, local
+        else:
+            self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, 0)
         return ref
 
     async def collect(self, *, interactive: bool, viewport: bool,
@@ -101,13 +103,17 @@ class SnapshotTaking(PageFrames):
             for ln in lines:
                 if ln.loc in shared:
                     ln.loc = None  # its role and name (and nth=) name it on the whole page
-        if scope is None and not viewport:  # nth among same role+name, for stale fallback
+        if scope is None and not viewport:  # for a ref whose element the page replaces
             seen: dict[tuple[str, str], int] = {}
             for ln in lines:
                 if ln.ref:
                     entry = self.refs[ln.ref]
                     entry.nth = seen.get((ln.role, ln.name), 0)
+                    entry.loc = ln.loc
                     seen[(ln.role, ln.name)] = entry.nth + 1
+            for ln in lines:
+                if ln.ref:
+                    self.refs[ln.ref].dupes = seen[(ln.role, ln.name)]
         page = by_frame.get(root.id, {})
         return lines, page
 

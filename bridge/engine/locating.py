@@ -9,8 +9,8 @@ from collections.abc import Callable
 from ..errors import BrowserError, RefNotFound, UsageError
 from . import snapshot as snap
 from .collect import SnapshotTaking
-from .model import Frame, Handle
-from .targets import CssTarget, RoleTarget, TextTarget
+from .model import Frame, Handle, RefEntry
+from .targets import CssTarget, RoleTarget, TextTarget, parse
 
 CSS_COUNTED = 20  # a CSS target's matches counted before it is refused as "20 or more"
 TEXT_FOUND = 50  # a text target's matches read from each frame
@@ -20,16 +20,13 @@ class Locating(SnapshotTaking):
     """The locator half of a Tab: the element a role, a card's words or a CSS selector names,
     read from the tab's snapshot lines and its frames' documents."""
 
-    async def _resolve_role(self, role: str, name: str, nth: int, stale: int | None) -> Handle:
+    async def _resolve_role(self, role: str, name: str, nth: int) -> Handle:
         lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
         matches = [ln for ln in lines if ln.ref and ln.role == role and ln.name == name]
         what = f"{role} {snap.quote(name)}"
         if len(matches) > nth:
             entry = self.refs[matches[nth].ref]
             return Handle(self.frames[entry.frame], entry.local, matches[nth].ref)
-        if stale is not None:
-            raise RefNotFound(f"@{stale} ({what}) is gone from the page and no {what} is there "
-                              "now; nothing was done. Take a new snapshot")
         if not matches:  # a line with no ref (a heading, a row, a card): the full snapshot's
             found = await self._resolve_line(role, name, nth)
             if found is not None:
@@ -37,6 +34,39 @@ class Locating(SnapshotTaking):
         raise RefNotFound(f"no {what}{f' nth={nth}' if nth else ''} in the page's snapshot "
                           "(none shown, actionable or not); nothing was done. Take a snapshot "
                           "to see what is there")
+
+    async def _resolve_stale(self, entry: RefEntry, ref: int) -> Handle:
+        """The element that took the place of a ref's element the page replaced (a list
+        drawn anew), found only where it cannot be another: by the locator the snapshot
+        showed for it (a card's words, an id, a link's address) when it had one, else by
+        its role and name when those named it alone then and do now, or when as many
+        elements have them as then (the same list drawn again: the nth of them). A list
+        that changed (an item deleted, added or moved) could put another element at its
+        place: that is refused, and nothing is done."""
+        what = f"{entry.role} {snap.quote(entry.name)}"
+        gone = f"@{ref} ({what}) is gone from the page"
+        if entry.loc:
+            target = parse("loc=" + entry.loc)
+            try:
+                return await self.resolve(target)
+            except RefNotFound as exc:
+                finds = "several elements" if "must name one" in exc.message else "nothing"
+                raise RefNotFound(f"{gone}, and its locator {entry.loc} finds {finds} now; "
+                                  "nothing was done. Take a new snapshot") from None
+        lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
+        matches = [ln for ln in lines if ln.ref and ln.role == entry.role and
+                   ln.name == entry.name]
+        if not matches:
+            raise RefNotFound(f"{gone} and no {what} is there now; nothing was done. Take a "
+                              "new snapshot")
+        then = max(entry.dupes, 1)
+        if len(matches) != then or entry.nth >= len(matches):
+            raise RefNotFound(
+                f"{gone}: it was {_among(entry.nth, then)} and {len(matches)} are there now, "
+                "so which one took its place cannot be told; nothing was done. Take a new "
+                "snapshot and use a ref from it")
+        found = self.refs[matches[entry.nth].ref]
+        return Handle(self.frames[found.frame], found.local, matches[entry.nth].ref)
 
     async def _resolve_line(self, role: str, name: str, nth: int) -> Handle | None:
         """The nth line of the full snapshot this role and name locate (a line with no ref
@@ -156,3 +186,13 @@ class Locating(SnapshotTaking):
         ref = self._ref_for(frame, local, str(info.get("role") or "generic"),
                             str(info.get("name") or ""))
         return Handle(frame, local, ref)
+
+
+def _among(nth: int, count: int) -> str:
+    """Where an element stood among those of its role and name: "the only one", "the 2nd of
+    4"."""
+    if count <= 1:
+        return "the only one"
+    n = nth + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"the {n}{suffix} of {count}"

@@ -32,6 +32,10 @@ class RefEntry:
     role: str
     name: str
     nth: int
+    # as the last whole-page snapshot showed it: its locator (page.js), and how many
+    # elements had its role and name (0: not known, it was not in one)
+    loc: str | None = None
+    dupes: int = 0
 
 
 @dataclass

@@ -10,7 +10,7 @@
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
-    breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, glyphLocs, listened,
+    breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
     dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
@@ -43,7 +43,7 @@
     lists = new Map();
     try {
       const res = walk(opts);
-      if (res.rows) glyphLocs(res.rows);
+      if (res.rows) cardLocs(res.rows);
       return res;
     } finally {
       countsOff();

@@ -91,17 +91,14 @@
   // A row named by nothing a person reads as a name gets its hint (an 11th cell) and,
   // lacking a locator, one on evidence: a row with no name, or named only by a number. A
   // row named by an icon font's glyph gets no hint (the glyph name is its name), but a
-  // locator on evidence, else one by its name in its card (glyphLocs, after the walk).
+  // locator on evidence, else one by its name in its card (cardLocs, after the walk).
   function hinted(row, el) {
     const name = row[3];
     const glyph = !!name && glyphName(el, name);
     if (name && HAS_LETTER.test(name) && !glyph) return;
     const ev = iconEvidence(el);
     if (!row[7]) row[7] = evidenceLoc(el, ev.sels);
-    if (glyph) {
-      if (!row[7]) glyphs.push([row, el]);
-      return;
-    }
+    if (glyph) return;
     if (!ev.hint) return;
     while (row.length < 10) row.push(row.length === 5 ? "" : row.length === 9 ? [0, 0] : null);
     row[10] = ev.hint;
@@ -109,23 +106,42 @@
 
   const quoted = (s) => "\"" + s.replace(/["\\]/g, "\\$&") + "\"";
 
-  // Rows named by an icon font's glyph that share their role and name with others of the
-  // frame get `ROLE "NAME" in "WORDS"`, WORDS their card's, rather than an nth= that
-  // breaks as soon as the list changes (tab.py resolves it through pickIn).
-  function glyphLocs(rows) {
-    const byName = new Map();
-    for (const [row, el] of glyphs) {
-      const key = row[2] + "\u0000" + row[3];
-      let found = byName.get(key);
-      if (found === undefined) {
-        const same = rows.filter((r) => r[1] === 0 && r[2] === row[2] && r[3] === row[3])
-          .map((r) => get(r[4])).filter(Boolean);
-        found = same.length > 1 && cardBudget.left > 0 ? cardsAmong(same, cardBudget) : null;
-        byName.set(key, found);
-      }
-      const words = found && cardWords(el, found);
-      if (words) row[7] = row[2] + " " + quoted(row[3]) + " in " + quoted(words);
+  // Rows that share their role and name with others of the frame and have no locator of
+  // their own (a "Delete" in each row of a list, an icon font's glyph in each card) get
+  // `ROLE "NAME" in "WORDS"`, WORDS their card's, rather than an nth= that names another
+  // element as soon as the list changes (tab.py resolves it through pickIn, and a ref whose
+  // element the page replaced through it too). Only where their cards are alike, items of
+  // one kind (a list's, a feed's, a table's rows): a link in a page's header and again in
+  // its footer keeps its nth=. Not a name that was cut, nor one of no letters (a count: its
+  // evidence locates it).
+  function cardLocs(rows) {
+    const groups = new Map();
+    for (const r of rows) {
+      if (r[1] !== 0 || !r[3] || !HAS_LETTER.test(r[3]) || (r[9] && r[9][0])) continue;
+      const key = r[2] + "\u0000" + r[3];
+      const same = groups.get(key);
+      if (same) same.push(r);
+      else groups.set(key, [r]);
     }
+    for (const same of groups.values()) {
+      if (same.length < 2 || same.every((r) => r[7]) || cardBudget.left <= 0) continue;
+      const els = same.map((r) => get(r[4]));
+      if (els.some((el) => !el)) continue;
+      const found = cardsAmong(els, cardBudget);
+      if (!alike(els.map((el) => (found.cards.get(el) || [])[0]), els)) continue;
+      same.forEach((row, i) => {
+        const words = row[7] ? "" : cardWords(els[i], found);
+        if (words) row[7] = row[2] + " " + quoted(row[3]) + " in " + quoted(words);
+      });
+    }
+  }
+
+  // Whether matches' cards are items of one kind: of one tag and one class, none the match
+  // itself.
+  function alike(cards, els) {
+    const [a] = cards;
+    return !!a && cards.every((c, i) => c && c !== els[i] && c.nodeType === 1 &&
+      c.tagName === a.tagName && c.getAttribute("class") === a.getAttribute("class"));
   }
 
   // A selector for `el` built on evidence: unique on the page, else inside its card.
@@ -208,9 +224,8 @@
     return { cards, count };
   }
 
-  // during a snapshot: cards per selector, how many more text nodes they may read, and
-  // rows named by a glyph waiting for a locator
-  let cardsBySel = null, cardBudget = null, glyphs = [];
+  // during a snapshot: cards per selector, and how many more text nodes they may read
+  let cardsBySel = null, cardBudget = null;
 
   // A snapshot's caches (match counts, cards per selector), from its start to its end.
   function countsOn() {
@@ -218,12 +233,10 @@
     rootsKept = null;
     cardsBySel = new Map();
     cardBudget = { left: 5000 };
-    glyphs = [];
   }
 
   function countsOff() {
     counts = cardsBySel = rootsKept = null;
-    glyphs = [];
   }
 
   function cardsFor(sel) {
@@ -338,6 +351,6 @@
     return (within ? inCards(found, within) : found.map(idOf)).slice(0, max);
   }
 
-  Object.assign(P, { locOf, hinted, glyphLocs, queryIn, pickIn, byText,
+  Object.assign(P, { locOf, hinted, cardLocs, queryIn, pickIn, byText,
                      countsOn, countsOff });
 })();

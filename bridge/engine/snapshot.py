@@ -116,10 +116,14 @@ def locator(line: Line, nth: int, dupes: int, whole: bool) -> tuple[str, str]:
     `nth=N` for a later one of the same role and name, else nothing (`--json` has the whole
     locator). A locator page.js built (#id, name=, href, class, or a name in its card) is
     printed as `loc=...` where it tells elements of the same role and name apart (nth=
-    breaks as soon as the list changes) or the name says nothing (none, or a count), and
-    a line whose name is cut or not shown prints `loc=ROLE "NAME"` in full.
+    breaks as soon as the list changes) or the name says nothing (none, or a count), but
+    a name in its card only as `in "WORDS"` after a line that shows the name whole; a line
+    whose name is cut or not shown prints `loc=ROLE "NAME"` in full.
     """
     if line.loc and (dupes > 1 or says_nothing(line.name)):
+        own = f"{line.role} {quote(line.name)} in "
+        if whole and line.role and line.loc.startswith(own):  # its card's words tell it
+            return line.loc, line.loc[len(own) - 3:]
         return line.loc, f"loc={line.loc}"
     loc = role_name_loc(line.role, line.name, nth if dupes > 1 else 0)
     if whole and line.role:

@@ -295,7 +295,7 @@ class Tab(Placing, Locating):
         if isinstance(target, RoleTarget):
             if target.within is not None:
                 return await self._resolve_role_in(target)
-            return await self._resolve_role(target.role, target.name, target.nth, None)
+            return await self._resolve_role(target.role, target.name, target.nth)
         if isinstance(target, TextTarget):
             return await self._resolve_text(target)
         return await self._resolve_css(target)
@@ -362,8 +362,8 @@ class Tab(Placing, Locating):
                 frame, f"(e => !!e && e.isConnected)(__ts.get({entry.local}))")
             if alive:
                 return Handle(frame, entry.local, ref)
-        # stale: the same role and name on the current page
-        return await self._resolve_role(entry.role, entry.name, entry.nth, ref)
+        # stale: the page replaced it (redrew its list), or it went
+        return await self._resolve_stale(entry, ref)
 
     async def permit(self, action: str, info: dict[str, Any] | None = None,
                      **facts: Any) -> None:

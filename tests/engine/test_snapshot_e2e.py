@@ -327,10 +327,42 @@ async def test_stale_ref_to_the_second_of_two_same_named_buttons_clicks_the_seco
     await goto(tab, site.url("rerender.html"))
     shot = await tab.snapshot()
     second_edit = ref(shot, "button", "Edit", nth=1)
-    assert "nth=1" in line_of(shot, second_edit)
+    assert line_of(shot, second_edit).endswith('in "Second row"')
     await actions.click(tab, target(shot, "button", "Redraw"))
     await actions.click(tab, parse(second_edit))
     assert await text_of(tab, "#out") == "edit 2 clicked"
+
+
+async def test_stale_ref_in_a_list_drawn_anew_acts_on_its_own_item_not_the_one_now_there(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot(interactive=True)
+    deletes = [r for r, i in shot.refs.items() if i["name"] == "Delete"]
+    assert len(deletes) == 4
+    assert line_of(shot, deletes[2]).endswith('in "Bread"'), shot.text
+    await actions.click(tab, parse(deletes[0]))  # Milk goes; the list is drawn anew
+    assert await text_of(tab, "#out") == "deleted Milk"
+    # the third button is Cheese's now: the old ref still means Bread's
+    out = await actions.click(tab, parse(deletes[2]))
+    assert await text_of(tab, "#out") == "deleted Bread"
+    assert "Delete" in out.did
+
+
+async def test_stale_ref_in_a_changed_list_of_rows_with_no_words_is_refused(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("rerender.html"))
+    shot = await tab.snapshot(interactive=True)
+    frees = [r for r, i in shot.refs.items() if i["name"] == "Free"]
+    assert len(frees) == 3, shot.text
+    assert "nth=2" in line_of(shot, frees[2]), shot.text
+    await actions.click(tab, parse(frees[0]))
+    assert await text_of(tab, "#out") == "freed slot 1"
+    # two are left: which of them took the third's place cannot be told
+    with pytest.raises(RefNotFound, match=r'(?s)gone.*the 3rd of 3.*2 are there now.*nothing '
+                                          r'was done.*snapshot'):
+        await actions.click(tab, parse(frees[2]))
+    assert await text_of(tab, "#out") == "freed slot 1"
+    assert "slot 3" in await js(tab, "JSON.stringify(slots)")
 
 
 async def test_stale_ref_with_nothing_matching_fails_saying_what_to_do(
