@@ -16,7 +16,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy import keystrokes
-from . import keyboard, keys, pasting
+from . import keyboard, keys, pasting, stepping
 from .acting import (
     Outcome,
     _call_on,
@@ -71,6 +71,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     await tab.point(handle, what, placed)
     verb = "filled" if mode == "fill" else "typed into"
     out = Outcome(f"{verb} {what}")
+    if mode == "fill" and info.get("role") in ("slider", "spinbutton") and \
+            info.get("tag") not in ("input", "textarea") and not info.get("editable"):
+        # a widget of the page's own: no text goes in, its keys move it
+        return await stepping.set_number(tab, handle, str(info["role"]), what, text, out)
     if info.get("tag") == "input" and (info.get("type") or "") in _FORMATS and mode == "fill":
         # these have no text caret: set the value the way a picker would
         kind = str(info.get("type"))

@@ -46,7 +46,8 @@ async def focus(call: Call, args: dict[str, Any]) -> Result:
 TEXT = Param("text", required=True, positional=True, help="the text")
 
 
-@tool("fill", "Replace the text of an input, textarea or editable element", TARGET, TEXT,
+@tool("fill", "Replace the text of an input, textarea or editable element; a slider or spin "
+      "button the page draws takes a number, set by its keys", TARGET, TEXT,
       *looking.LOOK, mutating=True)
 async def fill(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
