@@ -113,11 +113,13 @@
   // element the page replaced through it too). Only where their cards are alike, items of
   // one kind (a list's, a feed's, a table's rows): a link in a page's header and again in
   // its footer keeps its nth=. Not a name that was cut, nor one of no letters (a count: its
-  // evidence locates it).
+  // evidence locates it), nor a link named by words (its address tells it, where one does).
   function cardLocs(rows) {
     const groups = new Map();
     for (const r of rows) {
       if (r[1] !== 0 || !r[3] || !HAS_LETTER.test(r[3]) || (r[9] && r[9][0])) continue;
+      // a link's address tells it (page.js locOf), or it goes where its namesakes go
+      if (r[2] === "link" && !glyphName(get(r[4]), r[3])) continue;
       const key = r[2] + "\u0000" + r[3];
       const same = groups.get(key);
       if (same) same.push(r);
