@@ -59,12 +59,13 @@ class Locating(SnapshotTaking):
         if not matches:
             raise RefNotFound(f"{gone} and no {what} is there now; nothing was done. Take a "
                               "new snapshot")
-        then = max(entry.dupes, 1)
+        then = entry.dupes or 1  # (0: no whole snapshot counted them; as if it was alone)
         if len(matches) != then or entry.nth >= len(matches):
+            was = f"it was {_among(entry.nth, then)}, and " if entry.dupes else ""
             raise RefNotFound(
-                f"{gone}: it was {_among(entry.nth, then)} and {len(matches)} are there now, "
-                "so which one took its place cannot be told; nothing was done. Take a new "
-                "snapshot and use a ref from it")
+                f"{gone}: {was}{len(matches)} {'is' if len(matches) == 1 else 'are'} there "
+                "now, so which one took its place cannot be told; nothing was done. Take a "
+                "new snapshot and use a ref from it")
         found = self.refs[matches[entry.nth].ref]
         return Handle(self.frames[found.frame], found.local, matches[entry.nth].ref)
 
