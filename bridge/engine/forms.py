@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
-from ..errors import TargetNotInteractable, UsageError
+from ..errors import TabstewardError, TargetNotInteractable, UsageError
 from ..policy.facts import is_toggle
 from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .pointer import MOUSE, _click, click
+from .pointer import MOUSE, _click, _report_state, click
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -127,9 +128,21 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                 f"{opened.did}, but no option {quote(want)} showed{offered}. Nothing was "
                 "chosen (its list may still be open; to type into it, use type)")
     picked = await click(tab, RefTarget(option.ref))
-    changes = [*(opened.changes if opened else []), *picked.changes]
-    return Outcome(f"chose {quote(option.name)} in {what} ({picked.did})", changes,
-                   {**picked.data, "selected": [option.name]})
+    # what the opening click did but change the list's own state (its list shown), then
+    # how the list stands now against before it opened (closed again, named by the choice)
+    changes = [c for c in (opened.changes if opened else []) if not _state_said(c)]
+    out = Outcome(f"chose {quote(option.name)} in {what} ({picked.did})",
+                  [*changes, *picked.changes], {**picked.data, "selected": [option.name]})
+    if opened is not None and "url" not in out.data and tab.state.dialog is None:
+        with contextlib.suppress(TabstewardError):
+            now = await tab.info(await tab.resolve(RefTarget(ref)))
+            _report_state(tab, info, now, out)
+    return out
+
+
+def _state_said(change: str) -> bool:
+    """Whether a click's change line tells only its element's state (pointer.py)."""
+    return change.startswith(("now ", "value now ")) or change == "it is no longer in the page"
 
 
 def _same(name: str, want: str) -> bool:

@@ -25,6 +25,9 @@ async def test_a_listbox_button_is_opened_and_its_option_clicked(tab: Tab, site:
     assert out.data["selected"] == ["Banana"]
     assert await text_of(tab, "#out") == "fruit Banana"
     assert await js(tab, "document.getElementById('fruits').hidden") is True
+    # the button as it is now against before it opened: shut again, named by the choice
+    assert 'now named "Banana"' in out.changes, out.changes
+    assert not [c for c in out.changes if "expanded" in c], out.changes
 
 
 async def test_a_list_already_open_is_chosen_from_without_clicking_it_shut(
