@@ -218,6 +218,12 @@
     return (lo + hi) / 2 - (start + end) / 2;
   }
 
+  // How many of the viewport's pixels one of a box's own is (1 unless zoomed or scaled).
+  function scaleOf(shown, own) {
+    const k = own > 0 && shown > 0 ? shown / own : 1;
+    return Math.abs(k - 1) < 0.02 ? 1 : k;
+  }
+
   function reveal(el, centre) {
     const b = el.getBoundingClientRect();
     let r = { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
@@ -232,17 +238,20 @@
       }
       pos = cs.position;
       const br = box.getBoundingClientRect();
-      const view = { left: br.left + box.clientLeft, top: br.top + box.clientTop };
-      view.right = view.left + box.clientWidth;
-      view.bottom = view.top + box.clientHeight;
+      // the box's own pixels to the viewport's: a CSS zoom or a scale on it or around it
+      // (its client sizes and scroll offsets are in its own)
+      const [kx, ky] = [scaleOf(br.width, box.offsetWidth), scaleOf(br.height, box.offsetHeight)];
+      const view = { left: br.left + box.clientLeft * kx, top: br.top + box.clientTop * ky };
+      view.right = view.left + box.clientWidth * kx;
+      view.bottom = view.top + box.clientHeight * ky;
       const sx = cs.overflowX === "auto" || cs.overflowX === "scroll";
       const sy = cs.overflowY === "auto" || cs.overflowY === "scroll";
       const dx = sx ? shift(r.left, r.right, view.left, view.right, centre) : 0;
       const dy = sy ? shift(r.top, r.bottom, view.top, view.bottom, centre) : 0;
       if (dx || dy) {
         const x0 = box.scrollLeft, y0 = box.scrollTop;
-        box.scrollBy({ left: dx, top: dy, behavior: "instant" });
-        const mx = box.scrollLeft - x0, my = box.scrollTop - y0;
+        box.scrollBy({ left: dx / kx, top: dy / ky, behavior: "instant" });
+        const mx = (box.scrollLeft - x0) * kx, my = (box.scrollTop - y0) * ky;
         if (mx || my) scrolled = true;
         r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
       }

@@ -84,6 +84,17 @@ async def test_a_drag_between_rows_of_a_box_presses_and_releases_on_them(
     assert (await text_of(tab, "#log")).split() == ["mousedown:Open", "11", "mouseup:Open", "2"]
 
 
+@pytest.mark.parametrize("box", ["Zoomed", "Scaled"])
+async def test_a_row_of_a_box_zoomed_or_scaled_by_css_is_scrolled_to_and_clicked(
+        tab: Tab, site: Site, box: str) -> None:
+    # its scroll offsets are in its own pixels, its place on screen in the viewport's
+    await goto(tab, site.url("zoomed.html"))
+    shot = await tab.snapshot()
+    for n in (11, 1, 12):
+        await actions.click(tab, target(shot, "button", f"{box} {n}"))
+    assert await text_of(tab, "#out") == f"{box} 11;{box} 1;{box} 12;"
+
+
 async def test_a_row_under_its_lists_sticky_header_is_scrolled_out_from_under_it(
         tab: Tab, site: Site) -> None:
     # the list starts scrolled to its end: row 1 is above, and just bringing it into view
