@@ -3,18 +3,19 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, HAS_WORD, CONTROLS, byIds } = P;
+  const { clean, HAS_WORD, CONTROLS, SKIP_TAGS, byIds } = P;
 
   // An element with no accessible name (an icon), or named only by a number (a count on a
   // like button), gets a hint from the markup a person's eye or its developer went by, the
-  // first of: its title or tooltip; aria-description; an editor's placeholder; an inner
-  // element's title or an image's alt; an SVG <title> or <use href="#icon-trash">; an icon
-  // font's ligature; data-testid and like attributes; class tokens that mean something; a
-  // background image's file name, else an image's (one of no alt); last, short class tokens
-  // (`asa`, `brq`: often a minifier's). And a CSS locator built on the same evidence: unique on the
-  // page, or inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which
-  // queryIn resolves), so it survives a list that changes. Never the page's layout
-  // classes, a framework's component classes, nor hashed CSS-module names.
+  // first of: its title or tooltip; aria-description; an editor's placeholder; for a field,
+  // the words written before it (fieldLabel); an inner element's title or an image's alt;
+  // an SVG <title> or <use href="#icon-trash">; an icon font's ligature; data-testid and
+  // like attributes; class tokens that mean something; a background image's file name,
+  // else an image's (one of no alt); last, short class tokens (`asa`, `brq`: often a
+  // minifier's). And a CSS locator built on the same evidence: unique on the page, or
+  // inside its card (`#post-2 span.like`, or `span.like in "CARD TEXT"`, which queryIn
+  // resolves), so it survives a list that changes. Never the page's layout classes, a
+  // framework's component classes, nor hashed CSS-module names.
   const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
                               "data-action", "data-command", "data-icon", "data-icon-name"]);
   const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title"];
@@ -117,6 +118,7 @@
       // Draft.js draws it in an element of its own, which describes the editor
       else if (el.hasAttribute("aria-describedby")) hints.push(byIds(el, "aria-describedby"));
     }
+    hints.push(fieldLabel(el));
     const tipped = within("img[alt]:not([alt='']), [title]:not([title=''])");
     if (tipped) said(tipped, tipped.tagName === "IMG" && tipped.getAttribute("alt") ? "alt"
                               : "title");
@@ -187,6 +189,38 @@
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio"))
       sels.push("input[type=" + el.type + "]");
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
+  }
+
+  // The words a page writes before a field it left unlabelled, as a person reads them for
+  // its label (a div or a table cell beside it, a span above it: forms built of divs, and
+  // old forms laid out in tables): the nearest text before it in its box, or up to two
+  // boxes up, with no other control between; "" for none, or for more than a label's words.
+  const FIELD_ROLES = /^(?:textbox|searchbox|combobox|spinbutton|slider)$/;
+  const NOT_FIELDS = /^(?:checkbox|radio|button|submit|reset|image|hidden|file|range|color)$/;
+  function fieldLabel(el) {
+    const tag = el.tagName;
+    if (tag === "INPUT" ? NOT_FIELDS.test(el.type) : tag !== "TEXTAREA" && tag !== "SELECT" &&
+        !el.isContentEditable && !FIELD_ROLES.test(el.getAttribute("role") || "")) return "";
+    let n = el;
+    for (let up = 0; n && up < 3; up++, n = n.parentElement) {
+      let k = 0;
+      for (let s = n.previousSibling; s && k < 4; s = s.previousSibling) {
+        if (s.nodeType === 3) {
+          if (HAS_WORD.test(s.data)) return clean(s.data).length <= 60 ? clean(s.data) : "";
+          continue;
+        }
+        if (s.nodeType !== 1 || SKIP_TAGS.has(s.tagName)) continue;
+        k++;
+        // another field's words, or more than a label's (not read whole: an article)
+        if (s.matches(CONTROLS) || (s.textContent || "").length > 400 ||
+            s.querySelector(CONTROLS)) return "";
+        const t = clean(s.innerText || "");
+        if (HAS_WORD.test(t)) return t.length <= 60 ? t : "";
+      }
+      const p = n.parentElement;
+      if (!p || p.tagName === "FORM" || p.tagName === "FIELDSET" || p.tagName === "BODY") break;
+    }
+    return "";
   }
 
   // A selector for `el` by what it holds: `span:has(> i.x)`, through at most two levels

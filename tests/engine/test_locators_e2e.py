@@ -131,6 +131,22 @@ async def test_editors_a_page_names_only_by_their_placeholder_show_it_and_are_fi
     assert await js(tab, "document.getElementById('prose').innerText.trim()") == "Plan the trip"
 
 
+async def test_a_field_no_markup_labels_is_hinted_by_the_words_written_before_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("unlabelled.html"))
+    shot = await tab.snapshot(interactive=True)
+    by_loc = {info["loc"]: info for info in shot.refs.values()}
+    assert {loc: by_loc[loc].get("hint") for loc in (
+        "#email", "#pw", "#first", "#city", "#country", "#essay", "#lone")} == {
+        "#email": "Email address", "#pw": "Password", "#first": "First name",
+        "#city": "City", "#country": "Country",
+        "#essay": None,  # more words than a label's
+        "#lone": None,  # what stands before it is another field's
+    }, shot.text
+    assert all(not by_loc[loc]["name"] for loc in ("#email", "#first", "#city")), shot.text
+    assert 'hint="First name"' in shot.text
+
+
 async def test_sprite_icons_drawn_by_xlink_href_are_located_by_their_symbol_and_clicked(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("iconhints.html"))
