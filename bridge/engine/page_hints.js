@@ -195,12 +195,21 @@
   // its label (a div or a table cell beside it, a span above it: forms built of divs, and
   // old forms laid out in tables): the nearest text before it in its box, or up to two
   // boxes up, with no other control between; "" for none, or for more than a label's words.
+  // In a table with a header row, its column's header names it (the cell before it holds
+  // the row's data, not a label).
   const FIELD_ROLES = /^(?:textbox|searchbox|combobox|spinbutton|slider)$/;
   const NOT_FIELDS = /^(?:checkbox|radio|button|submit|reset|image|hidden|file|range|color)$/;
   function fieldLabel(el) {
     const tag = el.tagName;
     if (tag === "INPUT" ? NOT_FIELDS.test(el.type) : tag !== "TEXTAREA" && tag !== "SELECT" &&
         !el.isContentEditable && !FIELD_ROLES.test(el.getAttribute("role") || "")) return "";
+    const cell = el.closest("td");
+    const head = cell && headerRow(cell.closest("table"));
+    if (head) {
+      const th = head.cells[cell.cellIndex];
+      const t = th ? clean(th.innerText || "") : "";
+      return t.length <= 60 ? t : "";
+    }
     let n = el;
     for (let up = 0; n && up < 3; up++, n = n.parentElement) {
       let k = 0;
@@ -221,6 +230,15 @@
       if (!p || p.tagName === "FORM" || p.tagName === "FIELDSET" || p.tagName === "BODY") break;
     }
     return "";
+  }
+
+  // A table's row of column headers (its head's first row, else a first row of <th>s).
+  function headerRow(table) {
+    if (!table) return null;
+    if (table.tHead && table.tHead.rows.length) return table.tHead.rows[0];
+    const first = table.rows[0];
+    return first && first.cells.length && Array.from(first.cells).every((c) =>
+      c.tagName === "TH") ? first : null;
   }
 
   // A selector for `el` by what it holds: `span:has(> i.x)`, through at most two levels

@@ -137,9 +137,10 @@ async def test_a_field_no_markup_labels_is_hinted_by_the_words_written_before_it
     shot = await tab.snapshot(interactive=True)
     by_loc = {info["loc"]: info for info in shot.refs.values()}
     assert {loc: by_loc[loc].get("hint") for loc in (
-        "#email", "#pw", "#first", "#city", "#country", "#essay", "#lone")} == {
+        "#email", "#pw", "#first", "#city", "#country", "#role", "#essay", "#lone")} == {
         "#email": "Email address", "#pw": "Password", "#first": "First name",
         "#city": "City", "#country": "Country",
+        "#role": "Role",  # its column's header, not the row's data in the cell before it
         "#essay": None,  # more words than a label's
         "#lone": None,  # what stands before it is another field's
     }, shot.text
