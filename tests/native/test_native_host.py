@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -253,6 +254,12 @@ def test_the_host_hands_chromes_pipes_to_a_hub_that_takes_them_and_keeps_none(
         assert got == [{"id": 1, "hello": {"protocol": 1}}]
         os.write(to_chrome, framing.encode({"id": 2, "cmd": "tabs.query"}))
         assert host.recv() == {"id": 2, "cmd": "tabs.query"}  # the hub's, read by Chrome
+        # the host lets go of its copy of Chrome's pipe right after handing it over (on a
+        # busy machine, a moment after the frames above already went past it)
+        stdin = f"/proc/{host.proc.pid}/fd/0"
+        deadline = time.monotonic() + 10
+        while os.readlink(stdin) != os.devnull and time.monotonic() < deadline:
+            time.sleep(0.01)
         os.close(from_chrome)  # the host kept no reader of Chrome's pipe: nobody reads
         with pytest.raises(BrokenPipeError):
             host.send({"id": 3})
