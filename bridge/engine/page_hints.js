@@ -205,10 +205,11 @@
         !el.isContentEditable && !FIELD_ROLES.test(el.getAttribute("role") || "")) return "";
     const cell = el.closest("td");
     const head = cell && headerRow(cell.closest("table"));
-    if (head) {
+    // (a title over a form laid out in a table, one cell across it, heads no column)
+    if (head && cell.parentElement && head.cells.length === cell.parentElement.cells.length) {
       const th = head.cells[cell.cellIndex];
       const t = th ? clean(th.innerText || "") : "";
-      return t.length <= 60 ? t : "";
+      if (HAS_WORD.test(t)) return t.length <= 60 ? t : "";
     }
     let n = el;
     for (let up = 0; n && up < 3; up++, n = n.parentElement) {
