@@ -67,8 +67,9 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
             f' "{name[:40]}"{left_out(left)}' if name else
             f" hint={quote(hint)}" if hint else
-            f" {quote(text[:40])}{left_out(len(text) - 40)}" if text else "") + ")"
-    return f"@{handle.ref}"
+            f" {quote(text[:40])}{left_out(len(text) - 40)}" if text else "") + (
+            f", drawn anew in place of @{handle.was}" if handle.was else "") + ")"
+    return f"@{handle.ref}" + (f" (drawn anew in place of @{handle.was})" if handle.was else "")
 
 
 async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,

@@ -48,11 +48,12 @@ class Locating(SnapshotTaking):
         if entry.loc:
             target = parse("loc=" + entry.loc)
             try:
-                return await self.resolve(target)
+                handle = await self.resolve(target)
             except RefNotFound as exc:
                 finds = "several elements" if "must name one" in exc.message else "nothing"
                 raise RefNotFound(f"{gone}, and its locator {entry.loc} finds {finds} now; "
                                   "nothing was done. Take a new snapshot") from None
+            return _in_place_of(handle, ref)
         lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
         matches = [ln for ln in lines if ln.ref and ln.role == entry.role and
                    ln.name == entry.name]
@@ -67,7 +68,8 @@ class Locating(SnapshotTaking):
                 "now, so which one took its place cannot be told; nothing was done. Take a "
                 "new snapshot and use a ref from it")
         found = self.refs[matches[entry.nth].ref]
-        return Handle(self.frames[found.frame], found.local, matches[entry.nth].ref)
+        return _in_place_of(Handle(self.frames[found.frame], found.local,
+                                   matches[entry.nth].ref), ref)
 
     async def _resolve_line(self, role: str, name: str, nth: int) -> Handle | None:
         """The nth line of the full snapshot this role and name locate (a line with no ref
@@ -197,3 +199,11 @@ def _among(nth: int, count: int) -> str:
     n = nth + 1
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"the {n}{suffix} of {count}"
+
+
+def _in_place_of(handle: Handle, ref: int) -> Handle:
+    """The element found for a ref whose element the page replaced, saying which ref it
+    stands in for (action reports name both)."""
+    if handle.ref != ref:
+        handle.was = ref
+    return handle

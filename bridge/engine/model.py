@@ -45,6 +45,7 @@ class Handle:
     frame: Frame
     local: int
     ref: int
+    was: int = 0  # the ref named, when the page had replaced that ref's element by this one
 
 
 @dataclass
