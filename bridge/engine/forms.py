@@ -12,7 +12,7 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .pointer import MOUSE, _click, _report_state, click
+from .pointer import MOUSE, _click, _report_state, click, state_said
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -130,7 +130,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     picked = await click(tab, RefTarget(option.ref))
     # what the opening click did but change the list's own state (its list shown), then
     # how the list stands now against before it opened (closed again, named by the choice)
-    changes = [c for c in (opened.changes if opened else []) if not _state_said(c)]
+    changes = [c for c in (opened.changes if opened else []) if not state_said(c)]
     out = Outcome(f"chose {quote(option.name)} in {what} ({picked.did})",
                   [*changes, *picked.changes], {**picked.data, "selected": [option.name]})
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
@@ -138,11 +138,6 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             now = await tab.info(await tab.resolve(RefTarget(ref)))
             _report_state(tab, info, now, out)
     return out
-
-
-def _state_said(change: str) -> bool:
-    """Whether a click's change line tells only its element's state (pointer.py)."""
-    return change.startswith(("now ", "value now ")) or change == "it is no longer in the page"
 
 
 def _same(name: str, want: str) -> bool:

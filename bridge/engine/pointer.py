@@ -118,6 +118,14 @@ async def shielded(tab: Tab, session: str, what: str, verb: str,
         "again, or take a screenshot first (it makes the tab draw)")
 
 
+GONE = "it is no longer in the page"
+
+
+def state_said(change: str) -> bool:
+    """Whether a change line is one `_report_state` wrote: the element's own state."""
+    return change.startswith(("now ", "value now ")) or change == GONE
+
+
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
                   out: Outcome) -> dict[str, Any] | None:
     """Say how the element changed (checked, expanded, value, its words), or that it left
@@ -126,7 +134,7 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     if after is None or tab.state.dialog is not None or "url" in out.data:
         return None
     if after.get("connected") is False:  # a Delete, a Close: what it read is of no page
-        out.changes.append("it is no longer in the page")
+        out.changes.append(GONE)
         return after
     name = after.get("name")
     if isinstance(name, str) and name and before.get("name") and name != before["name"]:
