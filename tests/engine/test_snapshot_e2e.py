@@ -340,6 +340,9 @@ async def test_stale_ref_in_a_list_drawn_anew_acts_on_its_own_item_not_the_one_n
     deletes = [r for r, i in shot.refs.items() if i["name"] == "Delete"]
     assert len(deletes) == 4
     assert line_of(shot, deletes[2]).endswith('in "Bread"'), shot.text
+    # a link named by words keeps its nth=: where it goes tells it, not the item it sits in
+    recipes = [r for r, i in shot.refs.items() if i["name"] == "Recipes"]
+    assert line_of(shot, recipes[2]).endswith("nth=2"), shot.text
     await actions.click(tab, parse(deletes[0]))  # Milk goes; the list is drawn anew
     assert await text_of(tab, "#out") == "deleted Milk"
     # the third button is Cheese's now: the old ref still means Bread's
