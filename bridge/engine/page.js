@@ -11,6 +11,7 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
+    hoverShown, revealing,
     dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
@@ -50,6 +51,7 @@
       tablesFor(false);
       lists = null;
       zonesFor(null);
+      revealing(null);
     }
   }
 
@@ -76,6 +78,12 @@
     // for screen readers). What it holds gets no ref either; a box positioned outside it
     // (fixed, or absolute to a block above it) escapes it
     let clipper = null;
+    // what the page shows only while the pointer is over a box around it (its `:hover`
+    // rules), and the one the element walked is inside (null: none): its controls get refs,
+    // marked hover-only (an action on one puts the pointer over its row first), and its
+    // words name them as if shown
+    const onHover = hoverShown();
+    let hoverOnly = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
     let count = 0;
     const limit = opts.maxNodes || 200000;
@@ -204,7 +212,7 @@
 
     // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
-      const was = textVisible, wasInert = inert, wasClipper = clipper;
+      const was = textVisible, wasInert = inert, wasClipper = clipper, wasHover = hoverOnly;
       if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
         ? getComputedStyle(node).display === "table-cell" : isCell(node))) {
         if (getComputedStyle(node).display === "none") return;
@@ -217,6 +225,7 @@
       textVisible = was;
       inert = wasInert;
       clipper = wasClipper;
+      if (hoverOnly !== wasHover) revealing((hoverOnly = wasHover));
     }
 
     function visit(node, depth) {
@@ -242,19 +251,21 @@
       if (SKIP_TAGS.has(tag)) return;
       if (el.getAttribute("aria-hidden") === "true" && !el.contains(focused)) return;
       const cs = getComputedStyle(el);
-      if (cs.display === "none") return;
+      if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
+        revealing((hoverOnly = el));
+      else if (cs.display === "none") return;
       if (el === modal) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
       if (clipper && (cs.position === "fixed" ||
           (cs.position === "absolute" && !clipper.contains(el.offsetParent)))) clipper = null;
       const unseen = inert || !!clipper;  // no person reaches it
-      if (!clipper && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
+      if (!clipper && !hoverOnly && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
           standsApart(cs.display) && !REPLACED.has(tag)) {
         const r = el.getBoundingClientRect();
         if (r.width <= 1 || r.height <= 1) clipper = el;
       }
       if (tag === "INPUT" && el.type === "hidden") return;
-      const visible = cs.visibility !== "hidden" && cs.visibility !== "collapse";
+      const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");
       textVisible = visible;  // for its text nodes; walk() restores the parent's
       let role = roleOf(el);
       const block = breaksLine(cs.display);
@@ -316,6 +327,7 @@
         const src = proxy || el;
         const states = statesOf(src, role);
         if (src === focused) states.push("focused");
+        if (hoverOnly) states.push("hover-only");
         if (dragging) states.push("draggable");
         const value = valueOf(src, role);
         const extra = optionsOf(el);

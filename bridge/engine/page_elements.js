@@ -144,9 +144,10 @@
   const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
   // [the first max UTF-16 units of s, never half a character; how many characters (code
-  // points, as Python counts them) were left out]
+  // points, as Python counts them) were left out]; whole when the mark saying so
+  // (` [+12 chars]`) would be as long as what it leaves out (snapshot.py `worth_cutting`)
   function cut(s, max) {
-    if (s.length <= max) return [s, 0];
+    if (s.length - max <= 12) return [s, 0];
     let end = max;
     const c = s.charCodeAt(end - 1);
     if (c >= 0xD800 && c <= 0xDBFF) end--;
@@ -154,9 +155,20 @@
     return [s.slice(0, end), rest.length - (rest.match(PAIR) || []).length];
   }
 
+  // The part of the page the snapshot walks that the page shows under the pointer (page.js
+  // `hoverOnly`): its words name what it holds as if shown.
+  let shownOnHover = null;
+  function revealing(el) {
+    const was = shownOnHover;
+    shownOnHover = el;
+    return was;
+  }
+
   function hiddenForName(el) {
     if (el.hidden || el.getAttribute("aria-hidden") === "true") return true;
     const cs = getComputedStyle(el);
+    if (shownOnHover && (el === shownOnHover || shownOnHover.contains(el)))
+      return el !== shownOnHover && cs.display === "none";
     return cs.display === "none" || cs.visibility === "hidden";
   }
 
@@ -466,6 +478,7 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
+    revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
     disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid, byIds });
 })();

@@ -281,6 +281,79 @@
     return res;
   }
 
+  // -- what the pointer shows ------------------------------------------------------------
+  // A page may show a row's actions only while the pointer is over the row (a mail's
+  // archive and delete, a post's edit link): hidden (display none, visibility hidden) or
+  // put off screen until a `:hover` rule of a box around them applies.
+  const HOVER_RULES_MAX = 20000;  // rules of one style sheet read for them
+  // what hovering a box shows: the `:hover` is on an element that holds the one styled
+  const HOVERED_ABOVE = /^[^\s>+~]*(\s*>|\s+(?![+~]))/;
+  // a style sheet -> [its rule count, the selectors of what its :hover rules show]: a sheet
+  // is read again only when its rules changed in number (20,000 rules take about 9 ms)
+  const hoverRules = new WeakMap();
+
+  function hoverSelectors(sheet) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return [];  // another origin's sheet keeps its rules to itself
+    }
+    const known = hoverRules.get(sheet);
+    if (known && known[0] === rules.length) return known[1];
+    const found = [];
+    let left = HOVER_RULES_MAX;
+    const scan = (list) => {
+      for (const r of list) {
+        if (--left < 0) return;
+        const sel = r.selectorText;
+        if (sel === undefined) {  // @media, @supports, @layer: the rules inside
+          if (r.cssRules) scan(r.cssRules);
+          continue;
+        }
+        if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
+        const d = r.style.display, v = r.style.visibility;
+        if ((!d || d === "none") && v !== "visible") continue;
+        for (const one of sel.split(",")) {
+          const at = one.indexOf(":hover");
+          if (at >= 0 && HOVERED_ABOVE.test(one.slice(at + 6)))
+            found.push(one.replaceAll(":hover", ""));
+        }
+      }
+    };
+    scan(rules);
+    hoverRules.set(sheet, [rules.length, found]);
+    return found;
+  }
+
+  // The elements the `:hover` rules of the document's style sheets show.
+  function hoverShown() {
+    const shown = new Set();
+    for (const sheet of document.styleSheets) {
+      for (const sel of hoverSelectors(sheet)) {
+        try {
+          for (const el of document.querySelectorAll(sel)) shown.add(el);
+        } catch { /* a selector split inside :is() */ }
+      }
+    }
+    return shown;
+  }
+
+  // Where a person puts the pointer to show an element that is not shown: over the nearest
+  // box around it that is (its row, its card; not one put off screen with it). `{x, y, id}`
+  // of a point that reaches that box (and `what` it is), or null (the page's body is no row).
+  function hoverSpot(el) {
+    for (let box = composedParent(el); box && box.nodeType === 1; box = composedParent(box)) {
+      if (box === document.body || box === document.documentElement) return null;
+      const b = box.getBoundingClientRect();
+      if (b.width === 0 || b.height === 0 || getComputedStyle(box).visibility === "hidden")
+        continue;
+      const res = pointOn(box, (hit) => hits(box, hit));
+      if (!res.error) return { x: res.x, y: res.y, id: idOf(box), what: describe(box) };
+    }
+    return null;
+  }
+
   // Where a click lands: the element is brought into view, then the centre of its shown part
   // if a click there reaches it, else another uncovered point. When a sticky header or a
   // fixed bar lies on it, it is brought to the middle of every box and tried again, as a
@@ -291,7 +364,13 @@
     const fold = foldOf(el);
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
     const res = pointOn(el);
-    return res.error ? viaLabel(el) || res : res;
+    if (!res.error) return res;
+    const label = viaLabel(el);
+    if (label) return label;
+    // not shown (or put off screen) until the pointer is over its row: where that is
+    const spot = res.error !== "covered" ? hoverSpot(el) : null;
+    if (spot) res.hover = spot;
+    return res;
   }
 
   // A control the page hides behind its own label (a visually hidden checkbox beside a
@@ -472,5 +551,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, composedParent,
     activationOf, isControl, clickable, alsoOf, scrollIntoView, wheel, takesDrops, point,
-    frameOffset, coverOf, rect });
+    frameOffset, coverOf, rect, hoverShown });
 })();

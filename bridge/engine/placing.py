@@ -31,6 +31,10 @@ class Placing(PageFrames):
 
     browser: Any  # the engine Browser (set by it): whether the tab draws on its own
 
+    async def permit(self, action: str, info: dict[str, Any] | None = None,
+                     **facts: Any) -> None:
+        raise NotImplementedError  # Tab asks the hub's policy
+
     async def _step_out(self, frame: Frame) -> tuple[Frame, int, float, float]:
         """One frame up: the parent frame, the iframe element's id there, and where the
         child's viewport starts inside the parent's."""
@@ -136,6 +140,23 @@ class Placing(PageFrames):
         Policy judges a click by that element, not by the one the agent named."""
         return await self._place(handle, what, self._aim_js(handle.local), placed)
 
+    async def _hover_over(self, frame: Frame, spot: dict[str, Any]) -> str:
+        """Put the pointer over the box around an element that the page shows only then
+        (`spot`: page_hits.js `hoverSpot`), once policy allowed hovering it; the box, as
+        the page helper describes it."""
+        try:
+            local, x, y = int(spot["id"]), float(spot["x"]), float(spot["y"])
+        except (KeyError, TypeError, ValueError):
+            raise BrowserError("the page helper gave no point to hover") from None
+        box = Handle(frame, local, 0)
+        info = await self.evaluate(frame, f"__ts.info({local})")
+        await self.permit("hover", info if isinstance(info, dict) else None)
+        ox, oy = await self._frame_offset(frame)
+        session, x, y = await self.route(box, x + ox, y + oy)
+        await self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y},
+                        session=session)
+        return str(spot.get("what") or "the box around it")
+
     @staticmethod
     def _aim_js(local: int) -> str:
         return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)})"
@@ -155,6 +176,16 @@ class Placing(PageFrames):
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
+        over = None
+        if err in ("hidden", "offscreen") and isinstance(res.get("hover"), dict):
+            # shown only under the pointer: over its row first, as a person does
+            over = await self._hover_over(frame, res["hover"])
+            res = await self.evaluate(frame, expression)
+            if not isinstance(res, dict):
+                raise BrowserError("the page helper gave no point")
+            err = res.get("error")
+            if err is not None:
+                what = f"{what}, even with the pointer over {over},"
         if err is None:
             await self._reveal_frames(frame, bool(res.get("scrolled")))
         if err == "gone":

@@ -73,15 +73,21 @@ def left_out(count: int) -> str:
     return f" [+{count:,} char{'' if count == 1 else 's'}]" if count > 0 else ""
 
 
+def worth_cutting(length: int, limit: int) -> bool:
+    """Whether a text of `length` characters is cut at `limit`: not when the mark saying
+    what was left out would be as long as what it leaves out."""
+    return length - limit > len(left_out(length - limit))
+
+
 def shorten(s: str, limit: int) -> str:
     """s, or its first `limit` characters and the mark saying how many more there were."""
-    return s if len(s) <= limit else s[:limit] + left_out(len(s) - limit)
+    return s[:limit] + left_out(len(s) - limit) if worth_cutting(len(s), limit) else s
 
 
 def cell(text: str, interactive: bool) -> str:
     """A table cell as its row's line shows it: shortened in -i (the page's characters
     counted), then `|` escaped, so that a cut never leaves half an escape."""
-    shown = text[:SHORT_CELL] if interactive else text
+    shown = text[:SHORT_CELL] if interactive and worth_cutting(len(text), SHORT_CELL) else text
     return shown.replace("|", "\\|") + left_out(len(text) - len(shown))
 
 

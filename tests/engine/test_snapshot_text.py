@@ -18,6 +18,7 @@ from tabsteward.bridge.engine.snapshot import (
     locator,
     names_line,
     quote,
+    row_text,
     shared_locs,
     shorten,
 )
@@ -273,9 +274,17 @@ def test_a_whole_value_and_name_carry_no_mark() -> None:
 
 
 def test_a_shortened_message_says_how_much_it_left_out() -> None:
-    assert shorten("x" * 5001, 5000) == "x" * 5000 + " [+1 char]"
     assert shorten("y" * 6234, 5000) == "y" * 5000 + " [+1,234 chars]"
+    assert shorten("x" * 5013, 5000) == "x" * 5000 + " [+13 chars]"
     assert shorten("short", 5000) == "short"
+
+
+def test_text_is_not_cut_where_the_mark_would_be_as_long_as_what_it_leaves_out() -> None:
+    assert shorten("x" * 5001, 5000) == "x" * 5001
+    assert shorten("x" * 5012, 5000) == "x" * 5012
+    row = Line(depth=0, kind=ROW, role="row", cells=["Hello world Edit | Trash | View", "a" * 43])
+    assert row_text(row, interactive=True) == \
+        " | Hello world Edit \\| Trash \\| View | " + "a" * 30 + " [+13 chars] |"
 
 
 # -- table rows and containers (page.js sends a row's cells; containers as structure lines) --

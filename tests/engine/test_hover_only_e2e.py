@@ -1,0 +1,102 @@
+"""Controls a page shows only while the pointer is over their row (its `:hover` rules): listed
+with refs marked hover-only, and acted on directly, the pointer put over the row first, as a
+person does; what policy refuses moves no pointer, and what the hover lays over the control
+is reported, not clicked. On both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, line_of, ref, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.session import Browser
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import PolicyError, TargetCovered, TargetNotInteractable
+from tabsteward.bridge.policy.intent import Intent
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_rows_actions_shown_only_under_the_pointer_are_listed_as_hover_only(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot(interactive=True)
+    for row, nth in (("Alice", 0), ("Bob", 1), ("Mia", 2), ("Noor", 3)):
+        line = line_of(shot, ref(shot, "button", "Archive", nth))
+        assert "[hover-only]" in line, (row, shot.text)
+    assert "[hover-only]" in line_of(shot, ref(shot, "button", "Delete"))
+    # shown by hovering a sibling, or never: not listed
+    assert "Sharpen" not in shot.text
+    assert "Never shown" not in shot.text
+    # the list table's links put off screen are there as they were, unmarked
+    assert "hover-only" not in line_of(shot, ref(shot, "link", "Trash", 1))
+
+
+async def test_a_hover_only_button_is_clicked_with_the_pointer_over_its_row_first(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, parse(ref(shot, "button", "Delete")))
+    assert out.did.startswith('clicked @'), out.text()
+    assert await text_of(tab, "#out") == "deleted Bob"
+    # the pointer is over Bob's row now: Alice's button is hidden again, and still clicked
+    await actions.click(tab, parse(ref(shot, "button", "Archive", 0)))
+    assert await text_of(tab, "#out") == "archived Alice"
+    await actions.click(tab, parse(ref(shot, "button", "Archive", 2)))  # in an @media rule
+    assert await text_of(tab, "#out") == "archived Mia"
+    await actions.click(tab, parse(ref(shot, "button", "Archive", 3)))  # put in by script
+    assert await text_of(tab, "#out") == "archived Noor"
+
+
+async def test_a_link_put_off_screen_until_its_row_is_hovered_is_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "link", "Trash", 1)))
+    assert await text_of(tab, "#out") == "trashed 2"
+
+
+async def test_what_the_hover_lays_over_the_button_is_reported_and_nothing_is_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot(interactive=True)
+    with pytest.raises(TargetCovered, match=r'even with the pointer over div#veiled.row.v '
+                       r'"Vic Prize!.*", is covered by .*nothing was done'):
+        await actions.click(tab, parse(ref(shot, "button", "Archive", 4)))
+    assert await text_of(tab, "#out") == "nothing yet"
+
+
+async def test_a_control_the_pointer_does_not_show_is_refused_saying_so(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    # (hidden with all around it but the page's body: no row to put the pointer over)
+    with pytest.raises(TargetNotInteractable, match=r'^@\d+ \(button "Never shown"\) is not '
+                       r"visible \(no size or hidden\); nothing was done"):
+        await actions.click(tab, parse(".gone button"))
+    assert await text_of(tab, "#moves") == "0"
+    assert await text_of(tab, "#out") == "nothing yet"
+
+
+async def test_a_policy_that_refuses_hovering_moves_no_pointer(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    asked: list[Intent] = []
+
+    async def no_hover(_tab: Tab, intent: Intent) -> None:
+        asked.append(intent)
+        if intent.action == "hover":
+            raise PolicyError("asked about: a hover")
+
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot(interactive=True)
+    browser.gate = no_hover
+    try:
+        with pytest.raises(PolicyError, match="asked about: a hover"):
+            await actions.click(tab, parse(ref(shot, "button", "Delete")))
+    finally:
+        browser.gate = None
+    hovered = next(i for i in asked if i.action == "hover")
+    assert hovered.element is not None
+    assert hovered.element.text == "Bob Invoice 42"
+    assert await text_of(tab, "#moves") == "0"
+    assert await text_of(tab, "#out") == "nothing yet"
