@@ -20,6 +20,7 @@ log = logging.getLogger("tabsteward.engine")
 T = TypeVar("T")
 
 FRAME_WAIT = 1.0  # seconds a frame may take to come
+HELD = 0.03  # seconds input may take to be answered before the tab is made to draw for it
 # the smallest picture the browser sends of a frame: only its coming counts
 TINY = {"format": "jpeg", "quality": 1, "maxWidth": 8, "maxHeight": 8, "everyNthFrame": 1}
 
@@ -79,3 +80,22 @@ async def around(tab: Tab, act: Callable[[], Awaitable[T]],
         after.cancel()
         if cast:
             await _stop(tab)
+
+
+async def promptly(tab: Tab, sending: Awaitable[T]) -> T:
+    """Input the renderer answers once it handled it (a lone mouse move), answered without
+    waiting for a frame the tab would not draw: a hidden tab holds such a move until its
+    next frame (measured: about a second), and one cast draws at once."""
+    task = asyncio.ensure_future(sending)
+    try:
+        return await asyncio.wait_for(asyncio.shield(task), HELD)
+    except TimeoutError:
+        pass
+    try:
+        async with casting(tab):
+            return await task
+    except (BrowserError, TabError, PolicyError) as exc:
+        if task.done():
+            raise
+        log.debug("the tab was not cast for its input: %s", exc.message)
+        return await task

@@ -8,6 +8,7 @@ from typing import Any
 
 from ..errors import BrowserError, RefNotFound, TargetCovered, TargetNotInteractable
 from .collect import HOOK_SECRET
+from .drawing import promptly
 from .frames import MAX_FRAME_DEPTH, PageFrames
 from .model import Frame, Handle
 
@@ -153,8 +154,8 @@ class Placing(PageFrames):
         await self.permit("hover", info if isinstance(info, dict) else None)
         ox, oy = await self._frame_offset(frame)
         session, x, y = await self.route(box, x + ox, y + oy)
-        await self.send("Input.dispatchMouseEvent", {"type": "mouseMoved", "x": x, "y": y},
-                        session=session)
+        await promptly(self, self.send("Input.dispatchMouseEvent",
+                                       {"type": "mouseMoved", "x": x, "y": y}, session=session))
         return str(spot.get("what") or "the box around it")
 
     @staticmethod

@@ -19,7 +19,7 @@ from .acting import (
     report_said,
 )
 from .aiming import CLICK, Ask, aim_and_ask, reaches
-from .drawing import around
+from .drawing import around, promptly
 from .model import Handle
 from .shield import Shield
 from .snapshot import quote, shorten
@@ -72,6 +72,8 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
     aim = await aim_and_ask(tab, handle, what, info, ask, placed)
+    if aim.target_id == handle.local and aim.target and not info.get("name"):
+        what = describe(handle, aim.target)  # shown (and so named) once the pointer came
     session, x, y = await tab.route(handle, aim.x, aim.y)
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
     if button == "right":
@@ -160,7 +162,8 @@ async def hover(tab: Tab, target: Target) -> Outcome:
 
     async def move(up: Shield) -> None:
         await up.up()
-        await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
+        await guarded(tab, promptly(tab, _mouse(tab, "mouseMoved", x, y, session)), "hover",
+                      out)
 
     await shielded(tab, session, what, "hover", move)
     return out

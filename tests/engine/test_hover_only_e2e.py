@@ -41,8 +41,9 @@ async def test_a_hover_only_button_is_clicked_with_the_pointer_over_its_row_firs
     assert out.did.startswith('clicked @'), out.text()
     assert await text_of(tab, "#out") == "deleted Bob"
     # the pointer is over Bob's row now: Alice's button is hidden again, and still clicked
-    await actions.click(tab, parse(ref(shot, "button", "Archive", 0)))
+    out = await actions.click(tab, parse(ref(shot, "button", "Archive", 0)))
     assert await text_of(tab, "#out") == "archived Alice"
+    assert out.did.endswith('(button "Archive")'), out.did  # named as shown
     await actions.click(tab, parse(ref(shot, "button", "Archive", 2)))  # in an @media rule
     assert await text_of(tab, "#out") == "archived Mia"
     await actions.click(tab, parse(ref(shot, "button", "Archive", 3)))  # put in by script

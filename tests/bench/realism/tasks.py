@@ -234,12 +234,14 @@ ICON_TASKS = [Task(f"icon-{m}", "icons", "icons.html", _icons(m), solve_icon,
 # -- 4. a control picked by its card ---------------------------------------------------------
 
 def _feed(title: str, cards: Callable[[random.Random], list[tuple[str, str]]],
-          action: str, wrap: str = "div") -> Callable[[random.Random, Values], tuple[Values, Goal]]:
+          action: str, wrap: str = "div", style: str = ""
+          ) -> Callable[[random.Random, Values], tuple[Values, Goal]]:
     def make(rng: random.Random, shared: Values) -> tuple[Values, Goal]:
         made = cards(rng)
         rng.shuffle(made)
         card, _ = rng.choice(made)
-        markup = f"<{wrap}>{''.join(m for _, m in made)}</{wrap}>"
+        markup = (f"<style>{style}</style>" if style else "") + \
+            f"<{wrap}>{''.join(m for _, m in made)}</{wrap}>"
         return {"title": title, "cards_html": markup}, {"card": card, "action": action}
     return make
 
@@ -282,6 +284,17 @@ def _mail_list(rng: random.Random) -> list[tuple[str, str]]:
     return _mails(rng)
 
 
+def _hover_mails(rng: random.Random) -> list[tuple[str, str]]:
+    subjects = ["Lunch on Friday?", "Quarterly numbers", "Your parcel", "Re: the draft"]
+    return [(s, f'<li data-card="{s}">From {s}: {rng.choice(subjects)} <span class="acts">'
+                f"<button>Archive</button><button>Delete</button></span></li>")
+            for s in rng.sample(["Bob", "Carol", "Dave", "Erin"], 3)]
+
+
+# a mail's actions show only while the pointer is over its row (as web mail does)
+ON_HOVER = "li .acts { visibility: hidden; } li:hover .acts { visibility: visible; }"
+
+
 CARDS = [
     Task("card-reply-to-author", "cards", "feed.html", _feed("Team feed", _posts, "Reply"),
          solve_card, recorded({"action": "Reply", "card": "{card}"})),
@@ -293,6 +306,9 @@ CARDS = [
          solve_card, recorded({"action": "Select", "card": "{card}"})),
     Task("card-add-product", "cards", "feed.html", _feed("Kitchen", _products, "Add to cart"),
          solve_card, recorded({"action": "Add to cart", "card": "{card}"})),
+    Task("card-delete-on-hover", "cards", "feed.html",
+         _feed("Inbox", _hover_mails, "Delete", "ul", ON_HOVER),
+         solve_card, recorded({"action": "Delete", "card": "{card}"})),
 ]
 
 
