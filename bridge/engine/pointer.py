@@ -43,8 +43,11 @@ def modifier_mask(modifiers: list[str] | None) -> int:
 
 async def _mouse(tab: Tab, kind: str, x: float, y: float, session: str | None = None,
                  **extra: Any) -> None:
-    await tab.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra},
-                   session=session)
+    """One mouse event, answered once the page handled it (a move without waiting for a
+    frame a hidden tab would not draw: drawing.promptly)."""
+    sending = tab.send("Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, **extra},
+                       session=session)
+    await (promptly(tab, sending) if kind == "mouseMoved" else sending)
 
 
 async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
@@ -162,8 +165,7 @@ async def hover(tab: Tab, target: Target) -> Outcome:
 
     async def move(up: Shield) -> None:
         await up.up()
-        await guarded(tab, promptly(tab, _mouse(tab, "mouseMoved", x, y, session)), "hover",
-                      out)
+        await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
 
     await shielded(tab, session, what, "hover", move)
     return out
