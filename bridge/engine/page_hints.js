@@ -30,7 +30,10 @@
     "sprites bg background lucide octicon feather tabler iconify ti ph ri bx bxs la las " +
     "lar lab danger success warning info muted ghost plain neutral accent subtle " +
     "contained elevated tonal " +
-    "material-icons material-symbols-outlined material-symbols-rounded").split(" "));
+    "material-icons material-symbols-outlined material-symbols-rounded " +
+    // what hides an element from sight but not from screen readers says nothing of it
+    "sr-only sr-only-focusable visually-hidden visuallyhidden screen-reader-text " +
+    "screen-reader-only a11y-hidden offscreen assistive-text").split(" "));
   const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
     "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
     "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");

@@ -55,3 +55,16 @@ async def test_a_control_a_label_stands_in_for_is_one_line_with_one_ref_the_labe
     out = await actions.click(tab, parse(switch))
     assert "now checked" in out.text(), out.text()
     assert await text_of(tab, "#out") == "sms,dark"
+
+
+async def test_the_class_that_hides_a_control_from_sight_says_nothing_of_what_it_is(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("settingrows.html"))
+    shot = await tab.snapshot(interactive=True)
+    lines = [ln.strip() for ln in shot.text.splitlines() if "@" in ln]
+    assert [ln.split(" @")[0] for ln in lines] == ["- checkbox", "- checkbox"], shot.text
+    assert not any("hint=" in ln for ln in lines), shot.text  # no "sr only", "visually hidden"
+    # the setting's words tell them apart
+    await actions.check(tab, parse('loc=input.sr-only in "Dark mode"'), True)
+    await actions.check(tab, parse('loc=input.visually-hidden in "Email alerts"'), True)
+    assert await text_of(tab, "#out") == "dark,alerts"
