@@ -33,7 +33,9 @@
     "material-icons material-symbols-outlined material-symbols-rounded " +
     // what hides an element from sight but not from screen readers says nothing of it
     "sr-only sr-only-focusable visually-hidden visuallyhidden screen-reader-text " +
-    "screen-reader-only a11y-hidden offscreen assistive-text").split(" "));
+    "screen-reader-only a11y-hidden offscreen assistive-text " +
+    // a count's or a tag's look, not what its element does
+    "badge counter pill chip").split(" "));
   const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
     "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
     "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");
@@ -191,6 +193,9 @@
     // an unlabeled checkbox or radio: its kind, which its card's words tell apart
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio"))
       sels.push("input[type=" + el.type + "]");
+    // last, what a button of a form does when nothing else says (a search box's magnifier)
+    if ((tag === "button" || tag === "input") && el.type === "submit" && el.form)
+      hints.push("submit");
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
   }
 

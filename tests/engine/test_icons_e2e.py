@@ -119,3 +119,13 @@ async def test_a_text_scoped_locator_that_matches_nothing_says_nothing_was_done(
     with pytest.raises(Exception, match="nothing was done"):
         await actions.click(tab, parse('loc=span.like in "Nobody wrote this."'))
     assert await text_of(tab, "#out") == "no action"
+
+
+async def test_a_forms_wordless_submit_button_is_hinted_as_one_and_a_badge_says_nothing(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("searchbar.html"))
+    shot = await tab.snapshot(interactive=True)
+    lines = [ln.strip() for ln in shot.text.splitlines() if "@" in ln]
+    assert lines[1].startswith("- button @") and lines[1].endswith('hint="submit"'), shot.text
+    assert "hint=" not in lines[2], shot.text  # the cart's count is drawn as a badge
+    assert "hint=" not in lines[3], shot.text  # a button of no form submits nothing
