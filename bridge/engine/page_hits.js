@@ -367,8 +367,10 @@
     if (!res.error) return res;
     const label = viaLabel(el);
     if (label) return label;
-    // not shown (or put off screen) until the pointer is over its row: where that is
-    const spot = res.error !== "covered" ? hoverSpot(el) : null;
+    // not shown (or put off screen, or letting the pointer through to the box around it)
+    // until the pointer is over its row: where that is
+    const spot = res.error !== "covered" || res.around ? hoverSpot(el) : null;
+    delete res.around;
     if (spot) res.hover = spot;
     return res;
   }
@@ -428,7 +430,8 @@
       const x = left + (right - left) * b, y = top + (bottom - top) * a;
       if (reaches(hitTarget(el, x, y))) return { x, y, rect: box };
     }
-    return { error: "covered", cover: describe(first), what: describe(el), bar: bar(first) };
+    return { error: "covered", cover: describe(first), what: describe(el), bar: bar(first),
+             around: !!first && first !== el && hits(first, el) };
   }
 
   // Offset of an iframe's content box inside this frame's viewport.

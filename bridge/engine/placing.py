@@ -177,8 +177,7 @@ class Placing(PageFrames):
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
-        over = None
-        if err in ("hidden", "offscreen") and isinstance(res.get("hover"), dict):
+        if err in ("hidden", "offscreen", "covered") and isinstance(res.get("hover"), dict):
             # shown only under the pointer: over its row first, as a person does
             over = await self._hover_over(frame, res["hover"])
             res = await self.evaluate(frame, expression)

@@ -22,7 +22,7 @@ async def test_a_rows_actions_shown_only_under_the_pointer_are_listed_as_hover_o
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("hoveronly.html"))
     shot = await tab.snapshot(interactive=True)
-    for row, nth in (("Alice", 0), ("Bob", 1), ("Mia", 2), ("Noor", 3)):
+    for row, nth in (("Alice", 0), ("Bob", 1), ("Mia", 2), ("Noor", 4)):
         line = line_of(shot, ref(shot, "button", "Archive", nth))
         assert "[hover-only]" in line, (row, shot.text)
     assert "[hover-only]" in line_of(shot, ref(shot, "button", "Delete"))
@@ -46,8 +46,17 @@ async def test_a_hover_only_button_is_clicked_with_the_pointer_over_its_row_firs
     assert out.did.endswith('(button "Archive")'), out.did  # named as shown
     await actions.click(tab, parse(ref(shot, "button", "Archive", 2)))  # in an @media rule
     assert await text_of(tab, "#out") == "archived Mia"
-    await actions.click(tab, parse(ref(shot, "button", "Archive", 3)))  # put in by script
+    await actions.click(tab, parse(ref(shot, "button", "Archive", 4)))  # put in by script
     assert await text_of(tab, "#out") == "archived Noor"
+
+
+async def test_a_button_that_lets_the_pointer_through_until_its_row_is_hovered_is_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot(interactive=True)
+    # see-through and letting clicks through to its row: listed, as a person may find it
+    await actions.click(tab, parse(ref(shot, "button", "Archive", 3)))
+    assert await text_of(tab, "#out") == "archived Pia"
 
 
 async def test_a_link_put_off_screen_until_its_row_is_hovered_is_clicked(
@@ -64,7 +73,7 @@ async def test_what_the_hover_lays_over_the_button_is_reported_and_nothing_is_cl
     shot = await tab.snapshot(interactive=True)
     with pytest.raises(TargetCovered, match=r'even with the pointer over div#veiled.row.v '
                        r'"Vic Prize!.*", is covered by .*nothing was done'):
-        await actions.click(tab, parse(ref(shot, "button", "Archive", 4)))
+        await actions.click(tab, parse(ref(shot, "button", "Archive", 5)))
     assert await text_of(tab, "#out") == "nothing yet"
 
 
