@@ -18,7 +18,11 @@
   // framework's component classes, nor hashed CSS-module names.
   const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
                               "data-action", "data-command", "data-icon", "data-icon-name"]);
-  const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title"];
+  // a tooltip's words, as the page or its tooltip library keeps them (Bootstrap moves the
+  // title to data-bs-original-title; Tippy.js, react-tooltip, balloon.css have their own)
+  const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title",
+                     "data-bs-original-title", "data-bs-title", "data-title",
+                     "data-tippy-content", "data-tooltip-content", "data-balloon"];
   const NOISE = new Set(("icon icons ico btn button action actions item link clickable " +
     "pointer active disabled selected hover focus open show hidden visible inline block " +
     "flex grid row col small large sm md lg xl xs left right top bottom center primary " +

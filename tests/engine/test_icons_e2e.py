@@ -129,3 +129,10 @@ async def test_a_forms_wordless_submit_button_is_hinted_as_one_and_a_badge_says_
     assert lines[1].startswith("- button @") and lines[1].endswith('hint="submit"'), shot.text
     assert "hint=" not in lines[2], shot.text  # the cart's count is drawn as a badge
     assert "hint=" not in lines[3], shot.text  # a button of no form submits nothing
+
+
+async def test_a_tooltip_librarys_words_hint_an_icon_button(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("searchbar.html"))
+    shot = await tab.snapshot(interactive=True)
+    hints = [info.get("hint") for info in shot.refs.values()][-3:]
+    assert hints == ["Edit profile", "Copy link", "Print"], shot.text
