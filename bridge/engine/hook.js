@@ -1,9 +1,10 @@
 // Tabsteward's main-world hook: remembers which elements got click-like listeners (and
-// which drop listeners: a sortable list's), and names them, when asked, by dispatching an
-// event the isolated-world helper listens for; it counts the timers the page arms in reply
-// to input, for a look after an action to wait for. It also holds the shield: while mouse input
-// meant for a frame of another process is sent, this document stops every trusted mouse
-// and pointer event before its page sees one, and tells the helper that some came.
+// which drop listeners: a sortable list's; which hover listeners: a row's), and names
+// them, when asked, by dispatching an event the isolated-world helper listens for; it
+// counts the timers the page arms in reply to input, for a look after an action to wait
+// for. It also holds the shield: while mouse input meant for a frame of another process is
+// sent, this document stops every trusted mouse and pointer event before its page sees
+// one, and tells the helper that some came.
 (() => {
   const KEY = "__SECRET__";
   // what it calls is taken before a page's script could replace it, and the secret is kept
@@ -21,8 +22,10 @@
   const TYPES = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup",
                          "touchstart", "dblclick"]);
   const DROP = new Set(["dragover", "drop"]);
-  const marked = [], dropped = [];
-  const seen = new WeakSet(), seenDrop = new WeakSet();
+  // a row that shows its actions by script while the pointer is over it listens for these
+  const HOVER = new Set(["mouseenter", "mouseover", "pointerenter", "pointerover"]);
+  const marked = [], dropped = [], hovered = [];
+  const seen = new WeakSet(), seenDrop = new WeakSet(), seenHover = new WeakSet();
   // the kinds of events each element listens for: an app's root that listens for every
   // kind on behalf of its whole tree (React's container: about 80) is no control, and no
   // drop zone; no control listens for this many kinds itself
@@ -48,6 +51,7 @@
       }
       if (TYPES.has(type)) mark(this);
       else if (DROP.has(type)) mark(this, dropped, seenDrop);
+      else if (HOVER.has(type)) mark(this, hovered, seenHover);
       return add.call(this, type, listener, options);
     },
   }.addEventListener;
@@ -170,4 +174,5 @@
   });
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));
+  add.call(document, "ts-ask-hover-" + KEY, () => tell(hovered, "ts-hover-"));
 })();

@@ -79,10 +79,10 @@
     // (fixed, or absolute to a block above it) escapes it
     let clipper = null;
     // what the page shows only while the pointer is over a box around it (its `:hover`
-    // rules), and the one the element walked is inside (null: none): its controls get refs,
-    // marked hover-only (an action on one puts the pointer over its row first), and its
-    // words name them as if shown
-    const onHover = hoverShown();
+    // rules, or a hover listener of that box), and the one the element walked is inside
+    // (null: none): its controls get refs, marked hover-only (an action on one puts the
+    // pointer over its row first), and its words name them as if shown
+    const onHover = hoverShown(opts.hook);
     let hoverOnly = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
     let count = 0;
@@ -103,7 +103,7 @@
       const box = boxes[boxes.length - 1];
       Object.assign(box, { name: box.lead + t, nameAt: line });
     };
-    zonesFor([handlers, listened(opts.hook, true)]);
+    zonesFor([handlers, listened(opts.hook, "drop")]);
 
     function flush() {
       const t = clean(pending);

@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf } = P;
+  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, CONTROLS } = P;
 
   // -- lookups used by actions ----------------------------------------------------------------
   function deepQuery(root, selector, out, limit) {
@@ -74,12 +74,14 @@
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
-  // `drop`: those with drop listeners instead.
-  function listened(secret, drop) {
+  // `kind`: "drop" those with drop listeners instead, "hover" those with pointer-over ones.
+  const LISTENED = { click: ["ts-ask-", "ts-mark-"], drop: ["ts-ask-drop-", "ts-drop-"],
+                     hover: ["ts-ask-hover-", "ts-hover-"] };
+  function listened(secret, kind = "click") {
     const found = new Set();
     if (!secret) return found;
     const collect = (e) => found.add(e.target);
-    const [ask, mark] = drop ? ["ts-ask-drop-", "ts-drop-"] : ["ts-ask-", "ts-mark-"];
+    const [ask, mark] = LISTENED[kind];
     document.addEventListener(mark + secret, collect, true);
     try {
       document.dispatchEvent(new CustomEvent(ask + secret));
@@ -326,9 +328,21 @@
     return found;
   }
 
-  // The elements the `:hover` rules of the document's style sheets show.
-  function hoverShown() {
+  // The elements the `:hover` rules of the document's style sheets show, and a test of
+  // whether a hidden element holding a control is one a box around it shows by script
+  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up).
+  const HOVER_UP = 4;
+  function hoverShown(secret) {
     const shown = new Set();
+    const listening = listened(secret, "hover");
+    const byScript = (el) => {
+      if (!listening.size) return false;
+      let n = el.parentElement;
+      for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
+        if (listening.has(n)) return el.matches(CONTROLS) || !!el.querySelector(CONTROLS);
+      }
+      return false;
+    };
     for (const sheet of document.styleSheets) {
       for (const sel of hoverSelectors(sheet)) {
         try {
@@ -336,7 +350,7 @@
         } catch { /* a selector split inside :is() */ }
       }
     }
-    return shown;
+    return { has: (el) => shown.has(el) || byScript(el) };
   }
 
   // Where a person puts the pointer to show an element that is not shown: over the nearest

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import BrowserError, RefNotFound, TargetCovered, TargetNotInteractable
 from .collect import HOOK_SECRET
 from .drawing import promptly
 from .frames import MAX_FRAME_DEPTH, PageFrames
 from .model import Frame, Handle
+
+if TYPE_CHECKING:
+    from .tab import Tab
 
 
 @dataclass(frozen=True)
@@ -154,8 +157,9 @@ class Placing(PageFrames):
         await self.permit("hover", info if isinstance(info, dict) else None)
         ox, oy = await self._frame_offset(frame)
         session, x, y = await self.route(box, x + ox, y + oy)
-        await promptly(self, self.send("Input.dispatchMouseEvent",
-                                       {"type": "mouseMoved", "x": x, "y": y}, session=session))
+        move = {"type": "mouseMoved", "x": x, "y": y}
+        await promptly(cast("Tab", self),
+                       self.send("Input.dispatchMouseEvent", move, session=session))
         return str(spot.get("what") or "the box around it")
 
     @staticmethod
