@@ -135,6 +135,8 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                   [*changes, *picked.changes], {**picked.data, "selected": [option.name]})
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
         with contextlib.suppress(TabstewardError):
+            # a list may close in its next animation frame (Choices.js does)
+            await tab.next_frame()
             now = await tab.info(await tab.resolve(RefTarget(ref)))
             _report_state(tab, info, now, out)
     return out

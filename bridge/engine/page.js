@@ -11,7 +11,7 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
-    hoverShown, revealing,
+    hoverShown, revealing, leftBehind, shownOnly,
     dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
@@ -254,6 +254,7 @@
       if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
         revealing((hoverOnly = el));
       else if (cs.display === "none") return;
+      if (leftBehind(el, cs)) return;  // a widget's original field: its options are no text
       if (el === modal) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
       if (clipper && (cs.position === "fixed" ||
@@ -299,7 +300,7 @@
         return;
       }
       const actionable = visible && !unseen && (ACTIONABLE.has(role) || clickable) &&
-        !(tag === "INPUT" && stoodInFor(el));
+        !(tag === "INPUT" && stoodInFor(el)) && !shownOnly(el, role);
       if (!consumed && visible && isRow(el, role, cs.display))
         return tableRow(el, depth, actionable);
       if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&

@@ -124,6 +124,26 @@
     return c;
   }
 
+  // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
+  // keep the original <select> for the form): out of the tab order and drawn invisible
+  // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
+  const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+  function leftBehind(el, cs) {
+    if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0)
+      return false;
+    if (cs.opacity === "0" || cs.clipPath === "inset(50%)" ||
+        /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return true;
+    const r = el.getBoundingClientRect();
+    return r.width <= 1 || r.height <= 1;
+  }
+
+  // A text box that is only shown, never typed into: read-only, taking no focus, no field
+  // of the browser's (Select2 draws its combobox's choice so).
+  function shownOnly(el, role) {
+    return role === "textbox" && !FIELD_TAGS.has(el.tagName) && !el.isContentEditable &&
+      el.getAttribute("aria-readonly") === "true" && !el.hasAttribute("tabindex");
+  }
+
   // Whether a rendered label stands in for `input` (standIn): the label's line and ref are
   // the control's, and the input, which no person can click, gets none of its own.
   function stoodInFor(input) {
@@ -478,7 +498,7 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
-    revealing,
+    revealing, leftBehind, shownOnly,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
     disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid, byIds });
 })();

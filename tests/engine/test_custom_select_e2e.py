@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, text_of
+from pagetools import goto, js, ref, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -82,3 +82,20 @@ async def test_each_click_of_a_choice_is_put_to_policy_as_a_click(
     assert [(i.action, i.element.name if i.element else "") for i in gate.intents
             if i.action == "click"] == [("click", "Actions"), ("click", "Delete")]
     assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_the_select_a_widget_library_keeps_behind_its_own_gets_no_ref_and_the_widget_does(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("widgetselects.html"))
+    shot = await tab.snapshot(interactive=True)
+    lines = [ln.strip() for ln in shot.text.splitlines() if "@" in ln]
+    # the originals (out of the tab order, clipped away or see-through) and the text box
+    # Select2 draws its choice in are no one's to use: only the widget is
+    assert [ln.split(" @")[0] for ln in lines] == ['- combobox "Paris"'], shot.text
+    out = await actions.select(tab, parse(ref(shot, "combobox", "Paris")), ["Berlin"])
+    assert out.did.startswith('chose "Berlin"'), out.text()
+    # as the list stands once it closed, in the frame after the choice
+    assert "now named \"Berlin\"" in out.changes, out.text()
+    assert not any("expanded" in c for c in out.changes), out.text()
+    assert await text_of(tab, "#out") == "Berlin"
+    assert await js(tab, "document.getElementById('city').value") == "Berlin"
