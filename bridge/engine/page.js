@@ -11,7 +11,7 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
-    hoverShown, revealing, leftBehind, shownOnly,
+    hoverShown, revealing, leftBehind, shownOnly, delegatesTo,
     dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
@@ -281,9 +281,10 @@
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
         // (a pointer inside a label is its control's: a click there is the control's)
-        const own = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
-                     !(el.closest("label") || {}).control) ||
-          el.hasAttribute("onclick") || handlers.has(el);
+        const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
+                       !(el.closest("label") || {}).control) || el.hasAttribute("onclick");
+        // (a listener alone: a box may take its children's clicks for them)
+        const own = shows || (handlers.has(el) && !delegatesTo(el));
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&

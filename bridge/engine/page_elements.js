@@ -124,6 +124,25 @@
     return c;
   }
 
+  // Whether `el`, which a click listener alone makes clickable, is a box taking its
+  // children's clicks for them (a calendar's days, a list's rows: one listener on the box
+  // for all, as jQuery's `.on(event, selector)` puts it): DELEGATES or more of its first
+  // DELEGATE_LOOK elements are controls themselves. They get the refs; it gets none.
+  const DELEGATES = 4, DELEGATE_LOOK = 60;
+  function delegatesTo(el) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    let found = 0;
+    for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
+      const p = n.parentElement;
+      if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
+          (getComputedStyle(n).cursor === "pointer" &&
+           (!p || getComputedStyle(p).cursor !== "pointer"))) {
+        if (++found >= DELEGATES) return true;
+      }
+    }
+    return false;
+  }
+
   // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
   // keep the original <select> for the form): out of the tab order and drawn invisible
   // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
@@ -498,7 +517,7 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
-    revealing, leftBehind, shownOnly,
+    revealing, leftBehind, shownOnly, delegatesTo,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
     disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid, byIds });
 })();

@@ -7,7 +7,7 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, loc_on_line, text_of
+from pagetools import goto, js, line_of, loc_on_line, ref, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.tab import Tab
@@ -137,3 +137,20 @@ async def test_a_tooltip_librarys_words_hint_an_icon_button(tab: Tab, site: Site
     shot = await tab.snapshot(interactive=True)
     hints = [info.get("hint") for info in shot.refs.values()][-3:]
     assert hints == ["Edit profile", "Copy link", "Print"], shot.text
+
+
+async def test_a_box_that_takes_its_childrens_clicks_gets_no_ref_of_its_own(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("daybox.html"))
+    shot = await tab.snapshot(interactive=True)
+    lines = [ln.strip() for ln in shot.text.splitlines() if "@" in ln]
+    # the days, and the card a listener alone makes clickable; not the days' box, named
+    # by all their words
+    assert [ln.split(" @")[0] for ln in lines] == [
+        *(f'- clickable "December {d}"' for d in range(1, 6)),
+        '- clickable "Quarterly report Open to read"'], shot.text
+    await actions.click(tab, parse(ref(shot, "clickable", "December 3")))
+    assert await text_of(tab, "#out") == "day 3"
+    await actions.click(tab, parse(ref(shot, "clickable", "Quarterly report Open to read")))
+    assert await text_of(tab, "#out") == "card"
