@@ -334,8 +334,9 @@
   const HOVER_UP = 4;
   function hoverShown(secret) {
     const shown = new Set();
-    const listening = listened(secret, "hover");
+    let listening = null;  // asked of the hook once a hidden element is met
     const byScript = (el) => {
+      if (listening === null) listening = listened(secret, "hover");
       if (!listening.size) return false;
       let n = el.parentElement;
       for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
