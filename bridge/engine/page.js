@@ -189,8 +189,17 @@
     // live region.
     function tells(el, role) {
       if (role === "alert" || role === "status") return true;
+      if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
       const live = el.getAttribute("aria-live");
       return live === "polite" || live === "assertive";
+    }
+
+    // A dialog's name, else the words of its first heading (a <dialog> seldom says which)
+    function dialogName(el, role) {
+      const name = nameOf(el, role);
+      if (name) return name;
+      const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
+      return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
     }
 
     function walkChildren(el, depth) {
@@ -388,6 +397,16 @@
           consumed--;
           return;
         }
+      }
+      if (interactiveOnly && (role === "dialog" || role === "alertdialog") && !consumed &&
+          !tr && visible) {
+        // -i keeps a dialog's line over its controls: what it asks ("Delete this file?")
+        const before = refCount, start = rows.length;
+        flush();
+        walkChildren(el, depth + 1);
+        flush();
+        if (refCount > before) nest(start, [0, 1, role, dialogName(el, role), idOf(el), ""]);
+        return;
       }
       let structural = false;
       if (interactiveOnly && role === "heading" && !consumed && !tr && visible && inView &&

@@ -35,6 +35,10 @@ async def test_an_open_modal_dialog_leaves_only_its_own_controls_with_refs(
     assert "note: a modal dialog is open; the page behind it takes no input" in shot.text
     names = sorted(i["name"] for i in shot.refs.values())
     assert names == ["Close", "Email"], shot.text
+    # -i says what the dialog asks, over its controls (a <dialog> named by its heading)
+    lines = [ln for ln in shot.text.splitlines() if ln.startswith(("-", " "))]
+    assert lines[0] == '- dialog "Sign in to continue"', shot.text
+    assert all(ln.startswith("  - ") for ln in lines[1:]), shot.text
     # an older ref to what is behind it is still refused, and nothing happens
     with pytest.raises(TargetError, match="nothing was done"):
         await actions.click(tab, parse(behind))
