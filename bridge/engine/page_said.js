@@ -5,7 +5,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, cut, textOf, hiddenForName } = P;
+  const { clean, cut, textOf, hiddenForName, CONTROLS, SKIP_TAGS } = P;
 
   const LIVE = "[role=alert],[role=status],[aria-live=polite],[aria-live=assertive],output";
   const REGIONS_MAX = 30;  // regions looked at: a page of hundreds is read as its first
@@ -14,11 +14,17 @@
   // the words of each region when the action began (saidStart)
   let before = new Map();
 
-  // A region's words as a person sees them: no script or style, nothing hidden, and not
-  // the region's own label (a toast stack's "Notifications")
-  function wordsOf(el) {
+  // A region's words as a person sees them: no script or style, nothing hidden, not the
+  // region's own label (a toast stack's "Notifications"), and not its controls' (a toast's
+  // "Undo", a dialog's "Cancel": what it says, not what it offers)
+  function wordsOf(el, depth = 0) {
     let out = "";
-    for (let c = el.firstChild; c; c = c.nextSibling) out += textOf(c, 0);
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType !== 1) out += textOf(c, 0);
+      else if (c.matches(CONTROLS) || SKIP_TAGS.has(c.tagName) || hiddenForName(c)) out += " ";
+      else if (depth < 20 && c.querySelector(CONTROLS)) out += " " + wordsOf(c, depth + 1) + " ";
+      else out += textOf(c, 0);
+    }
     return clean(out);
   }
 

@@ -26,6 +26,11 @@ async def test_a_click_reports_the_toast_its_handler_showed(tab: Tab, site: Site
     assert out.data["said"] == ["Settings saved"]
 
 
+async def test_a_toast_is_reported_by_its_words_not_its_buttons(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Archive")
+    assert out.changes == ['the page said "Conversation archived"'], out.text()
+
+
 async def test_a_second_toast_of_the_same_words_is_reported_again(tab: Tab, site: Site) -> None:
     await click(tab, site, "Save")
     shot = await tab.snapshot(interactive=True)
