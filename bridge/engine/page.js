@@ -11,7 +11,7 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
-    hoverShown, revealing, leftBehind, shownOnly, delegatesTo,
+    hoverShown, revealing, leftBehind, shownOnly, delegatesTo, pageModal,
     dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
     dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
@@ -29,6 +29,9 @@
   let lists = null;
 
   const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
+  // the roles of a page's parts, never a control however they listen for clicks
+  const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner",
+                           "contentinfo", "complementary", "region", "form", "search"]);
 
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
@@ -69,9 +72,10 @@
     // is inherited, and a child may turn it back on)
     let textVisible = true;
     // whether the element walked takes no input: inside an `inert` subtree, or outside the
-    // modal dialog that is open (the browser makes the rest of the page inert). Its words
-    // are still shown; it gets no ref, as a person cannot reach it
-    const modal = document.querySelector("dialog:modal");
+    // modal dialog that is open (the browser makes the rest of the page inert; a page's own
+    // modal lays a veil over it). Its words are still shown; it gets no ref, as a person
+    // cannot reach it
+    const modal = document.querySelector("dialog:modal") || pageModal();
     let inert = !!modal;
     // the box that shows nothing of what is walked: hiding its overflow, it is at most a
     // pixel wide or high (the screen-reader-only pattern, a collapsed panel, a list kept
@@ -194,6 +198,16 @@
       return live === "polite" || live === "assertive";
     }
 
+    // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty,
+    // laid over (nearly) all the viewport. It takes a click to close what it is under, but
+    // it is no control.
+    function veil(el, cs) {
+      if ((cs.position !== "fixed" && cs.position !== "absolute") || el.firstElementChild ||
+          HAS_WORD.test(el.textContent || "")) return false;
+      const r = el.getBoundingClientRect();
+      return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9;
+    }
+
     // A dialog's name, else the words of its first heading (a <dialog> seldom says which)
     function dialogName(el, role) {
       const name = nameOf(el, role);
@@ -292,8 +306,10 @@
         // (a pointer inside a label is its control's: a click there is the control's)
         const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
                        !(el.closest("label") || {}).control) || el.hasAttribute("onclick");
-        // (a listener alone: a box may take its children's clicks for them)
-        const own = shows || (handlers.has(el) && !delegatesTo(el));
+        // (a listener alone: a box may take its children's clicks for them; a dialog or a
+        // landmark listening so is no control)
+        const own = (shows || (handlers.has(el) && !delegatesTo(el))) && !REGIONS.has(role) &&
+          !veil(el, cs);
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&

@@ -354,6 +354,31 @@
     return { has: (el) => shown.has(el) || byScript(el) };
   }
 
+  // An open dialog a page makes modal itself (aria-modal, with a veil over the rest, as
+  // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: each corner
+  // of the viewport reaches the dialog, or a fixed box over (nearly) all the viewport.
+  function pageModal() {
+    const veiled = (d, x, y) => {
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || d.contains(hit)) return !!hit;
+      for (let n = hit; n; n = n.parentElement) {
+        if (getComputedStyle(n).position !== "fixed") continue;
+        const b = n.getBoundingClientRect();
+        return b.width >= innerWidth * 0.9 && b.height >= innerHeight * 0.9;
+      }
+      return false;
+    };
+    for (const d of document.querySelectorAll("[aria-modal=true]")) {
+      const role = roleOf(d);
+      if (role !== "dialog" && role !== "alertdialog") continue;
+      const r = d.getBoundingClientRect();
+      if (!r.width || !r.height || getComputedStyle(d).visibility === "hidden") continue;
+      const [w, h] = [innerWidth - 3, innerHeight - 3];
+      if ([[2, 2], [w, 2], [2, h], [w, h]].every(([x, y]) => veiled(d, x, y))) return d;
+    }
+    return null;
+  }
+
   // Where a person puts the pointer to show an element that is not shown: over the nearest
   // box around it that is (its row, its card; not one put off screen with it). `{x, y, id}`
   // of a point that reaches that box (and `what` it is), or null (the page's body is no row).
@@ -569,5 +594,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, composedParent,
     activationOf, isControl, clickable, alsoOf, scrollIntoView, wheel, takesDrops, point,
-    frameOffset, coverOf, rect, hoverShown });
+    frameOffset, coverOf, rect, hoverShown, pageModal });
 })();

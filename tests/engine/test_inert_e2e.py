@@ -4,9 +4,11 @@ snapshot says a modal dialog is open."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, target, text_of
+from pagetools import goto, ref, target, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -57,3 +59,39 @@ async def test_a_scoped_snapshot_inside_the_open_dialog_keeps_its_refs(
     await tab.snapshot()
     scoped = await tab.snapshot(scope=parse("#signin"))
     assert sorted(i["name"] for i in scoped.refs.values()) == ["Close", "Email"], scoped.text
+
+
+async def test_a_pages_own_modal_with_a_veil_leaves_only_its_controls_with_refs(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the veil and the dialog listen for clicks to close)
+    await goto(tab, site.url("veilmodal.html"))
+    shot = await tab.snapshot(interactive=True)
+    behind = ref(shot, "button", "Delete profile")
+    await actions.click(tab, target(shot, "button", "Edit profile"))
+    shot = await tab.snapshot(interactive=True)
+    assert "note: a modal dialog is open; the page behind it takes no input" in shot.text
+    lines = [re.sub(r" @\d+| \[new\]", "", ln) for ln in shot.text.splitlines()
+             if ln.startswith(("-", " "))]
+    # no ref for the veil nor for the dialog's own box, though both listen for clicks
+    assert lines == ['- dialog "Edit your profile"', '  - textbox "Name"',
+                     '  - button "Save"'], shot.text
+    with pytest.raises(TargetError, match="nothing was done"):
+        await actions.click(tab, parse(behind))
+    assert await text_of(tab, "#out") == "nothing yet"
+    await actions.enter_text(tab, target(shot, "textbox", "Name"), "Ada", "fill")
+    await actions.click(tab, target(shot, "button", "Save"))
+    assert await text_of(tab, "#out") == "saved Ada"
+    shot = await tab.snapshot(interactive=True)
+    assert "modal dialog" not in shot.text
+    assert ref(shot, "button", "Delete profile") == behind
+
+
+async def test_a_dialog_marked_modal_with_no_veil_leaves_the_page_reachable(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("veilmodal.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, target(shot, "button", "What is this?"))
+    shot = await tab.snapshot(interactive=True)
+    assert "modal dialog" not in shot.text
+    await actions.click(tab, target(shot, "button", "Delete profile"))
+    assert await text_of(tab, "#out") == "deleted"
