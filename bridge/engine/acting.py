@@ -61,9 +61,9 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
         name = str(info.get("name") or "")
         left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
         hint = str(info.get("hint") or "")[:40]
-        # an element with no name and no role (a text locator's `<b>Alice</b>`): its words
-        text = "" if name or hint or info.get("role") else " ".join(str(info.get("text") or
-                                                                        "").split())
+        # an element with no name (a text locator's `<b>Alice</b>`, a row hovered by its
+        # words): its words
+        text = "" if name or hint else " ".join(str(info.get("text") or "").split())
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
             f' "{name[:40]}"{left_out(left)}' if name else
             f" hint={quote(hint)}" if hint else
