@@ -24,6 +24,7 @@ log = logging.getLogger("tabsteward.engine")
 # one secret per hub: the hook's event names, so pages cannot guess or forge them
 HOOK_SECRET = "ts" + secrets.token_hex(8)
 # a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
+NOTHING_TO_ACT_ON = "note: nothing here takes input now; `snapshot` shows the page's words"
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
            "may be missing here; `screenshot`, or any action, has it drawn")
@@ -279,6 +280,8 @@ class SnapshotTaking(PageFrames):
             notes.append("note: the page is very large; the walk stopped early")
         if page.get("undrawn") is True:
             notes.append(UNDRAWN)
+        if interactive and not current and scope_handle is None and not viewport:
+            notes.append(NOTHING_TO_ACT_ON)
         url = str(page.get("url", self.state.url))
         title = str(page.get("title", ""))
         self.state.title = title
