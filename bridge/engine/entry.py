@@ -89,6 +89,9 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     # the text is there: the page is shown to have focus, as a person's would
     await tab.ready_for(keyboard.TEXT)
     state = await tab.evaluate(handle.frame, f"__ts.prepare({handle.local}, {json.dumps(mode)})")
+    room = None  # how many characters it takes (its maxlength); None for any number
+    if isinstance(state, str) and state.startswith("ok:") and state[3:].isdigit():
+        state, room = "ok", int(state[3:])
     if state == "gone":
         raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
                           "snapshot")
@@ -103,8 +106,18 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     async def act() -> dict[str, Any] | None:
         """The input, then the field's info read in the barrier's round trip (None when
         it could not be read)."""
-        if mode == "type":
-            await keyboard.type_lines(tab, text, typed)
+        if mode == "type" or (room is not None and len(text) > room):
+            # (a fill longer than the field takes goes on as typing does: a code's boxes)
+            over = await keyboard.type_lines(tab, text, typed, handle, room)
+            if over.fields:
+                out.changes.append(
+                    f"it takes {room} character{'s' if room != 1 else ''}; the rest went on, "
+                    f"a key at a time, into the {over.fields} field"
+                    f"{'s' if over.fields != 1 else ''} the page moved focus to")
+            if over.dropped:
+                out.changes.append(
+                    f"{over.dropped} character{'s' if over.dropped != 1 else ''} did not go "
+                    "in: the field that had focus was full")
         elif text:
             rich = pasting.wanted(str(info.get("tag") or ""), text)
             if rich is None or not await pasting.paste(tab, handle, text, rich):

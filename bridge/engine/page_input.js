@@ -5,7 +5,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { get, info, aim, point, fullText } = P;
+  const { idOf, get, info, aim, point, fullText } = P;
 
   // A ref's element read only while it is still in the page (null when it is not), in one
   // call: `what` is "info", "fullText", or, with its info, where input goes ("aim", with
@@ -28,8 +28,9 @@
   }
 
   // A field made ready for text, as a person clicks into it: focused, with all of it
-  // selected (`fill`, to be replaced) or the caret at its end (`type`). "ok", "gone", or why
-  // it takes no text ("readonly", "disabled", "not-text:<type or tag>").
+  // selected (`fill`, to be replaced) or the caret at its end (`type`). "ok" ("ok:N" when
+  // it takes N more characters only: its maxlength), "gone", or why it takes no text
+  // ("readonly", "disabled", "not-text:<type or tag>").
   const NO_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file",
                            "range", "color", "hidden"]);
   function prepare(id, mode) {
@@ -48,7 +49,9 @@
       } catch (e) { // types without a selection (email, number): select() still works
         if (mode === "fill") el.select();
       }
-      return "ok";
+      if (!(el.maxLength >= 0)) return "ok";
+      const kept = mode === "fill" ? 0 : el.value.length;
+      return "ok:" + Math.max(0, el.maxLength - kept);
     }
     if (el.isContentEditable) {
       el.focus();
@@ -63,6 +66,16 @@
     return "not-text:" + tag.toLowerCase();
   }
 
+  // Where keys typed now go: [the id of the element that has focus in this document (0:
+  // none, or the body), how many more characters it takes (-1: any number; 0: it is full)].
+  function typingAt() {
+    const el = document.activeElement;
+    if (!el || el === document.body || el === document.documentElement) return [0, 0];
+    if (!(el.maxLength >= 0)) return [idOf(el), -1];
+    const picked = (el.selectionEnd || 0) - (el.selectionStart || 0);
+    return [idOf(el), Math.max(0, el.maxLength - el.value.length + picked)];
+  }
+
   // Whether the element (or one inside it) has focus: a focus handler may pass it on.
   function holdsFocus(id) {
     const el = get(id);
@@ -70,5 +83,5 @@
     return !!el && (el === active || el.contains(active));
   }
 
-  Object.assign(P, { live, prepare, holdsFocus });
+  Object.assign(P, { live, prepare, holdsFocus, typingAt });
 })();
