@@ -127,8 +127,9 @@
   // Whether `el`, which a click listener alone makes clickable, is a box taking its
   // children's clicks for them (a calendar's days, a list's rows: one listener on the box
   // for all, as jQuery's `.on(event, selector)` puts it): DELEGATES or more of its first
-  // DELEGATE_LOOK elements are controls themselves. They get the refs; it gets none.
-  const DELEGATES = 4, DELEGATE_LOOK = 60;
+  // DELEGATE_LOOK elements are controls themselves (more than a clickable row or card
+  // holds: its checkbox, its edit, delete and menu buttons). They get the refs; it none.
+  const DELEGATES = 6, DELEGATE_LOOK = 60;
   function delegatesTo(el) {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
     let found = 0;

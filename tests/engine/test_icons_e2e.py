@@ -148,7 +148,7 @@ async def test_a_box_that_takes_its_childrens_clicks_gets_no_ref_of_its_own(
     # the days, and the card a listener alone makes clickable; not the days' box, named
     # by all their words
     assert [ln.split(" @")[0] for ln in lines] == [
-        *(f'- clickable "December {d}"' for d in range(1, 6)),
+        *(f'- clickable "December {d}"' for d in range(1, 8)),
         '- clickable "Quarterly report Open to read"'], shot.text
     await actions.click(tab, parse(ref(shot, "clickable", "December 3")))
     assert await text_of(tab, "#out") == "day 3"
