@@ -23,8 +23,9 @@ log = logging.getLogger("tabsteward.engine")
 
 # one secret per hub: the hook's event names, so pages cannot guess or forge them
 HOOK_SECRET = "ts" + secrets.token_hex(8)
-# a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
+# an -i of a page where no element takes input (its words are in the full snapshot)
 NOTHING_TO_ACT_ON = "note: nothing here takes input now; `snapshot` shows the page's words"
+# a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
            "may be missing here; `screenshot`, or any action, has it drawn")
