@@ -23,8 +23,6 @@ log = logging.getLogger("tabsteward.engine")
 
 # one secret per hub: the hook's event names, so pages cannot guess or forge them
 HOOK_SECRET = "ts" + secrets.token_hex(8)
-# an -i of a page where no element takes input (its words are in the full snapshot)
-NOTHING_TO_ACT_ON = "note: nothing here takes input now; `snapshot` shows the page's words"
 # a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
@@ -281,8 +279,6 @@ class SnapshotTaking(PageFrames):
             notes.append("note: the page is very large; the walk stopped early")
         if page.get("undrawn") is True:
             notes.append(UNDRAWN)
-        if interactive and not current and scope_handle is None and not viewport:
-            notes.append(NOTHING_TO_ACT_ON)
         url = str(page.get("url", self.state.url))
         title = str(page.get("title", ""))
         self.state.title = title

@@ -419,13 +419,3 @@ async def test_a_fieldset_is_a_named_group_and_its_legend_is_not_repeated(
     shot = await tab.snapshot()
     assert '- group "Shipping"' in shot.text
     assert "> Shipping" not in shot.text
-
-
-async def test_an_interactive_snapshot_of_a_page_with_nothing_to_act_on_says_so(
-        tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("said.html"))
-    await js(tab, "document.body.innerHTML = '<h1>Receipt</h1><p>Paid: 40 EUR</p>', true")
-    shot = await tab.snapshot(interactive=True)
-    assert "note: nothing here takes input now; `snapshot` shows the page's words" in \
-        shot.text.splitlines(), shot.text
-    assert "nothing here" not in (await tab.snapshot()).text
