@@ -127,7 +127,7 @@
       // Draft.js draws it in an element of its own, which describes the editor
       else if (el.hasAttribute("aria-describedby")) hints.push(byIds(el, "aria-describedby"));
     }
-    hints.push(fieldLabel(el));
+    hints.push(fieldLabel(el), toggleLabel(el));
     const tipped = within("img[alt]:not([alt='']), [title]:not([title=''])");
     if (tipped) said(tipped, tipped.tagName === "IMG" && tipped.getAttribute("alt") ? "alt"
                               : "title");
@@ -243,6 +243,28 @@
       if (!p || p.tagName === "FORM" || p.tagName === "FIELDSET" || p.tagName === "BODY") break;
     }
     return "";
+  }
+
+  // The words a page writes right after a checkbox or radio button it left unlabelled
+  // (`<input type=checkbox> Remember me`), as a person reads them for its label: the text
+  // that follows it in its box, up to the next field or line break, links' words included
+  // (`I agree to the terms`); "" for none, or for more than a label's words.
+  const STOPS = /^(?:INPUT|SELECT|TEXTAREA|BUTTON|BR|HR)$/;
+  function toggleLabel(el) {
+    if (el.tagName !== "INPUT" || (el.type !== "checkbox" && el.type !== "radio")) return "";
+    let words = "";
+    for (let s = el.nextSibling; s && words.length <= 60; s = s.nextSibling) {
+      if (s.nodeType === 3) {
+        words += s.data;
+        continue;
+      }
+      if (s.nodeType !== 1 || SKIP_TAGS.has(s.tagName)) continue;
+      if (STOPS.test(s.tagName) || s.querySelector("input, select, textarea, button") ||
+          /^(?:block|flex|grid|table|list-item)$/.test(getComputedStyle(s).display)) break;
+      words += " " + (s.innerText || "") + " ";
+    }
+    const t = clean(words);
+    return HAS_WORD.test(t) && t.length <= 60 ? t : "";
   }
 
   // A table's row of column headers (its head's first row, else a first row of <th>s).

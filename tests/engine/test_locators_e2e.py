@@ -185,3 +185,20 @@ async def test_icon_font_glyph_buttons_are_located_by_name_in_their_card_not_by_
     assert await text_of(tab, "#out") == "more_vert Ada Lovelace"
     with pytest.raises(RefNotFound, match=re.escape('no button "more_vert" in "Nobody"')):
         await actions.click(tab, parse('loc=button "more_vert" in "Nobody"'))
+
+
+async def test_an_unlabelled_checkbox_or_radio_is_hinted_by_the_words_after_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("toggletext.html"))
+    shot = await tab.snapshot(interactive=True)
+    hints = {info.get("loc"): info.get("hint") for info in shot.refs.values()
+             if info["role"] in ("checkbox", "radio")}
+    assert hints["#tos"] == "I agree to the terms", shot.text  # a link's words too
+    assert hints['input[name="plan"][value="basic"]'] == "Basic", shot.text  # to the next
+    assert hints['input[name="plan"][value="pro"]'] == "Pro", shot.text
+    assert hints["#long"] is None, shot.text  # more than a label's words
+    assert hints["#bare"] is None, shot.text
+    assert hints["#remember"] == "Remember me", shot.text
+    assert 'hint="Remember me" loc=#remember' in shot.text, shot.text  # on its line
+    await actions.check(tab, parse("#tos"), True)
+    assert await js(tab, "document.getElementById('tos').checked") is True
