@@ -149,8 +149,9 @@
   // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
   const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
   function leftBehind(el, cs) {
-    if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0)
-      return false;
+    // (a file input laid see-through over the button it is drawn as is what takes files)
+    if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
+        el.type === "file") return false;
     if (cs.opacity === "0" || cs.clipPath === "inset(50%)" ||
         /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return true;
     const r = el.getBoundingClientRect();
