@@ -11,9 +11,9 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
-    hoverShown, revealing, leftBehind, shownOnly, delegatesTo, pageModal,
-    dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor, tableState,
-    dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
+    hoverShown, revealing, leftBehind, shownOnly, delegatesTo, pageModal, veil, dialogName,
+    REGIONS, dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor,
+    tableState, dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
@@ -29,9 +29,7 @@
   let lists = null;
 
   const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
-  // the roles of a page's parts, never a control however they listen for clicks
-  const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner",
-                           "contentinfo", "complementary", "region", "form", "search"]);
+
 
   // -- the snapshot walk -----------------------------------------------------------------
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
@@ -196,24 +194,6 @@
       if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
       const live = el.getAttribute("aria-live");
       return live === "polite" || live === "assertive";
-    }
-
-    // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty,
-    // laid over (nearly) all the viewport. It takes a click to close what it is under, but
-    // it is no control.
-    function veil(el, cs) {
-      if ((cs.position !== "fixed" && cs.position !== "absolute") || el.firstElementChild ||
-          HAS_WORD.test(el.textContent || "")) return false;
-      const r = el.getBoundingClientRect();
-      return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9;
-    }
-
-    // A dialog's name, else the words of its first heading (a <dialog> seldom says which)
-    function dialogName(el, role) {
-      const name = nameOf(el, role);
-      if (name) return name;
-      const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
-      return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
     }
 
     function walkChildren(el, depth) {

@@ -124,47 +124,6 @@
     return c;
   }
 
-  // Whether `el`, which a click listener alone makes clickable, is a box taking its
-  // children's clicks for them (a calendar's days, a list's rows: one listener on the box
-  // for all, as jQuery's `.on(event, selector)` puts it): DELEGATES or more of its first
-  // DELEGATE_LOOK elements are controls themselves (more than a clickable row or card
-  // holds: its checkbox, its edit, delete and menu buttons). They get the refs; it none.
-  const DELEGATES = 6, DELEGATE_LOOK = 60;
-  function delegatesTo(el) {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-    let found = 0;
-    for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
-      const p = n.parentElement;
-      if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
-          (getComputedStyle(n).cursor === "pointer" &&
-           (!p || getComputedStyle(p).cursor !== "pointer"))) {
-        if (++found >= DELEGATES) return true;
-      }
-    }
-    return false;
-  }
-
-  // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
-  // keep the original <select> for the form): out of the tab order and drawn invisible
-  // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
-  const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
-  function leftBehind(el, cs) {
-    // (a file input laid see-through over the button it is drawn as is what takes files)
-    if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
-        el.type === "file") return false;
-    if (cs.opacity === "0" || cs.clipPath === "inset(50%)" ||
-        /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return true;
-    const r = el.getBoundingClientRect();
-    return r.width <= 1 || r.height <= 1;
-  }
-
-  // A text box that is only shown, never typed into: read-only, taking no focus, no field
-  // of the browser's (Select2 draws its combobox's choice so).
-  function shownOnly(el, role) {
-    return role === "textbox" && !FIELD_TAGS.has(el.tagName) && !el.isContentEditable &&
-      el.getAttribute("aria-readonly") === "true" && !el.hasAttribute("tabindex");
-  }
-
   // Whether a rendered label stands in for `input` (standIn): the label's line and ref are
   // the control's, and the input, which no person can click, gets none of its own.
   function stoodInFor(input) {
@@ -519,7 +478,7 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
-    revealing, leftBehind, shownOnly, delegatesTo,
+    revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, statesOf,
     disabledOf, masked, folded, summaryOf, withError, invalidOf, errorOf, userInvalid, byIds });
 })();

@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, CONTROLS } = P;
+  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf } = P;
 
   // -- lookups used by actions ----------------------------------------------------------------
   function deepQuery(root, selector, out, limit) {
@@ -283,102 +283,6 @@
     return res;
   }
 
-  // -- what the pointer shows ------------------------------------------------------------
-  // A page may show a row's actions only while the pointer is over the row (a mail's
-  // archive and delete, a post's edit link): hidden (display none, visibility hidden) or
-  // put off screen until a `:hover` rule of a box around them applies.
-  const HOVER_RULES_MAX = 20000;  // rules of one style sheet read for them
-  // what hovering a box shows: the `:hover` is on an element that holds the one styled
-  const HOVERED_ABOVE = /^[^\s>+~]*(\s*>|\s+(?![+~]))/;
-  // a style sheet -> [its rule count, the selectors of what its :hover rules show]: a sheet
-  // is read again only when its rules changed in number (20,000 rules take about 9 ms)
-  const hoverRules = new WeakMap();
-
-  function hoverSelectors(sheet) {
-    let rules;
-    try {
-      rules = sheet.cssRules;
-    } catch {
-      return [];  // another origin's sheet keeps its rules to itself
-    }
-    const known = hoverRules.get(sheet);
-    if (known && known[0] === rules.length) return known[1];
-    const found = [];
-    let left = HOVER_RULES_MAX;
-    const scan = (list) => {
-      for (const r of list) {
-        if (--left < 0) return;
-        const sel = r.selectorText;
-        if (sel === undefined) {  // @media, @supports, @layer: the rules inside
-          if (r.cssRules) scan(r.cssRules);
-          continue;
-        }
-        if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
-        const d = r.style.display, v = r.style.visibility;
-        if ((!d || d === "none") && v !== "visible") continue;
-        for (const one of sel.split(",")) {
-          const at = one.indexOf(":hover");
-          if (at >= 0 && HOVERED_ABOVE.test(one.slice(at + 6)))
-            found.push(one.replaceAll(":hover", ""));
-        }
-      }
-    };
-    scan(rules);
-    hoverRules.set(sheet, [rules.length, found]);
-    return found;
-  }
-
-  // The elements the `:hover` rules of the document's style sheets show, and a test of
-  // whether a hidden element holding a control is one a box around it shows by script
-  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up).
-  const HOVER_UP = 4;
-  function hoverShown(secret) {
-    const shown = new Set();
-    let listening = null;  // asked of the hook once a hidden element is met
-    const byScript = (el) => {
-      if (listening === null) listening = listened(secret, "hover");
-      if (!listening.size) return false;
-      let n = el.parentElement;
-      for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
-        if (listening.has(n)) return el.matches(CONTROLS) || !!el.querySelector(CONTROLS);
-      }
-      return false;
-    };
-    for (const sheet of document.styleSheets) {
-      for (const sel of hoverSelectors(sheet)) {
-        try {
-          for (const el of document.querySelectorAll(sel)) shown.add(el);
-        } catch { /* a selector split inside :is() */ }
-      }
-    }
-    return { has: (el) => shown.has(el) || byScript(el) };
-  }
-
-  // An open dialog a page makes modal itself (aria-modal, with a veil over the rest, as
-  // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: each corner
-  // of the viewport reaches the dialog, or a fixed box over (nearly) all the viewport.
-  function pageModal() {
-    const veiled = (d, x, y) => {
-      const hit = document.elementFromPoint(x, y);
-      if (!hit || d.contains(hit)) return !!hit;
-      for (let n = hit; n; n = n.parentElement) {
-        if (getComputedStyle(n).position !== "fixed") continue;
-        const b = n.getBoundingClientRect();
-        return b.width >= innerWidth * 0.9 && b.height >= innerHeight * 0.9;
-      }
-      return false;
-    };
-    for (const d of document.querySelectorAll("[aria-modal=true]")) {
-      const role = roleOf(d);
-      if (role !== "dialog" && role !== "alertdialog") continue;
-      const r = d.getBoundingClientRect();
-      if (!r.width || !r.height || getComputedStyle(d).visibility === "hidden") continue;
-      const [w, h] = [innerWidth - 3, innerHeight - 3];
-      if ([[2, 2], [w, 2], [2, h], [w, h]].every(([x, y]) => veiled(d, x, y))) return d;
-    }
-    return null;
-  }
-
   // Where a person puts the pointer to show an element that is not shown: over the nearest
   // box around it that is (its row, its card; not one put off screen with it). `{x, y, id}`
   // of a point that reaches that box (and `what` it is), or null (the page's body is no row).
@@ -594,5 +498,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, composedParent,
     activationOf, isControl, clickable, alsoOf, scrollIntoView, wheel, takesDrops, point,
-    frameOffset, coverOf, rect, hoverShown, pageModal });
+    frameOffset, coverOf, rect });
 })();

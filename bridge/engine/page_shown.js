@@ -1,0 +1,172 @@
+// The page helper: what a person is shown and what they use of it. What the page shows only
+// while the pointer is over a box around it (its `:hover` rules, a hover listener); a modal
+// of the page's own and the veil it lays over the rest; and which shown elements are no
+// controls (a widget's field left behind it, a text box only shown, a box taking its
+// children's clicks, a page's parts).
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { roleOf, cut, clean, nameOf, HAS_WORD, NAME_MAX, CONTROLS, listened } = P;
+
+  // -- what the pointer shows ------------------------------------------------------------
+  // A page may show a row's actions only while the pointer is over the row (a mail's
+  // archive and delete, a post's edit link): hidden (display none, visibility hidden) or
+  // put off screen until a `:hover` rule of a box around them applies.
+  const HOVER_RULES_MAX = 20000;  // rules of one style sheet read for them
+  // what hovering a box shows: the `:hover` is on an element that holds the one styled
+  const HOVERED_ABOVE = /^[^\s>+~]*(\s*>|\s+(?![+~]))/;
+  // a style sheet -> [its rule count, the selectors of what its :hover rules show]: a sheet
+  // is read again only when its rules changed in number (20,000 rules take about 9 ms)
+  const hoverRules = new WeakMap();
+
+  function hoverSelectors(sheet) {
+    let rules;
+    try {
+      rules = sheet.cssRules;
+    } catch {
+      return [];  // another origin's sheet keeps its rules to itself
+    }
+    const known = hoverRules.get(sheet);
+    if (known && known[0] === rules.length) return known[1];
+    const found = [];
+    let left = HOVER_RULES_MAX;
+    const scan = (list) => {
+      for (const r of list) {
+        if (--left < 0) return;
+        const sel = r.selectorText;
+        if (sel === undefined) {  // @media, @supports, @layer: the rules inside
+          if (r.cssRules) scan(r.cssRules);
+          continue;
+        }
+        if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
+        const d = r.style.display, v = r.style.visibility;
+        if ((!d || d === "none") && v !== "visible") continue;
+        for (const one of sel.split(",")) {
+          const at = one.indexOf(":hover");
+          if (at >= 0 && HOVERED_ABOVE.test(one.slice(at + 6)))
+            found.push(one.replaceAll(":hover", ""));
+        }
+      }
+    };
+    scan(rules);
+    hoverRules.set(sheet, [rules.length, found]);
+    return found;
+  }
+
+  // The elements the `:hover` rules of the document's style sheets show, and a test of
+  // whether a hidden element holding a control is one a box around it shows by script
+  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up).
+  const HOVER_UP = 4;
+  function hoverShown(secret) {
+    const shown = new Set();
+    let listening = null;  // asked of the hook once a hidden element is met
+    const byScript = (el) => {
+      if (listening === null) listening = listened(secret, "hover");
+      if (!listening.size) return false;
+      let n = el.parentElement;
+      for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
+        if (listening.has(n)) return el.matches(CONTROLS) || !!el.querySelector(CONTROLS);
+      }
+      return false;
+    };
+    for (const sheet of document.styleSheets) {
+      for (const sel of hoverSelectors(sheet)) {
+        try {
+          for (const el of document.querySelectorAll(sel)) shown.add(el);
+        } catch { /* a selector split inside :is() */ }
+      }
+    }
+    return { has: (el) => shown.has(el) || byScript(el) };
+  }
+
+  // An open dialog a page makes modal itself (aria-modal, with a veil over the rest, as
+  // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: each corner
+  // of the viewport reaches the dialog, or a fixed box over (nearly) all the viewport.
+  function pageModal() {
+    const veiled = (d, x, y) => {
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || d.contains(hit)) return !!hit;
+      for (let n = hit; n; n = n.parentElement) {
+        if (getComputedStyle(n).position !== "fixed") continue;
+        const b = n.getBoundingClientRect();
+        return b.width >= innerWidth * 0.9 && b.height >= innerHeight * 0.9;
+      }
+      return false;
+    };
+    for (const d of document.querySelectorAll("[aria-modal=true]")) {
+      const role = roleOf(d);
+      if (role !== "dialog" && role !== "alertdialog") continue;
+      const r = d.getBoundingClientRect();
+      if (!r.width || !r.height || getComputedStyle(d).visibility === "hidden") continue;
+      const [w, h] = [innerWidth - 3, innerHeight - 3];
+      if ([[2, 2], [w, 2], [2, h], [w, h]].every(([x, y]) => veiled(d, x, y))) return d;
+    }
+    return null;
+  }
+
+  // Whether `el`, which a click listener alone makes clickable, is a box taking its
+  // children's clicks for them (a calendar's days, a list's rows: one listener on the box
+  // for all, as jQuery's `.on(event, selector)` puts it): DELEGATES or more of its first
+  // DELEGATE_LOOK elements are controls themselves (more than a clickable row or card
+  // holds: its checkbox, its edit, delete and menu buttons). They get the refs; it none.
+  const DELEGATES = 6, DELEGATE_LOOK = 60;
+  function delegatesTo(el) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    let found = 0;
+    for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
+      const p = n.parentElement;
+      if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
+          (getComputedStyle(n).cursor === "pointer" &&
+           (!p || getComputedStyle(p).cursor !== "pointer"))) {
+        if (++found >= DELEGATES) return true;
+      }
+    }
+    return false;
+  }
+
+  // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
+  // keep the original <select> for the form): out of the tab order and drawn invisible
+  // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
+  const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+  function leftBehind(el, cs) {
+    // (a file input laid see-through over the button it is drawn as is what takes files)
+    if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
+        el.type === "file") return false;
+    if (cs.opacity === "0" || cs.clipPath === "inset(50%)" ||
+        /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return true;
+    const r = el.getBoundingClientRect();
+    return r.width <= 1 || r.height <= 1;
+  }
+
+  // A text box that is only shown, never typed into: read-only, taking no focus, no field
+  // of the browser's (Select2 draws its combobox's choice so).
+  function shownOnly(el, role) {
+    return role === "textbox" && !FIELD_TAGS.has(el.tagName) && !el.isContentEditable &&
+      el.getAttribute("aria-readonly") === "true" && !el.hasAttribute("tabindex");
+  }
+
+  // the roles of a page's parts, never a control however they listen for clicks
+  const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner",
+                           "contentinfo", "complementary", "region", "form", "search"]);
+
+  // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty,
+  // laid over (nearly) all the viewport. It takes a click to close what it is under, but
+  // it is no control.
+  function veil(el, cs) {
+    if ((cs.position !== "fixed" && cs.position !== "absolute") || el.firstElementChild ||
+        HAS_WORD.test(el.textContent || "")) return false;
+    const r = el.getBoundingClientRect();
+    return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9;
+  }
+
+  // A dialog's name, else the words of its first heading (a <dialog> seldom says which)
+  function dialogName(el, role) {
+    const name = nameOf(el, role);
+    if (name) return name;
+    const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
+    return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
+  }
+
+  Object.assign(P, { hoverShown, pageModal, delegatesTo, leftBehind, shownOnly, REGIONS, veil,
+    dialogName });
+})();
