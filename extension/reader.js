@@ -29,13 +29,14 @@ export async function inject(tabId) {
 export function prepare(details) {
   if (!details.documentId) return;
   const target = { tabId: details.tabId, documentIds: [details.documentId] };
-  chrome.scripting.executeScript({
-    target, world: "ISOLATED", files: FILES, injectImmediately: true,
-  }).catch(() => {});
   // a page waiting for a frame that a hidden tab read without a debugger never draws:
-  // the snapshot says so (page.js `undrawn`) instead of showing its empty places as all
+  // the snapshot says so (page.js `undrawn`) instead of showing its empty places as all.
+  // It goes first, small, so that it is in before the page's own scripts run where it can.
   chrome.scripting.executeScript({
     target, world: "MAIN", func: watchFrames, args: [FRAME_KEY], injectImmediately: true,
+  }).catch(() => {});
+  chrome.scripting.executeScript({
+    target, world: "ISOLATED", files: FILES, injectImmediately: true,
   }).catch(() => {});
   chrome.scripting.executeScript({
     target, world: "ISOLATED", func: (key) => { (globalThis.__tsReads ||= {}).frameKey = key; },

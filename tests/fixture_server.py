@@ -7,7 +7,8 @@ embed a frame from the other (Chromium puts that frame in its own process). Path
 Every request is recorded (`Site.requests`: host, method, path, body) so that an attack test
 can prove a page sent nothing: a POST is answered "received" and goes nowhere else.
 `/redirect?to=URL` answers 302 to URL. `/slow?ms=N` answers an empty image after N ms (at
-most 5000): a page that embeds one fires its load event that much later.
+most 5000): a page that embeds one fires its load event that much later. Any other file with
+`?ms=N` is answered that much later too (an app's bundle that takes its time to come).
 """
 
 from __future__ import annotations
@@ -76,8 +77,8 @@ class _Handler(SimpleHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        time.sleep(min(5000, int(parse_qs(query).get("ms", ["0"])[0])) / 1000)
         if path == "/slow":
-            time.sleep(min(5000, int(parse_qs(query).get("ms", ["0"])[0])) / 1000)
             self.send_response(HTTPStatus.OK)
             self.send_header("Content-Type", "image/gif")
             self.send_header("Content-Length", "0")

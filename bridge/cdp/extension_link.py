@@ -183,6 +183,10 @@ class ExtensionLink:
                                "have been done") from None
         finally:
             self._pending.pop(msg_id, None)
+            if not fut.done():
+                fut.cancel()
+            elif not fut.cancelled():
+                fut.exception()  # the link closing set it while the write failed: seen here
 
     def notify(self, kind: str, **fields: Any) -> None:
         """Tell the extension something it shows (no reply); dropped when the link is gone."""

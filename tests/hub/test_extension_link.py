@@ -4,6 +4,7 @@ malformed or oversized input from the extension's side."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import socket
 import sys
@@ -150,6 +151,38 @@ def test_a_bad_frame_closes_the_link_and_fails_the_calls_in_flight() -> None:
         assert "bad frame" in await link.closed
         with pytest.raises(BrowserError, match="extension is gone"):
             await link.call("tabs.query", {})
+    run(test)
+
+
+def test_a_call_whose_write_fails_as_the_link_closes_fails_once_and_leaves_no_stray_error(
+        ) -> None:
+    async def test(link: ExtensionLink, peer: Peer) -> None:
+        strays: list[str] = []
+        asyncio.get_running_loop().set_exception_handler(
+            lambda loop, context: strays.append(str(context.get("message"))))
+        writer = link._writer
+
+        class Failing:  # its write waits until the link has closed, then fails
+            def write(self, data: bytes) -> None:
+                writer.write(data)
+
+            async def drain(self) -> None:
+                await link.closed
+                raise ConnectionResetError("Connection lost")
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(writer, name)
+
+        link._writer = Failing()  # type: ignore[assignment]
+        failing = asyncio.ensure_future(link.call("tabs.remove", 7))
+        await next_call(peer)
+        peer[1].transport.abort()  # the native host goes
+        with pytest.raises(BrowserError, match="tabs.remove may not have been done"):
+            await failing
+        del failing
+        gc.collect()
+        await asyncio.sleep(0)
+        assert strays == []
     run(test)
 
 
