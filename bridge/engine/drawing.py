@@ -41,6 +41,26 @@ async def _stop(tab: Tab) -> None:
         await tab.send("Page.stopScreencast")
 
 
+@asynccontextmanager
+async def drawn_while(tab: Tab) -> AsyncIterator[None]:
+    """Inside, the tab drawn where its browser would not draw it (a background tab of the
+    person's browser: cast); a browser that draws its tabs itself is left alone. Best
+    effort: a tab that cannot be cast stays as it is."""
+    if getattr(tab.browser, "own_windows", True):
+        yield
+        return
+    try:
+        await tab.send("Page.startScreencast", TINY)
+    except (BrowserError, TabError, PolicyError) as exc:
+        log.debug("the tab was not cast: %s", exc.message)
+        yield
+        return
+    try:
+        yield
+    finally:
+        await _stop(tab)
+
+
 def _frame(tab: Tab) -> asyncio.Future[tuple[str, dict[str, Any]]]:
     return tab.expect(lambda m, p, s: m == "Page.screencastFrame" and s == tab.session_id)
 

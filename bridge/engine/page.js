@@ -11,7 +11,7 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
-    hoverShown, revealing, leftBehind, shownOnly, delegatesTo, pageModal, veil, dialogName,
+    hoverShown, revealing, leftBehind, shownOnly, passesOn, labels, pageModal, veil, dialogName,
     REGIONS, dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES, tablesFor,
     tableState, dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs,
     withError, boxable, small } = P;
@@ -288,13 +288,13 @@
                        !(el.closest("label") || {}).control) || el.hasAttribute("onclick");
         // (a listener alone: a box may take its children's clicks for them; a dialog or a
         // landmark listening so is no control)
-        const own = (shows || (handlers.has(el) && !delegatesTo(el))) && !REGIONS.has(role) &&
+        const own = (shows || (handlers.has(el) && !passesOn(el))) && !REGIONS.has(role) &&
           !veil(el, cs);
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
              tag !== "BODY" && tag !== "HTML" && role !== "list")) {
-          if (tag !== "LABEL" || !el.control) clickable = true;
+          if (tag !== "LABEL" || !labels(el)) clickable = true;
         }
       }
       if (tag === "IFRAME" || tag === "FRAME") {

@@ -135,7 +135,9 @@
 
   // -- accessible names -----------------------------------------------------------------
   const HAS_WORD = /[\p{L}\p{N}]/u;
-  const clean = (s) => (s || "").replace(/\s+/g, " ").trim();
+  // (a zero-width space is no word: MUI's empty select shows one to keep its height)
+  const clean = (s) => (!s ? "" : s.indexOf("\u200b") < 0 ? s : s.replace(/\u200b/g, ""))
+    .replace(/\s+/g, " ").trim();
 
   // The longest name and value a snapshot line shows; the rest is counted, not dropped
   // silently (snapshot.py prints the count, and `text @N` reads the whole).
@@ -304,6 +306,7 @@
         const img = el.querySelector("img[alt], svg title");
         if (img) name = clean(img.getAttribute ? img.getAttribute("alt") || img.textContent : "");
       }
+      if (!name && (ACTIONABLE.has(role) || role === "clickable")) name = drawnWords(el);
     }
     if (!name) name = clean(el.getAttribute("title"));
     // a text box of ARIA's (an editor, a chat box) is named by its placeholder last, as a
@@ -315,6 +318,25 @@
       if (t) name = clean(t.textContent);
     }
     return name;
+  }
+
+  // Words a style sheet draws into a wordless control (`content` before or after it or its
+  // first elements: Quill's "Normal" heading picker), as Chrome names it by them; an icon
+  // font's glyphs are no words.
+  function drawnWords(el) {
+    const nodes = [el];
+    for (let n = el.firstElementChild; n && nodes.length < 3; n = n.firstElementChild)
+      nodes.push(n);
+    for (const n of nodes) {
+      for (const at of ["::before", "::after"]) {
+        const c = getComputedStyle(n, at).content;
+        const attr = /^attr\(([\w-]+)\)$/.exec(c);
+        const words = attr ? n.getAttribute(attr[1]) || ""
+          : c.length > 2 && c[0] === '"' ? c.slice(1, -1).replace(/\\(.)/g, "$1") : "";
+        if (/\p{L}/u.test(words)) return clean(words);
+      }
+    }
+    return "";
   }
 
   // The row with its name set; when the name or the value (valueLeft) was cut, a 10th cell

@@ -227,8 +227,9 @@
     for (let up = 0; n && up < 3; up++, n = n.parentElement) {
       let k = 0;
       for (let s = n.previousSibling; s && k < 4; s = s.previousSibling) {
+        // (words without a letter are no label: a code editor's line numbers, a step's)
         if (s.nodeType === 3) {
-          if (HAS_WORD.test(s.data)) return clean(s.data).length <= 60 ? clean(s.data) : "";
+          if (HAS_LETTER.test(s.data)) return clean(s.data).length <= 60 ? clean(s.data) : "";
           continue;
         }
         if (s.nodeType !== 1 || SKIP_TAGS.has(s.tagName)) continue;
@@ -237,7 +238,7 @@
         if (s.matches(CONTROLS) || (s.textContent || "").length > 400 ||
             s.querySelector(CONTROLS)) return "";
         const t = clean(s.innerText || "");
-        if (HAS_WORD.test(t)) return t.length <= 60 ? t : "";
+        if (HAS_LETTER.test(t)) return t.length <= 60 ? t : "";
       }
       const p = n.parentElement;
       if (!p || p.tagName === "FORM" || p.tagName === "FIELDSET" || p.tagName === "BODY") break;

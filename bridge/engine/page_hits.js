@@ -316,8 +316,12 @@
     const spot = res.error !== "covered" || res.around ? hoverSpot(el) : null;
     delete res.around;
     if (spot) res.hover = spot;
+    // what covers it may be on its way out (a menu or a modal fading as it closes)
+    else if (res.error === "covered") res.moving = document.getAnimations().some(ending);
     return res;
   }
+  const ending = (a) => a.playState === "running" && !!a.effect &&
+    a.effect.getComputedTiming().endTime < Infinity;
 
   // A control the page hides behind its own label (a visually hidden checkbox beside a
   // styled switch, a radio drawn as a pill): a person clicks the label, and the browser

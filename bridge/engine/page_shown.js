@@ -104,24 +104,51 @@
     return null;
   }
 
-  // Whether `el`, which a click listener alone makes clickable, is a box taking its
-  // children's clicks for them (a calendar's days, a list's rows: one listener on the box
-  // for all, as jQuery's `.on(event, selector)` puts it): DELEGATES or more of its first
-  // DELEGATE_LOOK elements are controls themselves (more than a clickable row or card
-  // holds: its checkbox, its edit, delete and menu buttons). They get the refs; it none.
-  const DELEGATES = 6, DELEGATE_LOOK = 60;
-  function delegatesTo(el) {
+  // Whether `el`, which a click listener alone makes clickable, only passes its clicks on:
+  // - a box taking its children's clicks for them (a calendar's days, a list's rows: one
+  //   listener on the box for all, as jQuery's `.on(event, selector)` puts it): DELEGATES
+  //   or more of its first DELEGATE_LOOK elements are controls themselves (more than a
+  //   clickable row or card holds: its checkbox, its edit, delete and menu buttons);
+  // - the frame a widget library draws around one field, focusing it on a click anywhere
+  //   in the frame (MUI's text field, select and autocomplete): it holds a field one types
+  //   or chooses in, and at most WRAPPED controls in all (the field's open and clear
+  //   buttons);
+  // - a box its only control covers at least half of (MUI's switch and checkbox lay their
+  //   see-through input over the box that listens).
+  // Its controls get the refs; it none.
+  const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
+  const ENTRY = "input:not([type]), input[type=text], input[type=search], input[type=email], " +
+    "input[type=url], input[type=tel], input[type=number], input[type=password], textarea, " +
+    "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
+    "[role=searchbox], [role=spinbutton]";
+  function passesOn(el) {
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-    let found = 0;
+    const found = [];
     for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
       const p = n.parentElement;
       if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
           (getComputedStyle(n).cursor === "pointer" &&
            (!p || getComputedStyle(p).cursor !== "pointer"))) {
-        if (++found >= DELEGATES) return true;
+        if (found.push(n) >= DELEGATES) return true;
       }
     }
-    return false;
+    if (!found.length || found.length > WRAPPED) return false;
+    if (found.some((n) => n.matches(ENTRY))) return true;
+    if (found.length > 1) return false;
+    const a = el.getBoundingClientRect(), b = found[0].getBoundingClientRect();
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 0 && h > 0 && w * h * 2 >= a.width * a.height;
+  }
+
+  // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
+  // on it is the control's, which a script of the page passes on (it focuses it).
+  function labels(el) {
+    if (el.control) return true;
+    if (!el.id) return false;
+    const root = el.getRootNode();
+    const named = `[aria-labelledby~="${CSS.escape(el.id)}"]`;
+    return !!(root.querySelector && root.querySelector(named));
   }
 
   // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
@@ -167,6 +194,6 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, delegatesTo, leftBehind, shownOnly, REGIONS, veil,
+  Object.assign(P, { hoverShown, pageModal, passesOn, labels, leftBehind, shownOnly, REGIONS, veil,
     dialogName });
 })();

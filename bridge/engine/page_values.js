@@ -70,7 +70,9 @@
     if (role === "combobox") {
       const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
       if (v) return v;
-      // a select made of a button (Radix, Headless UI, MUI): what it shows is its value
+      // a select made of a button (Radix, Headless UI, MUI): what it shows is its value,
+      // unless that is its placeholder (Radix marks the button so while nothing is chosen)
+      if (el.hasAttribute("data-placeholder")) return null;
       if (!el.isContentEditable && !el.querySelector(HOLDS_CHOICES)) {
         return clean(el.innerText || "") || null;
       }

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import BrowserError, RefNotFound, TargetCovered, TargetNotInteractable
 from .collect import HOOK_SECRET
-from .drawing import promptly
+from .drawing import drawn_while, promptly
 from .frames import MAX_FRAME_DEPTH, PageFrames
 from .model import Frame, Handle
 
 if TYPE_CHECKING:
     from .tab import Tab
+
+COVER_WAIT = 1.5  # seconds a cover on its way out may take to go (a fade, a hidden tab's timer)
+COVER_LOOK = 0.05  # seconds between looks meanwhile
 
 
 @dataclass(frozen=True)
@@ -162,6 +167,27 @@ class Placing(PageFrames):
                        self.send("Input.dispatchMouseEvent", move, session=session))
         return str(spot.get("what") or "the box around it")
 
+    async def _uncovered(self, frame: Frame, expression: str, res: dict[str, Any]
+                         ) -> dict[str, Any]:
+        """The element placed again while what covers it may be leaving (a menu or modal
+        fading out as it closes, as the action before closed it: the page runs animations
+        that end, or timers it armed in reply to input are still to run), for up to
+        COVER_WAIT: a person waits that long. A hidden tab is drawn meanwhile (it would not
+        run its animations); the last answer."""
+        deadline = time.monotonic() + COVER_WAIT
+        async with drawn_while(cast("Tab", self)):
+            while res.get("error") == "covered" and time.monotonic() < deadline:
+                if not res.get("moving"):
+                    due = await self.evaluate(frame, f"__ts.armed({json.dumps(HOOK_SECRET)})")
+                    if not (isinstance(due, list) and due and due[0]):
+                        break
+                await asyncio.sleep(COVER_LOOK)
+                again = await self.evaluate(frame, expression)
+                if not isinstance(again, dict):
+                    break
+                res = again
+        return res
+
     @staticmethod
     def _aim_js(local: int) -> str:
         return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)})"
@@ -190,6 +216,9 @@ class Placing(PageFrames):
             err = res.get("error")
             if err is not None:
                 what = f"{what}, even with the pointer over {over},"
+        if err == "covered" and not res.get("hover"):
+            res = await self._uncovered(frame, expression, res)
+            err = res.get("error")
         if err is None:
             await self._reveal_frames(frame, bool(res.get("scrolled")))
         if err == "gone":

@@ -1,0 +1,86 @@
+"""Fields as component libraries draw them (MUI's text field, select, autocomplete and
+switch; Radix's select; a code editor): the frame around a field that listens for clicks
+only to focus it, the label a script makes focus its control, and the box under a
+see-through input are no controls of their own, so each field is one line; what a field
+shows while empty (a zero-width space, a placeholder) is no value; a code editor's line
+numbers are no hint; words a style sheet draws into a wordless control name it. And a menu
+fading out over an invisible backdrop as it closes does not turn the next click away as
+covered; a veil that stays still does. Both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, ref, text_of, watch_listeners
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetCovered
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_controls(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("framedfields.html"))
+    shot = await tab.snapshot(interactive=True)
+    fields = [(info["role"], info["name"]) for info in shot.refs.values()][:5]
+    assert fields == [("textbox", "Full name"), ("combobox", "Age"), ("combobox", "Film"),
+                      ("button", "Open"), ("switch", "Dark mode")], shot.text
+    clickables = [ln for ln in shot.text.splitlines() if "clickable" in ln]
+    assert len(clickables) == 1, shot.text
+    assert "Order 7" in clickables[0], shot.text
+    # the field is what a click reaches
+    await actions.click(tab, parse(ref(shot, "combobox", "Age")))
+    assert await js(tab, "document.activeElement.id") == "age"
+    await actions.check(tab, parse(ref(shot, "switch", "Dark mode")), True)
+    assert await text_of(tab, "#darkout") == "Dark mode: on"
+
+
+async def test_a_card_that_listens_keeps_its_ref_beside_its_own_small_button(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("framedfields.html"))
+    shot = await tab.snapshot(interactive=True)
+    card = [r for r, info in shot.refs.items() if info["name"].startswith("Order 7")]
+    assert card, shot.text
+    assert ref(shot, "button", "Star")
+    await actions.click(tab, parse(card[0]))
+    assert await text_of(tab, "#out") == "opened order 7"
+
+
+async def test_what_an_empty_field_shows_is_no_value_and_line_numbers_no_hint(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("framedfields.html"))
+    shot = await tab.snapshot(interactive=True)
+    age = line_of(shot, ref(shot, "combobox", "Age"))
+    assert "value=" not in age, age
+    fruit = line_of(shot, ref(shot, "combobox", "Fruit"))
+    assert "value=" not in fruit, fruit
+    code = next(ln for ln in shot.text.splitlines() if "textbox" in ln and "multiline" in ln)
+    assert 'hint="1"' not in code, code
+    assert ref(shot, "button", "Normal")  # the words its style sheet draws
+    assert ref(shot, "button", "")  # an icon font's glyph is no word
+    described = await actions.enter_text(tab, parse("#code"), "let x = 1;", "fill")
+    assert 'hint="Notes"' in described.did, described.did
+
+
+async def test_a_menu_fading_out_over_its_backdrop_does_not_turn_the_next_click_away(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("framedfields.html"))
+    await actions.click(tab, parse("#more"))
+    await actions.click(tab, parse("text=Archive"))
+    assert await text_of(tab, "#out") == "archived"
+    assert await js(tab, "!!document.querySelector('.menu')")  # still fading
+    await actions.click(tab, parse("#save"))
+    assert await text_of(tab, "#out") == "saved"
+    assert await js(tab, "document.querySelector('.menu')") is None
+
+
+async def test_a_veil_that_stays_still_covers_what_lies_under_it_and_nothing_is_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("framedfields.html#veiled"))
+    with pytest.raises(TargetCovered, match="div#veil"):
+        await actions.click(tab, parse("#save"))
+    assert await text_of(tab, "#out") == ""
