@@ -114,7 +114,8 @@
   //   or chooses in, and at most WRAPPED controls in all (the field's open and clear
   //   buttons);
   // - a box its only control covers at least half of (MUI's switch and checkbox lay their
-  //   see-through input over the box that listens).
+  //   see-through input over the box that listens);
+  // - a box that only frames its controls (`framesOnly`).
   // Its controls get the refs; it none.
   const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
   const ENTRY = "input:not([type]), input[type=text], input[type=search], input[type=email], " +
@@ -122,23 +123,53 @@
     "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
     "[role=searchbox], [role=spinbutton]";
   function passesOn(el) {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
-    const found = [];
-    for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
-      const p = n.parentElement;
-      if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
-          (getComputedStyle(n).cursor === "pointer" &&
-           (!p || getComputedStyle(p).cursor !== "pointer"))) {
-        if (found.push(n) >= DELEGATES) return true;
-      }
-    }
-    if (!found.length || found.length > WRAPPED) return false;
+    const found = controlsIn(el);
+    if (!found.length) return false;
+    if (found.length >= DELEGATES || !wordsOutside(el, found)) return true;
+    if (found.length > WRAPPED) return false;
     if (found.some((n) => n.matches(ENTRY))) return true;
     if (found.length > 1) return false;
     const a = el.getBoundingClientRect(), b = found[0].getBoundingClientRect();
     const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
     const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
     return w > 0 && h > 0 && w * h * 2 >= a.width * a.height;
+  }
+
+  // Whether `el`, clickable by its look or a listener, only frames the controls it holds:
+  // it has no words of its own beside theirs (a tab's frame around the tab, a strip around
+  // its tabs, as Ant Design draws them). A click on it is theirs; they get the refs.
+  function framesOnly(el) {
+    if (!el.querySelector(CONTROLS)) return false;
+    const found = controlsIn(el);
+    return found.length > 0 && !wordsOutside(el, found);
+  }
+
+  // The controls among el's first DELEGATE_LOOK elements.
+  function controlsIn(el) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    const found = [];
+    for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
+      const p = n.parentElement;
+      if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
+          (getComputedStyle(n).cursor === "pointer" &&
+           (!p || getComputedStyle(p).cursor !== "pointer"))) found.push(n);
+    }
+    return found;
+  }
+
+  // Whether el holds words outside its controls `found`, its pictures' alt text among them
+  // (a card's photo is its own; too many words to look through: it does)
+  function wordsOutside(el, found) {
+    const outside = (n) => !found.some((c) => c.contains(n));
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(), k = 0; t; t = walker.nextNode()) {
+      if (++k > DELEGATE_LOOK) return true;
+      if (HAS_WORD.test(t.data) && outside(t)) return true;
+    }
+    for (const img of el.querySelectorAll("img[alt]")) {
+      if (HAS_WORD.test(img.alt) && outside(img)) return true;
+    }
+    return false;
   }
 
   // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
@@ -194,6 +225,6 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, labels, leftBehind, shownOnly, REGIONS, veil,
-    dialogName });
+  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, labels, leftBehind,
+    shownOnly, REGIONS, veil, dialogName });
 })();

@@ -1,11 +1,12 @@
 """Fields as component libraries draw them (MUI's text field, select, autocomplete and
-switch; Radix's select; a code editor): the frame around a field that listens for clicks
-only to focus it, the label a script makes focus its control, and the box under a
-see-through input are no controls of their own, so each field is one line; what a field
-shows while empty (a zero-width space, a placeholder) is no value; a code editor's line
-numbers are no hint; words a style sheet draws into a wordless control name it. And a menu
-fading out over an invisible backdrop as it closes does not turn the next click away as
-covered; a veil that stays still does. Both transports."""
+switch; Radix's select; Ant Design's tabs; a code editor): the frame around a field that
+listens for clicks only to focus it, the label a script makes focus its control, the box
+under a see-through input and a box that frames controls with no words of its own are no
+controls, so each field is one line; what a field shows while empty (a zero-width space, a
+placeholder) is no value; a code editor's line numbers are no hint; words a style sheet
+draws into a wordless control name it. And a menu fading out over an invisible backdrop as
+it closes does not turn the next click away as covered; a veil that stays still does. Both
+transports."""
 
 from __future__ import annotations
 
@@ -28,9 +29,8 @@ async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_contr
     fields = [(info["role"], info["name"]) for info in shot.refs.values()][:5]
     assert fields == [("textbox", "Full name"), ("combobox", "Age"), ("combobox", "Film"),
                       ("button", "Open"), ("switch", "Dark mode")], shot.text
-    clickables = [ln for ln in shot.text.splitlines() if "clickable" in ln]
-    assert len(clickables) == 1, shot.text
-    assert "Order 7" in clickables[0], shot.text
+    clickables = [info["name"] for info in shot.refs.values() if info["role"] == "clickable"]
+    assert clickables == ["Order 7 Star", "Blue kettle Add to cart"], shot.text  # two cards
     # the field is what a click reaches
     await actions.click(tab, parse(ref(shot, "combobox", "Age")))
     assert await js(tab, "document.activeElement.id") == "age"
@@ -48,6 +48,22 @@ async def test_a_card_that_listens_keeps_its_ref_beside_its_own_small_button(
     assert ref(shot, "button", "Star")
     await actions.click(tab, parse(card[0]))
     assert await text_of(tab, "#out") == "opened order 7"
+
+
+async def test_a_frame_around_each_tab_and_their_strip_are_no_controls_but_a_photo_card_is(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("framedfields.html"))
+    shot = await tab.snapshot(interactive=True)
+    lines = shot.text.splitlines()
+    at = next(i for i, ln in enumerate(lines) if ln.startswith('- tab "Profile"'))
+    assert lines[at + 1].startswith('- tab "Billing"'), shot.text
+    assert not any("Profile Billing" in ln for ln in lines), shot.text
+    await actions.click(tab, parse(ref(shot, "tab", "Billing")))
+    assert await text_of(tab, "#out") == "tab Billing"
+    card = [r for r, info in shot.refs.items() if info["name"].startswith("Blue kettle")]
+    assert card, shot.text  # its photo is its own: a click on it opens the product
+    assert ref(shot, "button", "Add to cart")
 
 
 async def test_what_an_empty_field_shows_is_no_value_and_line_numbers_no_hint(
