@@ -291,10 +291,11 @@
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
           !REGIONS.has(role) &&
           !veil(el, cs);
+        // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
-             tag !== "BODY" && tag !== "HTML" && role !== "list")) {
+             tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el))) {
           if (tag !== "LABEL" || !labels(el)) clickable = true;
         }
       }

@@ -123,6 +123,7 @@
     "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
     "[role=searchbox], [role=spinbutton]";
   function passesOn(el) {
+    if (opens(el)) return false;
     const found = controlsIn(el);
     if (!found.length) return false;
     if (found.length >= DELEGATES || !wordsOutside(el, found)) return true;
@@ -139,10 +140,13 @@
   // it has no words of its own beside theirs (a tab's frame around the tab, a strip around
   // its tabs, as Ant Design draws them). A click on it is theirs; they get the refs.
   function framesOnly(el) {
-    if (!el.querySelector(CONTROLS)) return false;
+    if (opens(el) || !el.querySelector(CONTROLS)) return false;
     const found = controlsIn(el);
     return found.length > 0 && !wordsOutside(el, found);
   }
+
+  // (a box that says it opens something, a menu's trigger around its link, is a control)
+  const opens = (el) => el.hasAttribute("aria-haspopup") || el.hasAttribute("aria-expanded");
 
   // The controls among el's first DELEGATE_LOOK elements.
   function controlsIn(el) {

@@ -1,12 +1,12 @@
 """Fields as component libraries draw them (MUI's text field, select, autocomplete and
-switch; Radix's select; Ant Design's tabs; a code editor): the frame around a field that
-listens for clicks only to focus it, the label a script makes focus its control, the box
-under a see-through input and a box that frames controls with no words of its own are no
-controls, so each field is one line; what a field shows while empty (a zero-width space, a
-placeholder) is no value; a code editor's line numbers are no hint; words a style sheet
-draws into a wordless control name it. And a menu fading out over an invisible backdrop as
-it closes does not turn the next click away as covered; a veil that stays still does. Both
-transports."""
+switch; Radix's select; Ant Design's tabs and calendar; a code editor): the frame around a
+field that listens for clicks only to focus it, the label a script makes focus its
+control, the box under a see-through input, a box that frames controls with no words of
+its own and a panel focusable for its keys' sake are no controls, so each field is one
+line; what a field shows while empty (a zero-width space, a placeholder) is no value; a
+code editor's line numbers are no hint; words a style sheet draws into a wordless control
+name it. And a menu fading out over an invisible backdrop as it closes does not turn the
+next click away as covered; a veil that stays still does. Both transports."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_contr
     assert fields == [("textbox", "Full name"), ("combobox", "Age"), ("combobox", "Film"),
                       ("button", "Open"), ("switch", "Dark mode")], shot.text
     clickables = [info["name"] for info in shot.refs.values() if info["role"] == "clickable"]
-    assert clickables == ["Order 7 Star", "Blue kettle Add to cart"], shot.text  # two cards
+    assert clickables == ["Order 7 Star", "Blue kettle Add to cart", "Subscribe"], shot.text
     # the field is what a click reaches
     await actions.click(tab, parse(ref(shot, "combobox", "Age")))
     assert await js(tab, "document.activeElement.id") == "age"
@@ -50,7 +50,7 @@ async def test_a_card_that_listens_keeps_its_ref_beside_its_own_small_button(
     assert await text_of(tab, "#out") == "opened order 7"
 
 
-async def test_a_frame_around_each_tab_and_their_strip_are_no_controls_but_a_photo_card_is(
+async def test_frames_around_tabs_and_a_focusable_panel_of_days_are_no_controls_a_card_is(
         tab: Tab, site: Site) -> None:
     await watch_listeners(tab)
     await goto(tab, site.url("framedfields.html"))
@@ -61,6 +61,8 @@ async def test_a_frame_around_each_tab_and_their_strip_are_no_controls_but_a_pho
     assert not any("Profile Billing" in ln for ln in lines), shot.text
     await actions.click(tab, parse(ref(shot, "tab", "Billing")))
     assert await text_of(tab, "#out") == "tab Billing"
+    assert not [r for r, info in shot.refs.items() if info["name"].startswith("December")]
+    assert ref(shot, "clickable", "Subscribe")  # focusable, holding no control
     card = [r for r, info in shot.refs.items() if info["name"].startswith("Blue kettle")]
     assert card, shot.text  # its photo is its own: a click on it opens the product
     assert ref(shot, "button", "Add to cart")
