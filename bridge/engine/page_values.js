@@ -66,7 +66,10 @@
       return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
         (el.value !== undefined ? String(el.value) : null);
     }
-    if (role === "textbox" && el.isContentEditable) return clean(el.innerText);
+    // (an editor's lines stay lines, as a textarea's do: a code editor's, a rich text's)
+    if (role === "textbox" && el.isContentEditable) {
+      return el.innerText.split(/\n+/).map(clean).filter(Boolean).join("\n");
+    }
     if (role === "combobox") {
       const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
       if (v) return v;

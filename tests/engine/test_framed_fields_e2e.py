@@ -4,9 +4,10 @@ field that listens for clicks only to focus it, the label a script makes focus i
 control, the box under a see-through input, a box that frames controls with no words of
 its own and a panel focusable for its keys' sake are no controls, so each field is one
 line; what a field shows while empty (a zero-width space, a placeholder) is no value; a
-code editor's line numbers are no hint; words a style sheet draws into a wordless control
-name it. And a menu fading out over an invisible backdrop as it closes does not turn the
-next click away as covered; a veil that stays still does. Both transports."""
+code editor's line numbers are no hint, and its lines stay lines; words a style sheet draws
+into a wordless control name it. And a menu fading out over an invisible backdrop as it
+closes does not turn the next click away as covered; a veil that stays still does. Both
+transports."""
 
 from __future__ import annotations
 
@@ -82,6 +83,15 @@ async def test_what_an_empty_field_shows_is_no_value_and_line_numbers_no_hint(
     assert ref(shot, "button", "")  # an icon font's glyph is no word
     described = await actions.enter_text(tab, parse("#code"), "let x = 1;", "fill")
     assert 'hint="Notes"' in described.did, described.did
+
+
+async def test_an_editors_lines_stay_lines_in_its_value(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("framedfields.html"))
+    await actions.enter_text(tab, parse("#code"), "let x = 1;", "fill")
+    typed = await actions.enter_text(tab, parse("#code"), "\nlet y = 2;", "type")
+    assert "value now 'let x = 1;\\nlet y = 2;'" in typed.text(), typed.text()
+    shot = await tab.snapshot(interactive=True)
+    assert 'value="let x = 1;\\nlet y = 2;"' in shot.text, shot.text
 
 
 async def test_a_menu_fading_out_over_its_backdrop_does_not_turn_the_next_click_away(
