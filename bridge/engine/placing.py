@@ -17,8 +17,11 @@ from .model import Frame, Handle
 if TYPE_CHECKING:
     from .tab import Tab
 
-COVER_WAIT = 1.5  # seconds a cover on its way out may take to go (a fade, a hidden tab's timer)
+COVER_WAIT = 2.0  # seconds a cover on its way out may take to go (a fade, a hidden tab's timer)
 COVER_LOOK = 0.05  # seconds between looks meanwhile
+# seconds a cover may stay once the page's animations ended: what takes it away may be a
+# timer, which a hidden tab runs at its once-a-second wake-up
+AFTER_MOVING = 1.0
 
 
 @dataclass(frozen=True)
@@ -171,13 +174,16 @@ class Placing(PageFrames):
                          ) -> dict[str, Any]:
         """The element placed again while what covers it may be leaving (a menu or modal
         fading out as it closes, as the action before closed it: the page runs animations
-        that end, or timers it armed in reply to input are still to run), for up to
-        COVER_WAIT: a person waits that long. A hidden tab is drawn meanwhile (it would not
-        run its animations); the last answer."""
+        that end or ran them within AFTER_MOVING, or timers it armed in reply to input are
+        still to run), for up to COVER_WAIT: a person waits that long. A hidden tab is
+        drawn meanwhile (it would not run its animations); the last answer."""
         deadline = time.monotonic() + COVER_WAIT
+        moved = 0.0  # when the page was last seen animating
         async with drawn_while(cast("Tab", self)):
             while res.get("error") == "covered" and time.monotonic() < deadline:
-                if not res.get("moving"):
+                if res.get("moving"):
+                    moved = time.monotonic()
+                elif time.monotonic() - moved > AFTER_MOVING:
                     due = await self.evaluate(frame, f"__ts.armed({json.dumps(HOOK_SECRET)})")
                     if not (isinstance(due, list) and due and due[0]):
                         break
