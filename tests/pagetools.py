@@ -74,6 +74,13 @@ async def watch_listeners(tab: Tab) -> None:
         await js(tab, "0")
 
 
+async def listened_snapshot(tab: Tab, url: str) -> Snapshot:
+    """The -i snapshot of a page opened with its listeners watched (`watch_listeners`)."""
+    await watch_listeners(tab)
+    await goto(tab, url)
+    return await tab.snapshot(interactive=True)
+
+
 async def text_of(tab: Tab, selector: str) -> str:
     return str(await js(tab, f"document.querySelector({json.dumps(selector)}).textContent"))
 

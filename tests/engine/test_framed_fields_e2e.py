@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, text_of, watch_listeners
+from pagetools import goto, js, line_of, listened_snapshot, ref, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -24,9 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_controls(
         tab: Tab, site: Site) -> None:
-    await watch_listeners(tab)
-    await goto(tab, site.url("framedfields.html"))
-    shot = await tab.snapshot(interactive=True)
+    shot = await listened_snapshot(tab, site.url("framedfields.html"))
     fields = [(info["role"], info["name"]) for info in shot.refs.values()][:5]
     assert fields == [("textbox", "Full name"), ("combobox", "Age"), ("combobox", "Film"),
                       ("button", "Open"), ("switch", "Dark mode")], shot.text
@@ -41,9 +39,7 @@ async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_contr
 
 async def test_a_card_that_listens_keeps_its_ref_beside_its_own_small_button(
         tab: Tab, site: Site) -> None:
-    await watch_listeners(tab)
-    await goto(tab, site.url("framedfields.html"))
-    shot = await tab.snapshot(interactive=True)
+    shot = await listened_snapshot(tab, site.url("framedfields.html"))
     card = [r for r, info in shot.refs.items() if info["name"].startswith("Order 7")]
     assert card, shot.text
     assert ref(shot, "button", "Star")
@@ -53,9 +49,7 @@ async def test_a_card_that_listens_keeps_its_ref_beside_its_own_small_button(
 
 async def test_frames_around_tabs_and_a_focusable_panel_of_days_are_no_controls_a_card_is(
         tab: Tab, site: Site) -> None:
-    await watch_listeners(tab)
-    await goto(tab, site.url("framedfields.html"))
-    shot = await tab.snapshot(interactive=True)
+    shot = await listened_snapshot(tab, site.url("framedfields.html"))
     lines = shot.text.splitlines()
     at = next(i for i, ln in enumerate(lines) if ln.startswith('- tab "Profile"'))
     assert lines[at + 1].startswith('- tab "Billing"'), shot.text
