@@ -12,7 +12,7 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .pointer import MOUSE, _click, _report_state, click, state_said
+from .pointer import MOUSE, _click, _report_state, click, hover, state_said
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -22,6 +22,9 @@ from .targets import RefTarget, Target
 OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
 LIST_WAIT, LIST_LOOK = 2.0, 0.1
 LIST_ROLES = ("combobox", "listbox", "menu")  # what holds or opens such a list
+# a button that says nothing of a list may show one while the pointer is over it (a nav
+# menu, Ant Design's dropdown): tried by hovering it, never by a click, for this long
+HOVER_OPENERS, HOVER_WAIT = ("button", "link", "clickable"), 1.0
 
 _SELECT = """function(values) {
   if (this.tagName !== 'SELECT') return {error: 'not-select'};
@@ -100,13 +103,15 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     """Choose in a list of the page's own (a combobox, a button that opens a listbox or a
     menu) as a person does: click it, then the option with that name once it shows; each
     click is put to policy as a click. An open list (or the option itself) is not clicked
-    first."""
+    first. A button that says nothing of a list is only hovered (put to policy as a
+    hover): a list it shows then is chosen from; it is never clicked to find out."""
     states = info.get("states") or []
-    if info.get("role") not in (*LIST_ROLES, *OPTION_ROLES) and \
-            not {"haspopup", "expanded", "collapsed"} & set(states):
-        raise TargetNotInteractable(f"{what} is not a <select> nor a list that opens (a "
-                                    "combobox, a listbox, a button with a popup); nothing "
-                                    "was selected. To click it, use click")
+    unsaid = info.get("role") not in (*LIST_ROLES, *OPTION_ROLES) and \
+        not {"haspopup", "expanded", "collapsed"} & set(states)
+    refused = (f"{what} is not a <select> nor a list that opens (a combobox, a listbox, a "
+               "button with a popup)")
+    if unsaid and info.get("role") not in HOVER_OPENERS:
+        raise TargetNotInteractable(f"{refused}; nothing was selected. To click it, use click")
     if len(values) != 1:
         raise UsageError(f"{what} is not a <select>: its list takes one option at a time; "
                          "nothing was selected")
@@ -117,6 +122,16 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         option: Line | None = next((ln for ln in lines if ln.ref == ref), None)
     else:
         option = _option(lines, want, set())
+    if option is None and unsaid:
+        # (what the page shows only under the pointer counts as come once it is there)
+        known = {ln.ref for ln in lines if ln.ref and "hover-only" not in ln.states}
+        opened = await hover(tab, RefTarget(ref))
+        option, shown = await _shown_option(tab, want, known, HOVER_WAIT)
+        if option is None:
+            offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else ""
+            raise TargetNotInteractable(
+                f"{refused}, and with the pointer over it no option {quote(want)} showed"
+                f"{offered}; nothing was selected. To click it, use click")
     if option is None:
         known = {ln.ref for ln in lines if ln.ref}
         opened = await click(tab, RefTarget(ref))
@@ -127,6 +142,9 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             raise TargetNotInteractable(
                 f"{opened.did}, but no option {quote(want)} showed{offered}. Nothing was "
                 "chosen (its list may still be open; to type into it, use type)")
+    if opened is not None:  # a list that just came may be starting its entrance
+        with contextlib.suppress(TabstewardError):
+            await tab.next_frame()
     picked = await click(tab, RefTarget(option.ref))
     # what the opening click did but change the list's own state (its list shown), then
     # how the list stands now against before it opened (closed again, named by the choice)
@@ -157,10 +175,11 @@ def _option(lines: list[Line], want: str, known: set[int]) -> Line | None:
     return options[0] if options else came[0] if came else None
 
 
-async def _shown_option(tab: Tab, want: str, known: set[int]) -> tuple[Line | None, list[str]]:
-    """The option `want` once the list a click opened shows it (LIST_WAIT at most); else
-    None and the names of the options it shows."""
-    deadline = asyncio.get_running_loop().time() + LIST_WAIT
+async def _shown_option(tab: Tab, want: str, known: set[int], wait: float = LIST_WAIT
+                        ) -> tuple[Line | None, list[str]]:
+    """The option `want` once the list a click (or the pointer) opened shows it (`wait`
+    seconds at most); else None and the names of the options it shows."""
+    deadline = asyncio.get_running_loop().time() + wait
     while True:
         lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
         found = _option(lines, want, known)

@@ -1,6 +1,7 @@
 """`select` on a list of the page's own (a listbox button, a menu, a combobox whose choices
 carry no role): opened and chosen from as a person does, by two clicks each put to policy;
-anything else is refused with nothing clicked; on both transports."""
+anything else is refused with nothing clicked; a button that says nothing of a list is
+only hovered, and chosen from when its list shows then; on both transports."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import PolicyError, TargetNotInteractable, UsageError
+from tabsteward.bridge.policy.intent import Intent
 from test_aiming_e2e import Gate
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -100,3 +102,46 @@ async def test_the_select_a_widget_library_keeps_behind_its_own_gets_no_ref_and_
     assert not any("expanded" in c for c in out.changes), out.text()
     assert await text_of(tab, "#out") == "Berlin"
     assert await js(tab, "document.getElementById('city').value") == "Berlin"
+
+
+async def test_a_menu_a_button_shows_under_the_pointer_is_chosen_from_without_clicking_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hovermenus.html"))
+    out = await actions.select(tab, parse("#actions"), ["Remove"])
+    assert out.did.startswith('chose "Remove" in @'), out.did
+    assert await text_of(tab, "#out") == "Remove"  # the button itself was never clicked
+    await actions.select(tab, parse("#products"), ["Phones"])
+    assert await js(tab, "location.hash") == "#phones"
+
+
+async def test_a_button_that_shows_no_list_under_the_pointer_is_not_clicked_to_find_out(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hovermenus.html"))
+    with pytest.raises(TargetNotInteractable, match=r'with the pointer over it no option '
+                       r'"Archive" showed; it shows "Rename", "Remove"; nothing was selected'):
+        await actions.select(tab, parse("#actions"), ["Archive"])
+    assert await text_of(tab, "#out") == ""
+    with pytest.raises(TargetNotInteractable, match="no option \"Contact\" showed"):
+        await actions.select(tab, parse("text=About"), ["Contact"])
+    assert await js(tab, "location.hash") == ""
+
+
+async def test_a_policy_that_refuses_hovering_the_button_moves_no_pointer(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    asked: list[str] = []
+
+    async def no_hover(_tab: Tab, intent: Intent) -> None:
+        asked.append(intent.action)
+        if intent.action == "hover":
+            raise PolicyError("asked about: a hover")
+
+    await goto(tab, site.url("hovermenus.html"))
+    browser.gate = no_hover
+    try:
+        with pytest.raises(PolicyError, match="asked about: a hover"):
+            await actions.select(tab, parse("#actions"), ["Remove"])
+    finally:
+        browser.gate = None
+    assert "click" not in asked, asked
+    assert await text_of(tab, "#moves") == "0"
+    assert await text_of(tab, "#out") == ""
