@@ -306,7 +306,9 @@
         const img = el.querySelector("img[alt], svg title");
         if (img) name = clean(img.getAttribute ? img.getAttribute("alt") || img.textContent : "");
       }
-      if (!name && (ACTIONABLE.has(role) || role === "clickable")) name = drawnWords(el);
+      // (not for links: a page marks its places with hundreds of empty ones)
+      if (!name && role !== "link" && (ACTIONABLE.has(role) || role === "clickable"))
+        name = drawnWords(el);
     }
     if (!name) name = clean(el.getAttribute("title"));
     // a text box of ARIA's (an editor, a chat box) is named by its placeholder last, as a
