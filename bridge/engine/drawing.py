@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager, suppress
+from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import BrowserError, PolicyError, TabError
@@ -46,19 +46,13 @@ async def drawn_while(tab: Tab) -> AsyncIterator[None]:
     """Inside, the tab drawn where its browser would not draw it (a background tab of the
     person's browser: cast); a browser that draws its tabs itself is left alone. Best
     effort: a tab that cannot be cast stays as it is."""
-    if getattr(tab.browser, "own_windows", True):
+    async with AsyncExitStack() as stack:
+        if not getattr(tab.browser, "own_windows", True):
+            try:
+                await stack.enter_async_context(casting(tab))
+            except (BrowserError, TabError, PolicyError) as exc:
+                log.debug("the tab was not cast: %s", exc.message)
         yield
-        return
-    try:
-        await tab.send("Page.startScreencast", TINY)
-    except (BrowserError, TabError, PolicyError) as exc:
-        log.debug("the tab was not cast: %s", exc.message)
-        yield
-        return
-    try:
-        yield
-    finally:
-        await _stop(tab)
 
 
 def _frame(tab: Tab) -> asyncio.Future[tuple[str, dict[str, Any]]]:

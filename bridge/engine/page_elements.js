@@ -308,7 +308,7 @@
       }
       // (not for links: a page marks its places with hundreds of empty ones)
       if (!name && role !== "link" && (ACTIONABLE.has(role) || role === "clickable"))
-        name = drawnWords(el);
+        name = P.drawnWords(el);  // (page_hints.js, there when a snapshot runs)
     }
     if (!name) name = clean(el.getAttribute("title"));
     // a text box of ARIA's (an editor, a chat box) is named by its placeholder last, as a
@@ -320,25 +320,6 @@
       if (t) name = clean(t.textContent);
     }
     return name;
-  }
-
-  // Words a style sheet draws into a wordless control (`content` before or after it or its
-  // first elements: Quill's "Normal" heading picker), as Chrome names it by them; an icon
-  // font's glyphs are no words.
-  function drawnWords(el) {
-    const nodes = [el];
-    for (let n = el.firstElementChild; n && nodes.length < 3; n = n.firstElementChild)
-      nodes.push(n);
-    for (const n of nodes) {
-      for (const at of ["::before", "::after"]) {
-        const c = getComputedStyle(n, at).content;
-        const attr = /^attr\(([\w-]+)\)$/.exec(c);
-        const words = attr ? n.getAttribute(attr[1]) || ""
-          : c.length > 2 && c[0] === '"' ? c.slice(1, -1).replace(/\\(.)/g, "$1") : "";
-        if (/\p{L}/u.test(words)) return clean(words);
-      }
-    }
-    return "";
   }
 
   // The row with its name set; when the name or the value (valueLeft) was cut, a 10th cell

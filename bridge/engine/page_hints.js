@@ -1,5 +1,6 @@
-// The page helper: what markup says of an element no words name (an icon): its hint, and
-// the evidence a locator for it is built on (page_locators.js builds and checks those).
+// The page helper: what markup says of an element no words name (an icon): its hint, the
+// words a style sheet draws into it (its name, as Chrome's), and the evidence a locator for
+// it is built on (page_locators.js builds and checks those).
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
@@ -323,5 +324,24 @@
     return name && (HAS_LETTER.test(name) || glyphName(el, name)) ? "" : iconEvidence(el).hint;
   }
 
-  Object.assign(P, { iconEvidence, hintOf, glyphName, iconFont, HAS_LETTER });
+  // Words a style sheet draws into a wordless control (`content` before or after it or its
+  // first elements: Quill's "Normal" heading picker), as Chrome names it by them; an icon
+  // font's glyphs are no words.
+  function drawnWords(el) {
+    const nodes = [el];
+    for (let n = el.firstElementChild; n && nodes.length < 3; n = n.firstElementChild)
+      nodes.push(n);
+    for (const n of nodes) {
+      for (const at of ["::before", "::after"]) {
+        const c = getComputedStyle(n, at).content;
+        const attr = /^attr\(([\w-]+)\)$/.exec(c);
+        const words = attr ? n.getAttribute(attr[1]) || ""
+          : c.length > 2 && c[0] === '"' ? c.slice(1, -1).replace(/\\(.)/g, "$1") : "";
+        if (HAS_LETTER.test(words)) return clean(words);
+      }
+    }
+    return "";
+  }
+
+  Object.assign(P, { iconEvidence, hintOf, glyphName, iconFont, HAS_LETTER, drawnWords });
 })();

@@ -176,23 +176,32 @@ class Placing(PageFrames):
         fading out as it closes, as the action before closed it: the page runs animations
         that end or ran them within AFTER_MOVING, or timers it armed in reply to input are
         still to run), for up to COVER_WAIT: a person waits that long. A hidden tab is
-        drawn meanwhile (it would not run its animations); the last answer."""
-        deadline = time.monotonic() + COVER_WAIT
-        moved = 0.0  # when the page was last seen animating
+        drawn meanwhile (it would not run its animations); the last answer. A cover on a
+        page doing none of this is answered at once, nothing drawn."""
+        now = time.monotonic()
+        moved = now if res.get("moving") else 0.0  # when the page was last seen animating
+        if not moved and not await self._armed(frame):
+            return res
+        deadline = now + COVER_WAIT
         async with drawn_while(cast("Tab", self)):
-            while res.get("error") == "covered" and time.monotonic() < deadline:
-                if res.get("moving"):
-                    moved = time.monotonic()
-                elif time.monotonic() - moved > AFTER_MOVING:
-                    due = await self.evaluate(frame, f"__ts.armed({json.dumps(HOOK_SECRET)})")
-                    if not (isinstance(due, list) and due and due[0]):
-                        break
+            while True:
                 await asyncio.sleep(COVER_LOOK)
                 again = await self.evaluate(frame, expression)
                 if not isinstance(again, dict):
-                    break
+                    return res
                 res = again
-        return res
+                now = time.monotonic()
+                if res.get("error") != "covered" or now >= deadline:
+                    return res
+                if res.get("moving"):
+                    moved = now
+                elif now - moved > AFTER_MOVING and not await self._armed(frame):
+                    return res
+
+    async def _armed(self, frame: Frame) -> bool:
+        """Whether the page has timers to run that it armed in reply to input (hook.js)."""
+        due = await self.evaluate(frame, f"__ts.armed({json.dumps(HOOK_SECRET)})")
+        return isinstance(due, list) and bool(due) and bool(due[0])
 
     @staticmethod
     def _aim_js(local: int) -> str:
