@@ -6,14 +6,14 @@ its own and a panel focusable for its keys' sake are no controls, so each field 
 line; what a field shows while empty (a zero-width space, a placeholder) is no value; a
 code editor's line numbers are no hint, and its lines stay lines; words a style sheet draws
 into a wordless control name it. And a menu fading out over an invisible backdrop as it
-closes does not turn the next click away as covered; a veil that stays still does. Both
-transports."""
+closes, or a veil a timer armed by the last click takes away, does not turn the next click
+away as covered; a veil that stays still does. Both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, listened_snapshot, ref, text_of
+from pagetools import goto, js, line_of, listened_snapshot, ref, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -29,7 +29,8 @@ async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_contr
     assert fields == [("textbox", "Full name"), ("combobox", "Age"), ("combobox", "Film"),
                       ("button", "Open"), ("switch", "Dark mode")], shot.text
     clickables = [info["name"] for info in shot.refs.values() if info["role"] == "clickable"]
-    assert clickables == ["Order 7 Star", "Blue kettle Add to cart", "Subscribe"], shot.text
+    assert clickables == ["Order 7 Star", "Blue kettle Add to cart", "Subscribe",
+                          "Account options"], shot.text  # (a menu's trigger: it opens one)
     # the field is what a click reaches
     await actions.click(tab, parse(ref(shot, "combobox", "Age")))
     assert await js(tab, "document.activeElement.id") == "age"
@@ -98,6 +99,16 @@ async def test_a_menu_fading_out_over_its_backdrop_does_not_turn_the_next_click_
     await actions.click(tab, parse("#save"))
     assert await text_of(tab, "#out") == "saved"
     assert await js(tab, "document.querySelector('.menu')") is None
+
+
+async def test_a_veil_a_timer_armed_by_the_last_click_takes_away_is_waited_for(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the hook that counts the page's timers)
+    await goto(tab, site.url("framedfields.html"))
+    await actions.click(tab, parse("#busy"))
+    assert await js(tab, "!!document.getElementById('wait')")  # nothing animates
+    await actions.click(tab, parse("#save"))
+    assert await text_of(tab, "#out") == "saved"
 
 
 async def test_a_veil_that_stays_still_covers_what_lies_under_it_and_nothing_is_clicked(
