@@ -11,10 +11,10 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
-    hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, labels, pageModal, veil,
-    dialogName, REGIONS, dragItem, countsOn, countsOff, zonesFor, folded, summaryOf, CELL_ROLES,
-    tablesFor, tableState, dataTable, tableMet, isRow, isCell, tableOf, headerRow, spanOf, columns,
-    cellActs, withError, boxable, small } = P;
+    hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
+    pageModal, veil, dialogName, REGIONS, dragItem, countsOn, countsOff, zonesFor, folded,
+    summaryOf, CELL_ROLES, tablesFor, tableState, dataTable, tableMet, isRow, isCell, tableOf,
+    headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small } = P;
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
@@ -289,13 +289,13 @@
         // (a listener alone: a box may take its children's clicks for them; a dialog or a
         // landmark listening so is no control)
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
-          !REGIONS.has(role) &&
-          !veil(el, cs);
+          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el);
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
-             tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el))) {
+             tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el) &&
+             !guardOnly(el))) {
           if (tag !== "LABEL" || !labels(el)) clickable = true;
         }
       }

@@ -53,7 +53,7 @@
   // (`DraftEditor-root`, `MuiIconButton-root`, `ant-btn`, `ag-cell`)
   const FRAMEWORK = /^[A-Z]|^(?:ant|chakra|mat|mdc|mdl|cdk|el|ql|rc|v|q|ag|dx|k|fc|bp\d*)-/;
   // an icon set's prefix: what follows it is the icon's name (`ti-trash`, `ic_share_24px`)
-  const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|la[srb]?|ri|bx[sl]?|gg|icon|" +
+  const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|pi|la[srb]?|ri|bx[sl]?|gg|icon|" +
     "ico|ic|glyphicon|feather|lucide|octicon|tabler|uil|codicon|fi|lni|typcn|wi|oi)(?:-+|_)");
   const AFFIX = new RegExp(ICON_SET.source + "|^(?:btn|js|i)-|[-_](?:icon|ico|btn|button)$",
                            "g");
@@ -86,6 +86,11 @@
   // (`like`), 0 a short token that may be a minifier's (`asa`); null when it says nothing
   // (layout, framework, hashed, one or two letters).
   function classHint(tok) {
+    // a framework's own icon set names its icon after `icon-` (`ag-icon-filter`,
+    // Element's `el-icon-delete`, `anticon-delete`)
+    const framed = /^(?:[a-z]{1,6}-icon|anticon)-([a-z][a-z-]{2,30})$/.exec(tok);
+    if (framed && (FRAMEWORK.test(tok) || tok.startsWith("anticon-")) && hintWords(framed[1]))
+      return [hintWords(framed[1]), 1];
     if (!IDENT.test(tok) || NOISE.has(tok) || LAYOUT.test(tok) || FRAMEWORK.test(tok) ||
         HASHED.test(tok)) return null;
     const named = ICON_SET.test(tok);
@@ -198,9 +203,12 @@
     // an unlabeled checkbox or radio: its kind, which its card's words tell apart
     if (tag === "input" && (el.type === "checkbox" || el.type === "radio"))
       sels.push("input[type=" + el.type + "]");
-    // last, what a button of a form does when nothing else says (a search box's magnifier)
+    // last, what a button of a form does when nothing else says (a search box's magnifier),
+    // or a handle's pointer (a table's column edge that resizes it)
     if ((tag === "button" || tag === "input") && el.type === "submit" && el.form)
       hints.push("submit");
+    if (/^(?:col|row|[nsew]{1,2})-resize$/.test(getComputedStyle(el).cursor))
+      hints.push("resize");
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
   }
 

@@ -213,9 +213,12 @@
       const box = card.parentNode;
       if (card !== m && box && box.nodeType === 1 && box !== document.body &&
           !(i > 0 && paths[i - 1].includes(box))) {
+        // (the words before the first card are its title; not a table's rows above its
+        // row)
         for (let s = box.firstChild; s && s !== card && left > 0; s = s.nextSibling) {
           if (s.nodeType === 3 && HAS_WORD.test(s.data)) take(s);
-          else if (s.nodeType === 1 && !SKIP_TAGS.has(s.tagName)) eachText(s, take);
+          else if (s.nodeType === 1 && !SKIP_TAGS.has(s.tagName) && !rowAbove(s, card))
+            eachText(s, take);
         }
       }
       if (card !== m && left > 0) eachText(card, take);
@@ -225,6 +228,9 @@
     });
     return { cards, count };
   }
+
+  const rowAbove = (a, b) => (b.tagName === "TR" || b.getAttribute("role") === "row") &&
+    a.tagName === b.tagName && a.getAttribute("role") === b.getAttribute("role");
 
   // during a snapshot: cards per selector, and how many more text nodes they may read
   let cardsBySel = null, cardBudget = null;

@@ -176,6 +176,15 @@
     return false;
   }
 
+  // A focus guard: an empty element with no size that the page makes focusable only to
+  // catch the keyboard at a widget's or a dialog's edge (AG Grid's tab guards, a modal's
+  // sentinels). No person clicks it; a key press reaching it moves on.
+  function guardOnly(el) {
+    if (el.firstElementChild || HAS_WORD.test(el.textContent || "")) return false;
+    const r = el.getBoundingClientRect();
+    return r.width < 1 || r.height < 1;
+  }
+
   // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
   // on it is the control's, which a script of the page passes on (it focuses it).
   function labels(el) {
@@ -194,7 +203,10 @@
     // (a file input laid see-through over the button it is drawn as is what takes files)
     if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
         el.type === "file") return false;
-    if (cs.opacity === "0" || cs.clipPath === "inset(50%)" ||
+    // (a see-through box laid over the one a grid draws for it is what takes the click:
+    // AG Grid's row and header selection, its true/false cells)
+    const box = el.type === "checkbox" || el.type === "radio";
+    if ((cs.opacity === "0" && !box) || cs.clipPath === "inset(50%)" ||
         /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return true;
     const r = el.getBoundingClientRect();
     return r.width <= 1 || r.height <= 1;
@@ -229,6 +241,6 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, labels, leftBehind,
-    shownOnly, REGIONS, veil, dialogName });
+  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, labels,
+    leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { roleOf, CONTROLS } = P;
+  const { roleOf, clean, CONTROLS } = P;
 
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
@@ -173,6 +173,13 @@
     return !el.querySelector(CONTROLS);
   }
 
-  Object.assign(P, { CELL_ROLES, tablesFor, tableState, tableMet, dataTable, isRow, isCell,
-    tableOf, headerRow, spanOf, columns, cellActs });
+  // A listener's box inside a sortable header that holds all its words (AG Grid sorts on
+  // the header's label): its click is the header's, whose ref the header has.
+  function headerTakes(el) {
+    const h = el.parentElement && el.parentElement.closest("[aria-sort]");
+    return !!h && HEAD_ROLES.has(roleOf(h)) && clean(h.textContent) === clean(el.textContent);
+  }
+
+  Object.assign(P, { CELL_ROLES, headerTakes, tablesFor, tableState, tableMet, dataTable,
+    isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs });
 })();
