@@ -309,7 +309,7 @@
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
     const res = pointOn(el);
     if (!res.error) return res;
-    const label = viaLabel(el);
+    const label = viaLabel(el) || viaWidget(el, res);
     if (label) return label;
     // not shown (or put off screen, or letting the pointer through to the box around it)
     // until the pointer is over its row: where that is
@@ -334,6 +334,26 @@
     }
     return null;
   }
+
+  // A native field the page keeps unseen inside the widget it draws for it (MUI's slider
+  // keeps its range input in its thumb, clipped away): a person reaches it there, at the
+  // nearest box around it that is drawn.
+  function viaWidget(el, res) {
+    if (res.error !== "covered" || !res.around || !FIELDS.has(el.tagName)) return null;
+    const cs = getComputedStyle(el), r = el.getBoundingClientRect();
+    if (cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 && r.height > 1 &&
+        !/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return null;
+    let box = el.parentElement;
+    while (box) {
+      const b = box.getBoundingClientRect();
+      if (b.width > 1 && b.height > 1) break;
+      box = box.parentElement;
+    }
+    if (!box) return null;
+    const there = pointOn(box, (hit) => !!hit && (hit === box || box.contains(hit)));
+    return there.error ? null : there;
+  }
+  const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
   function pointOn(el, reaches) {
     const b = el.getBoundingClientRect();

@@ -138,13 +138,19 @@
     }
   }
 
-  // Whether matches' cards are items of one kind: of one tag and one class, none the match
-  // itself.
+  // Whether matches' cards are items of one kind: of one tag and one class, leaving out
+  // what says the state or the place of one of them (a grid's `ag-row-even`,
+  // `ag-row-first`, `MuiDataGrid-row--firstVisible`, `Mui-selected`), none the match itself.
   function alike(cards, els) {
     const [a] = cards;
+    const kind = kindOf(a);
     return !!a && cards.every((c, i) => c && c !== els[i] && c.nodeType === 1 &&
-      c.tagName === a.tagName && c.getAttribute("class") === a.getAttribute("class"));
+      c.tagName === a.tagName && kindOf(c) === kind);
   }
+  const STATE_CLASS = new RegExp("--|(?:^|[-_])(?:even|odd|first|last|selected|active|" +
+                                 "focus|focused|hover|hovered|expanded|collapsed)$", "i");
+  const kindOf = (el) => el.nodeType !== 1 ? "" :
+    [...el.classList].filter((t) => !STATE_CLASS.test(t)).join(" ");
 
   // A selector for `el` built on evidence: unique on the page, else inside its card.
   function evidenceLoc(el, sels) {

@@ -3,8 +3,9 @@ laid over the boxes their wrappers draw, out of the tab order, and are the grid'
 boxes, not a widget's field left behind; its keyboard edges (empty, sizeless focus guards)
 are no controls; a sortable header whose label takes the click is one control; an icon a
 component kit names by its own class (`ag-icon-filter`, `el-icon-delete`, `pi-trash`) and a
-column's resize handle get hints; a row's locator names its own words, not the row above.
-Both transports."""
+column's resize handle get hints; a row's locator names its own words, not the row above,
+though the first row carries a state class of its own; a range input kept clipped inside
+the thumb drawn for it (MUI's slider) is filled there. Both transports."""
 
 from __future__ import annotations
 
@@ -70,3 +71,11 @@ async def test_a_rows_locator_names_its_own_words_not_the_row_above(
     shot = await listened_snapshot(tab, site.url("datagrid.html"))
     electric = [line_of(shot, r) for r, info in shot.refs.items() if info["name"] == "Electric"]
     assert [ln.rsplit(" in ", 1)[-1] for ln in electric] == ['"Toyota"', '"Ford"'], shot.text
+
+
+async def test_a_range_input_kept_clipped_in_its_thumb_is_filled_there(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("datagrid.html"))
+    done = await actions.enter_text(tab, parse(ref(shot, "slider", "Volume")), "70", "fill")
+    assert "value now '70'" in done.changes, done
+    assert await text_of(tab, "#out") == "Volume 70"
