@@ -12,9 +12,9 @@
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, cardLocs, listened,
     hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
-    pageModal, veil, dialogName, REGIONS, dragItem, countsOn, countsOff, zonesFor, folded,
-    summaryOf, CELL_ROLES, tablesFor, tableState, dataTable, tableMet, isRow, isCell, tableOf,
-    headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small } = P;
+    wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, countsOn, countsOff, zonesFor,
+    folded, summaryOf, CELL_ROLES, tablesFor, tableState, dataTable, tableMet, isRow, isCell,
+    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small } = P;
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
@@ -271,7 +271,7 @@
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");
       textVisible = visible;  // for its text nodes; walk() restores the parent's
-      let role = roleOf(el);
+      let role = wrapsToggle(el) ? "" : roleOf(el);
       const block = breaksLine(cs.display);
       // a box of its own in a line (a badge, a chip): its words stand apart from the next
       const apart = !block && standsApart(cs.display);

@@ -185,6 +185,16 @@
     return r.width < 1 || r.height < 1;
   }
 
+  // A box that says it is a check box, radio or switch around the native one it draws
+  // (PrimeReact's check box and switch): the input inside is the control, the box no line.
+  const TOGGLE_ROLES = /^(?:checkbox|radio|switch)$/;
+  function wrapsToggle(el) {
+    if (!TOGGLE_ROLES.test(el.getAttribute("role") || "") || el.tagName === "INPUT" ||
+        el.hasAttribute("tabindex")) return false;
+    const box = el.querySelector("input[type=checkbox], input[type=radio]");
+    return !!box && box.getClientRects().length > 0;
+  }
+
   // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
   // on it is the control's, which a script of the page passes on (it focuses it).
   function labels(el) {
@@ -241,6 +251,6 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, labels,
-    leftBehind, shownOnly, REGIONS, veil, dialogName });
+  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
+    labels, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

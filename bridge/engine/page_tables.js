@@ -174,10 +174,12 @@
   }
 
   // A listener's box inside a sortable header that holds all its words (AG Grid sorts on
-  // the header's label): its click is the header's, whose ref the header has.
+  // the header's label): its click is the header's, whose ref the header has (not when the
+  // header holds a control: then the box keeps its own, see cellActs).
   function headerTakes(el) {
     const h = el.parentElement && el.parentElement.closest("[aria-sort]");
-    return !!h && HEAD_ROLES.has(roleOf(h)) && clean(h.textContent) === clean(el.textContent);
+    return !!h && HEAD_ROLES.has(roleOf(h)) && !h.querySelector(CONTROLS) &&
+      clean(h.textContent) === clean(el.textContent);
   }
 
   Object.assign(P, { CELL_ROLES, headerTakes, tablesFor, tableState, tableMet, dataTable,

@@ -5,7 +5,9 @@ are no controls; a sortable header whose label takes the click is one control; a
 component kit names by its own class (`ag-icon-filter`, `el-icon-delete`, `pi-trash`) and a
 column's resize handle get hints; a row's locator names its own words, not the row above,
 though the first row carries a state class of its own; a range input kept clipped inside
-the thumb drawn for it (MUI's slider) is filled there. Both transports."""
+the thumb drawn for it (MUI's slider) is filled there; a box that says role=checkbox around
+the native check box or switch it draws (PrimeReact's) is no second line. Both
+transports."""
 
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ async def test_a_grids_see_through_check_boxes_are_its_own_and_checking_one_work
         tab: Tab, site: Site) -> None:
     shot = await listened_snapshot(tab, site.url("datagrid.html"))
     boxes = [(info["name"], "[checked disabled]" in line_of(shot, r))
-             for r, info in shot.refs.items() if info["role"] == "checkbox"]
+             for r, info in shot.refs.items()
+             if info["role"] == "checkbox" and info["name"] != "Send reports"]
     assert boxes == [("Select all rows", False), ("Select Toyota", False),
                      ("Electric", True), ("Select Ford", False), ("Electric", False)], shot.text
     done = await actions.check(tab, parse(ref(shot, "checkbox", "Select Ford")), True)
@@ -53,6 +56,16 @@ async def test_a_sortable_header_whose_label_listens_is_one_control_and_sorts(
     assert await text_of(tab, "#out") == "sorted descending"
 
 
+async def test_a_sortable_headers_label_keeps_its_ref_when_the_header_holds_a_control(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("datagrid.html"))
+    price = [r for r, info in shot.refs.items() if info["name"] == "Price"]
+    assert len(price) == 1, shot.text
+    assert shot.refs[price[0]]["role"] == "clickable", shot.text
+    await actions.click(tab, parse(price[0]))
+    assert await text_of(tab, "#out") == "price sorted"
+
+
 async def test_a_kits_icon_classes_and_a_resize_handle_give_hints(
         tab: Tab, site: Site) -> None:
     shot = await listened_snapshot(tab, site.url("datagrid.html"))
@@ -79,3 +92,14 @@ async def test_a_range_input_kept_clipped_in_its_thumb_is_filled_there(
     done = await actions.enter_text(tab, parse(ref(shot, "slider", "Volume")), "70", "fill")
     assert "value now '70'" in done.changes, done
     assert await text_of(tab, "#out") == "Volume 70"
+
+
+async def test_a_box_that_says_checkbox_around_a_native_one_is_no_second_line(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("datagrid.html"))
+    toggles = [(info["role"], info["name"]) for info in shot.refs.values()
+               if info["name"] in ("Send reports", "Notifications", "")
+               and info["role"] in ("checkbox", "switch")]
+    assert toggles == [("checkbox", "Send reports"), ("switch", "Notifications")], shot.text
+    await actions.check(tab, parse(ref(shot, "switch", "Notifications")), True)
+    assert await js(tab, "document.getElementById('notify').checked") is True
