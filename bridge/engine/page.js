@@ -16,6 +16,8 @@
     folded, summaryOf, CELL_ROLES, tablesFor, tableState, dataTable, tableMet, isRow, isCell,
     tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small } = P;
 
+  const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
+
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
                             "IFRAME", "FRAME", "OBJECT", "EMBED"]);
@@ -87,6 +89,7 @@
     const onHover = hoverShown(opts.hook);
     let hoverOnly = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
+    let face = null;  // the control whose inside is walked: {name, range (a slider's)}
     let count = 0;
     const limit = opts.maxNodes || 200000;
     const handlers = listened(opts.hook);
@@ -351,14 +354,25 @@
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (dragging && !(row.length > 9 && row[9][0]));
+        if (role === "clickable" && face && (row[3] === face.name || face.range)) {
+          // the box inside a control that takes its clicks (a web component's part; the
+          // surface of a rating's stars, as a slider's children are its own): the
+          // control's, no line of its own
+          refCount--;
+          walkChildren(el, depth);
+          return;
+        }
         if (role === "combobox" && row[6] !== null && row[6] === row[3]) row[6] = null;
         hinted(row, el);
         withError(row, src);
         if (row[3] && !consumed && unnamed()) boxes[boxes.length - 1].lead += row[3] + " ";
         rows.push(row);
         if (fromContent) consumed++;
+        const wasFace = face;
+        face = { name: row[3], range: RANGES.has(role) };
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
           walkChildren(el, depth + 1);
+        face = wasFace;
         if (fromContent) consumed--;
         return;
       }

@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf } = P;
+  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, allRoots } = P;
 
   // -- lookups used by actions ----------------------------------------------------------------
   function deepQuery(root, selector, out, limit) {
@@ -316,8 +316,10 @@
     const spot = res.error !== "covered" || res.around ? hoverSpot(el) : null;
     delete res.around;
     if (spot) res.hover = spot;
-    // what covers it may be on its way out (a menu or a modal fading as it closes)
-    else if (res.error === "covered") res.moving = document.getAnimations().some(ending);
+    // what covers it may be on its way out (a menu or a modal fading as it closes; a web
+    // component's in its shadow root, which the document's animations leave out)
+    else if (res.error === "covered")
+      res.moving = allRoots().some((r) => r.getAnimations().some(ending));
     return res;
   }
   const ending = (a) => a.playState === "running" && !!a.effect &&

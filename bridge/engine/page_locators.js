@@ -366,5 +366,5 @@
   }
 
   Object.assign(P, { locOf, hinted, cardLocs, queryIn, pickIn, byText,
-                     countsOn, countsOff });
+                     countsOn, countsOff, allRoots });
 })();

@@ -140,7 +140,7 @@
   // it has no words of its own beside theirs (a tab's frame around the tab, a strip around
   // its tabs, as Ant Design draws them). A click on it is theirs; they get the refs.
   function framesOnly(el) {
-    if (opens(el) || !el.querySelector(CONTROLS)) return false;
+    if (opens(el) || (!el.shadowRoot && !el.querySelector(CONTROLS))) return false;
     const found = controlsIn(el);
     return found.length > 0 && !wordsOutside(el, found);
   }
@@ -148,23 +148,34 @@
   // (a box that says it opens something, a menu's trigger around its link, is a control)
   const opens = (el) => el.hasAttribute("aria-haspopup") || el.hasAttribute("aria-expanded");
 
-  // The controls among el's first DELEGATE_LOOK elements.
+  // The controls among el's first DELEGATE_LOOK elements, those of its shadow root first (a
+  // web component's host: Shoelace's button is a <button> in it).
   function controlsIn(el) {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
     const found = [];
-    for (let n = walker.nextNode(), k = 0; n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
-      const p = n.parentElement;
-      if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
-          (getComputedStyle(n).cursor === "pointer" &&
-           (!p || getComputedStyle(p).cursor !== "pointer"))) found.push(n);
+    let k = 0;
+    for (const root of el.shadowRoot ? [el.shadowRoot, el] : [el]) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+      for (let n = walker.nextNode(); n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
+        const p = n.parentElement;
+        if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
+            (getComputedStyle(n).cursor === "pointer" &&
+             (!p || getComputedStyle(p).cursor !== "pointer"))) found.push(n);
+      }
     }
     return found;
+  }
+
+  // Whether `n` is inside `c` as the page is drawn: a host's words slotted into a control of
+  // its shadow root are that control's.
+  function drawnIn(c, n) {
+    for (let p = n; p; p = p.assignedSlot || p.parentNode || p.host) if (p === c) return true;
+    return false;
   }
 
   // Whether el holds words outside its controls `found`, its pictures' alt text among them
   // (a card's photo is its own; too many words to look through: it does)
   function wordsOutside(el, found) {
-    const outside = (n) => !found.some((c) => c.contains(n));
+    const outside = (n) => !found.some((c) => drawnIn(c, n));
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(), k = 0; t; t = walker.nextNode()) {
       if (++k > DELEGATE_LOOK) return true;
