@@ -175,7 +175,8 @@
   // Whether el holds words outside its controls `found`, its pictures' alt text among them
   // (a card's photo is its own; too many words to look through: it does)
   function wordsOutside(el, found) {
-    const outside = (n) => !found.some((c) => drawnIn(c, n));
+    const outside = (n) => !found.some((c) => c.contains(n)) &&
+      !(el.shadowRoot && found.some((c) => drawnIn(c, n)));
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(), k = 0; t; t = walker.nextNode()) {
       if (++k > DELEGATE_LOOK) return true;
