@@ -354,7 +354,7 @@
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (dragging && !(row.length > 9 && row[9][0]));
-        if (role === "clickable" && face && (row[3] === face.name || face.range)) {
+        if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {
           // the box inside a control that takes its clicks (a web component's part; the
           // surface of a rating's stars, as a slider's children are its own): the
           // control's, no line of its own
