@@ -177,11 +177,13 @@ class Placing(PageFrames):
         that end or ran them within AFTER_MOVING, or timers it armed in reply to input are
         still to run), for up to COVER_WAIT: a person waits that long. A hidden tab is
         drawn meanwhile (it would not run its animations); the last answer. A cover on a
-        page doing none of this is answered at once, nothing drawn."""
+        page doing none of this is answered at once, nothing drawn. (Found doing none of it
+        just after a look, the page is looked at once more: a timer may have run between
+        the two and taken the cover away.)"""
         now = time.monotonic()
         moved = now if res.get("moving") else 0.0  # when the page was last seen animating
         if not moved and not await self._armed(frame):
-            return res
+            return await self._again(frame, expression, res)
         deadline = now + COVER_WAIT
         async with drawn_while(cast("Tab", self)):
             while True:
@@ -196,7 +198,12 @@ class Placing(PageFrames):
                 if res.get("moving"):
                     moved = now
                 elif now - moved > AFTER_MOVING and not await self._armed(frame):
-                    return res
+                    return await self._again(frame, expression, res)
+
+    async def _again(self, frame: Frame, expression: str, res: dict[str, Any]
+                     ) -> dict[str, Any]:
+        again = await self.evaluate(frame, expression)
+        return again if isinstance(again, dict) else res
 
     async def _armed(self, frame: Frame) -> bool:
         """Whether the page has timers to run that it armed in reply to input (hook.js)."""
