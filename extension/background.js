@@ -13,7 +13,7 @@ import { committed, frames, inject, prepare, run, tabClosed } from "./reader.js"
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
 // what this extension can do beyond protocol 1, told in its hello (PROTOCOL.md)
-const ABILITIES = ["sequence.sessions", "sequence.reads"];
+const ABILITIES = ["sequence.sessions", "sequence.reads", "sequence.holds"];
 // numeric error codes shared with Python (bridge/errors.py)
 const ERR = { usage: 2, browser: 10, tab: 30, policy: 50 };
 const STOPPED = "the person stopped all agents in this browser (Tabsteward popup); nothing was done";
@@ -58,7 +58,8 @@ function updateSettings(changes) {
 
 // Commands for one tab's debugger in steps, in one message (one trip from the hub instead of
 // one a step): each step's commands are sent together, in order; the next step once they all
-// answered; after a step with a failure nothing more is sent. A command is [method, params]
+// answered; after a step with a failure nothing more is sent, nor after step `hold` (when
+// given: one read) when that read answered false. A command is [method, params]
 // for the tab's page, or [method, params, sessionId] for one of its frames' sessions; or
 // [READ, {documentId, name, args}], a read of the page helper in a document of the tab, as
 // reader.run does it (no debugger context needed). The answers, step by step: {result} or
@@ -67,15 +68,16 @@ function updateSettings(changes) {
 const READ = "Tabsteward.read";
 const MAX_STEPS = 8;
 const MAX_STEP = 16;
-async function sequence(target, steps) {
+async function sequence(target, steps, hold) {
   const ok = target && Number.isInteger(target.tabId) && Array.isArray(steps) &&
+    (hold === undefined || (Number.isInteger(hold) && hold >= 0 && hold < steps.length)) &&
     steps.length <= MAX_STEPS && steps.every((s) => Array.isArray(s) && s.length <= MAX_STEP &&
       s.every((c) => Array.isArray(c) && c.length <= 3 && typeof c[0] === "string" &&
         (c[2] === undefined || (typeof c[2] === "string" && c[2] !== ""))));
   if (!ok) {
-    throw new CallError(ERR.usage, `debugger.sequence wants {tabId} and up to ${MAX_STEPS} ` +
+    throw new CallError(ERR.usage, `debugger.sequence wants {tabId}, up to ${MAX_STEPS} ` +
       `steps of up to ${MAX_STEP} [method, params] or [method, params, sessionId] ` +
-      "commands; nothing was sent");
+      "commands, and the index of a step to hold on or none; nothing was sent");
   }
   const tab = { tabId: target.tabId };
   touch(tab, 1);
@@ -93,12 +95,21 @@ async function sequence(target, steps) {
                                       params || {})));
       out.push(got.map((g) => g.status === "fulfilled" ?
         { result: g.value === undefined ? null : g.value } : { error: errorOf(g.reason) }));
-      failed = got.some((g) => g.status === "rejected");
+      failed = out.length - 1 === hold ? heldBack(got[0]) :
+        got.some((g) => g.status === "rejected");
     }
     return out;
   } finally {
     touch(tab, -1);
   }
+}
+
+// Whether a sequence's hold step answered false: a read's value (reader.run's answer, or the
+// debugger's Runtime.evaluate result). A read that failed holds nothing back.
+function heldBack(settled) {
+  if (!settled || settled.status !== "fulfilled" || !settled.value) return false;
+  const v = settled.value;
+  return ("value" in v ? v.value : v.result && v.result.value) === false;
 }
 
 // A sequence's read: its answer is reader.run's (null when the document is gone).

@@ -104,14 +104,17 @@ class CDPConnection:
             self._pending.pop(msg_id, None)
 
     async def sequence(self, steps: list[list[Command]],
-                       timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:
+                       timeout: float | None = DEFAULT_TIMEOUT, *,
+                       hold: int | None = None) -> list[list[Answer]]:
         """Commands in steps: each step's sent together, the next step once they all
-        answered; after a step with a failure nothing more is sent. The answers, step by
-        step: a result, or the error (BrowserError "not sent" for one not sent). A transport
-        may do it in fewer trips (the extension: one)."""
+        answered; after a step with a failure nothing more is sent, nor after step `hold`
+        (one Runtime.evaluate) when it answered false. The answers, step by step: a result,
+        or the error (BrowserError "not sent" for one not sent). A transport may do it in
+        fewer trips (the extension: one)."""
         out: list[list[Answer]] = []
-        for step in steps:
-            if any(isinstance(a, Exception) for a in (out[-1] if out else [])):
+        stop = False
+        for n, step in enumerate(steps):
+            if stop:
                 out.append([not_sent(method) for method, _, _ in step])
                 continue
             got = await asyncio.gather(*(self.send(m, p, s, timeout) for m, p, s in step),
@@ -120,6 +123,8 @@ class CDPConnection:
                 if not isinstance(answer, dict | Exception):
                     raise answer  # cancelled
             out.append([a for a in got if isinstance(a, dict | Exception)])
+            stop = held(out[-1]) if n == hold else \
+                any(isinstance(a, Exception) for a in out[-1])
         return out
 
     def check_open(self, method: str) -> None:
@@ -212,6 +217,13 @@ class CDPConnection:
                 handler("Tabsteward.disconnected", {"reason": reason}, None)
             except Exception:
                 log.exception("disconnect handler failed")
+
+
+def held(answers: list[Answer]) -> bool:
+    """Whether a sequence's `hold` step answered false (what comes after it is not sent);
+    a read that failed holds nothing back."""
+    first = answers[0] if answers else None
+    return isinstance(first, dict) and first.get("result", {}).get("value") is False
 
 
 def not_sent(method: str) -> BrowserError:

@@ -204,28 +204,32 @@ class ExtensionConnection(ExtensionAttach):
         return await self._relay(tab, debuggee, session_id, method, params, timeout)
 
     async def sequence(self, steps: list[list[Command]],
-                       timeout: float | None = DEFAULT_TIMEOUT) -> list[list[Answer]]:
+                       timeout: float | None = DEFAULT_TIMEOUT, *,
+                       hold: int | None = None) -> list[list[Answer]]:
         """As CDPConnection.sequence, in one message to the extension when every command
         is input, a script or Page.enable on one attached tab, on its page's session or (an
         extension able to) its frames' (its worker runs the steps, so they cost one trip
-        from the hub instead of one each); otherwise command by command, as `send` does."""
+        from the hub instead of one each), and it can hold the rest back on a read's
+        answer where asked to; otherwise command by command, as `send` does."""
         commands = [c for step in steps for c in step]
         tab = self._tab_of_session(str(commands[0][2])) if commands else None
+        hello = self.link.hello
+        abilities = hello.abilities if hello is not None else frozenset()
         if tab is None or self._unbatched or not tab.attached or tab.problem is not None or \
                 not self._linked.is_set() or len(steps) > SEQUENCE_STEPS or \
                 any(len(step) > SEQUENCE_STEP for step in steps) or any(
                     not self._sends_to(tab, s) or not m.startswith(SEQUENCED)
-                    for m, p, s in commands):
-            return await super().sequence(steps, timeout)
+                    for m, p, s in commands) or \
+                (hold is not None and "sequence.holds" not in abilities):
+            return await super().sequence(steps, timeout, hold=hold)
         # a world first reached without the debugger: a read of it the extension does as
         # the reader does (no search for the debugger's context), where it can
-        hello = self.link.hello
-        reads = hello is not None and "sequence.reads" in hello.abilities
+        reads = "sequence.reads" in abilities
         try:
             sent = [[await self._sequenced(tab, m, p, s, reads, timeout) for m, p, s in step]
                     for step in steps]
         except TabstewardError:  # not found: each command fails or not where `send` would
-            return await super().sequence(steps, timeout)
+            return await super().sequence(steps, timeout, hold=hold)
         self.check_open(commands[0][0])
         tab.acted = tab.acted or any(m.startswith("Input.") for m, _, _ in commands)
         page = session_of(tab.tab_id)
@@ -233,12 +237,12 @@ class ExtensionConnection(ExtensionAttach):
             got = await self.link.call(
                 "debugger.sequence", {"tabId": tab.tab_id},
                 [[[m, p] if s == page or m == READ else [m, p, s] for m, p, s in step]
-                 for step in sent], timeout=timeout)
+                 for step in sent], *(() if hold is None else (hold,)), timeout=timeout)
         except ExtensionCallError as exc:
             if exc.code != UsageError.code:
                 raise await self._error(commands[0][0], exc, tab) from None
             self._unbatched = True  # an extension from before debugger.sequence
-            return await super().sequence(steps, timeout)
+            return await super().sequence(steps, timeout, hold=hold)
         out: list[list[Answer]] = []
         for step, answers in zip(sent, got if isinstance(got, list) else [], strict=False):
             out.append([await self._answer(tab, m, a) for (m, _, _), a in

@@ -6,13 +6,13 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Awaitable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cdp.connection import Command
+from ..cdp.connection import Answer, Command, held
 from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
-from . import sent
+from . import drawing, sent
 from .collect import HOOK_SECRET
 from .model import Frame, Handle
 from .shield import Shield
@@ -211,12 +211,16 @@ async def barrier(tab: Tab) -> None:
         log.debug("no barrier after the action: %s", exc.message)
 
 
-async def input_then_read(tab: Tab, events: list[Command], handle: Handle,
-                          shield: Shield | None = None) -> dict[str, Any] | None:
-    """The input, then the element's state (`AFTER`; None when it is gone): in one sequence
-    of commands where the element is in the page's main frame (through the extension, one
+async def input_then_read(tab: Tab, steps: list[list[Command]], handle: Handle,
+                          shield: Shield | None = None, hold: str | None = None
+                          ) -> dict[str, Any] | None:
+    """The input, step by step (a step's events sent together, the next once they were
+    answered), then the element's state (`AFTER`; None when it is gone): in one sequence of
+    commands where the element is in the page's main frame (through the extension, one
     trip), else one after the other. A `shield` (mouse input) goes up before the input and
-    down with the read, in the same sequence where it can."""
+    down with the read, in the same sequence where it can. `hold`, a read of the page
+    helper in the element's frame, is asked after the first step: while it answers false,
+    the page is given time to settle (drawing.settle) before the rest is sent."""
     frame = handle.frame
     if frame.session == tab.session_id and frame.world is None:
         # a debugger came since the look-up: its world now, so the read joins the input
@@ -225,32 +229,68 @@ async def input_then_read(tab: Tab, events: list[Command], handle: Handle,
     local = frame.session == tab.session_id and frame.world is not None
     if shield is not None and not (local and shield.foldable()):
         await shield.up()
+    settled = _settled(tab, frame, hold) if hold is not None and len(steps) > 1 else None
     if not local:
-        await asyncio.gather(*(tab.send(m, p, s) for m, p, s in events))
+        for n, step in enumerate(steps):
+            await asyncio.gather(*(tab.send(m, p, s) for m, p, s in step))
+            if n == 0 and settled is not None and not await settled():
+                await drawing.settle(tab, settled)
         return await read_back(tab, handle)
     tab.check_open()
     tab.check_no_dialog()
-    read: Command = ("Runtime.evaluate", {"expression": after_read(handle),
-                                          "contextId": frame.world, "returnByValue": True,
-                                          "awaitPromise": False}, frame.session)
+
+    def in_world(expression: str) -> Command:
+        return ("Runtime.evaluate", {"expression": expression, "contextId": frame.world,
+                                     "returnByValue": True, "awaitPromise": False},
+                frame.session)
+    read = in_world(after_read(handle))
+    check = [[in_world(hold)]] if hold is not None and settled is not None else []
     sent = False
     if shield is not None and shield.raised is None and shield.frames:
-        raised, given, found = await tab.conn.sequence(
-            [shield.up_commands(), events, [read, *shield.down_commands()]])
+        raised, *given, found = await _held(tab, [
+            shield.up_commands(), steps[0], *check, *steps[1:],
+            [read, *shield.down_commands()]], 2 if check else None, settled)
         sent = shield.took_up(raised)
         if not sent:  # a frame went, and nothing after the shields was sent
             await shield.up()
-        elif not any(isinstance(a, Exception) for a in given):
+        elif not any(isinstance(a, Exception) for step in given for a in step):
             shield.took_down(found[1:])
     if not sent:
-        given, found = await tab.conn.sequence([events, [read]])
-    for answer in given:
+        *given, found = await _held(tab, [steps[0], *check, *steps[1:], [read]],
+                                    1 if check else None, settled)
+    for answer in (a for step in given for a in step):
         if isinstance(answer, Exception):
             raise answer
     if isinstance(found[0], Exception) or "exceptionDetails" in found[0]:
         return None  # gone with its document (the page navigated), or the page refused
     value = found[0].get("result", {}).get("value")
     return {**value, READ_IN: frame.id} if isinstance(value, dict) else None
+
+
+def _settled(tab: Tab, frame: Frame, hold: str) -> Callable[[], Awaitable[bool]]:
+    """Whether the page settled: the hold read does not answer false (nor when it fails:
+    the input goes on as it would have)."""
+    async def settled() -> bool:
+        try:
+            return await tab.evaluate(frame, hold, follow=False) is not False
+        except (BrowserError, TabError, UsageError) as exc:
+            log.debug("no answer to %s: %s", hold, exc.message)
+            return True
+    return settled
+
+
+async def _held(tab: Tab, steps: list[list[Command]], hold: int | None,
+                settled: Callable[[], Awaitable[bool]] | None) -> list[list[Answer]]:
+    """The steps' answers (their hold step's left out); where the hold step answered false,
+    the rest is sent once the page settled, or had the time to (drawing.settle)."""
+    got = await tab.conn.sequence(steps, hold=hold)
+    if hold is None or settled is None:
+        return got
+    if held(got[hold]):
+        await drawing.settle(tab, settled)
+        got[hold + 1:] = await tab.conn.sequence(steps[hold + 1:])
+    del got[hold]
+    return got
 
 
 def after_read(handle: Handle) -> str:

@@ -20,6 +20,8 @@ log = logging.getLogger("tabsteward.engine")
 T = TypeVar("T")
 
 FRAME_WAIT = 1.0  # seconds a frame may take to come
+SETTLE = 0.12  # seconds a page may take to put back what input moved (settle)
+SETTLE_LOOK = 0.016  # seconds between looks meanwhile: about a frame
 HELD = 0.03  # seconds input may take to be answered before the tab is made to draw for it
 # the smallest picture the browser sends of a frame: only its coming counts
 TINY = {"format": "jpeg", "quality": 1, "maxWidth": 8, "maxHeight": 8, "everyNthFrame": 1}
@@ -94,6 +96,19 @@ async def around(tab: Tab, act: Callable[[], Awaitable[T]],
         after.cancel()
         if cast:
             await _stop(tab)
+
+
+async def settle(tab: Tab, done: Callable[[], Awaitable[bool]]) -> None:
+    """Give the page up to SETTLE seconds (as long as a person's finger rests on a button)
+    until `done` says it settled: a tab that draws on its own draws meanwhile; a hidden one
+    is cast, so that its rendering steps run (scroll events, animation frames)."""
+    async with drawn_while(tab):
+        end = asyncio.get_running_loop().time() + SETTLE
+        while asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(SETTLE_LOOK)
+            if await done():
+                return
+        log.debug("the page did not settle within %g s", SETTLE)
 
 
 async def promptly(tab: Tab, sending: Awaitable[T]) -> T:

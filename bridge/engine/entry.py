@@ -122,7 +122,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             rich = pasting.wanted(str(info.get("tag") or ""), text)
             if rich is None or not await pasting.paste(tab, handle, text, rich):
                 insert: Command = (keyboard.TEXT, {"text": text}, tab.session_id)
-                return await input_then_read(tab, [insert], handle)
+                return await input_then_read(tab, [[insert]], handle)
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
         return await read_back(tab, handle)

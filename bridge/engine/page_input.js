@@ -1,11 +1,12 @@
 // The page helper's calls an action makes on one element before its input: its look-up
 // with where the input goes, in one call (`live`), a field made ready for text (`prepare`),
-// and whether it kept the focus (`holdsFocus`). Each is one call of the helper, so the
+// whether it kept the focus (`holdsFocus`), and whether a press left the page as it was under
+// the pointer (`stillUnder`). Each is one call of the helper, so the
 // extension makes it through chrome.scripting as it reads (bridge/cdp/ext_reader.py).
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, info, aim, point, fullText } = P;
+  const { idOf, get, info, aim, point, fullText, hitTarget, hits } = P;
 
   // A ref's element read only while it is still in the page (null when it is not), in one
   // call: `what` is "info", "fullText", or, with its info, where input goes ("aim", with
@@ -83,5 +84,15 @@
     return !!el && (el === active || el.contains(active));
   }
 
-  Object.assign(P, { live, prepare, holdsFocus, typingAt });
+  // Whether a release at (x, y) lands where the press did: on the element hit then (`hitId`)
+  // or inside the element acted on (`id`). A press may move the page (a grid focusing its
+  // cell scrolls, a list renders again) and put it back a moment later, in a task or at
+  // the next frame.
+  function stillUnder(id, hitId, x, y) {
+    const hit = hitTarget(null, x, y);
+    const el = get(id), was = hitId ? get(hitId) : null;
+    return !!hit && ((!!el && hits(el, hit)) || (!!was && hits(was, hit)));
+  }
+
+  Object.assign(P, { live, prepare, holdsFocus, typingAt, stillUnder });
 })();

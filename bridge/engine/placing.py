@@ -35,6 +35,7 @@ class Aim:
     target_id: int
     hit_id: int = 0  # the element hit there, in the element's frame
     also: dict[str, Any] | None = None  # another element on the path the click runs
+    local: tuple[float, float] | None = None  # the point in the element's frame
 
 
 
@@ -273,10 +274,11 @@ class Placing(PageFrames):
         target_id = int(target.get("id") or 0) if target is not None else 0
         hit_id = int(res.get("hit") or 0)
         also = res.get("also") if isinstance(res.get("also"), dict) else None
+        local = (x, y)
         current = frame
         for _ in range(20):
             if current.id == self.target_id:
-                return Aim(x, y, target, target_id, hit_id, also)
+                return Aim(x, y, target, target_id, hit_id, also, local)
             parent, owner_local, dx, dy = await self._step_out(current)
             x, y = x + dx, y + dy
             cover = await self.evaluate(parent, f"__ts.coverOf({owner_local}, {x}, {y})")
@@ -284,7 +286,7 @@ class Placing(PageFrames):
                 raise TargetCovered(f"{what} is covered by {cover}; nothing was done. Close or "
                                     "move what covers it first", cover=cover)
             current = parent
-        return Aim(x, y, target, target_id, hit_id, also)
+        return Aim(x, y, target, target_id, hit_id, also, local)
 
 
 def _cut_off(what: str, box: str) -> str:

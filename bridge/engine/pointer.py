@@ -83,17 +83,22 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         verb = "right-clicked"
     out = Outcome(f"{verb} {what}{reaches(handle, aim)}")
 
-    # Sent back to back, answered in order: in a hidden background tab the renderer holds a
-    # lone mouse move until its next frame (about a second), while a press right behind it
-    # makes it handle both at once.
-    events: list[Command] = [(MOUSE, {"type": "mouseMoved", "x": x, "y": y,
-                                      "modifiers": mask}, session)]
-    for n in range(1, count + 1):
-        for kind in ("mousePressed", "mouseReleased"):
-            events.append((MOUSE, {"type": kind, "x": x, "y": y, "button": button,
-                                   "clickCount": n, "modifiers": mask}, session))
+    # The move and the first press go back to back: in a hidden background tab the
+    # renderer holds a lone mouse move until its next frame (about a second), while a press
+    # right behind it makes it handle both at once. Each release, and each further press,
+    # goes once the event before it was answered, as a person's hand comes up after the
+    # page took the press: what the page does then (focus, which may scroll; a menu opened
+    # on mousedown) is where the release lands, not under a release sent along with it.
+    down = {"x": x, "y": y, "button": button, "modifiers": mask}
+    presses: list[Command] = [
+        (MOUSE, {"type": kind, **down, "clickCount": n}, session)
+        for n in range(1, count + 1) for kind in ("mousePressed", "mouseReleased")]
+    steps = [[(MOUSE, {"type": "mouseMoved", "x": x, "y": y, "modifiers": mask}, session),
+              presses[0]], *([event] for event in presses[1:])]
+    fx, fy = aim.local or (aim.x, aim.y)
+    hold = f"__ts.stillUnder({handle.local}, {aim.hit_id}, {fx}, {fy})"
     after = await shielded(tab, session, what, "click", lambda up: guarded(
-        tab, input_then_read(tab, events, handle, up), "click", out, barrier=False))
+        tab, input_then_read(tab, steps, handle, up, hold), "click", out, barrier=False))
     state = _report_state(tab, info, after, out)
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)

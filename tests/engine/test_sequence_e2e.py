@@ -70,6 +70,48 @@ async def test_after_a_failed_step_nothing_more_is_sent(tab: Tab, site: Site) ->
     assert value["result"]["value"] == "a"
 
 
+async def test_what_follows_a_hold_step_that_answers_false_is_not_sent(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    await tab.send(*_js(tab, "window.seq = []")[:2])
+    calls = extension_calls(tab)
+    for answer, sent in (("false", "ab"), ("true", "abc"), ("0", "abc"), ("nope.x", "abc")):
+        await tab.send(*_js(tab, "seq.length = 0")[:2])
+        [first, _, then] = await tab.conn.sequence(
+            [[_js(tab, "seq.push('a'), 1")], [_js(tab, f"seq.push('b'), {answer}")],
+             [_js(tab, "seq.push('c'), 3")]], hold=1)
+        assert first[0]["result"]["value"] == 1  # type: ignore[index]
+        value = await tab.send(*_js(tab, "seq.join('')")[:2])
+        assert value["result"]["value"] == sent, answer  # a read that threw holds nothing
+        assert isinstance(then[0], BrowserError) == (sent == "ab"), (answer, then)
+    if isinstance(tab.conn, ExtensionConnection):
+        assert calls.count("debugger.sequence") == 4
+
+
+async def test_an_extension_that_cannot_hold_has_a_held_sequence_sent_step_by_step(
+        tab: Tab, site: Site) -> None:
+    if not isinstance(tab.conn, ExtensionConnection):
+        pytest.skip("the hello's abilities are the extension's")
+    link = tab.conn.link
+    hello = link.hello
+    assert hello is not None
+    assert "sequence.holds" in hello.abilities
+    link.hello = dataclasses.replace(hello, abilities=hello.abilities - {"sequence.holds"})
+    try:
+        await goto(tab, site.url("form.html"))
+        await tab.send(*_js(tab, "window.seq = []")[:2])
+        calls = extension_calls(tab)
+        [_, _, then] = await tab.conn.sequence(
+            [[_js(tab, "seq.push('a'), 1")], [_js(tab, "seq.push('b'), false")],
+             [_js(tab, "seq.push('c'), 3")]], hold=1)
+    finally:
+        link.hello = hello
+    assert isinstance(then[0], BrowserError)
+    value = await tab.send(*_js(tab, "seq.join('')")[:2])
+    assert value["result"]["value"] == "ab"
+    assert "debugger.sequence" not in calls
+
+
 async def test_a_click_is_one_message_after_its_look_up_through_the_extension(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
@@ -123,9 +165,10 @@ async def test_a_malformed_sequence_is_refused_by_the_extension_and_nothing_of_i
         ({"tabId": str(tab_id)}, [[mark]]),                # a tab id that is no integer
         (None, [[mark]]),                                  # no target
     ]
-    for target, steps in malformed:
+    holds: list[Any] = ["0", 1.5, -1, 1, None, True]  # no step of the sequence to hold on
+    for target, steps, *hold in [*malformed, *(({"tabId": tab_id}, [[mark]], h) for h in holds)]:
         with pytest.raises(ExtensionCallError) as refused:
-            await tab.conn.link.call("debugger.sequence", target, steps)
+            await tab.conn.link.call("debugger.sequence", target, steps, *hold)
         assert refused.value.code == UsageError.code
         assert "nothing was sent" in refused.value.message
     value = await tab.send(*_js(tab, "seq.length")[:2])
