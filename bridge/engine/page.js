@@ -14,7 +14,8 @@
     hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
     wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, countsOn, countsOff, zonesFor,
     folded, summaryOf, CELL_ROLES, tablesFor, tableState, dataTable, tableMet, isRow, isCell,
-    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small } = P;
+    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small,
+    gridPlace, mergeRow, orderGrid } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -172,22 +173,41 @@
       const outer = tr;
       const start = rows.length;
       const before = refCount;
-      tr = { cells: [], spans: [], cur: null, css };
+      tr = { cells: [], spans: [], cols: [], cur: null, css };
       walkChildren(el, depth);
       const own = tr.cells.map(clean);
       const cells = columns(st, el, own, tr.spans);
+      const place = !css && !acts ? gridPlace(el, tr.cols, tr.spans) : null;
+      const cols = tr.cols;
       tr = outer;
       if (!header) st.shown++;
+      // drawn in another pane of its grid before: one line (or its words, kept aside)
+      const kept = place && place.lines.get(place.index);
       if (refCount === before && !acts && (interactiveOnly || !own.some(Boolean))) {
         rows.length = start;  // an empty spacer row, or -i and nothing to act on
+        if (place && own.some(Boolean)) {  // (-i) its words go on its line, if it has one
+          if (kept) mergeRow(rows, kept, start, 0, cells, cols);
+          else place.lines.set(place.index, Object.assign([], { 8: cells, cols }));
+        }
+        return;
+      }
+      if (kept && kept.kids) {
+        mergeRow(rows, kept, start, at(depth), cells, cols);
         return;
       }
       const states = statesOf(el, "row");
       if (el.hasAttribute("aria-level")) states.push("level=" + el.getAttribute("aria-level"));
       if (acts) refCount++;
-      nest(start, [at(depth), 4, header ? "header" : "row",
-                   acts ? cut(clean(own.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
-                   states.join(" "), null, acts ? locOf(el, "row") : null, cells, idOf(el)]);
+      const line = [at(depth), 4, header ? "header" : "row",
+                    acts ? cut(clean(own.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
+                    states.join(" "), null, acts ? locOf(el, "row") : null, cells, idOf(el)];
+      nest(start, line);
+      if (place) {
+        line.cols = cols;
+        line.kids = rows.slice(start + 1);
+        if (kept) mergeRow(rows, line, rows.length, 0, kept[8], kept.cols);
+        place.lines.set(place.index, line);
+      }
     }
 
     // Whether `el` is where the page tells the person something: an alert, a status, a
@@ -226,6 +246,7 @@
         visit(node, depth);
         tr.cells.push(tr.cur);
         tr.spans.push(spanOf(node));
+        tr.cols.push(parseInt(node.getAttribute("aria-colindex"), 10) || 0);
         tr.cur = null;
       } else visit(node, depth);
       textVisible = was;
@@ -478,6 +499,7 @@
         if (all > st.rows)
           rows.push([at(inner), 4, "unloaded", "", 0, "", null, null, all - st.rows]);
       }
+      orderGrid(el, rows);
       if (box) closeBox(box, el, depth, role);
     }
 

@@ -9,13 +9,15 @@
   // What tells an element's kind apart: its first class, or lacking one the names of its
   // attributes (a wrapper a framework repeats per item: `data-testid`), with the value of
   // those that name a kind (`slot="comment"` beside `slot="actions"` are parts of one
-  // item); not its style (layout)
+  // item); not its style (layout) nor its id (each element's own: sections of a page that
+  // have ids are not cards of one kind)
   const KIND_ATTRS = /^(?:slot|data-(?:testid|test-id|test|qa|cy|type|component-type))$/;
   function kindOf(el) {
     if (el.classList.length) return el.classList[0];
     let k = "";
     for (const a of el.attributes) {
-      if (a.name !== "style") k += " " + a.name + (KIND_ATTRS.test(a.name) ? "=" + a.value : "");
+      if (a.name === "style" || a.name === "id") continue;
+      k += " " + a.name + (KIND_ATTRS.test(a.name) ? "=" + a.value : "");
     }
     return k;
   }

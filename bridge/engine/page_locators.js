@@ -212,7 +212,8 @@
       const texts = [], words = new Set();
       let left = 40;
       const take = (t) => {
-        const k = wordsOf(t.data);
+        if (t.previousSibling && t.previousSibling.nodeType === 3) return --left > 0;
+        const k = wordsOf(runOf(t));
         if (k && !words.has(k)) { words.add(k); texts.push([k, t]); }
         return --left > 0;
       };
@@ -299,6 +300,15 @@
       if (!fallback) fallback = k;
     }
     return fallback;
+  }
+
+  // A text node's words with those of the text nodes right after it: a framework writes
+  // `Invoice {n}` as two, which a person reads as one.
+  function runOf(t) {
+    let d = t.data;
+    for (let n = t.nextSibling; n && n.nodeType === 3 && d.length < 200; n = n.nextSibling)
+      d += n.data;
+    return d;
   }
 
   // A text node's first words (up to 40 characters): what `in "WORDS"` compares.

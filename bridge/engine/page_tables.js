@@ -9,10 +9,12 @@
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
   let tables = null;  // per snapshot: table element -> its state (tableState)
+  let grids = null;  // per snapshot: grid element -> Map(aria-rowindex -> its row's line)
 
   // A snapshot's tables start afresh (`on`), and are let go when it ends.
   function tablesFor(on) {
     tables = on ? new Map() : null;
+    grids = on ? new Map() : null;
   }
 
   // The state of a table this snapshot met (a row of it), or undefined.
@@ -182,6 +184,72 @@
       clean(h.textContent) === clean(el.textContent);
   }
 
-  Object.assign(P, { CELL_ROLES, headerTakes, tablesFor, tableState, tableMet, dataTable,
+  // -- one row drawn in several places ---------------------------------------------------
+  // A grid with frozen panes may draw a row more than once: Handsontable clones its header
+  // row and its first columns over the body, a pinned column has a container of its own.
+  // Rows of the same aria-rowindex in the same grid are one line, each cell in its column
+  // by aria-colindex, the lines in aria-rowindex order. Lines are snapshot rows (page.js):
+  // [depth, kind, role, name, id, states, value, loc, cells, ...].
+
+  // Where a row's line goes among its grid's: {lines, index} when the row says its
+  // aria-rowindex in a grid and every cell its aria-colindex, spanning nothing; else null.
+  function gridPlace(row, cols, spans) {
+    const index = parseInt(row.getAttribute("aria-rowindex"), 10);
+    if (!(index > 0) || !cols.length || !cols.every((c) => c > 0) ||
+        !spans.every(([c, r]) => c === 1 && r === 1)) return null;
+    const grid = row.closest("[role=grid],[role=treegrid],[role=table]");
+    if (!grid) return null;
+    let lines = grids.get(grid);
+    if (!lines) grids.set(grid, (lines = new Map()));
+    return { lines, index };
+  }
+
+  // The line of a row met first (`kept`, with `cols` and the lines under it `kids`; or only
+  // the words of one that had no line, -i) takes another drawing's cells (the first words
+  // of each column win) and the lines made for it from `start` on (at depth `depth`),
+  // which go after its own.
+  function mergeRow(rows, kept, start, depth, cells, cols) {
+    const byCol = new Map();
+    kept.cols.forEach((c, i) => byCol.set(c, kept[8][i] || ""));
+    cols.forEach((c, i) => { if (!byCol.get(c)) byCol.set(c, cells[i] || ""); });
+    kept.cols = [...byCol.keys()].sort((a, b) => a - b);
+    kept[8] = kept.cols.map((c) => byCol.get(c));
+    const moved = rows.splice(start);
+    if (!moved.length) return;
+    for (const r of moved) r[0] += kept[0] + 1 - depth;
+    const last = kept.kids.length ? kept.kids[kept.kids.length - 1] : kept;
+    rows.splice(rows.indexOf(last) + 1, 0, ...moved);
+    kept.kids.push(...moved);
+  }
+
+  // As the walk leaves `el`: when it is a grid with rows met in several places, its row
+  // lines (each with its own lines under it) in aria-rowindex order, from where the first
+  // of them stood, at its depth.
+  function orderGrid(el, rows) {
+    const lines = grids.get(el);
+    if (!lines) return;
+    grids.delete(el);
+    const sorted = [...lines.keys()].sort((a, b) => a - b).map((k) => lines.get(k))
+      .filter((l) => l.kids);  // (not words kept aside for a line that never came)
+    const at = sorted.map((l) => rows.indexOf(l));
+    if (at.every((i, k) => k === 0 || at[k - 1] < i)) return;
+    const taken = new Set(sorted.flatMap((l) => [l, ...l.kids]));
+    const first = Math.min(...at.filter((i) => i >= 0));
+    const base = rows[first][0];
+    const rest = rows.filter((r, i) => i < first && !taken.has(r));
+    const after = rows.filter((r, i) => i > first && !taken.has(r));
+    rows.length = 0;
+    for (const r of rest) rows.push(r);
+    for (const l of sorted) {
+      const shift = base - l[0];
+      for (const r of [l, ...l.kids]) {
+        r[0] += shift;
+        rows.push(r);
+      }
+    }
+    for (const r of after) rows.push(r);
+  }
+
+  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, tablesFor, tableState, tableMet, dataTable,
     isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs });
 })();
