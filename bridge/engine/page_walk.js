@@ -1,0 +1,498 @@
+// The page helper's snapshot walk: the page's tree as snapshot rows, each element once,
+// with data tables as rows of cells (page_tables.js) and repeated containers as named lines
+// with their controls under them (page_cards.js). page.js runs it for a snapshot.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
+    stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
+    breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened,
+    hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
+    wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, zonesFor,
+    folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
+    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small,
+    gridPlace, mergeRow, orderGrid } = P;
+
+  const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
+
+  // elements whose content is no part of the page's tree (a field's text box is its own)
+  const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
+                            "IFRAME", "FRAME", "OBJECT", "EMBED"]);
+
+  // -- repeated containers (issue 13 §4; cards: page_cards.js; tables: page_tables.js) -------
+  // A container that repeats among its siblings and holds text and a ref (a list item, a
+  // post, a card) is one line, its controls under it.
+  const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
+  const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
+
+  // A row: [depth, kind, role, name, id, states, value, loc, extra]
+  //   kind 0 = element with a ref, 1 = structure (no ref; id its element's, for a locator
+  //   by its role and name), 2 = text, 3 = frame placeholder,
+  //   4 = table row: role "row" or "header", extra its cells' text (id set when the row
+  //   itself is clickable, a 10th cell its element's id either way); role "more" /
+  //   "unloaded": extra is how many rows were left out / are not in the page yet
+  //   (aria-rowcount); role "items": how many items of a list were left out
+  function walk(opts) {
+    const rows = [];
+    // a list (the parent of list items or articles) -> [items met, items left out]; an
+    // unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
+    const lists = new Map();
+    const interactiveOnly = !!opts.interactive;
+    const viewportOnly = !!opts.viewport;
+    const deep = document.activeElement;
+    let focused = deep;
+    while (focused && focused.shadowRoot && focused.shadowRoot.activeElement)
+      focused = focused.shadowRoot.activeElement;
+    let pending = "";
+    let pendingDepth = 0;
+    // whether the element whose children are walked is visible, so its text is (visibility
+    // is inherited, and a child may turn it back on)
+    let textVisible = true;
+    // whether the element walked takes no input: inside an `inert` subtree, or outside the
+    // modal dialog that is open (the browser makes the rest of the page inert; a page's own
+    // modal lays a veil over it). Its words are still shown; it gets no ref, as a person
+    // cannot reach it
+    const modal = document.querySelector("dialog:modal") || pageModal();
+    let inert = !!modal;
+    // the box that shows nothing of what is walked: hiding its overflow, it is at most a
+    // pixel wide or high (the screen-reader-only pattern, a collapsed panel, a list kept
+    // for screen readers). What it holds gets no ref either; a box positioned outside it
+    // (fixed, or absolute to a block above it) escapes it
+    let clipper = null;
+    // what the page shows only while the pointer is over a box around it (its `:hover`
+    // rules, or a hover listener of that box), and the one the element walked is inside
+    // (null: none): its controls get refs, marked hover-only (an action on one puts the
+    // pointer over its row first), and its words name them as if shown
+    const onHover = hoverShown(opts.hook);
+    let hoverOnly = null;
+    let consumed = 0; // > 0 while inside an element whose text is its name
+    let face = null;  // the control whose inside is walked: {name, range (a slider's)}
+    let count = 0;
+    const limit = opts.maxNodes || 200000;
+    const handlers = listened(opts.hook);
+    const at = (depth) => interactiveOnly ? 0 : depth;  // -i: indented only under containers
+    let refCount = 0;  // rows with a ref so far
+    let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
+    // open containers: {start, refs, name, nameAt, lead (the names of the refs before its
+    // first words), said (whether it holds words of its own)}
+    const boxes = [];
+    // whether the innermost container still waits for its name: its first words, after at
+    // most LEAD_REFS refs (a card may begin with its author's link, a checkbox, a button)
+    const unnamed = () => boxes.length > 0 && boxes[boxes.length - 1].name === null &&
+      refCount - boxes[boxes.length - 1].refs <= LEAD_REFS;
+    // the innermost container is named by the words `t`, said by the line at `at`
+    const nameBox = (t, line) => {
+      const box = boxes[boxes.length - 1];
+      Object.assign(box, { name: box.lead + t, nameAt: line });
+    };
+    zonesFor([handlers, listened(opts.hook, "drop")]);
+
+    function flush() {
+      const t = clean(pending);
+      pending = "";
+      // text with no letter or digit (a lone bullet or separator) says nothing
+      if (!t || !HAS_WORD.test(t)) return;
+      for (const b of boxes) b.said = true;
+      if (unnamed()) nameBox(t, rows.length);
+      if (!interactiveOnly) rows.push([pendingDepth, 2, "", t]);
+    }
+
+    function addText(t, depth) {
+      if (consumed) return;
+      if (interactiveOnly && !unnamed()) {  // not shown, but a container's own words
+        if (boxes.length && HAS_WORD.test(t)) for (const b of boxes) b.said = true;
+        return;
+      }
+      if (!pending) pendingDepth = depth;
+      pending += t;
+    }
+
+    // rows from start on go one level under line, which is put before them
+    function nest(start, line) {
+      for (let i = start; i < rows.length; i++) rows[i][0]++;
+      rows.splice(start, 0, line);
+    }
+
+    // A container line when the box holds a ref and starts with words: named by them (taken
+    // from the text or heading line that said them).
+    function closeBox(box, el, depth, role) {
+      boxes.pop();
+      if (box.name === null || refCount === box.refs || !small(el, role)) return;
+      const name = box.name.replace(/^\u2022 /, "");
+      // one ref and no words but its own (a headline's link): the line would only repeat it
+      if (refCount - box.refs === 1 && !box.said) {
+        const only = rows.slice(box.start).find((r) => r[1] === 0);
+        if (only && only[3] && clean(name) === clean(only[3])) return;
+      }
+      if (!interactiveOnly) {
+        const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
+        for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
+          rows[i][0]--;
+      }
+      nest(box.start, [at(depth), 1, role || (el.tagName === "ARTICLE" ? "article" : "group"),
+                       name, idOf(el), ""]);
+    }
+
+    // One line for a table row: its cells' text in order, the controls in them under it.
+    function tableRow(el, depth, acts) {
+      const table = tableOf(el);
+      const css = el.tagName !== "TR" && !el.hasAttribute("role");
+      const st = table ? tableState(table) : { rows: 0, shown: 0, left: 0, section: null };
+      const header = headerRow(el, css, st.rows === 0);
+      st.rows++;
+      if (!header && !opts.scope && !viewportOnly && st.shown >= ROWS_MAX) {
+        st.left++;
+        return;
+      }
+      if (viewportOnly && !inViewport(el)) return;
+      flush();
+      const outer = tr;
+      const start = rows.length;
+      const before = refCount;
+      tr = { cells: [], spans: [], cols: [], cur: null, css };
+      walkChildren(el, depth);
+      const own = tr.cells.map(clean);
+      const cells = columns(st, el, own, tr.spans);
+      const place = !css && !acts ? gridPlace(el, tr.cols, tr.spans) : null;
+      const cols = tr.cols;
+      tr = outer;
+      if (!header) st.shown++;
+      // drawn in another pane of its grid before: one line (or its words, kept aside)
+      const kept = place && place.lines.get(place.index);
+      if (refCount === before && !acts && (interactiveOnly || !own.some(Boolean))) {
+        rows.length = start;  // an empty spacer row, or -i and nothing to act on
+        if (place && own.some(Boolean)) {  // (-i) its words go on its line, if it has one
+          if (kept) mergeRow(rows, kept, start, 0, cells, cols);
+          else place.lines.set(place.index, Object.assign([], { 8: cells, cols }));
+        }
+        return;
+      }
+      if (kept && kept.kids) {
+        mergeRow(rows, kept, start, at(depth), cells, cols);
+        return;
+      }
+      const states = statesOf(el, "row");
+      if (el.hasAttribute("aria-level")) states.push("level=" + el.getAttribute("aria-level"));
+      if (acts) refCount++;
+      const line = [at(depth), 4, header ? "header" : "row",
+                    acts ? cut(clean(own.join(" ")), NAME_MAX)[0] : "", acts ? idOf(el) : 0,
+                    states.join(" "), null, acts ? locOf(el, "row") : null, cells, idOf(el)];
+      nest(start, line);
+      if (place) {
+        line.cols = cols;
+        line.kids = rows.slice(start + 1);
+        if (kept) mergeRow(rows, line, rows.length, 0, kept[8], kept.cols);
+        place.lines.set(place.index, line);
+      }
+    }
+
+    // Whether `el` is where the page tells the person something: an alert, a status, a
+    // live region.
+    function tells(el, role) {
+      if (role === "alert" || role === "status") return true;
+      if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
+      const live = el.getAttribute("aria-live");
+      return live === "polite" || live === "assertive";
+    }
+
+    function walkChildren(el, depth) {
+      if (folded(el)) {  // what shows of a closed details: its summary
+        const summary = el.tagName === "DETAILS" ? summaryOf(el) : null;
+        if (summary) walk(summary, depth);
+        return;
+      }
+      const root = el.shadowRoot || el;
+      if (el.tagName === "SLOT") {
+        const assigned = el.assignedNodes({ flatten: false });
+        if (assigned.length) {
+          for (const c of assigned) walk(c, depth);
+          return;
+        }
+      }
+      for (let c = root.firstChild; c; c = c.nextSibling) walk(c, depth);
+    }
+
+    // A cell of the row being read gathers its text (a control's too) into the row's line.
+    function walk(node, depth) {
+      const was = textVisible, wasInert = inert, wasClipper = clipper, wasHover = hoverOnly;
+      if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
+        ? getComputedStyle(node).display === "table-cell" : isCell(node))) {
+        if (getComputedStyle(node).display === "none") return;
+        tr.cur = "";
+        visit(node, depth);
+        tr.cells.push(tr.cur);
+        tr.spans.push(spanOf(node));
+        tr.cols.push(parseInt(node.getAttribute("aria-colindex"), 10) || 0);
+        tr.cur = null;
+      } else visit(node, depth);
+      textVisible = was;
+      inert = wasInert;
+      clipper = wasClipper;
+      if (hoverOnly !== wasHover) revealing((hoverOnly = wasHover));
+    }
+
+    function visit(node, depth) {
+      if (++count > limit) return;
+      if (node.nodeType === 3) {
+        if (!textVisible) return;
+        if (tr) {
+          if (tr.cur !== null) tr.cur += node.data;
+          else if (node.data.trim()) {
+            tr.cells.push(node.data);
+            tr.spans.push([1, 1]);
+          }
+          return;
+        }
+        if (viewportOnly && !consumed && !interactiveOnly && node.data.trim() &&
+            !inViewport(node)) return;
+        addText(node.data, depth);
+        return;
+      }
+      if (node.nodeType !== 1) return;
+      const el = node;
+      const tag = el.tagName;
+      if (SKIP_TAGS.has(tag)) return;
+      if (el.getAttribute("aria-hidden") === "true" && !el.contains(focused)) return;
+      const cs = getComputedStyle(el);
+      if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
+        revealing((hoverOnly = el));
+      else if (cs.display === "none") return;
+      if (leftBehind(el, cs)) return;  // a widget's original field: its options are no text
+      if (el === modal) inert = false;
+      else if (el.hasAttribute("inert")) inert = true;
+      if (clipper && (cs.position === "fixed" ||
+          (cs.position === "absolute" && !clipper.contains(el.offsetParent)))) clipper = null;
+      const unseen = inert || !!clipper;  // no person reaches it
+      if (!clipper && !hoverOnly && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
+          standsApart(cs.display) && !REPLACED.has(tag)) {
+        const r = el.getBoundingClientRect();
+        if (r.width <= 1 || r.height <= 1) clipper = el;
+      }
+      if (tag === "INPUT" && el.type === "hidden") return;
+      const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");
+      textVisible = visible;  // for its text nodes; walk() restores the parent's
+      let role = wrapsToggle(el) ? "" : roleOf(el);
+      const block = breaksLine(cs.display);
+      // a box of its own in a line (a badge, a chip): its words stand apart from the next
+      const apart = !block && standsApart(cs.display);
+      const proxy = visible ? standIn(el) : null;
+      if (proxy) role = roleOf(proxy);
+      let clickable = false;
+      const dragging = visible && dragItem(el, cs);
+      if (dragging && !ACTIONABLE.has(role)) clickable = true;
+      else if (!ACTIONABLE.has(role) && visible) {
+        const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
+        const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
+        // (a pointer inside a label is its control's: a click there is the control's)
+        const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
+                       !(el.closest("label") || {}).control) || el.hasAttribute("onclick");
+        // (a listener alone: a box may take its children's clicks for them; a dialog or a
+        // landmark listening so is no control)
+        const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
+          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el);
+        // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
+        if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
+            (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
+             role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
+             tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el) &&
+             !guardOnly(el))) {
+          if (tag !== "LABEL" || !labels(el)) clickable = true;
+        }
+      }
+      if (tag === "IFRAME" || tag === "FRAME") {
+        if (!visible) return;
+        if (viewportOnly && !inViewport(el)) return;
+        flush();
+        refCount++;
+        rows.push(namedRow([at(depth), 3, "iframe", "", idOf(el)], el, "iframe", 0));
+        return;
+      }
+      const actionable = visible && !unseen && (ACTIONABLE.has(role) || clickable) &&
+        !(tag === "INPUT" && stoodInFor(el)) && !shownOnly(el, role);
+      if (!consumed && visible && isRow(el, role, cs.display))
+        return tableRow(el, depth, actionable);
+      if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&
+          !tr && !opts.scope && !viewportOnly && el.parentElement) {
+        let st = lists.get(el.parentElement);
+        if (!st) lists.set(el.parentElement, (st = [0, 0]));
+        if (++st[0] > ROWS_MAX) {
+          st[1]++;
+          return;
+        }
+      }
+      if (actionable && clickable && !role) role = "clickable";
+      const inView = !viewportOnly || inViewport(el);
+      if (tr && tr.cur && (block || apart || actionable || tag === "BR")) tr.cur += " ";
+      // a data table in a cell: its rows are lines of their own, under the row; the cell
+      // says where they went
+      if (tr && tr.cur !== null && !consumed && visible && (tag === "TABLE" ? dataTable(el)
+        : role === "table" || role === "grid" || role === "treegrid")) tr.cur += " [table] ";
+      if (block || actionable) {
+        if (pending && pendingDepth >= depth) flush();
+        else if (pending) pending += " ";
+      } else if (apart && pending) pending += " ";
+      if (actionable && inView) {
+        flush();
+        const src = proxy || el;
+        const states = statesOf(src, role);
+        if (src === focused) states.push("focused");
+        if (hoverOnly) states.push("hover-only");
+        if (dragging) states.push("draggable");
+        const value = valueOf(src, role);
+        const extra = optionsOf(el);
+        const [shown, valueLeft] = value === null || value === undefined || value === ""
+          ? [null, 0] : cut(String(value), VALUE_MAX);
+        refCount++;
+        const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
+                              locOf(el, role), extra], src,
+                             dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
+                             valueLeft);
+        // a drag item is named by its words; a long one (a card) keeps its text lines too
+        const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
+          role === "textbox" || (role === "combobox" && row[6] !== null) ||
+          (dragging && !(row.length > 9 && row[9][0]));
+        if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {
+          // the box inside a control that takes its clicks (a web component's part; the
+          // surface of a rating's stars, as a slider's children are its own): the
+          // control's, no line of its own
+          refCount--;
+          walkChildren(el, depth);
+          return;
+        }
+        if (role === "combobox" && row[6] !== null && row[6] === row[3]) row[6] = null;
+        hinted(row, el);
+        withError(row, src);
+        if (row[3] && !consumed && unnamed()) boxes[boxes.length - 1].lead += row[3] + " ";
+        rows.push(row);
+        if (fromContent) consumed++;
+        const wasFace = face;
+        face = { name: row[3], range: RANGES.has(role) };
+        if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
+          walkChildren(el, depth + 1);
+        face = wasFace;
+        if (fromContent) consumed--;
+        return;
+      }
+      if ((tag === "LABEL" && el.control) || (tag === "CAPTION" && !tr) ||
+          (tag === "LEGEND" && el.parentElement && el.parentElement.tagName === "FIELDSET")) {
+        // a label's text is its control's name, a legend's its fieldset's, a caption its
+        // table's: not repeated as text
+        consumed++;
+        walkChildren(el, depth);
+        consumed--;
+        return;
+      }
+      let box = null;  // boxable roles are never the structure below
+      // a custom element is inline unless styled, whatever it holds
+      if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
+          boxable(el, role)) {
+        flush();
+        boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,
+                           lead: "", said: false });
+      }
+      if (interactiveOnly && !consumed && !tr && visible && inView && !clipper &&
+          tells(el, role)) {
+        // -i keeps what the page tells the person (an error, a toast, "3 results"): an
+        // agent that just acted reads it there. Not what only a screen reader hears (a live
+        // region a pixel wide: a combobox's instructions); the full snapshot has its words
+        const [words, left] = cut(clean(el.innerText || ""), NAME_MAX);
+        if (words) {
+          flush();
+          const row = [0, 1, role === "alert" ? "alert" : "status", words, idOf(el), ""];
+          if (left) row.push(null, null, null, [left, 0]);
+          rows.push(row);
+          consumed++;
+          walkChildren(el, depth + 1);
+          consumed--;
+          return;
+        }
+      }
+      if (interactiveOnly && (role === "dialog" || role === "alertdialog") && !consumed &&
+          !tr && visible) {
+        // -i keeps a dialog's line over its controls: what it asks ("Delete this file?")
+        const before = refCount, start = rows.length;
+        flush();
+        walkChildren(el, depth + 1);
+        flush();
+        if (refCount > before) nest(start, [0, 1, role, dialogName(el, role), idOf(el), ""]);
+        return;
+      }
+      let structural = false;
+      if (interactiveOnly && role === "heading" && !consumed && !tr && visible && inView &&
+          unnamed()) {  // -i shows no heading, but a container's is still its name
+        const name = nameOf(el, role);
+        if (name) nameBox(name, -1);
+      }
+      if (!interactiveOnly && !consumed && !tr && visible && inView) {
+        if (role === "heading") {
+          flush();
+          const states = statesOf(el, role);
+          const line = namedRow([depth, 1, "heading", "", idOf(el), states.join(" ")], el, role,
+                              0);
+          if (line[3] && unnamed()) nameBox(line[3], rows.length);
+          rows.push(line);
+          consumed++;
+          walkChildren(el, depth + 1);
+          consumed--;
+          return;
+        }
+        if (role === "img") {
+          const row = namedRow([depth, 1, "img", "", idOf(el), ""], el, role, 0);
+          if (row[3]) { flush(); rows.push(row); }
+          return;
+        }
+        if (LANDMARKS.has(role) && role !== "group" && role !== "table" ||
+            (role === "group" && tag === "FIELDSET") ||
+            (role === "table" && (tag !== "TABLE" || dataTable(el)))) {
+          flush();
+          rows.push(namedRow([depth, 1, role, "", idOf(el), statesOf(el, role).join(" ")], el,
+                             role, 0));
+          structural = true;
+        } else if (role === "listitem") {
+          flush();
+          pendingDepth = depth;
+          pending = "\u2022 ";
+        }
+      }
+      const inner = structural ? depth + 1 : depth;
+      walkChildren(el, inner);
+      if (apart) {
+        if (tr && tr.cur) tr.cur += " ";
+        else if (pending) pending += " ";
+      }
+      if (!tr && (tag === "TD" || tag === "TH")) addText(" | ", inner);
+      if (block || structural || box) {
+        if (pending.trim() === "\u2022") pending = "";
+        flush();
+      }
+      const list = lists.get(el);
+      if (list && list[1]) rows.push([at(inner), 4, "items", "", 0, "", null, null, list[1]]);
+      const st = tableMet(el);
+      if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of
+        // its rows) the rows aria-rowcount says it has beyond those in the page
+        if (st.left) rows.push([at(inner), 4, "more", "", 0, "", null, null, st.left]);
+        const all = parseInt(el.getAttribute("aria-rowcount"), 10);
+        if (all > st.rows)
+          rows.push([at(inner), 4, "unloaded", "", 0, "", null, null, all - st.rows]);
+      }
+      orderGrid(el, rows);
+      if (box) closeBox(box, el, depth, role);
+    }
+
+    let start = document.documentElement;
+    if (opts.scope) {
+      start = get(opts.scope);
+      if (!start) return { error: "scope" };
+      inert = (!!modal && !modal.contains(start)) || !!(start.closest && start.closest("[inert]"));
+    }
+    if (start) walk(start, 0);
+    flush();
+    return {
+      url: location.href, title: document.title, rows, modal: !!modal,
+      truncated: count > limit,
+      scroll: [scrollX, scrollY, document.documentElement.scrollHeight, innerHeight],
+    };
+  }
+
+  Object.assign(P, { walk });
+})();
