@@ -1,0 +1,165 @@
+// The page helper: scrolling. An element brought into view in every box that clips it (an
+// action's first step), and a scroll by an amount where a mouse wheel would scroll.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { get, describe, composedParent } = P;
+
+  // -- bringing an element into view ---------------------------------------------------
+  // getBoundingClientRect says nothing about the boxes that clip an element, so every box
+  // between it and its document is checked: one that can scroll (overflow auto or scroll)
+  // is scrolled until the element shows in it; one that cannot (overflow hidden or clip)
+  // and cuts the element off entirely hides it. A box that shows the element already is
+  // left alone; one that must scroll puts it in its middle, as a person would, clear of
+  // the box's sticky headers and footers (`centre` puts it there in every box).
+  function isRoot(n) {
+    if (n === document.documentElement) return true;
+    if (n !== document.body) return false;
+    return getComputedStyle(document.documentElement).overflow === "visible";
+  }
+
+  function clipsAs(box, cs, pos) {  // whether `box` clips a descendant positioned `pos`
+    if (pos === "fixed") return false;
+    if (pos === "absolute" && cs.position === "static" && cs.transform === "none") return false;
+    return cs.overflowX !== "visible" || cs.overflowY !== "visible";
+  }
+
+  function shift(lo, hi, start, end, centre) {  // how far to scroll one axis
+    if (!centre && lo >= start && hi <= end) return 0;
+    if (hi - lo > end - start) return lo - start;  // too large to show whole: its start
+    return (lo + hi) / 2 - (start + end) / 2;
+  }
+
+  // How many of the viewport's pixels one of a box's own is (1 unless zoomed or scaled).
+  function scaleOf(shown, own) {
+    const k = own > 0 && shown > 0 ? shown / own : 1;
+    return Math.abs(k - 1) < 0.02 ? 1 : k;
+  }
+
+  function reveal(el, centre) {
+    const b = el.getBoundingClientRect();
+    let r = { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+    let scrolled = false;
+    let pos = getComputedStyle(el).position;
+    for (let box = composedParent(el); box && !isRoot(box); box = composedParent(box)) {
+      if (pos === "fixed") break;
+      const cs = getComputedStyle(box);
+      if (!clipsAs(box, cs, pos)) {
+        if (cs.position !== "static" || pos !== "absolute") pos = cs.position;
+        continue;
+      }
+      pos = cs.position;
+      const br = box.getBoundingClientRect();
+      // the box's own pixels to the viewport's: a CSS zoom or a scale on it or around it
+      // (its client sizes and scroll offsets are in its own)
+      const [kx, ky] = [scaleOf(br.width, box.offsetWidth), scaleOf(br.height, box.offsetHeight)];
+      const view = { left: br.left + box.clientLeft * kx, top: br.top + box.clientTop * ky };
+      view.right = view.left + box.clientWidth * kx;
+      view.bottom = view.top + box.clientHeight * ky;
+      const sx = cs.overflowX === "auto" || cs.overflowX === "scroll";
+      const sy = cs.overflowY === "auto" || cs.overflowY === "scroll";
+      const dx = sx ? shift(r.left, r.right, view.left, view.right, centre) : 0;
+      const dy = sy ? shift(r.top, r.bottom, view.top, view.bottom, centre) : 0;
+      if (dx || dy) {
+        const x0 = box.scrollLeft, y0 = box.scrollTop;
+        box.scrollBy({ left: dx / kx, top: dy / ky, behavior: "instant" });
+        const mx = (box.scrollLeft - x0) * kx, my = (box.scrollTop - y0) * ky;
+        if (mx || my) scrolled = true;
+        r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
+      }
+      r = { left: Math.max(r.left, view.left), top: Math.max(r.top, view.top),
+            right: Math.min(r.right, view.right), bottom: Math.min(r.bottom, view.bottom) };
+      if (r.right <= r.left || r.bottom <= r.top) return { hidden: describe(box) };
+    }
+    const dx = shift(r.left, r.right, 0, innerWidth, centre);
+    const dy = shift(r.top, r.bottom, 0, innerHeight, centre);
+    if (dx || dy) {
+      const x0 = scrollX, y0 = scrollY;
+      scrollBy({ left: dx, top: dy, behavior: "instant" });
+      const mx = scrollX - x0, my = scrollY - y0;
+      if (mx || my) scrolled = true;
+      r = { left: r.left - mx, top: r.top - my, right: r.right - mx, bottom: r.bottom - my };
+    }
+    return { scrolled, shown: r };
+  }
+
+  // Scroll the element into view in every box that clips it and in its frame's viewport:
+  // `{scrolled}`, or `{hidden}` naming a box that cuts it off and cannot scroll.
+  function scrollIntoView(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { scrolled: false };
+    const res = reveal(el, false);
+    delete res.shown;
+    return res;
+  }
+
+  // -- scrolling by an amount, as a mouse wheel does -----------------------------------
+  // A wheel scrolls the box under the pointer that can still move that way, else the one
+  // around it, up to the page itself: an app whose page never scrolls (its list pane does)
+  // scrolls as a person sees it. `scroll --dy` over an element (id), or over the middle of
+  // the frame's viewport (id null) when the page cannot scroll that way. {moved, pos (x,
+  // y), size (width, height), view (width, height), box (what scrolled: "" for the page),
+  // self (the element itself)}
+  const LETS = new Set(["auto", "scroll", "overlay"]);
+
+  function pageOverflow(axis) {  // the viewport's, from the root or else the body
+    const of = (el) => getComputedStyle(el)["overflow" + axis];
+    const o = of(document.documentElement);
+    return o === "visible" && document.body ? of(document.body) : o;
+  }
+
+  function room(pos, size, view, d) {
+    return d > 0 ? pos + view < size - 1 : d < 0 && pos > 0;
+  }
+
+  function canScroll(box, dx, dy) {
+    const page = box === document.scrollingElement;
+    const cs = page ? null : getComputedStyle(box);
+    const lets = (axis) => page ? !/^(hidden|clip)$/.test(pageOverflow(axis))
+                                : LETS.has(cs["overflow" + axis]);
+    return !!(dy && lets("Y") && room(box.scrollTop, box.scrollHeight, box.clientHeight, dy) ||
+              dx && lets("X") && room(box.scrollLeft, box.scrollWidth, box.clientWidth, dx));
+  }
+
+  function boxAround(start, dx, dy) {  // the element or its nearest box that can scroll
+    for (let n = start; n && n.nodeType === 1; n = composedParent(n)) {
+      if (n === document.documentElement || isRoot(n)) return null;
+      if (canScroll(n, dx, dy)) return n;
+    }
+    return null;
+  }
+
+  function largestBox(dx, dy) {  // the page's largest shown box that can scroll that way
+    let best = null, area = 0;
+    for (const el of document.body ? document.body.querySelectorAll("*") : []) {
+      if (el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1)
+        continue;
+      const a = el.clientWidth * el.clientHeight;
+      if (a > area && canScroll(el, dx, dy)) { best = el; area = a; }
+    }
+    return best;
+  }
+
+  function wheel(id, dx, dy) {
+    const el = id == null ? null : get(id);
+    if (id != null && (!el || !el.isConnected)) return null;
+    const page = document.scrollingElement || document.documentElement;
+    let box = el ? boxAround(el, dx, dy) : null;
+    if (!box && !canScroll(page, dx, dy) && !el) {
+      const under = document.elementFromPoint(innerWidth / 2, innerHeight / 2);
+      box = (under && boxAround(under, dx, dy)) || largestBox(dx, dy);
+    }
+    const moving = box || page;
+    const x0 = moving.scrollLeft, y0 = moving.scrollTop;
+    moving.scrollBy({ left: dx, top: dy, behavior: "instant" });
+    return {
+      moved: [moving.scrollLeft - x0, moving.scrollTop - y0],
+      pos: [moving.scrollLeft, moving.scrollTop],
+      size: [moving.scrollWidth, moving.scrollHeight],
+      view: [moving.clientWidth, moving.clientHeight],
+      box: box ? describe(box) : "", self: !!box && box === el,
+    };
+  }
+
+  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel });
+})();
