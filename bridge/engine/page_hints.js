@@ -64,6 +64,7 @@
     /(?:^|\s)material-(?:icons|symbols)/.test(n.getAttribute("class") || "");
   const IDENT = /^[A-Za-z][\w-]{0,40}$/;
   const HAS_LETTER = /\p{L}/u;
+  const LIGATURE = /^[a-z_]{3,30}$/;  // an icon font's glyph by its name ("delete")
 
   // "thumb_up", "deleteButton", "icon-trash", "trash-can.8f3a2b1c", "ic_share_24px",
   // "bi-cart3" -> "thumb up", "delete", "trash", "trash can", "share", "cart": no build
@@ -102,15 +103,27 @@
 
   // {hint, sels}: the first hint of the issue's order, and CSS selectors that match `el`
   // built on evidence, best first.
+  // Whether el holds letters a person reads (not a script's, a style's, a noscript's).
+  function lettered(el) {
+    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = w.nextNode(); n; n = w.nextNode()) {
+      const p = n.parentElement;
+      if (HAS_LETTER.test(n.data) && !(p && SKIP_TAGS.has(p.tagName))) return true;
+    }
+    return false;
+  }
+
   function iconEvidence(el) {
     const tag = el.tagName.toLowerCase();
     const hints = [], sels = [];
     const attrSel = (name, v) => v.length <= 60 && !/["\\\n]/.test(v)
       ? "[" + name + "=\"" + v + "\"]" : null;
     // what it holds speaks for it when it is small, as an icon is (not a list of them),
-    // and holds no control of its own (a listbox's options say what they are, not it)
+    // holds no control of its own (a listbox's options say what they are, not it) and no
+    // words but an icon font's ligature (a sortable list's items are not its handles)
     const inner = fewInside(el, 8);
-    const small = inner !== null && !inner.some((n) => n.matches(CONTROLS));
+    const small = inner !== null && !inner.some((n) => n.matches(CONTROLS)) &&
+      (!lettered(el) || LIGATURE.test(clean(el.textContent)));
     const nodes = small ? [el, ...inner] : [el];
     const within = (sel) => small ? inner.find((n) => n.matches(sel)) : null;
     const said = (n, a) => {  // a text attribute's words, and a selector on them
@@ -149,7 +162,7 @@
     }
     for (const n of small ? nodes : []) {  // an icon font's ligature: text drawn as a glyph
       const t = clean(n.textContent);
-      if (/^[a-z_]{3,30}$/.test(t) && iconFont(n)) {
+      if (LIGATURE.test(t) && iconFont(n)) {
         hints.push(hintWords(t));
         break;
       }

@@ -115,15 +115,19 @@
   //   buttons);
   // - a box its only control covers at least half of (MUI's switch and checkbox lay their
   //   see-through input over the box that listens);
-  // - a box that only frames its controls (`framesOnly`).
+  // - a box that only frames its controls (`framesOnly`);
+  // - a box around a grid or its rows, listening for its cells (Handsontable's holder): the
+  //   rows are read, their cells clicked by their words.
   // Its controls get the refs; it none.
   const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
+  const GRIDS = "[role=grid], [role=treegrid], [role=row]";
   const ENTRY = "input:not([type]), input[type=text], input[type=search], input[type=email], " +
     "input[type=url], input[type=tel], input[type=number], input[type=password], textarea, " +
     "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
     "[role=searchbox], [role=spinbutton]";
   function passesOn(el) {
     if (opens(el)) return false;
+    if (el.querySelector(GRIDS)) return true;
     const found = controlsIn(el);
     if (!found.length) return false;
     if (found.length >= DELEGATES || !wordsOutside(el, found)) return true;
@@ -188,13 +192,20 @@
     return false;
   }
 
-  // A focus guard: an empty element with no size that the page makes focusable only to
-  // catch the keyboard at a widget's or a dialog's edge (AG Grid's tab guards, a modal's
-  // sentinels). No person clicks it; a key press reaching it moves on.
+  // A box no person clicks: no size, no words, nothing in it with a size. A focus guard the
+  // page makes focusable only to catch the keyboard at a widget's or a dialog's edge (AG
+  // Grid's tab guards, a modal's sentinels: a key press reaching it moves on), or a pane a
+  // grid keeps empty, listening as its others do (Handsontable's bottom clones).
+  const GUARD_LOOK = 30;  // elements inside looked at, at most
   function guardOnly(el) {
-    if (el.firstElementChild || HAS_WORD.test(el.textContent || "")) return false;
-    const r = el.getBoundingClientRect();
-    return r.width < 1 || r.height < 1;
+    if (HAS_WORD.test(el.textContent || "")) return false;
+    const sized = (n) => {
+      const r = n.getBoundingClientRect();
+      return r.width >= 1 && r.height >= 1;
+    };
+    if (sized(el)) return false;
+    const inner = el.firstElementChild ? el.querySelectorAll("*") : [];
+    return inner.length <= GUARD_LOOK && !Array.prototype.some.call(inner, sized);
   }
 
   // A box that says it is a check box, radio or switch around the native one it draws

@@ -289,7 +289,7 @@
         // (a listener alone: a box may take its children's clicks for them; a dialog or a
         // landmark listening so is no control)
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
-          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el);
+          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el);
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&

@@ -2,14 +2,15 @@
 places (Handsontable's clones of its header row and row headers, a column pinned in a
 container of its own) and is read as one line per row in aria-rowindex order, with the
 controls of every pane under it; a row's words that a framework wrote as two text nodes
-(`Invoice {n}`) name its card as one; page sections that only have ids are no cards. Both
-transports."""
+(`Invoice {n}`) name its card as one; page sections that only have ids are no cards; a
+grid's listening panes, sizeless ones too, are no controls; a list's items' words are no hint
+for the list. Both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, text_of
+from pagetools import goto, listened_snapshot, ref, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -77,3 +78,19 @@ async def test_page_sections_that_only_have_ids_are_no_cards(tab: Tab, site: Sit
     assert "group" not in text, text
     assert '- button "Start"' in text, text
     assert '- button "Contact us"' in text, text
+
+
+async def test_a_grids_listening_panes_are_no_controls_and_its_cells_are_clicked_by_words(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("frozen_grid.html"))
+    assert [info["name"] for info in shot.refs.values()] == [
+        "Select Ada", "Select Alan", "Cancel"], shot.text
+    await actions.click(tab, parse("text=Nuts"))
+    assert await text_of(tab, "#out") == "cell Nuts"
+
+
+async def test_a_listening_list_takes_no_hint_from_its_items_handles(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("split_words.html"))
+    lists = [ln.strip() for ln in shot.text.splitlines() if ln.strip().startswith("- list ")]
+    assert lists == [f"- list {ref(shot, 'list', '')} loc=#tasks"], shot.text
