@@ -364,6 +364,13 @@
   }
 
   // -- states ---------------------------------------------------------------------------
+  // The aria-sort of the column header a button is the one control of.
+  function headerSort(el) {
+    const h = el.parentElement && el.parentElement.closest("th, [role=columnheader]");
+    const sort = h && h.getAttribute("aria-sort");
+    return sort && h.querySelectorAll(CONTROLS).length === 1 ? sort : null;
+  }
+
   function statesOf(el, role) {
     const s = [];
     const aria = (n) => el.getAttribute(n);
@@ -393,8 +400,9 @@
     if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
         (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
     if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
-    // a sortable column's header says how the rows are sorted now (aria-sort)
-    const sort = aria("aria-sort");
+    // a sortable column's header says how the rows are sorted now (aria-sort); so does the
+    // button in it that sorts them (DataTables draws one beside the header's words)
+    const sort = aria("aria-sort") || (role === "button" ? headerSort(el) : null);
     if (sort === "ascending" || sort === "descending" || sort === "other") s.push("sort=" + sort);
     if (role === "heading") {
       const level = aria("aria-level") || (/^H[1-6]$/.test(tag) ? tag[1] : "");

@@ -249,3 +249,17 @@ async def test_only_repeated_containers_with_words_before_a_ref_get_a_line(
         assert '"Underground' not in text  # columns of prose with links are not cards
         assert '"Alone here' not in text
     assert "\n> Alone here\n- button \"Solo\"" in (await tab.snapshot()).text
+
+
+async def test_a_button_that_sorts_its_column_says_how_the_rows_are_sorted(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("sort_buttons.html"))
+    shot = await tab.snapshot(interactive=True)
+    name = ref(shot, "button", "Name: Activate to invert sorting")
+    age = ref(shot, "button", "Age: Activate to sort")
+    assert "[sort=ascending]" in line_of(shot, name), shot.text
+    assert "sort=" not in line_of(shot, age), shot.text
+    done = await actions.click(tab, parse(age))
+    assert "now sort=ascending" in done.changes, done
+    shot = await tab.snapshot(interactive=True)
+    assert "sort=" not in line_of(shot, name), shot.text
