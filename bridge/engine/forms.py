@@ -12,7 +12,7 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .pointer import MOUSE, _click, _report_state, click, hover, state_said
+from .pointer import GONE, MOUSE, _click, _report_state, click, hover, state_said
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -149,8 +149,10 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     # what the opening click did but change the list's own state (its list shown), then
     # how the list stands now against before it opened (closed again, named by the choice)
     changes = [c for c in (opened.changes if opened else []) if not state_said(c)]
+    # (the option going with its list is no news: the list closing is how a choice ends)
     out = Outcome(f"chose {quote(option.name)} in {what} ({picked.did})",
-                  [*changes, *picked.changes], {**picked.data, "selected": [option.name]})
+                  [*changes, *(c for c in picked.changes if c != GONE)],
+                  {**picked.data, "selected": [option.name]})
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
         with contextlib.suppress(TabstewardError):
             # a list may close in its next animation frame (Choices.js does)

@@ -117,10 +117,13 @@
   //   see-through input over the box that listens);
   // - a box that only frames its controls (`framesOnly`);
   // - a box around a grid or its rows, listening for its cells (Handsontable's holder): the
-  //   rows are read, their cells clicked by their words.
+  //   rows are read, their cells clicked by their words;
+  // - a dialog's panel holding all of its controls, listening to keep its clicks from the
+  //   veil that closes it (Headless UI's).
   // Its controls get the refs; it none.
   const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
   const GRIDS = "[role=grid], [role=treegrid], [role=row]";
+  const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
   const ENTRY = "input:not([type]), input[type=text], input[type=search], input[type=email], " +
     "input[type=url], input[type=tel], input[type=number], input[type=password], textarea, " +
     "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
@@ -130,6 +133,8 @@
     if (el.querySelector(GRIDS)) return true;
     const found = controlsIn(el);
     if (!found.length) return false;
+    const dialog = el.parentElement && el.parentElement.closest(DIALOGS);
+    if (dialog && controlsIn(dialog).length === found.length) return true;
     if (found.length >= DELEGATES || !wordsOutside(el, found)) return true;
     if (found.length > WRAPPED) return false;
     if (found.some((n) => n.matches(ENTRY))) return true;

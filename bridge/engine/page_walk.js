@@ -373,7 +373,7 @@
         if (fromContent) consumed--;
         return;
       }
-      if ((tag === "LABEL" && el.control) || (tag === "CAPTION" && !tr) ||
+      if ((tag === "LABEL" && labels(el)) || (tag === "CAPTION" && !tr) ||
           (tag === "LEGEND" && el.parentElement && el.parentElement.tagName === "FIELDSET")) {
         // a label's text is its control's name, a legend's its fieldset's, a caption its
         // table's: not repeated as text
