@@ -92,6 +92,9 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     room = None  # how many characters it takes (its maxlength); None for any number
     if isinstance(state, str) and state.startswith("ok:") and state[3:].isdigit():
         state, room = "ok", int(state[3:])
+    keyed = state == "keys"  # a key at a time, focus moving on (a date's segments)
+    if keyed:
+        state, room = "ok", 0
     if state == "gone":
         raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
                           "snapshot")
@@ -109,7 +112,11 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         if mode == "type" or (room is not None and len(text) > room):
             # (a fill longer than the field takes goes on as typing does: a code's boxes)
             over = await keyboard.type_lines(tab, text, typed, handle, room)
-            if over.fields:
+            if over.fields and keyed:
+                out.changes.append(
+                    f"its keys went in one at a time, on into the {over.fields} field"
+                    f"{'s' if over.fields != 1 else ''} the page moved focus to")
+            elif over.fields:
                 out.changes.append(
                     f"it takes {room} character{'s' if room != 1 else ''}; the rest went on, "
                     f"a key at a time, into the {over.fields} field"

@@ -253,13 +253,16 @@
   }
 
   // A native field the page keeps unseen inside the widget it draws for it (MUI's slider
-  // keeps its range input in its thumb, clipped away): a person reaches it there, at the
-  // nearest box around it that is drawn.
+  // keeps its range input in its thumb, clipped away; React Aria's, in a box a pixel wide
+  // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
+  // box around it that is drawn.
   function viaWidget(el, res) {
-    if (res.error !== "covered" || !res.around || !FIELDS.has(el.tagName)) return null;
+    if (!FIELDS.has(el.tagName)) return null;
+    const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
+    if (!kept && (res.error !== "covered" || !res.around)) return null;
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
-    if (cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 && r.height > 1 &&
-        !/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return null;
+    if (!kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
+        r.height > 1 && !/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return null;
     let box = el.parentElement;
     while (box) {
       const b = box.getBoundingClientRect();

@@ -6,7 +6,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, info, aim, point, fullText, hitTarget, hits } = P;
+  const { idOf, get, info, aim, point, fullText, hitTarget, hits, roleOf } = P;
 
   // A ref's element read only while it is still in the page (null when it is not), in one
   // call: `what` is "info", "fullText", or, with its info, where input goes ("aim", with
@@ -30,8 +30,8 @@
 
   // A field made ready for text, as a person clicks into it: focused, with all of it
   // selected (`fill`, to be replaced) or the caret at its end (`type`). "ok" ("ok:N" when
-  // it takes N more characters only: its maxlength), "gone", or why it takes no text
-  // ("readonly", "disabled", "not-text:<type or tag>").
+  // it takes N more characters only: its maxlength; "keys" when it takes a key at a time),
+  // "gone", or why it takes no text ("readonly", "disabled", "not-text:<type or tag>").
   const NO_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file",
                            "range", "color", "hidden"]);
   function prepare(id, mode) {
@@ -62,7 +62,9 @@
       if (mode !== "fill") range.collapse(false);
       sel.removeAllRanges();
       sel.addRange(range);
-      return "ok";
+      // a segment of a date or a time (React Aria's): it takes a key at a time, and the
+      // page moves focus on to the next segment as one is full
+      return roleOf(el) === "spinbutton" ? "keys" : "ok";
     }
     return "not-text:" + tag.toLowerCase();
   }

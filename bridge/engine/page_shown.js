@@ -233,6 +233,33 @@
     return !!(root.querySelector && root.querySelector(named));
   }
 
+  // Whether el, no label element, is what names a control by id (React Aria draws a date
+  // field's or a select's label as a span, its click focusing the field): a label, its
+  // words the control's name, its click the control's. `seen`: root -> the ids controls
+  // of that root are labelled by, kept for a snapshot's walk.
+  function namesControl(el, seen) {
+    if (!el.id || el.tagName === "LABEL") return false;
+    const root = el.getRootNode();
+    let ids = seen.get(root);
+    if (!ids) {
+      seen.set(root, (ids = new Set()));
+      for (const n of root.querySelectorAll ? root.querySelectorAll("[aria-labelledby]") : []) {
+        if (!n.matches(CONTROLS)) continue;
+        for (const id of n.getAttribute("aria-labelledby").split(/\s+/)) if (id) ids.add(id);
+      }
+    }
+    return ids.has(el.id) && !el.matches(CONTROLS);
+  }
+
+  // A box a pixel wide that only keeps a native field for the keyboard and screen readers
+  // (React Aria's VisuallyHidden around a switch's check box, a slider thumb's range input):
+  // the field is the control the widget around it draws, as an sr-only field is.
+  function keepsField(el) {
+    const only = el.children.length === 1 ? el.firstElementChild : null;
+    return !!only && FIELD_TAGS.has(only.tagName) && only.type !== "hidden" &&
+      !HAS_WORD.test(el.textContent || "");
+  }
+
   // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
   // keep the original <select> for the form): out of the tab order and drawn invisible
   // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
@@ -280,5 +307,5 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
-    labels, leftBehind, shownOnly, REGIONS, veil, dialogName });
+    labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

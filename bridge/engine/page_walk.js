@@ -8,7 +8,7 @@
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened,
     hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
-    wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, zonesFor,
+    keepsField, namesControl, wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
     tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small,
     gridPlace, mergeRow, orderGrid } = P;
@@ -37,6 +37,7 @@
     // a list (the parent of list items or articles) -> [items met, items left out]; an
     // unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
     const lists = new Map();
+    const labelIds = new Map();  // root -> ids its controls are labelled by (namesControl)
     const interactiveOnly = !!opts.interactive;
     const viewportOnly = !!opts.viewport;
     const deep = document.activeElement;
@@ -266,7 +267,7 @@
       if (!clipper && !hoverOnly && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
           standsApart(cs.display) && !REPLACED.has(tag)) {
         const r = el.getBoundingClientRect();
-        if (r.width <= 1 || r.height <= 1) clipper = el;
+        if ((r.width <= 1 || r.height <= 1) && !keepsField(el)) clipper = el;
       }
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");
@@ -296,7 +297,7 @@
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
              tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el) &&
              !guardOnly(el))) {
-          if (tag !== "LABEL" || !labels(el)) clickable = true;
+          if (tag === "LABEL" ? !labels(el) : !namesControl(el, labelIds)) clickable = true;
         }
       }
       if (tag === "IFRAME" || tag === "FRAME") {
@@ -374,6 +375,7 @@
         return;
       }
       if ((tag === "LABEL" && labels(el)) || (tag === "CAPTION" && !tr) ||
+          (!role && !actionable && namesControl(el, labelIds)) ||
           (tag === "LEGEND" && el.parentElement && el.parentElement.tagName === "FIELDSET")) {
         // a label's text is its control's name, a legend's its fieldset's, a caption its
         // table's: not repeated as text
