@@ -12,6 +12,7 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
+from .entry import enter_text
 from .pointer import GONE, MOUSE, _click, _report_state, click, hover, state_said
 from .snapshot import Line, quote
 from .tab import Tab
@@ -21,6 +22,7 @@ from .targets import RefTarget, Target
 # list may take to show them after the click that opens it, and how often it is looked at
 OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
 LIST_WAIT, LIST_LOOK = 2.0, 0.1
+TYPE_AFTER = 0.5  # seconds a combobox one types in may take to show its list on a click
 LIST_ROLES = ("combobox", "listbox", "menu")  # what holds or opens such a list
 # a button that says nothing of a list may show one while the pointer is over it (a nav
 # menu, Ant Design's dropdown): tried by hovering it, never by a click, for this long
@@ -132,10 +134,19 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             raise TargetNotInteractable(
                 f"{refused}, and with the pointer over it no option {quote(want)} showed"
                 f"{offered}; nothing was selected. To click it, use click")
+    typed = False
     if option is None:
         known = {ln.ref for ln in lines if ln.ref}
         opened = await click(tab, RefTarget(ref))
-        option, shown = await _shown_option(tab, want, known)
+        # a combobox one types in may show its list only once typed in (React Aria's,
+        # Headless UI's): what a person does next is type the choice's words
+        editable = _types(info)
+        option, shown = await _shown_option(tab, want, known,
+                                            TYPE_AFTER if editable else LIST_WAIT)
+        if option is None and editable:
+            opened = await enter_text(tab, RefTarget(ref), want, "fill")
+            typed = True
+            option, shown = await _shown_option(tab, want, known)
         if option is None:
             offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else \
                 "; it showed no options"
@@ -149,6 +160,8 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     # what the opening click did but change the list's own state (its list shown), then
     # how the list stands now against before it opened (closed again, named by the choice)
     changes = [c for c in (opened.changes if opened else []) if not state_said(c)]
+    if typed:
+        changes.insert(0, f"its list showed the option once {quote(want)} was typed in it")
     # (the option going with its list is no news: the list closing is how a choice ends)
     out = Outcome(f"chose {quote(option.name)} in {what} ({picked.did})",
                   [*changes, *(c for c in picked.changes if c != GONE)],
@@ -175,6 +188,14 @@ def _option(lines: list[Line], want: str, known: set[int]) -> Line | None:
     options.sort(key=lambda ln: ln.ref in known)
     came = [ln for ln in named if ln.ref not in known] if known else []
     return options[0] if options else came[0] if came else None
+
+
+def _types(info: dict[str, Any]) -> bool:
+    """Whether a combobox takes typed words (a text field, not a button that opens)."""
+    tag = str(info.get("tag") or "")
+    states = info.get("states") or []
+    return info.get("role") == "combobox" and tag in ("input", "textarea") and \
+        "readonly" not in states and "disabled" not in states
 
 
 async def _shown_option(tab: Tab, want: str, known: set[int], wait: float = LIST_WAIT

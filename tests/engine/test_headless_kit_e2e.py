@@ -2,7 +2,8 @@
 control by id (aria-labelledby, no for=) is that control's name and no text of its own, so
 a field holding one control and its label is no card; a dialog's panel listening to keep
 its clicks from the veil is no control; choosing from a list box does not report the
-options' going as news. Both transports."""
+options' going as news; choosing in a combobox that shows its list only once typed in types
+the choice's words, as a person does. Both transports."""
 
 from __future__ import annotations
 
@@ -45,3 +46,11 @@ async def test_choosing_from_a_list_box_reports_the_choice_not_the_options_going
     assert "it is no longer in the page" not in done.changes, done
     assert 'now named "Assignee Devon Webb"' in done.changes, done
     assert await js(tab, "document.getElementById('people').children.length") == 0
+
+
+async def test_choosing_in_a_combobox_that_lists_only_once_typed_in_types_the_words(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("headless_kit.html"))
+    done = await actions.select(tab, parse(ref(shot, "combobox", "Reviewer")), ["Tom Cook"])
+    assert 'its list showed the option once "Tom Cook" was typed in it' in done.changes, done
+    assert await text_of(tab, "#out") == "reviewer Tom Cook"
