@@ -233,12 +233,13 @@
     return !!(root.querySelector && root.querySelector(named));
   }
 
-  // Whether el, no label element, is what names a control by id (React Aria draws a date
-  // field's or a select's label as a span, its click focusing the field): a label, its
-  // words the control's name, its click the control's. `seen`: root -> the ids controls
-  // of that root are labelled by, kept for a snapshot's walk.
+  // Whether el is what names a control by id (React Aria draws a date field's or a
+  // select's label as a span, its click focusing the field; Headless UI's label has no
+  // for=): a label, its words the control's name, its click the control's. Not a label of
+  // what is no control (a field's group: the group's line may not say it). `seen`: root ->
+  // the ids controls of that root are labelled by, kept for a snapshot's walk.
   function namesControl(el, seen) {
-    if (!el.id || el.tagName === "LABEL") return false;
+    if (!el.id) return false;
     const root = el.getRootNode();
     let ids = seen.get(root);
     if (!ids) {

@@ -43,3 +43,10 @@ async def test_a_dates_segments_take_a_key_at_a_time_as_focus_moves_on(
     went = "its keys went in one at a time, on into the 2 fields the page moved focus to"
     assert went in done.changes, done
     assert await text_of(tab, "#out") == "date 1990-04-25"
+
+
+async def test_a_label_of_a_field_hidden_from_the_tree_keeps_its_words(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("aria_kit.html"))
+    text = (await tab.snapshot()).text
+    assert "> Start date" in text, text
