@@ -71,5 +71,14 @@
              more: Math.max(0, said.length - SHOWN) };
   }
 
-  Object.assign(P, { saidStart, saidFound });
+  // Whether `el` is where the page tells the person something: an alert, a status, a live
+  // region (the snapshot keeps its words in -i).
+  function tells(el, role) {
+    if (role === "alert" || role === "status") return true;
+    if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
+    const live = el.getAttribute("aria-live");
+    return live === "polite" || live === "assertive";
+  }
+
+  Object.assign(P, { saidStart, saidFound, tells });
 })();

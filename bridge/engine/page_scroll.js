@@ -161,5 +161,29 @@
     };
   }
 
-  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel });
+  // How many pixels of a scroll box's content below the last element drawn in it are not
+  // drawn yet, as a virtual list keeps only the rows in view (react-window, TanStack
+  // Virtual, react-virtuoso): more than a box's height of them, else 0. Its rows: its
+  // children, or those of the one child as tall as its content (a sizer holding them); a
+  // sizer beside them is none.
+  const ROWS_LOOK = 50;  // rows looked at, the last ones
+  const scrollsY = (el, cs) => (cs.overflowY === "auto" || cs.overflowY === "scroll") &&
+    el.scrollHeight > el.clientHeight + 1;
+  function undrawnBelow(box) {
+    const full = box.scrollHeight;
+    if (full < box.clientHeight * 2) return 0;
+    const tall = (n) => n.getBoundingClientRect().height >= full * 0.9;
+    let rows = box.children;
+    for (let d = 0; d < 3 && rows.length === 1 && tall(rows[0]); d++) rows = rows[0].children;
+    let bottom = -Infinity;
+    for (let i = Math.max(0, rows.length - ROWS_LOOK); i < rows.length; i++) {
+      const r = rows[i].getBoundingClientRect();
+      if (r.height > 0 && r.height < full * 0.9) bottom = Math.max(bottom, r.bottom);
+    }
+    if (bottom === -Infinity) return 0;
+    const left = Math.round(full - (bottom - box.getBoundingClientRect().top + box.scrollTop));
+    return left > box.clientHeight ? left : 0;
+  }
+
+  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow });
 })();

@@ -250,6 +250,7 @@
     for (const r of after) rows.push(r);
   }
 
-  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, tablesFor, tableState, tableMet, dataTable,
-    isRow, isCell, tableOf, headerRow, spanOf, columns, cellActs });
+  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, tablesFor,
+    tableState, tableMet, dataTable, isRow, isCell, tableOf, headerRow, spanOf, columns,
+    cellActs });
 })();

@@ -11,7 +11,7 @@
     keepsField, namesControl, wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
     tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small,
-    gridPlace, mergeRow, orderGrid } = P;
+    gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -185,15 +185,6 @@
         if (kept) mergeRow(rows, line, rows.length, 0, kept[8], kept.cols);
         place.lines.set(place.index, line);
       }
-    }
-
-    // Whether `el` is where the page tells the person something: an alert, a status, a
-    // live region.
-    function tells(el, role) {
-      if (role === "alert" || role === "status") return true;
-      if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
-      const live = el.getAttribute("aria-live");
-      return live === "polite" || live === "assertive";
     }
 
     function walkChildren(el, depth) {
@@ -387,6 +378,8 @@
         consumed--;
         return;
       }
+      // (a virtual list holding a ref says what it has not drawn yet: the refs before it)
+      const scrolls = visible && !tr && scrollsY(el, cs) ? refCount : -1;
       let box = null;  // boxable roles are never the structure below
       // a custom element is inline unless styled, whatever it holds
       if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
@@ -472,6 +465,8 @@
       }
       const list = lists.get(el);
       if (list && list[1]) rows.push([at(inner), 4, "items", "", 0, "", null, null, list[1]]);
+      const below = scrolls >= 0 && refCount > scrolls ? undrawnBelow(el) : 0;
+      if (below) rows.push([at(inner), 4, "beyond", "", 0, "", null, null, below]);
       const st = tableMet(el);
       if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of
         // its rows) the rows aria-rowcount says it has beyond those in the page

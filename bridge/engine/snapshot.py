@@ -98,11 +98,15 @@ def row_text(line: Line, interactive: bool) -> str:
 
 
 def more_rows(role: str, count: int) -> str:
-    """The line saying how many rows a table's lines (or items a list's) do not show, and how
-    to see them."""
+    """The line saying how many rows a table's lines (or items a list's, or pixels a scroll
+    box's) do not show, and how to see them."""
     if role == "items":
         items = f"{count:,} more item{'' if count == 1 else 's'}"
         return f"- [{items} left out; --scope on the list or -v after scrolling shows them]"
+    if role == "beyond":
+        return (f"- [about {count:,} px more of this scroll box below are not in the page yet "
+                "(it draws only what is in view); scrolling it brings them: scroll a ref in "
+                "it, --dy]")
     rows = f"{count:,} more row{'' if count == 1 else 's'}"
     if role == "unloaded":
         return f"- [{rows} not in the page yet (aria-rowcount); scrolling the table loads them]"
@@ -204,7 +208,7 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
         if line.kind == TEXT:
             out.append(f"{pad}> {line.name}")
             continue
-        if line.kind == ROW and line.role in ("more", "unloaded", "items"):
+        if line.kind == ROW and line.role in ("more", "unloaded", "items", "beyond"):
             out.append(pad + more_rows(line.role, line.more))
             continue
         parts = [f"{pad}- {line.role or 'generic'}"]

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, target, text_of, value_of
+from pagetools import goto, js, ref, target, text_of, value_of
 from tabsteward.bridge.engine import actions, dragging, files
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.outputs import at
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import TargetCovered, TargetNotInteractable
 from test_frames_e2e import png_pixels
 
@@ -162,3 +163,18 @@ async def test_a_screenshot_of_a_row_scrolled_out_of_its_box_shows_that_row(
     pixels = png_pixels(path)
     red = [p for p in pixels if p[0] > 230 and p[1] < 30 and p[2] < 30]
     assert len(red) >= 0.6 * len(pixels), f"{len(red)} of {len(pixels)} pixels are red"
+
+
+async def test_a_list_that_draws_only_what_is_in_view_says_how_much_it_has_not_drawn(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("virtual_list.html"))
+    shot = await tab.snapshot(interactive=True)
+    note = [ln for ln in shot.text.splitlines() if "not in the page yet" in ln]
+    assert len(note) == 1, shot.text
+    assert "px more of this scroll box below" in note[0], shot.text
+    pay = ref(shot, "button", "Pay")
+    await actions.scroll(tab, parse(pay), 0, 31800)  # to its end
+    shot = await tab.snapshot(interactive=True)
+    assert "not in the page yet" not in shot.text, shot.text
+    await actions.click(tab, parse('loc=button "Pay" in "Invoice 999"'))
+    assert await text_of(tab, "#out") == "Invoice 999"
