@@ -87,8 +87,9 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     # renderer holds a lone mouse move until its next frame (about a second), while a press
     # right behind it makes it handle both at once. Each release, and each further press,
     # goes once the event before it was answered, as a person's hand comes up after the
-    # page took the press: what the page does then (focus, which may scroll; a menu opened
-    # on mousedown) is where the release lands, not under a release sent along with it.
+    # page took the press, and once the point shows again what was pressed (`hold`): a
+    # press that moved the page (a grid focusing its cell scrolls, then scrolls back) is
+    # given the time to put it back, or the release lands on what stood there meanwhile.
     down = {"x": x, "y": y, "button": button, "modifiers": mask}
     presses: list[Command] = [
         (MOUSE, {"type": kind, **down, "clickCount": n}, session)
