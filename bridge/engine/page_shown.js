@@ -203,12 +203,11 @@
   // grid keeps empty, listening as its others do (Handsontable's bottom clones).
   const GUARD_LOOK = 30;  // elements inside looked at, at most
   function guardOnly(el) {
-    if (HAS_WORD.test(el.textContent || "")) return false;
     const sized = (n) => {
       const r = n.getBoundingClientRect();
       return r.width >= 1 && r.height >= 1;
     };
-    if (sized(el)) return false;
+    if (sized(el) || HAS_WORD.test(el.textContent || "")) return false;
     const inner = el.firstElementChild ? el.querySelectorAll("*") : [];
     return inner.length <= GUARD_LOOK && !Array.prototype.some.call(inner, sized);
   }
