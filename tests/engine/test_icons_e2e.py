@@ -154,3 +154,12 @@ async def test_a_box_that_takes_its_childrens_clicks_gets_no_ref_of_its_own(
     assert await text_of(tab, "#out") == "day 3"
     await actions.click(tab, parse(ref(shot, "clickable", "Quarterly report Open to read")))
     assert await text_of(tab, "#out") == "card"
+
+
+async def test_classes_a_framework_names_a_look_by_give_no_hint_but_its_icon_names_do(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("look_classes.html"))
+    shot = await tab.snapshot(interactive=True)
+    for role, name in (("link", "4"), ("link", "5"), ("button", "2"), ("button", "3")):
+        assert "hint=" not in line_of(shot, ref(shot, role, name)), shot.text
+    assert shot.refs[ref(shot, "button", "")].get("hint") == "trash", shot.text
