@@ -103,8 +103,6 @@
     return [words, named || tok.length > 3 ? 1 : 0];
   }
 
-  // {hint, sels}: the first hint of the issue's order, and CSS selectors that match `el`
-  // built on evidence, best first.
   // Whether el holds letters a person reads (not a script's, a style's, a noscript's).
   function lettered(el) {
     const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -115,6 +113,8 @@
     return false;
   }
 
+  // {hint, sels}: the first hint of the issue's order, and CSS selectors that match `el`
+  // built on evidence, best first.
   function iconEvidence(el) {
     const tag = el.tagName.toLowerCase();
     const hints = [], sels = [];

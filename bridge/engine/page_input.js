@@ -1,8 +1,8 @@
-// The page helper's calls an action makes on one element before its input: its look-up
+// The page helper's calls an action makes on one element around its input: its look-up
 // with where the input goes, in one call (`live`), a field made ready for text (`prepare`),
-// whether it kept the focus (`holdsFocus`), and whether a press left the page as it was under
-// the pointer (`stillUnder`). Each is one call of the helper, so the
-// extension makes it through chrome.scripting as it reads (bridge/cdp/ext_reader.py).
+// whether it kept the focus (`holdsFocus`), and whether a press left the page as it was
+// under the pointer (`stillUnder`). Each is one call of the helper, so the extension makes
+// it through chrome.scripting as it reads (bridge/cdp/ext_reader.py).
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
