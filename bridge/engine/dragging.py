@@ -17,6 +17,7 @@ from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
 from .drag_report import ListState, report
+from .drawing import drawn_while
 from .model import Frame, Handle
 from .placing import Aim
 from .pointer import MOUSE, _mouse
@@ -146,6 +147,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         same) else None
     plan = Plan(str(planned["side"]), int(planned["list"]), int(planned["want"])) if (
         isinstance(planned, dict)) else Plan()
+    if same:  # both ends in the middle of the window, where a library does not scroll it
+        await tab.evaluate(src.frame, f"__ts.frameBoth({src.local}, {dst.local})")
     start = await tab.aim(src, src_what)  # the destination may have scrolled it away
     if start.target_id != first.target_id:
         raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
@@ -172,10 +175,10 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         if intercepted.done():
             hand.html5 = intercepted.result()[1]["data"]
             await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
-        end = await tab.aim(dst, dst_what)  # into view now, as a person scrolls holding it
-        if end.target_id != dropping.target_id:
-            raise TargetNotInteractable(f"{dst_what} changed while the drag took hold: a "
-                                        "release on it would reach another element")
+        # into view now, as a person scrolls holding it; found where a release drops on it
+        # (a library may let the pointer through its items once one is held: `dropSpot`)
+        await tab.scroll_into_view(dst, dst_what)
+        await hand.spot()
         start_at = before.at if before is not None and before.list_id == plan.list_id else -1
         followed = False  # whether the list moved the item while the pointer moved
         left = STEPS
@@ -216,6 +219,7 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
                             f"{came[0]}; that frame ignored it. What the page did with the "
                             "rest is in its next snapshot")
     await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
+    await _dropped(tab, src)
     said = report(src_what, dst_what, before, *await _read_back(tab, src, dst, plan, before))
     return Outcome(said.did, said.changes, said.data)
 
@@ -234,6 +238,16 @@ async def _read_back(tab: Tab, src: Handle, dst: Handle, plan: Plan,
         left = ListState.read(await tab.evaluate(
             src.frame, f"__ts.order({src.local}, {before.list_id}, 0)"))
     return now, left
+
+
+async def _dropped(tab: Tab, src: Handle) -> None:
+    """Wait while the list still slides the item to its place, as a person watches a drop
+    land: a library may order its items only once that animation ended
+    (react-beautiful-dnd), and a hidden tab is drawn meanwhile, or it would never end."""
+    moving = await tab.evaluate(src.frame, f"__ts.settling({src.local})")
+    if moving:
+        async with drawn_while(tab):
+            await asyncio.sleep(float(moving) / 1000 + STEP_PAUSE)
 
 
 def _cause(e: TargetError) -> str:

@@ -58,6 +58,7 @@
     return el.getAttribute("draggable") === "true" || el.hasAttribute("aria-grabbed") ||
       DRAG_WORDS.test(el.getAttribute("aria-roledescription") || "") ||
       el.hasAttribute("data-drag-handle") || el.hasAttribute("data-rbd-drag-handle-draggable-id") ||
+      el.hasAttribute("data-rfd-drag-handle-draggable-id") ||
       DRAG_CLASS.test(cls) ||
       (/(?:^|\s)handle(?:\s|$)/.test(cls) && !HAS_WORD.test(el.textContent));
   }
@@ -101,11 +102,17 @@
     return [el.parentElement, el];
   }
 
-  // The items of a list as a person sees them: its shown children.
+  // The items of a list as a person sees them: its shown children; where some of them can
+  // be dragged and others not (a heading, a library's placeholder), those that can.
   function itemsOf(list) {
-    return Array.from(list.children).filter((c) => !SKIP_TAGS.has(c.tagName) &&
+    const shown = Array.from(list.children).filter((c) => !SKIP_TAGS.has(c.tagName) &&
       getComputedStyle(c).display !== "none");
+    if (sortableList(list) || shown.length > 200) return shown;
+    const held = shown.filter((c) => dragHandle(c) || c.querySelector(HANDLES));
+    return held.length && held.length < shown.length ? held : shown;
   }
+  const HANDLES = "[draggable=true],[data-drag-handle],[data-rbd-drag-handle-draggable-id]," +
+    "[data-rfd-drag-handle-draggable-id],[aria-roledescription*=drag i]";
 
   // The axis a list lays its items along: "x" when an item's neighbour stands beside it (a
   // row, or a grid filled row by row), else "y"; a lone item's list, by its flex direction.
@@ -144,15 +151,46 @@
     // the item leaves its place before it takes the new one: past a later item of its own
     // list, it takes that item's index
     const want = at < 0 ? -1 : at + (forward ? 1 : 0) - (from >= 0 && from < at ? 1 : 0);
+    const a = d.getBoundingClientRect(), l = dList.getBoundingClientRect();
+    const [sx, sy] = scrolledIn(d, dList);
+    stood.set(d, { list: dList, dx: a.left - l.left + sx, dy: a.top - l.top + sy,
+                   width: a.width, height: a.height });
     return { side: SIDES[axis][forward ? 1 : 0], list: idOf(dList), want };
   }
 
-  // Where on `dst` a person lets go to drop on its `side` (from `dropSide`), in its layout
-  // now: three tenths from the middle towards that side, at a point where the release
-  // activates what it does at the aimed point `hitId`; else null (the target is out of
-  // view or covered there: it is aimed at anew). The item being dragged (`srcId`'s, 0 when
-  // not known) is seen through: a library may lift it to follow the pointer (jQuery UI's
-  // sortable), and the person looks past it to where it goes.
+  // Where each drag's target stood in its list before the drag (dropSide): a library may
+  // shift the items aside to open a gap for the one dragged (react-beautiful-dnd, dnd-kit),
+  // which moves the target out from under a pointer that follows it, and back. A person
+  // aims at the gap, where the target stood; so do these libraries' drop rules.
+  const stood = new WeakMap();
+
+  // The box a drop on `d` aims at: where it stood in its list, as the list is placed and
+  // scrolled now, while the list holds it; else where it is.
+  function aimBox(d) {
+    const was = stood.get(d);
+    if (!was || !was.list.isConnected || !was.list.contains(d)) return d.getBoundingClientRect();
+    const l = was.list.getBoundingClientRect(), [sx, sy] = scrolledIn(d, was.list);
+    return { left: l.left + was.dx - sx, top: l.top + was.dy - sy, width: was.width,
+             height: was.height };
+  }
+
+  // How far the boxes from `d`'s parent up to `list` (itself included) are scrolled.
+  function scrolledIn(d, list) {
+    let x = 0, y = 0;
+    for (let n = d.parentElement; n; n = n.parentElement) {
+      x += n.scrollLeft;
+      y += n.scrollTop;
+      if (n === list) break;
+    }
+    return [x, y];
+  }
+
+  // Where on `dst` a person lets go to drop on its `side` (from `dropSide`), where it stood
+  // in its list (`aimBox`): three tenths from the middle towards that side, at a point
+  // where the release activates what it does at the aimed point `hitId`; else null (the
+  // target is out of view or covered there: it is aimed at anew). The item being dragged
+  // (`srcId`'s, 0 when not known) is seen through: a library may lift it to follow the
+  // pointer (jQuery UI's sortable), and the person looks past it to where it goes.
   function dropSpot(dstId, hitId, secret, side, srcId) {
     const d = get(dstId), aimed = get(hitId), s = srcId ? get(srcId) : null;
     if (!d || !aimed || !d.isConnected) return null;
@@ -168,18 +206,61 @@
       }
       return below;
     };
-    const a = d.getBoundingClientRect();
+    const a = aimBox(d), seen = d.getBoundingClientRect();
+    // the target moved aside (or lets the pointer through its items while one is dragged:
+    // pointer-events none): the point at its place reaches the list around it, the gap,
+    // or an item the list moves there while the pointer is away; the release's click goes
+    // to what holds it and the dragged item, as around the target (`around`)
+    const was = stood.get(d);
+    const open = Math.abs(a.left - seen.left) >= 1 || Math.abs(a.top - seen.top) >= 1 ||
+      getComputedStyle(d).pointerEvents === "none";
+    const inList = (hit) => hit.contains(d) || (!!was && was.list.contains(hit));
     const far = side === "below" || side === "after";
     const along = side === "below" || side === "above" ? "y" : "x";
     const wanted = activationOf(aimed, secret);
+    // the click a release makes goes to what holds both ends: what was put to policy
+    const around = item ? activationOf(commonOf(item, d), secret) : null;
     for (const f of far ? [0.8, 0.7, 0.9, 0.6] : [0.2, 0.3, 0.1, 0.4]) {
       const x = along === "x" ? a.left + a.width * f : a.left + a.width / 2;
       const y = along === "y" ? a.top + a.height * f : a.top + a.height / 2;
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
       const hit = under(x, y);
       if (hits(d, hit) && activationOf(hit, secret) === wanted) return { x, y };
+      if (open && hit && hit !== d && inList(hit)) {
+        const act = activationOf(hit.contains(d) ? hit : was.list, secret);
+        if (!act || act === wanted || act === around) return { x, y };
+      }
     }
     return null;
+  }
+
+  // Before a drag, the window scrolled to show both ends in its middle, when they fit
+  // there: a sortable library scrolls the window on its own while an item is held near its
+  // edges (dnd-kit within a fifth of it, react-beautiful-dnd a quarter), and a person
+  // starts a drag with both ends in plain view. Whether it scrolled.
+  function frameBoth(aId, bId) {
+    const a = get(aId), b = get(bId);
+    if (!a || !b) return false;
+    const r = a.getBoundingClientRect(), q = b.getBoundingClientRect();
+    const middle = (lo, hi, view) => {
+      if (hi - lo > view * 0.9 || (lo >= view / 4 && hi <= view * 3 / 4)) return 0;
+      return (lo + hi) / 2 - view / 2;
+    };
+    const dx = middle(Math.min(r.left, q.left), Math.max(r.right, q.right), innerWidth);
+    const dy = middle(Math.min(r.top, q.top), Math.max(r.bottom, q.bottom), innerHeight);
+    if (!dx && !dy) return false;
+    const x0 = scrollX, y0 = scrollY;
+    scrollBy({ left: dx, top: dy, behavior: "instant" });
+    return scrollX !== x0 || scrollY !== y0;
+  }
+
+  // The nearest element holding both (across shadow roots).
+  function commonOf(a, b) {
+    const above = new Set();
+    for (let n = a; n; n = n.parentNode || n.host) above.add(n);
+    let n = b;
+    while (n && !above.has(n)) n = n.parentNode || n.host;
+    return n && n.nodeType === 1 ? n : null;
   }
 
   // The index of `id`'s item in the list now. A library that lifts the item out of the
@@ -219,5 +300,6 @@
     };
   }
 
-  Object.assign(P, { dragItem, handleOf, settling, dropSide, dropSpot, placeIn, order, zonesFor });
+  Object.assign(P, { dragItem, handleOf, settling, dropSide, dropSpot, placeIn, order, zonesFor,
+                     frameBoth });
 })();

@@ -193,3 +193,57 @@ async def test_a_long_self_scrolling_list_is_reported_cut_with_a_mark_and_its_tr
                            " (it moved from 1 to 35 of 40)"]
     assert out.data["order"] == tracks
     assert out.data["order_count"] == 40
+
+
+@pytest.mark.parametrize(("item", "onto", "page", "said", "order"), [
+    # down its own list: the cards it passes slide up into its place as it goes
+    ("Write spec", "Review parser", "todo: Fix login bug, Review parser, Write spec, Plan sprint",
+     "below", "Fix login bug | Review parser | Write spec | Plan sprint (it moved from 1 to 3 of 4)"),
+    # up its own list
+    ("Plan sprint", "Fix login bug", "todo: Write spec, Plan sprint, Fix login bug, Review parser",
+     "above", "Write spec | Plan sprint | Fix login bug | Review parser (it moved from 4 to 2 of 4)"),
+])
+async def test_a_list_that_slides_its_cards_aside_and_lets_the_pointer_through_takes_the_drop(
+        tab: Tab, site: Site, item: str, onto: str, page: str, said: str, order: str) -> None:
+    # (react-beautiful-dnd, dnd-kit: the target slides away from a pointer that follows it,
+    # and every card takes pointer-events none while one is held; the heading of the
+    # column is no card)
+    await goto(tab, site.url("makeroom.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "button", item), target(shot, "button", onto))
+    assert await text_of(tab, "#out") == page
+    assert f" {said} " in out.did, out.did
+    assert out.changes == [f"the list now reads: {order}"]
+
+
+async def test_a_card_dropped_on_another_column_lands_where_the_column_made_room(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("makeroom.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "button", "Fix login bug"),
+                              target(shot, "button", "Ship v1"))
+    # the column's order changes only once the card slid into its place: it is waited for
+    assert await text_of(tab, "#out") == ("done: Fix login bug, Ship v1, Update docs | "
+                                          "todo: Write spec, Review parser, Plan sprint")
+    assert out.changes == [
+        "it moved to another list, which now reads: Fix login bug | Ship v1 | Update docs "
+        "(it is 1 of 3)", "the list it left now reads: Write spec | Review parser | Plan sprint"]
+
+
+async def test_a_drag_near_the_windows_edge_is_made_from_its_middle(
+        tab: Tab, site: Site) -> None:
+    # the list stands at the bottom of the window, where the page scrolls by itself while a
+    # card is held (measured on dnd-kit: the drop then lands an item too far): the window
+    # is scrolled to show both ends in its middle first, and never scrolls by itself
+    await goto(tab, site.url("makeroom.html"))
+    await tab.evaluate(tab.frames[tab.target_id], (
+        "(() => { const r = [...document.querySelectorAll('[data-card]')].find((c) => "
+        "c.textContent === 'Retro').getBoundingClientRect(); "
+        "scrollBy(0, r.bottom - innerHeight + 4); })()"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "button", "Tidy up"),
+                              target(shot, "button", "Archive logs"))
+    assert await text_of(tab, "#out") == "later: Write blog post, Archive logs, Tidy up, Retro"
+    assert " below " in out.did, out.did
+    assert await tab.evaluate(tab.frames[tab.target_id],
+                              "document.body.dataset.autoScrolled || 'no'") == "no"
