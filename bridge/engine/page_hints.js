@@ -50,10 +50,11 @@
   const HASHED = new RegExp("^(?:_|sc-|css-|jsx-|svelte-|emotion-|ng-)|__|[^\\w-]|" +
     "^[a-z][A-Z]|[A-Z](?![a-z]{2})|[b-df-hj-np-tv-xz]{5}", "");
   // a component framework's class names say what the element is made of, not what it does
-  // (`DraftEditor-root`, `MuiIconButton-root`, `ant-btn`, `ag-cell`, DataTables'
-  // `dt-paging-button`), or how it looks (jQuery UI's `ui-state-highlight`, `ui-corner-all`)
+  // (`DraftEditor-root`, `MuiIconButton-root`, `ant-btn`, `ag-cell`, `tabulator-cell`,
+  // DataTables' `dt-paging-button`), or how it looks (jQuery UI's `ui-state-highlight`,
+  // `ui-corner-all`)
   const FRAMEWORK = new RegExp("^[A-Z]|^(?:ant|chakra|mat|mdc|mdl|cdk|el|ql|rc|v|q|ag|dx|k|" +
-    "fc|bp\\d*|dt)-|^ui-(?:state|corner|widget|helper|priority)-");
+    "fc|bp\\d*|dt|tabulator|gridjs)-|^ui-(?:state|corner|widget|helper|priority)-");
   // an icon set's prefix: what follows it is the icon's name (`ti-trash`, `ic_share_24px`)
   const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|pi|la[srb]?|ri|bx[sl]?|gg|icon|" +
     "ico|ic|glyphicon|feather|lucide|octicon|tabler|uil|codicon|fi|lni|typcn|wi|oi)(?:-+|_)");

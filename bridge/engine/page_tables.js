@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { roleOf, clean, CONTROLS } = P;
+  const { roleOf, clean, CONTROLS, HAS_WORD } = P;
 
   const CELL_ROLES = new Set(["cell", "gridcell", "columnheader", "rowheader"]);
   const HEAD_ROLES = new Set(["columnheader", "rowheader"]);
@@ -178,6 +178,19 @@
   // A listener's box inside a sortable header that holds all its words (AG Grid sorts on
   // the header's label): its click is the header's, whose ref the header has (not when the
   // header holds a control: then the box keeps its own, see cellActs).
+  // A wordless handle in a data row that resizes its column (Tabulator draws one at the
+  // edge of every cell, its cursor shown only under the pointer): the column's header has
+  // its own, where a person resizes it; in the cells it is no control.
+  const RESIZE = /^(?:col|row|ew|ns|e|w)-resize$/;
+  function cellResizer(el, cs) {
+    const named = /resiz/i.test(typeof el.className === "string" ? el.className : "");
+    if (!(named || RESIZE.test(cs.cursor)) || HAS_WORD.test(el.textContent || "")) return false;
+    const at = el.parentElement &&
+      el.parentElement.closest("td, [role=gridcell], [role=cell], tr, [role=row]");
+    return !!at && !at.closest("thead, [role=columnheader]") &&
+      !at.querySelector("th, [role=columnheader]");
+  }
+
   function headerTakes(el) {
     const h = el.parentElement && el.parentElement.closest("[aria-sort]");
     return !!h && HEAD_ROLES.has(roleOf(h)) && !h.querySelector(CONTROLS) &&
@@ -250,7 +263,8 @@
     for (const r of after) rows.push(r);
   }
 
-  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, tablesFor,
+  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, cellResizer,
+    tablesFor,
     tableState, tableMet, dataTable, isRow, isCell, tableOf, headerRow, spanOf, columns,
     cellActs });
 })();

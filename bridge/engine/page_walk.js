@@ -10,8 +10,8 @@
     hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
     keepsField, namesControl, wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
-    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, withError, boxable, small,
-    gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
+    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, withError, boxable,
+    small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -281,7 +281,8 @@
         // (a listener alone: a box may take its children's clicks for them; a dialog or a
         // landmark listening so is no control)
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
-          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el);
+          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el) &&
+          !cellResizer(el, cs);
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
         if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&

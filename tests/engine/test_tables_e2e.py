@@ -7,7 +7,7 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, refs_in, target, under
+from pagetools import goto, js, line_of, ref, refs_in, target, under, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -263,3 +263,17 @@ async def test_a_button_that_sorts_its_column_says_how_the_rows_are_sorted(
     assert "now sort=ascending" in done.changes, done
     shot = await tab.snapshot(interactive=True)
     assert "sort=" not in line_of(shot, name), shot.text
+
+
+async def test_a_column_resize_handle_beside_every_data_cell_is_no_control(
+        tab: Tab, site: Site) -> None:
+    # (Tabulator: its handles listen in every row; the header's are where columns resize,
+    # and a kit's own class names are no hints)
+    await watch_listeners(tab)
+    await goto(tab, site.url("resize_grid.html"))
+    shot = await tab.snapshot()
+    handles = [i for i in shot.refs.values() if i["role"] == "clickable"]
+    assert [i["loc"] for i in handles] == ['div.g-col-resize-handle in "Name"',
+                                           'div.g-col-resize-handle in "City"'], shot.text
+    assert "tabulator" not in shot.text
+    assert shot.text.endswith("- row | Ada | Oslo |\n  - row | Grace | 42 |")
