@@ -198,10 +198,12 @@ async def test_a_long_self_scrolling_list_is_reported_cut_with_a_mark_and_its_tr
 @pytest.mark.parametrize(("item", "onto", "page", "said", "order"), [
     # down its own list: the cards it passes slide up into its place as it goes
     ("Write spec", "Review parser", "todo: Fix login bug, Review parser, Write spec, Plan sprint",
-     "below", "Fix login bug | Review parser | Write spec | Plan sprint (it moved from 1 to 3 of 4)"),
+     "below",
+     "Fix login bug | Review parser | Write spec | Plan sprint (it moved from 1 to 3 of 4)"),
     # up its own list
     ("Plan sprint", "Fix login bug", "todo: Write spec, Plan sprint, Fix login bug, Review parser",
-     "above", "Write spec | Plan sprint | Fix login bug | Review parser (it moved from 4 to 2 of 4)"),
+     "above",
+     "Write spec | Plan sprint | Fix login bug | Review parser (it moved from 4 to 2 of 4)"),
 ])
 async def test_a_list_that_slides_its_cards_aside_and_lets_the_pointer_through_takes_the_drop(
         tab: Tab, site: Site, item: str, onto: str, page: str, said: str, order: str) -> None:
