@@ -14,6 +14,7 @@
     small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
+  const CHECK_MARKS = { true: "✓", false: "✗", mixed: "–" };
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
@@ -204,7 +205,9 @@
       for (let c = root.firstChild; c; c = c.nextSibling) walk(c, depth);
     }
 
-    // A cell of the row being read gathers its text (a control's too) into the row's line.
+    // A cell of the row being read gathers its text (a control's too) into the row's line;
+    // one that says it is checked or not and draws only a tick or a cross (Tabulator's true
+    // and false) reads as the mark it shows.
     function walk(node, depth) {
       const was = textVisible, wasInert = inert, wasClipper = clipper, wasHover = hoverOnly;
       if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
@@ -212,6 +215,8 @@
         if (getComputedStyle(node).display === "none") return;
         tr.cur = "";
         visit(node, depth);
+        if (!HAS_WORD.test(tr.cur))
+          tr.cur = CHECK_MARKS[node.getAttribute("aria-checked")] || tr.cur;
         tr.cells.push(tr.cur);
         tr.spans.push(spanOf(node));
         tr.cols.push(parseInt(node.getAttribute("aria-colindex"), 10) || 0);

@@ -265,10 +265,11 @@ async def test_a_button_that_sorts_its_column_says_how_the_rows_are_sorted(
     assert "sort=" not in line_of(shot, name), shot.text
 
 
-async def test_a_column_resize_handle_beside_every_data_cell_is_no_control(
+async def test_resize_handles_beside_data_cells_are_no_controls_and_ticks_read_as_marks(
         tab: Tab, site: Site) -> None:
     # (Tabulator: its handles listen in every row; the header's are where columns resize,
-    # and a kit's own class names are no hints)
+    # and a kit's own class names are no hints; a cell drawing a tick or a cross for its
+    # aria-checked reads as the mark)
     await watch_listeners(tab)
     await goto(tab, site.url("resize_grid.html"))
     shot = await tab.snapshot()
@@ -276,4 +277,4 @@ async def test_a_column_resize_handle_beside_every_data_cell_is_no_control(
     assert [i["loc"] for i in handles] == ['div.g-col-resize-handle in "Name"',
                                            'div.g-col-resize-handle in "City"'], shot.text
     assert "tabulator" not in shot.text
-    assert shot.text.endswith("- row | Ada | Oslo |\n  - row | Grace | 42 |")
+    assert shot.text.endswith("- row | Ada | Oslo | ✓ |\n  - row | Grace | 42 | ✗ |")
