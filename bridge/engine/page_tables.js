@@ -175,9 +175,6 @@
     return !el.querySelector(CONTROLS);
   }
 
-  // A listener's box inside a sortable header that holds all its words (AG Grid sorts on
-  // the header's label): its click is the header's, whose ref the header has (not when the
-  // header holds a control: then the box keeps its own, see cellActs).
   // A wordless handle in a data row that resizes its column (Tabulator draws one at the
   // edge of every cell, its cursor shown only under the pointer): the column's header has
   // its own, where a person resizes it; in the cells it is no control.
@@ -191,6 +188,9 @@
       !at.querySelector("th, [role=columnheader]");
   }
 
+  // A listener's box inside a sortable header that holds all its words (AG Grid sorts on
+  // the header's label): its click is the header's, whose ref the header has (not when the
+  // header holds a control: then the box keeps its own, see cellActs).
   function headerTakes(el) {
     const h = el.parentElement && el.parentElement.closest("[aria-sort]");
     return !!h && HEAD_ROLES.has(roleOf(h)) && !h.querySelector(CONTROLS) &&

@@ -151,7 +151,7 @@
       const outer = tr;
       const start = rows.length;
       const before = refCount;
-      tr = { cells: [], spans: [], cols: [], cur: null, css };
+      tr = { cells: [], spans: [], cols: [], cur: null, css, acts };
       walkChildren(el, depth);
       const own = tr.cells.map(clean);
       const cells = columns(st, el, own, tr.spans);
@@ -288,8 +288,12 @@
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
           !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el) &&
           !cellResizer(el, cs);
+        // (a data cell with words listening as its clickable row does, as every cell of a
+        // table may (Grid.js's): the row's ref takes its click, `click text=` its words)
+        const rowTakes = !!tr && !!tr.acts && (role === "cell" || role === "gridcell") &&
+          HAS_WORD.test(el.textContent || "");
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
-        if (CELL_ROLES.has(role) ? cellActs(el, role, own) : own ||
+        if (CELL_ROLES.has(role) ? cellActs(el, role, own && !rowTakes) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
              tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el) &&

@@ -278,3 +278,16 @@ async def test_resize_handles_beside_data_cells_are_no_controls_and_ticks_read_a
                                            'div.g-col-resize-handle in "City"'], shot.text
     assert "tabulator" not in shot.text
     assert shot.text.endswith("- row | Ada | Oslo | ✓ |\n  - row | Grace | 42 | ✗ |")
+
+
+async def test_cells_with_words_listening_as_their_clickable_row_does_get_no_refs_of_their_own(
+        tab: Tab, site: Site) -> None:
+    # (Grid.js listens on every row and every cell: the row's ref takes the click, and a
+    # wordless cell, an icon, keeps its own)
+    await watch_listeners(tab)
+    await goto(tab, site.url("clickrows.html"))
+    shot = await tab.snapshot(interactive=True)
+    roles = sorted(i["role"] for i in shot.refs.values())
+    assert roles == ["cell", "cell", "row", "row"], shot.text
+    await actions.click(tab, target(shot, "row", "Grace grace@example.org"))
+    assert await js(tab, "document.getElementById('out').textContent") == "row Grace"
