@@ -50,7 +50,7 @@
     "frameOffset", "info", "inputState", "replied", "queryIn", "pickIn", "byText",
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "settling", "focusedInfo", "describe",
     "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
-    "holdsFocus", "typingAt", "armed", "stillUnder", "frameBoth"];
+    "holdsFocus", "typingAt", "armed", "stillUnder", "frameBoth", "stillIn"];
   globalThis.__ts = { idOf, get, snapshot, undrawn };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

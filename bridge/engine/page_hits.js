@@ -224,7 +224,7 @@
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
     const res = pointOn(el);
     if (!res.error) return res;
-    const label = viaLabel(el) || viaWidget(el, res);
+    const label = viaLabel(el) || viaWidget(el, res) || viaWrapper(el, res);
     if (label) return label;
     // not shown (or put off screen, or letting the pointer through to the box around it)
     // until the pointer is over its row: where that is
@@ -255,11 +255,15 @@
   // A native field the page keeps unseen inside the widget it draws for it (MUI's slider
   // keeps its range input in its thumb, clipped away; React Aria's, in a box a pixel wide
   // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
-  // box around it that is drawn.
+  // box around it that is drawn. So too a check box or radio button the page draws as a
+  // switch beside it, no size of its own (Element Plus's), when that box holds no other
+  // control and is no bigger than a switch with its words: it takes the click.
   function viaWidget(el, res) {
     if (!FIELDS.has(el.tagName)) return null;
     const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
-    if (!kept && (res.error !== "covered" || !res.around)) return null;
+    const toggle = res.error === "hidden" && !res.clip && el.tagName === "INPUT" &&
+      (el.type === "checkbox" || el.type === "radio");
+    if (!kept && !toggle && (res.error !== "covered" || !res.around)) return null;
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
     if (!kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
         r.height > 1 && !/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return null;
@@ -270,10 +274,38 @@
       box = box.parentElement;
     }
     if (!box) return null;
+    if (toggle) {
+      const b = box.getBoundingClientRect();
+      if (b.width * b.height > TOGGLE_BOX || Array.from(box.querySelectorAll(P.CONTROLS))
+        .some((c) => c !== el)) return null;
+    }
     const there = pointOn(box, (hit) => !!hit && (hit === box || box.contains(hit)));
     return there.error ? null : there;
   }
+  const TOGGLE_BOX = 300 * 60;  // px²: a switch and its words, not a card around them
   const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+
+  // A field the box around it covers with its own drawing (Element Plus draws its select's
+  // placeholder and value over the input; a label floating over a field): a person clicks
+  // the box there, and it takes the click for the field. A point of the field whose click
+  // activates that box, when the box holds no other control and is little more than the
+  // field (its wrapper, not a card around it).
+  function viaWrapper(el, res) {
+    if (res.error !== "covered" || !el.matches(P.CONTROLS)) return null;
+    const r = el.getBoundingClientRect();
+    let box = null;
+    const there = pointOn(el, (hit) => {
+      const act = hit && hit !== el && !el.contains(hit) ? activationOf(hit) : null;
+      if (!act || act === el || !act.contains(el) || !act.contains(hit)) return false;
+      const b = act.getBoundingClientRect();
+      if (b.width * b.height > 6 * Math.max(r.width * r.height, 1)) return false;
+      const alone = Array.from(act.querySelectorAll(P.CONTROLS)).every((c) => c === el ||
+        el.contains(c) || c.contains(el));
+      if (alone) box = act;
+      return alone;
+    });
+    return there.error || !box ? null : there;
+  }
 
   function pointOn(el, reaches) {
     const b = el.getBoundingClientRect();

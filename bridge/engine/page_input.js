@@ -9,13 +9,18 @@
   const { idOf, get, info, aim, point, fullText, hitTarget, hits, roleOf } = P;
 
   // A ref's element read only while it is still in the page (null when it is not), in one
-  // call: `what` is "info", "fullText", or, with its info, where input goes ("aim", with
-  // `secret`, or "point"; it is brought into view). Input goes nowhere (`placed` null) when
-  // the element is disabled or, for a check, it already is as `check.want` asks or it is no
-  // toggle (`check.toggles`: the roles that are checked or not).
-  function live(id, what, secret, check) {
+  // call: `what` is "alive" (true), "info", "fullText", or, with its info, where input
+  // goes ("aim", with `secret`, or "point"; it is brought into view). Input goes nowhere
+  // (`placed` null) when the element is disabled or, for a check, it already is as
+  // `check.want` asks or it is no toggle (`check.toggles`: the roles that are checked or
+  // not). `within`: the words of the card its locator named, which must still stand
+  // around it (null when it had none).
+  function live(id, what, secret, check, within) {
     const el = get(id);
     if (!el || !el.isConnected) return null;
+    // (its card's words changed around it: the ref names another entry now, `stillIn`)
+    if (within && !P.stillIn(id, within)) return null;
+    if (what === "alive") return true;
     if (what === "fullText") return fullText(id);
     const i = info(id);
     if (what === "info") return i;

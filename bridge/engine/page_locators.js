@@ -354,6 +354,26 @@
     return inCards(ids.map(get).filter(Boolean), text).slice(0, 5);
   }
 
+  // Whether the element still stands in the card whose words its locator gave (`in
+  // "WORDS"`): a box around it has a text node beginning with them before any box around
+  // it holds another element like it. A table that sorts its rows anew, or a list that
+  // reuses its items for other entries, puts another card's words around the same element:
+  // a ref to it then names what the agent did not see there.
+  function stillIn(id, words) {
+    const el = get(id), want = clean(words);
+    if (!el || !want) return true;
+    const tag = el.tagName, text = clean(el.textContent), role = el.getAttribute("role");
+    const twin = (n) => n !== el && clean(n.textContent) === text &&
+      n.getAttribute("role") === role;
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      if (Array.prototype.some.call(a.getElementsByTagName(tag), twin)) return false;
+      let found = false;
+      eachText(a, (n) => !(found = clean(runOf(n)).startsWith(want)));
+      if (found) return true;
+    }
+    return false;
+  }
+
   // The elements that show `words` (a text locator: `loc=text "Alice"`, for a line with no
   // ref): those whose whole text is the words (case and spacing aside), else those with a
   // text node that holds them; shown ones only, in the page's order, at most `max`. With
@@ -375,6 +395,6 @@
     return (within ? inCards(found, within) : found.map(idOf)).slice(0, max);
   }
 
-  Object.assign(P, { locOf, hinted, cardLocs, queryIn, pickIn, byText,
+  Object.assign(P, { locOf, hinted, cardLocs, queryIn, pickIn, byText, stillIn,
                      countsOn, countsOff, allRoots });
 })();

@@ -145,3 +145,17 @@ async def test_a_policy_that_refuses_hovering_the_button_moves_no_pointer(
     assert "click" not in asked, asked
     assert await text_of(tab, "#moves") == "0"
     assert await text_of(tab, "#out") == ""
+
+
+async def test_a_field_its_box_draws_over_is_reached_through_the_box(
+        tab: Tab, site: Site) -> None:
+    # (Element Plus: the select's placeholder lies over its input, and the box takes the
+    # click; its switch keeps a check box with no size beside the box it draws)
+    await goto(tab, site.url("kit_fields.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.select(tab, parse(ref(shot, "combobox", "")), ["Kyoto"])
+    assert await text_of(tab, "#out") == "city Kyoto"
+    assert "Kyoto" in out.did, out.did
+    out = await actions.check(tab, parse(ref(shot, "switch", "")), True)
+    assert await text_of(tab, "#out") == "notify true"
+    assert out.changes == ["now checked"], out

@@ -291,3 +291,17 @@ async def test_cells_with_words_listening_as_their_clickable_row_does_get_no_ref
     assert roles == ["cell", "cell", "row", "row"], shot.text
     await actions.click(tab, target(shot, "row", "Grace grace@example.org"))
     assert await js(tab, "document.getElementById('out').textContent") == "row Grace"
+
+
+async def test_a_ref_whose_row_now_shows_another_entry_acts_on_the_entry_it_was_shown_in(
+        tab: Tab, site: Site) -> None:
+    # the rows are drawn into the same elements in a new order: @N of "Delete" in Linus's
+    # row is in Margaret's row now; the click goes to Linus's, where the snapshot showed it
+    await goto(tab, site.url("reuse_rows.html"))
+    shot = await tab.snapshot(interactive=True)
+    linus = ref(shot, "button", "Delete")
+    assert 'in "Linus"' in line_of(shot, linus), shot.text
+    await actions.click(tab, parse("#sort"))
+    out = await actions.click(tab, parse(linus))
+    assert await js(tab, "document.getElementById('out').textContent") == "deleted Linus"
+    assert f"in place of {linus}" in out.did, out.did
