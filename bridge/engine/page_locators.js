@@ -354,9 +354,9 @@
     return inCards(ids.map(get).filter(Boolean), text).slice(0, 5);
   }
 
-  // Whether the element still stands in the card whose words its locator gave (`in
-  // "WORDS"`): a box around it has a text node beginning with them before any box around
-  // it holds another element like it. A table that sorts its rows anew, or a list that
+  // Whether the element still stands in the card whose words its locator gave
+  // (`in "WORDS"`): a box around it has a text node beginning with them before any box
+  // around it holds another element like it. A table that sorts its rows anew, or a list that
   // reuses its items for other entries, puts another card's words around the same element:
   // a ref to it then names what the agent did not see there.
   function stillIn(id, words) {
