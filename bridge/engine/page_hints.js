@@ -241,6 +241,8 @@
     if (tag === "INPUT" ? NOT_FIELDS.test(el.type) : tag !== "TEXTAREA" && tag !== "SELECT" &&
         !el.isContentEditable && !FIELD_ROLES.test(el.getAttribute("role") || "")) return "";
     const cell = el.closest("td");
+    const inGrid = cell ? "" : gridHeading(el);
+    if (inGrid) return inGrid;
     const head = cell && headerRow(cell.closest("table"));
     // (a title over a form laid out in a table, one cell across it, heads no column)
     if (head && cell.parentElement && head.cells.length === cell.parentElement.cells.length) {
@@ -269,6 +271,27 @@
       if (!p || p.tagName === "FORM" || p.tagName === "FIELDSET" || p.tagName === "BODY") break;
     }
     return "";
+  }
+
+  // The header of the column of an ARIA grid's cell holding `el` (a grid drawn in divs, as
+  // Tabulator draws one, whose cell editor is a bare field): by aria-colindex where both say
+  // it, else by place when the row has as many cells as the grid has column headers.
+  function gridHeading(el) {
+    const cell = el.closest("[role=gridcell], [role=cell]");
+    const row = cell && cell.closest("[role=row]");
+    const grid = row && row.closest("[role=grid], [role=treegrid], [role=table]");
+    if (!grid) return "";
+    const heads = Array.from(grid.querySelectorAll("[role=columnheader]")).slice(0, 200);
+    const col = parseInt(cell.getAttribute("aria-colindex"), 10);
+    let th = col ? heads.find((h) => parseInt(h.getAttribute("aria-colindex"), 10) === col)
+      : null;
+    if (!th) {
+      const cells = Array.from(row.querySelectorAll("[role=gridcell], [role=cell], " +
+        "[role=rowheader]")).filter((c) => c.closest("[role=row]") === row);
+      if (cells.length === heads.length) th = heads[cells.indexOf(cell)];
+    }
+    const t = th ? clean(th.innerText || "") : "";
+    return HAS_WORD.test(t) && t.length <= 60 ? t : "";
   }
 
   // The words a page writes right after a checkbox or radio button it left unlabelled

@@ -305,3 +305,10 @@ async def test_a_ref_whose_row_now_shows_another_entry_acts_on_the_entry_it_was_
     out = await actions.click(tab, parse(linus))
     assert await js(tab, "document.getElementById('out').textContent") == "deleted Linus"
     assert f"in place of {linus}" in out.did, out.did
+
+
+async def test_a_bare_field_in_a_grid_of_divs_is_hinted_by_its_columns_header(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("grid_field.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert shot.refs[ref(shot, "spinbutton", "")].get("hint") == "Age", shot.text
