@@ -168,11 +168,22 @@
   // A cell is acted on when it says so: a header that sorts its column, a grid cell that
   // takes selection, a cell with a click handler of its own (`own`); never when it wraps a
   // control, which has the ref. A grid's roving tabindex (every cell focusable by arrow
-  // keys) says nothing: the cell's text is the row's.
-  function cellActs(el, role, own) {
+  // keys) says nothing: the cell's text is the row's. Nor does a handler of a data cell
+  // with words whose row acts (`rowActs`: Grid.js listens on every row and every cell):
+  // the row's ref takes its click, `click text=` its words.
+  function cellActs(el, role, own, rowActs) {
+    if (own && rowActs && (role === "cell" || role === "gridcell") &&
+        HAS_WORD.test(el.textContent || "")) own = false;
     if (!own && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
         !(role === "gridcell" && el.hasAttribute("aria-selected"))) return false;
     return !el.querySelector(CONTROLS);
+  }
+
+  // A cell's words on its row's line: those it holds, or, holding none, the mark it draws
+  // for the aria-checked it says (Tabulator's true and false, a tick and a cross).
+  const CHECK_MARKS = { true: "✓", false: "✗", mixed: "–" };
+  function cellWords(cell, text) {
+    return HAS_WORD.test(text) ? text : CHECK_MARKS[cell.getAttribute("aria-checked")] || text;
   }
 
   // A wordless handle in a data row that resizes its column (Tabulator draws one at the
@@ -264,7 +275,7 @@
   }
 
   Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, cellResizer,
-    tablesFor,
+    cellWords, tablesFor,
     tableState, tableMet, dataTable, isRow, isCell, tableOf, headerRow, spanOf, columns,
     cellActs });
 })();

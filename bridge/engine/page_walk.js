@@ -10,11 +10,10 @@
     hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
     keepsField, namesControl, wrapsToggle, pageModal, veil, dialogName, REGIONS, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
-    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, withError, boxable,
-    small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
+    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords,
+    withError, boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
-  const CHECK_MARKS = { true: "✓", false: "✗", mixed: "–" };
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
@@ -205,9 +204,7 @@
       for (let c = root.firstChild; c; c = c.nextSibling) walk(c, depth);
     }
 
-    // A cell of the row being read gathers its text (a control's too) into the row's line;
-    // one that says it is checked or not and draws only a tick or a cross (Tabulator's true
-    // and false) reads as the mark it shows.
+    // A cell of the row being read gathers its text (a control's too) into the row's line.
     function walk(node, depth) {
       const was = textVisible, wasInert = inert, wasClipper = clipper, wasHover = hoverOnly;
       if (tr && tr.cur === null && node.nodeType === 1 && (tr.css
@@ -215,9 +212,7 @@
         if (getComputedStyle(node).display === "none") return;
         tr.cur = "";
         visit(node, depth);
-        if (!HAS_WORD.test(tr.cur))
-          tr.cur = CHECK_MARKS[node.getAttribute("aria-checked")] || tr.cur;
-        tr.cells.push(tr.cur);
+        tr.cells.push(cellWords(node, tr.cur));
         tr.spans.push(spanOf(node));
         tr.cols.push(parseInt(node.getAttribute("aria-colindex"), 10) || 0);
         tr.cur = null;
@@ -288,12 +283,8 @@
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
           !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el) &&
           !cellResizer(el, cs);
-        // (a data cell with words listening as its clickable row does, as every cell of a
-        // table may (Grid.js's): the row's ref takes its click, `click text=` its words)
-        const rowTakes = !!tr && !!tr.acts && (role === "cell" || role === "gridcell") &&
-          HAS_WORD.test(el.textContent || "");
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
-        if (CELL_ROLES.has(role) ? cellActs(el, role, own && !rowTakes) : own ||
+        if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
              role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
              tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el) &&
