@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import Any
 
 from ..errors import BrowserError, RefNotFound, UsageError
 from . import snapshot as snap
@@ -207,3 +208,29 @@ def _in_place_of(handle: Handle, ref: int) -> Handle:
     if handle.ref != ref:
         handle.was = ref
     return handle
+
+
+def card_words(entry: RefEntry) -> str | None:
+    """The words of the card a ref's locator placed it in (`button "Edit" in "Ada"`), if
+    it had them."""
+    if not entry.loc or ' in "' not in entry.loc:
+        return None
+    try:
+        located = parse("loc=" + entry.loc)
+    except UsageError:
+        return None
+    within = getattr(located, "within", None)
+    return within if isinstance(within, str) and within else None
+
+
+def live_call(entry: RefEntry, what: str, secret: str | None = None,
+              check: dict[str, Any] | None = None) -> str:
+    """The page helper's `live` read of a ref's element (page_input.js), its card's words
+    checked too (a list that reuses its elements for other entries)."""
+    words = card_words(entry)
+    args: list[Any] = [entry.local, what]
+    if secret is not None or check is not None or words is not None:
+        args += [secret, check]
+    if words is not None:
+        args.append(words)
+    return f"__ts.live({json.dumps(args)[1:-1]})"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -24,10 +23,10 @@ from ..policy.intent import Element, Intent
 from . import screen
 from .collect import HOOK_SECRET
 from .frames import PAGE_JS, WORLD
-from .locating import Locating
+from .locating import Locating, card_words, live_call
 from .model import Dialog, Frame, Handle, RefEntry, TabState
 from .placing import Placing
-from .targets import RefTarget, RoleTarget, Target, TextTarget, parse
+from .targets import RefTarget, RoleTarget, Target, TextTarget
 
 if TYPE_CHECKING:
     from ..cdp.connection import CDPConnection
@@ -312,7 +311,7 @@ class Tab(Placing, Locating):
             entry = self.refs[target.ref]
             frame = self.frames.get(entry.frame)
             if frame is not None and frame.doc == entry.doc and frame.world is not None:
-                found = await self.evaluate(frame, _live(entry, what, *args))
+                found = await self.evaluate(frame, live_call(entry, what, *args))
                 if found is not None:
                     return Handle(frame, entry.local, target.ref), found
         return None
@@ -359,8 +358,8 @@ class Tab(Placing, Locating):
             # a removed node may not be collected yet: only a connected one is the live
             # element, and only while its card's words still stand around it
             alive = await self.evaluate(
-                frame, f"(e => !!e && e.isConnected)(__ts.get({entry.local}))"
-                if card_words(entry) is None else _live(entry, "alive"))
+                frame, live_call(entry, "alive") if card_words(entry)
+                else f"(e => !!e && e.isConnected)(__ts.get({entry.local}))")
             if alive:
                 return Handle(frame, entry.local, ref)
         # stale: the page replaced it (redrew its list), or it went
@@ -479,29 +478,3 @@ class Tab(Placing, Locating):
             return str(await self.evaluate(frame, "document.readyState", timeout=5))
         except (BrowserError, UsageError):
             return "loading"
-
-
-def card_words(entry: RefEntry) -> str | None:
-    """The words of the card a ref's locator placed it in (`button "Edit" in "Ada"`), if
-    it had them."""
-    if not entry.loc or ' in "' not in entry.loc:
-        return None
-    try:
-        located = parse("loc=" + entry.loc)
-    except UsageError:
-        return None
-    within = getattr(located, "within", None)
-    return within if isinstance(within, str) and within else None
-
-
-def _live(entry: RefEntry, what: str, secret: str | None = None,
-          check: dict[str, Any] | None = None) -> str:
-    """The page helper's `live` read of a ref's element (page_input.js), its card's words
-    checked too."""
-    words = card_words(entry)
-    args: list[Any] = [entry.local, what]
-    if secret is not None or check is not None or words is not None:
-        args += [secret, check]
-    if words is not None:
-        args.append(words)
-    return f"__ts.live({json.dumps(args)[1:-1]})"
