@@ -17,7 +17,6 @@ globalThis.__tsDoc ||= crypto.randomUUID();
       switch (name) {
         case "call": return ts[args[0]](...args[1]);
         case "json": return JSON.stringify(ts[args[0]](...args[1]));
-        case "alive": { const e = ts.get(args[0]); return !!e && e.isConnected; }
         case "readyState": return document.readyState;
         case "hasFocus": return document.hasFocus();
         case "includes": return ts.pageText().includes(args[0]);

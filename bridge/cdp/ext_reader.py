@@ -30,7 +30,6 @@ from .extension_link import ExtensionCallError
 GONE = "Cannot find context with specified id"
 _TS_CALL = re.compile(r"__ts\.(\w+)\((.*)\)", re.S)
 _JSON_CALL = re.compile(r"JSON\.stringify\(__ts\.(\w+)\((.*)\)\)", re.S)
-_ALIVE = re.compile(r"\(e => !!e && e\.isConnected\)\(__ts\.get\((\d+)\)\)")
 _INCLUDES = re.compile(r"__ts\.pageText\(\)\.includes\((.*)\)", re.S)
 _HREF_AND = re.compile(r"\[location\.href, __ts\.(\w+)\(\)\]")
 _KEY = re.compile(r"([{,])([A-Za-z_]\w*):")
@@ -58,8 +57,6 @@ def translate(expression: str) -> tuple[str, list[Any]] | None:
     expression = expression.strip()
     if expression in _FIXED:
         return _FIXED[expression]
-    if m := _ALIVE.fullmatch(expression):
-        return "alive", [int(m[1])]
     if m := _HREF_AND.fullmatch(expression):
         return "hrefAnd", [m[1]]
     if m := _INCLUDES.fullmatch(expression):

@@ -23,7 +23,7 @@ from ..policy.intent import Element, Intent
 from . import screen
 from .collect import HOOK_SECRET
 from .frames import PAGE_JS, WORLD
-from .locating import Locating, card_words, live_call
+from .locating import Locating, live_call
 from .model import Dialog, Frame, Handle, RefEntry, TabState
 from .placing import Placing
 from .targets import RefTarget, RoleTarget, Target, TextTarget
@@ -357,9 +357,7 @@ class Tab(Placing, Locating):
         if frame is not None and frame.doc == entry.doc and frame.world is not None:
             # a removed node may not be collected yet: only a connected one is the live
             # element, and only while its card's words still stand around it
-            alive = await self.evaluate(
-                frame, live_call(entry, "alive") if card_words(entry)
-                else f"(e => !!e && e.isConnected)(__ts.get({entry.local}))")
+            alive = await self.evaluate(frame, live_call(entry, "alive"))
             if alive:
                 return Handle(frame, entry.local, ref)
         # stale: the page replaced it (redrew its list), or it went

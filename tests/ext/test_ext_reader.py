@@ -23,7 +23,7 @@ def test_the_snapshot_call_with_its_options_literal_becomes_a_json_read() -> Non
     ("__ts.info(7)", ("call", ["info", [7]])),
     (f"__ts.query({json.dumps('a,b:hover, x')}, 1)", ("call", ["query", ["a,b:hover, x", 1]])),
     ("__ts.focusedInfo()", ("call", ["focusedInfo", []])),
-    ("(e => !!e && e.isConnected)(__ts.get(31))", ("alive", [31])),
+    ('__ts.live(31, "alive")', ("call", ["live", [31, "alive"]])),
     ("document.readyState", ("readyState", [])),
     ("__ts.pageText().includes(" + json.dumps(QUOTED) + ")", ("includes", [QUOTED])),
     ("[location.href, __ts.markdown()]", ("hrefAnd", ["markdown"])),
