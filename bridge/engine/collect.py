@@ -8,7 +8,7 @@ import json
 import logging
 import secrets
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import BrowserError, RefNotFound, TabError, UsageError
 from . import delta as deltas
@@ -17,6 +17,7 @@ from .frames import PageFrames
 from .model import Frame, Handle, RefEntry, Snapshot, TabState
 
 if TYPE_CHECKING:
+    from .tab import Tab
     from .targets import Target
 
 log = logging.getLogger("tabsteward.engine")
@@ -68,13 +69,15 @@ class SnapshotTaking(PageFrames):
             self.refs[ref] = RefEntry(frame.doc, frame.id, local, role, name, 0)
         return ref
 
-    async def collect(self, *, interactive: bool, viewport: bool,
-                      scope: Handle | None) -> tuple[list[snap.Line], dict[str, Any]]:
-        """Rows of every frame (or of one scoped subtree), stitched into one list of lines."""
+    async def collect(self, *, interactive: bool, viewport: bool, scope: Handle | None,
+                      settle: bool = False) -> tuple[list[snap.Line], dict[str, Any]]:
+        """Rows of every frame (or of one scoped subtree), stitched into one list of lines.
+        `settle`: read once the timers the page armed as it loaded have run (page.js)."""
         self.check_no_dialog()
         flag = {True: "true", False: "false"}
         opts_js = (f"{{hook:'{HOOK_SECRET}',interactive:{flag[interactive]},"
-                   f"viewport:{flag[viewport]}" + (f",scope:{scope.local}" if scope else "") + "}")
+                   f"viewport:{flag[viewport]}" + (f",scope:{scope.local}" if scope else "") +
+                   (",settle:true" if settle else "") + "}")
         by_frame: dict[str, dict[str, Any]] = {}
         guessed = False
         if scope is not None:
@@ -85,6 +88,10 @@ class SnapshotTaking(PageFrames):
             by_frame[scope.frame.id] = res
         else:
             frames, guessed = await self._rows_of_every_frame(opts_js, by_frame)
+            if by_frame.get(self.target_id, {}).get("loading"):
+                await self._load_timers_run()
+                return await self.collect(interactive=interactive, viewport=viewport,
+                                          scope=None)
         children: dict[tuple[str, int], Frame] = {}
         if scope is None:
             children = await self._children_of(frames, by_frame)
@@ -116,6 +123,12 @@ class SnapshotTaking(PageFrames):
                     self.refs[ln.ref].dupes = seen[(ln.role, ln.name)]
         page = by_frame.get(root.id, {})
         return lines, page
+
+    async def _load_timers_run(self) -> None:
+        """Wait (up to LOAD_TIMERS_WAIT) for the timers the page armed as it loaded, to draw
+        what it shows a moment later, and for the data they fetch (replies.py)."""
+        from . import replies  # (at call time: replies.py works on the Tab this is part of)
+        await replies.came(cast("Tab", self), cap=replies.LOAD_TIMERS_WAIT)
 
     def known_frames(self) -> list[Frame] | None:
         """The frames events say the page has, once every session's tree was read (else
@@ -248,7 +261,7 @@ class SnapshotTaking(PageFrames):
                              "--scope or --viewport; no snapshot taken")
         scope_handle = await self.resolve(scope) if scope is not None else None
         lines, page = await self.collect(interactive=interactive, viewport=viewport,
-                                         scope=scope_handle)
+                                         scope=scope_handle, settle=scope_handle is None)
         if scope_handle is not None or viewport:
             # a locator's nth counts the whole page: number same-named elements on all of it
             whole, _ = await self.collect(interactive=True, viewport=False, scope=None)

@@ -1,10 +1,10 @@
 // Tabsteward's main-world hook: remembers which elements got click-like listeners (and
 // which drop listeners: a sortable list's; which hover listeners: a row's), and names
 // them, when asked, by dispatching an event the isolated-world helper listens for; it
-// counts the timers the page arms in reply to input, for a look after an action to wait
-// for. It also holds the shield: while mouse input meant for a frame of another process is
-// sent, this document stops every trusted mouse and pointer event before its page sees
-// one, and tells the helper that some came.
+// counts the timers the page arms in reply to input and as it loads, for a look after an
+// action or a load to wait for. It also holds the shield: while mouse input meant for a
+// frame of another process is sent, this document stops every trusted mouse and pointer
+// event before its page sees one, and tells the helper that some came.
 (() => {
   const KEY = "__SECRET__";
   // what it calls is taken before a page's script could replace it, and the secret is kept
@@ -111,66 +111,89 @@
   // The timers a page arms as it handles input (a search box's debounce, a menu's delay:
   // up to a second), and those their callbacks arm in turn: a look after an action waits
   // for them to run, as a person waits for the results to come. Only their due times are
-  // kept; the page's own clock timers, armed outside its input handlers, are not counted.
+  // kept; the page's own clock timers, armed later outside its input handlers, are not.
   const REPLIES = new Set(["input", "beforeinput", "change", "keydown", "keyup", "keypress",
                            "click", "dblclick", "mousedown", "mouseup", "pointerdown",
                            "pointerup", "submit", "paste", "compositionend", "focusin",
                            "focusout", "focus", "blur", "mouseover", "pointerover"]);
-  const REPLY_WAIT = 1000, ARMED_MAX = 64, CHAIN = 3;
-  const armed = new Map();  // timer id -> when it is due (performance.now)
+  // Those a document arms as it loads (its scripts, their DOMContentLoaded and load
+  // handlers) to draw what it shows a moment later (Preact runs its effects after the next
+  // frame or 100 ms) count too, if short: a read after the load waits for them as well.
+  // Not in a hidden document: there the browser runs them up to a second late, and most
+  // are a page's chores, not its drawing.
+  const REPLY = { wait: 1000, chain: 3 }, LOADING = { wait: 150, chain: 1 }, ARMED_MAX = 64;
+  // timer id -> [when it is due (performance.now), whether it was armed as the page loaded]
+  const armed = new Map();
   let depth = 0;  // while a counted timer's callback runs: its place in the chain (1 ...)
+  let chained = REPLY;  // and the kind of its chain
   const event = Object.getOwnPropertyDescriptor(window, "event");
   const current = event && event.get ? event.get.bind(window) : () => undefined;
-  // the chain place of a timer armed now (0: not counted)
-  const place = (delay) => {
-    if ((Number(delay) || 0) > REPLY_WAIT || armed.size >= ARMED_MAX) return 0;
-    if (depth > 0) return depth < CHAIN ? depth + 1 : 0;
+  const loading = (e) => document.visibilityState !== "hidden" &&
+    (document.readyState !== "complete" || (!!e && e.type === "load" && e.target === document));
+  // the chain place of a timer armed now (0: not counted), and its chain's kind
+  const place = (ms) => {
+    if (armed.size >= ARMED_MAX) return [0, REPLY];
+    if (depth > 0) return depth < chained.chain && ms <= chained.wait ?
+      [depth + 1, chained] : [0, REPLY];
     const e = current();
-    return e && REPLIES.has(e.type) ? 1 : 0;
+    if (e && REPLIES.has(e.type)) return [ms <= REPLY.wait ? 1 : 0, REPLY];
+    return [ms <= LOADING.wait && loading(e) ? 1 : 0, LOADING];
   };
-  const timer = (name) => {
-    const arm = window[name];
+  const hide = (patched, original) => {
+    Object.defineProperty(patched, "length", { value: original.length });
+    Object.defineProperty(patched, "toString", { value: () => original.toString() });
+  };
+  // `name` arms, `clearName` disarms; ids are kept under `tag` (each kind counts its own)
+  const timer = (name, clearName, tag, delayOf) => {
+    const arm = window[name], clear = window[clearName];
+    if (typeof arm !== "function" || typeof clear !== "function") return;
     const patchedTimer = {
-      [name](handler, delay, ...rest) {
-        const at = typeof handler === "function" ? place(delay) : 0;
-        if (!at) return arm.call(window, handler, delay, ...rest);
+      [name](handler, ...rest) {
+        const delay = delayOf(rest);
+        const [at, kind] = typeof handler === "function" ? place(delay) : [0, REPLY];
+        if (!at) return arm.call(window, handler, ...rest);
         let id = 0;
         const run = function (...args) {
-          const first = armed.delete(id);  // (an interval counts until its first run)
-          const outer = depth;
-          if (first) depth = at;
-          try { return handler.apply(this, args); } finally { depth = outer; }
+          const first = armed.delete(tag + id);  // (an interval counts until its first run)
+          const outer = depth, outerKind = chained;
+          if (first) { depth = at; chained = kind; }
+          try { return handler.apply(this, args); } finally { depth = outer; chained = outerKind; }
         };
-        id = arm.call(window, run, delay, ...rest);
-        armed.set(id, now() + (Number(delay) || 0));
+        id = arm.call(window, run, ...rest);
+        armed.set(tag + id, [now() + delay, kind === LOADING]);
         return id;
       },
     }[name];
-    Object.defineProperty(patchedTimer, "length", { value: arm.length });
-    Object.defineProperty(patchedTimer, "toString", { value: () => arm.toString() });
-    window[name] = patchedTimer;
-  };
-  timer("setTimeout");
-  timer("setInterval");  // (a scheduler's delay: RxJS runs its debounce on one)
-  for (const name of ["clearTimeout", "clearInterval"]) {
-    const clear = window[name];
     const patchedClear = {
-      [name](id) { armed.delete(id); return clear.call(window, id); },
-    }[name];
-    Object.defineProperty(patchedClear, "length", { value: clear.length });
-    Object.defineProperty(patchedClear, "toString", { value: () => clear.toString() });
-    window[name] = patchedClear;
-  }
-  // asked: how many counted timers have not run, and the ms until the last is due (0 once
-  // overdue: a hidden tab runs its timers late); one stuck past 5 s is forgotten
+      [clearName](id) { armed.delete(tag + id); return clear.call(window, id); },
+    }[clearName];
+    hide(patchedTimer, arm);
+    hide(patchedClear, clear);
+    window[name] = patchedTimer;
+    window[clearName] = patchedClear;
+  };
+  const given = (rest) => Number(rest[0]) || 0;
+  timer("setTimeout", "clearTimeout", "t", given);
+  // (a scheduler's delay: RxJS runs its debounce on one)
+  timer("setInterval", "clearInterval", "t", given);
+  // an idle moment comes soon after a load: due at once
+  timer("requestIdleCallback", "cancelIdleCallback", "i", () => 0);
+  // asked: how many counted timers have not run, the ms until the last is due (0 once
+  // overdue: a hidden tab runs its timers late), and how many of them were armed as the
+  // page loaded; one stuck past 5 s is forgotten
   add.call(document, "ts-armed-" + KEY, () => {
     const at = now();
-    let last = 0;
-    for (const [id, due] of armed) {
-      if (at - due > 5000) armed.delete(id);
-      else last = Math.max(last, due - at);
+    let last = 0, loads = 0;
+    for (const [id, [due, load]] of armed) {
+      if (at - due > 5000) {
+        armed.delete(id);
+        continue;
+      }
+      last = Math.max(last, due - at);
+      if (load) loads++;
     }
-    dispatch.call(document, new Said("ts-armed-are-" + KEY, { detail: [armed.size, last] }));
+    dispatch.call(document, new Said("ts-armed-are-" + KEY,
+                                     { detail: [armed.size, last, loads] }));
   });
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));

@@ -10,8 +10,14 @@
   const { idOf, get, walk, cardLocs, countsOn, countsOff, tablesFor, zonesFor, revealing } = P;
 
   // A snapshot: the walk's rows (page_walk.js), their cards' locators, and whether the page
-  // waits for a frame this tab does not draw.
+  // waits for a frame this tab does not draw. `opts.settle`: in the top document, while
+  // timers it armed as it loaded have not run (hook.js: a page that draws what it shows a
+  // moment after its load), only {loading: how many}, for a read once they ran.
   function snapshot(opts) {
+    if (opts.settle && opts.hook && window === top) {
+      const loading = P.armed(opts.hook)[2];
+      if (loading > 0) return { loading };
+    }
     countsOn();
     tablesFor(true);
     try {

@@ -297,10 +297,14 @@
   // The words a page writes right after a checkbox or radio button it left unlabelled
   // (`<input type=checkbox> Remember me`), as a person reads them for its label: the text
   // that follows it in its box, up to the next field or line break, links' words included
-  // (`I agree to the terms`); "" for none, or for more than a label's words.
+  // (`I agree to the terms`); "" for none, or for more than a label's words. In a box that
+  // lays its children in a row (a flex row: Element Plus's switch, its track and then its
+  // words), a block among them stands in the same line.
   const STOPS = /^(?:INPUT|SELECT|TEXTAREA|BUTTON|BR|HR)$/;
   function toggleLabel(el) {
     if (el.tagName !== "INPUT" || (el.type !== "checkbox" && el.type !== "radio")) return "";
+    const row = el.parentElement && getComputedStyle(el.parentElement);
+    const inRow = !!row && /flex$/.test(row.display) && row.flexDirection.startsWith("row");
     let words = "";
     for (let s = el.nextSibling; s && words.length <= 60; s = s.nextSibling) {
       if (s.nodeType === 3) {
@@ -309,7 +313,8 @@
       }
       if (s.nodeType !== 1 || SKIP_TAGS.has(s.tagName)) continue;
       if (STOPS.test(s.tagName) || s.querySelector("input, select, textarea, button") ||
-          /^(?:block|flex|grid|table|list-item)$/.test(getComputedStyle(s).display)) break;
+          (!inRow && /^(?:block|flex|grid|table|list-item)$/.test(getComputedStyle(s).display)))
+        break;
       words += " " + (s.innerText || "") + " ";
     }
     const t = clean(words);

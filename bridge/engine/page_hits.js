@@ -94,14 +94,15 @@
     return found;
   }
 
-  // The timers the page armed in reply to input and that have not run (see hook.js), as
-  // [how many, ms until the last is due]; [0, 0] without the hook.
+  // The timers the page armed in reply to input or as it loaded and that have not run (see
+  // hook.js), as [how many, ms until the last is due, how many were armed as it loaded];
+  // [0, 0, 0] without the hook.
   function armed(secret) {
-    let got = [0, 0];
+    let got = [0, 0, 0];
     if (!secret) return got;
     const collect = (e) => {
       const d = e.detail;
-      if (Array.isArray(d) && d.length === 2 && d.every((n) => Number.isFinite(n))) got = d;
+      if (Array.isArray(d) && d.length === 3 && d.every((n) => Number.isFinite(n))) got = d;
     };
     document.addEventListener("ts-armed-are-" + secret, collect, true);
     try {
@@ -267,22 +268,32 @@
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
     if (!kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
         r.height > 1 && !/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return null;
-    let box = el.parentElement;
-    while (box) {
-      const b = box.getBoundingClientRect();
-      if (b.width > 1 && b.height > 1) break;
-      box = box.parentElement;
-    }
+    const box = toggle ? toggleBox(el) : drawnAround(el);
     if (!box) return null;
-    if (toggle) {
-      const b = box.getBoundingClientRect();
-      if (b.width * b.height > TOGGLE_BOX || Array.from(box.querySelectorAll(P.CONTROLS))
-        .some((c) => c !== el)) return null;
-    }
     const there = pointOn(box, (hit) => !!hit && (hit === box || box.contains(hit)));
     return there.error ? null : there;
   }
   const TOGGLE_BOX = 300 * 60;  // px²: a switch and its words, not a card around them
+
+  // The nearest box around `el` that is drawn (null: none).
+  function drawnAround(el) {
+    for (let box = el.parentElement; box; box = box.parentElement) {
+      const b = box.getBoundingClientRect();
+      if (b.width > 1 && b.height > 1) return box;
+    }
+    return null;
+  }
+
+  // The box a check box, radio button or switch is drawn in: the nearest drawn box around
+  // it, when that box holds no other control and is no bigger than a switch with its
+  // words (null: none such).
+  function toggleBox(el) {
+    const box = drawnAround(el);
+    if (!box) return null;
+    const b = box.getBoundingClientRect();
+    return b.width * b.height <= TOGGLE_BOX &&
+      !Array.from(box.querySelectorAll(P.CONTROLS)).some((c) => c !== el) ? box : null;
+  }
   const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
 
   // A field the box around it covers with its own drawing (Element Plus draws its select's
@@ -405,6 +416,6 @@
   }
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, composedParent,
-    activationOf, isControl, clickable, alsoOf, takesDrops, point, frameOffset, coverOf,
-    rect });
+    toggleBox, activationOf, isControl, clickable, alsoOf, takesDrops, point, frameOffset,
+    coverOf, rect });
 })();

@@ -222,6 +222,22 @@
     return !!box && box.getClientRects().length > 0;
   }
 
+  // The box a check box or radio button is drawn in with its words (page_hits.js
+  // `toggleBox`: Element Plus draws its switch's track and words beside a native input of
+  // no size), or a part of it that shows a pointer and has no listener of its own: a click
+  // there is the toggle's, as on its label. `handlers`: the elements that listen for clicks.
+  const TOGGLES = "input[type=checkbox], input[type=radio]";
+  function togglePart(el, handlers) {
+    for (let box = el; box && box !== document.body; box = box.parentElement) {
+      const toggle = box.querySelector(P.CONTROLS);
+      if (toggle) {
+        return toggle.matches(TOGGLES) && P.toggleBox(toggle) === box &&
+          (box === el || !handlers.has(el));
+      }
+    }
+    return false;
+  }
+
   // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
   // on it is the control's, which a script of the page passes on (it focuses it).
   function labels(el) {
@@ -307,5 +323,6 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
-    labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
+    togglePart, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
+    dialogName });
 })();

@@ -1,5 +1,6 @@
 """The timers a page armed in reply to an action's input (a search box's debounce: hook.js
-counts them), which a look after the action waits for to run, with the data they fetch."""
+counts them), which a look after the action waits for to run, with the data they fetch; and
+those it armed as it loaded, which a snapshot waits for (collect.py)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from .tab import Tab
 log = logging.getLogger("tabsteward.engine")
 
 TIMERS_WAIT = 2.0  # seconds a look waits for them (a hidden tab runs its timers late)
+# seconds a read waits for the timers a page armed as it loaded (hook.js) to draw what it shows
+LOAD_TIMERS_WAIT = 1.0
 OVERDUE_POLL = 0.05  # seconds between asks once they are due and have not run
 SLACK = 0.01  # seconds past the last one's due time before asking again
 
@@ -61,7 +64,7 @@ async def _armed(tab: Tab, frame: Frame) -> tuple[int, float]:
     if tab.state.dialog is not None:
         return 0, 0.0
     got = await tab.evaluate(frame, f"__ts.armed({json.dumps(HOOK_SECRET)})", follow=False)
-    if not isinstance(got, list) or len(got) != 2 or \
+    if not isinstance(got, list) or len(got) != 3 or \
             not all(isinstance(n, int | float) for n in got):
         return 0, 0.0
     return max(0, int(got[0])), max(0.0, min(float(got[1]), 1000.0))

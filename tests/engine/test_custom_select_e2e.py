@@ -159,3 +159,19 @@ async def test_a_field_its_box_draws_over_is_reached_through_the_box(
     out = await actions.check(tab, parse(ref(shot, "switch", "")), True)
     assert await text_of(tab, "#out") == "notify true"
     assert out.changes == ["now checked"], out
+
+
+async def test_a_switch_drawn_beside_its_words_is_one_line_hinted_by_them(
+        tab: Tab, site: Site) -> None:
+    # (Element Plus: its box takes the click; the track and the words, each a block in the
+    # box's row, show a pointer, and the words are hidden from assistive technology)
+    await goto(tab, site.url("kit_fields.html"))
+    shot = await tab.snapshot()
+    line = next(ln for ln in shot.text.splitlines() if 'hint="Dark mode"' in ln)
+    assert line.lstrip().startswith("- switch @"), line
+    # (neither switch's box nor its parts print a line of their own: the select's box does)
+    clickables = [ln for ln in shot.text.splitlines() if "clickable" in ln]
+    assert clickables == ['- clickable "Pick a city" @1'], shot.text
+    out = await actions.check(tab, parse("@" + line.split("@")[1].split()[0]), True)
+    assert await text_of(tab, "#out") == "dark true"
+    assert out.changes == ["now checked"], out
