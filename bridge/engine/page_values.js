@@ -41,6 +41,21 @@
     return null;
   }
 
+  // What a collapsed combobox with an empty field says is chosen in the list it controls:
+  // its options marked selected (Element Plus draws the choice where it draws its
+  // placeholder, and marks the option); while the list is open, a selected option is only
+  // the one the keys are on.
+  function chosen(el) {
+    if (el.getAttribute("aria-expanded") === "true") return null;
+    const id = el.getAttribute("aria-controls") || el.getAttribute("aria-owns");
+    const list = id && el.getRootNode().getElementById &&
+      el.getRootNode().getElementById(id.split(/\s+/)[0]);
+    if (!list || list.getAttribute("role") !== "listbox") return null;
+    const picked = Array.from(list.querySelectorAll("[role=option][aria-selected=true]"),
+                              (o) => clean(o.textContent)).filter(Boolean);
+    return picked.length ? picked.join(", ") : null;
+  }
+
   const HOLDS_CHOICES = "input, select, textarea, [contenteditable], [role=listbox], " +
     "[role=option], [role=textbox], [role=tree], [role=grid]";
 
@@ -55,7 +70,7 @@
       if (type === "file") {
         return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(", ") : null;
       }
-      if (role === "combobox" && !el.value) return shownChoice(el) || el.value;
+      if (role === "combobox" && !el.value) return chosen(el) || shownChoice(el) || el.value;
       return el.value;
     }
     if (tag === "TEXTAREA") return el.value;

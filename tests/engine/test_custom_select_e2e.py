@@ -169,9 +169,26 @@ async def test_a_switch_drawn_beside_its_words_is_one_line_hinted_by_them(
     shot = await tab.snapshot()
     line = next(ln for ln in shot.text.splitlines() if 'hint="Dark mode"' in ln)
     assert line.lstrip().startswith("- switch @"), line
-    # (neither switch's box nor its parts print a line of their own: the select's box does)
+    # (neither switch's box nor its parts print a line of their own: the selects' boxes do)
     clickables = [ln for ln in shot.text.splitlines() if "clickable" in ln]
-    assert clickables == ['- clickable "Pick a city" @1'], shot.text
+    assert clickables == ['- clickable "Pick a city" @1', '- clickable "Pick a size" @4'], \
+        shot.text
     out = await actions.check(tab, parse("@" + line.split("@")[1].split()[0]), True)
     assert await text_of(tab, "#out") == "dark true"
     assert out.changes == ["now checked"], out
+
+
+async def test_a_select_that_draws_its_choice_where_its_placeholder_was_says_the_choice(
+        tab: Tab, site: Site) -> None:
+    # (Element Plus: the choice replaces the placeholder's words in the same element, and
+    # the list the field controls marks the option chosen)
+    await goto(tab, site.url("kit_fields.html"))
+    def size_field(text: str) -> str:
+        return [ln for ln in text.splitlines() if "- combobox @" in ln][1]
+    before = size_field((await tab.snapshot(interactive=True)).text)
+    assert "value=" not in before, before
+    out = await actions.select(tab, parse("#size input"), ["Large"])
+    assert await text_of(tab, "#out") == "size Large"
+    assert "Large" in out.did, out.did
+    after = size_field((await tab.snapshot(interactive=True)).text)
+    assert 'value="Large"' in after, after
