@@ -7,18 +7,27 @@ import json
 from typing import Any
 
 from ..errors import BrowserError, RefNotFound, UsageError
+from . import replies
 from .acting import Outcome, describe, guarded
+from .collect import HOOK_SECRET
 from .snapshot import shorten
 from .tab import Tab
 from .targets import Target
 
 
 async def read(tab: Tab, fmt: str) -> str:
-    """The page's text, then each frame's text under a `[frame URL]` line."""
+    """The page's text, then each frame's text under a `[frame URL]` line; read once the
+    timers the page armed as it loaded have run, as a snapshot is (collect.py)."""
     tab.check_no_dialog()
     fn = "__ts.markdown()" if fmt == "markdown" else "__ts.pageText()"
+    # (the top document says how many such timers are left instead of its text)
+    loads = f"(window === top ? __ts.armed({json.dumps(HOOK_SECRET)})[2] : 0)"
+    bodies = await tab.in_every_frame(f"(n => [location.href, n ? null : {fn}, n])({loads})")
+    if any(frame.id == tab.target_id and body[2] for frame, body in bodies):
+        await replies.came(tab, cap=replies.LOAD_TIMERS_WAIT)
+        bodies = await tab.in_every_frame(f"[location.href, {fn}]")
     parts: list[str] = []
-    for frame, body in await tab.in_every_frame(f"[location.href, {fn}]"):
+    for frame, body in bodies:
         if frame.id == tab.target_id:
             parts.insert(0, str(body[1] or ""))
         elif body[1]:

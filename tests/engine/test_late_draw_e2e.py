@@ -10,7 +10,7 @@ import json
 import pytest
 from fixture_server import Site
 from pagetools import run_tool
-from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine import actions, reading
 from tabsteward.bridge.engine.collect import HOOK_SECRET
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -56,3 +56,11 @@ async def test_a_clock_that_re_arms_its_own_short_timer_holds_a_read_once_at_mos
     # its first tick was armed as the page loaded; the ticks after are not counted
     got = await tab.evaluate(tab.frames[tab.target_id], f"__ts.armed({json.dumps(HOOK_SECRET)})")
     assert got[2] == 0
+
+
+async def test_the_pages_text_after_a_plain_open_waits_for_the_drawing_too(
+        browser: Browser, tab: Tab, site: Site) -> None:
+    hidden(browser)
+    await actions.navigate(tab, site.url("latedraw.html?after=120"))
+    text = await reading.read(tab, "text")
+    assert "Grace" in text and "Loading" not in text, text
