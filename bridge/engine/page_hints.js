@@ -149,7 +149,7 @@
       // Draft.js draws it in an element of its own, which describes the editor
       else if (el.hasAttribute("aria-describedby")) hints.push(byIds(el, "aria-describedby"));
     }
-    hints.push(fieldLabel(el), toggleLabel(el));
+    hints.push(boxWords(el), fieldLabel(el), toggleLabel(el));
     const tipped = within("img[alt]:not([alt='']), [title]:not([title=''])");
     if (tipped) said(tipped, tipped.tagName === "IMG" && tipped.getAttribute("alt") ? "alt"
                               : "title");
@@ -269,6 +269,25 @@
       }
       const p = n.parentElement;
       if (!p || p.tagName === "FORM" || p.tagName === "FIELDSET" || p.tagName === "BODY") break;
+    }
+    return "";
+  }
+
+  // The words the box around a field draws over it while the field shows no value
+  // (page_shown.js `fieldWrap`: Element Plus's select draws its placeholder so), as a
+  // person reads them in the field; "" for none, or for more than a prompt's words.
+  function boxWords(el) {
+    if (!el.matches(P.ENTRY) || P.valueOf(el, el.getAttribute("role") || "")) return "";
+    let box = el.parentElement;
+    for (let up = 0; box && up < 4; up++, box = box.parentElement) {
+      if (!P.fieldWrap(box)) continue;
+      let words = "";
+      const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      for (let t = walk.nextNode(); t && words.length <= 60; t = walk.nextNode()) {
+        if (!el.contains(t) && t.parentElement.checkVisibility()) words += t.data + " ";
+      }
+      const w = clean(words);
+      if (HAS_WORD.test(w)) return w.length <= 60 ? w : "";
     }
     return "";
   }

@@ -7,10 +7,12 @@
   const { idOf, get, SKIP_TAGS, HAS_WORD, clean, iconEvidence, hintOf, glyphName, iconFont,
     HAS_LETTER } = P;
 
+  // (an id with a long number, or with numbers a hyphen parts, is a generated one: Element
+  // Plus's `el-id-56-8` takes a random number per load and a counter)
   function stableId(el) {
     const id = el.id;
-    if (!id || id.length > 40 || /\d{3,}|^[:_]|[:]/.test(id) || !/^[A-Za-z][\w-]*$/.test(id))
-      return null;
+    if (!id || id.length > 40 || /\d{3,}|\d-[A-Za-z-]*\d|^[:_]|[:]/.test(id) ||
+        !/^[A-Za-z][\w-]*$/.test(id)) return null;
     // unique in the frame, its shadow roots too (where a lookup searches)
     return countOf("#" + CSS.escape(id)) === 1 ? "#" + id : null;
   }

@@ -238,6 +238,21 @@
     return false;
   }
 
+  // A box showing a pointer around one text field or combobox and the words it draws over
+  // it, itself the size of a field (Element Plus's select draws its placeholder, then its
+  // choice, over a read-only field): a click there is the field's, which has the line.
+  const FIELD_BOX = { height: 60, area: 600 * 60 };
+  function fieldWrap(el) {
+    const r = el.getBoundingClientRect();
+    if (r.height > FIELD_BOX.height || r.width * r.height > FIELD_BOX.area) return false;
+    const found = el.querySelectorAll(CONTROLS);
+    return found.length === 1 && found[0].matches(ENTRY);
+  }
+
+  // Whether el is a control's own drawing, not a control: the box a toggle is drawn in or
+  // a part of it (`togglePart`), or the box of a field (`fieldWrap`).
+  const controlPart = (el, handlers) => togglePart(el, handlers) || fieldWrap(el);
+
   // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
   // on it is the control's, which a script of the page passes on (it focuses it).
   function labels(el) {
@@ -323,6 +338,6 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
-    togglePart, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
-    dialogName });
+    controlPart, fieldWrap, ENTRY, labels, namesControl, keepsField, leftBehind, shownOnly,
+    REGIONS, veil, dialogName });
 })();

@@ -6,12 +6,12 @@
   const P = globalThis.__tsParts;
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
-    breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened,
-    hoverShown, revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels,
-    keepsField, namesControl, wrapsToggle, togglePart, pageModal, veil, dialogName, REGIONS,
-    dragItem, zonesFor, folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow,
-    isCell, tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords,
-    withError, boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
+    breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened, hoverShown,
+    revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels, keepsField,
+    namesControl, wrapsToggle, controlPart, pageModal, veil, dialogName, REGIONS, dragItem,
+    zonesFor, folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
+    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords, withError,
+    boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -282,7 +282,7 @@
         // landmark listening so is no control)
         const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
           !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el) &&
-          !cellResizer(el, cs) && !togglePart(el, handlers);
+          !cellResizer(el, cs) && !controlPart(el, handlers);
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
         if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts) : own ||
             (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&

@@ -63,4 +63,5 @@ async def test_the_pages_text_after_a_plain_open_waits_for_the_drawing_too(
     hidden(browser)
     await actions.navigate(tab, site.url("latedraw.html?after=120"))
     text = await reading.read(tab, "text")
-    assert "Grace" in text and "Loading" not in text, text
+    assert "Grace" in text, text
+    assert "Loading" not in text, text
