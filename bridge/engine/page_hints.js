@@ -62,8 +62,10 @@
                            "g");
   const ICON_FONT = /icon|symbol|glyph|awesome/i;
   // whether n draws its text in an icon font (by its font, or by the class that sets it,
-  // whose font may not have loaded)
-  const iconFont = (n) => ICON_FONT.test(getComputedStyle(n).fontFamily) ||
+  // whose font may not have loaded). Its first font is the one: the system font stack many
+  // pages set for all their text (Bootstrap's, Ant Design's, GitHub's) ends in fallbacks
+  // such as "Segoe UI Symbol"
+  const iconFont = (n) => ICON_FONT.test(getComputedStyle(n).fontFamily.split(",")[0]) ||
     /(?:^|\s)material-(?:icons|symbols)/.test(n.getAttribute("class") || "");
   const IDENT = /^[A-Za-z][\w-]{0,40}$/;
   const HAS_LETTER = /\p{L}/u;
@@ -275,9 +277,11 @@
 
   // The words the box around a field draws over it while the field shows no value
   // (page_shown.js `fieldWrap`: Element Plus's select draws its placeholder so), as a
-  // person reads them in the field; "" for none, or for more than a prompt's words.
+  // person reads them in the field; "" for none, for more than a prompt's words, or for an
+  // editor's (its gutter's line numbers).
   function boxWords(el) {
-    if (!el.matches(P.ENTRY) || P.valueOf(el, el.getAttribute("role") || "")) return "";
+    if (!el.matches(P.ENTRY) || el.isContentEditable ||
+        P.valueOf(el, el.getAttribute("role") || "")) return "";
     let box = el.parentElement;
     for (let up = 0; box && up < 4; up++, box = box.parentElement) {
       if (!P.fieldWrap(box)) continue;
@@ -287,7 +291,7 @@
         if (!el.contains(t) && t.parentElement.checkVisibility()) words += t.data + " ";
       }
       const w = clean(words);
-      if (HAS_WORD.test(w)) return w.length <= 60 ? w : "";
+      if (HAS_LETTER.test(w)) return w.length <= 60 ? w : "";
     }
     return "";
   }
