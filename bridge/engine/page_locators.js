@@ -296,7 +296,8 @@
     for (const [k, n] of texts) {
       if (++tries > 12) break;
       const p = n.parentElement;
-      if (!p || el.contains(n) || p.closest("[aria-hidden=true]") ||
+      const hid = p && p.closest("[aria-hidden=true]");
+      if (!p || el.contains(n) || (hid && !P.hiddenByMistake(hid)) ||
           iconFont(p) || found.count.get(k) !== 1) continue;
       if (!UNSTABLE.test(k)) return k;
       if (!fallback) fallback = k;

@@ -249,6 +249,29 @@
     return found.length === 1 && found[0].matches(ENTRY);
   }
 
+  // Whether a box of the page's body hidden from assistive technology (aria-hidden) holds a
+  // control a person sees and can tab to: a page's mistake, not something hidden (a modal
+  // that closed without giving the app back: react-modal and MUI hide the body's other
+  // boxes while one is open, and can leave them so), read as shown while no modal is open.
+  // Deeper in the page, aria-hidden is taken at its word (a menu a style sheet hides, a
+  // carousel's clone).
+  const TABBABLE = "button, a[href], input:not([type=hidden]), select, textarea, [tabindex]";
+  function hiddenByMistake(el) {
+    if (el.parentElement !== document.body) return false;
+    for (const c of el.querySelectorAll(TABBABLE)) {
+      if (c.tabIndex < 0 || c.disabled || c.closest("[inert]")) continue;
+      const r = c.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && c.checkVisibility({ visibilityProperty: true }))
+        return true;
+    }
+    return false;
+  }
+
+  // Whether the snapshot's walk leaves el out as hidden from assistive technology: not one
+  // that holds the focus, nor a page's mistake while no `modal` is open.
+  const ariaHidden = (el, focused, modal) => el.getAttribute("aria-hidden") === "true" &&
+    !el.contains(focused) && (!!modal || !hiddenByMistake(el));
+
   // Whether el is a control's own drawing, not a control: the box a toggle is drawn in or
   // a part of it (`togglePart`), or the box of a field (`fieldWrap`).
   const controlPart = (el, handlers) => togglePart(el, handlers) || fieldWrap(el);
@@ -338,6 +361,6 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
-    controlPart, fieldWrap, ENTRY, labels, namesControl, keepsField, leftBehind, shownOnly,
-    REGIONS, veil, dialogName });
+    controlPart, fieldWrap, ENTRY, hiddenByMistake, ariaHidden, labels, namesControl,
+    keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

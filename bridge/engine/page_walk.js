@@ -8,10 +8,10 @@
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened, hoverShown,
     revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels, keepsField,
-    namesControl, wrapsToggle, controlPart, pageModal, veil, dialogName, REGIONS, dragItem,
-    zonesFor, folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell,
-    tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords, withError,
-    boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
+    namesControl, wrapsToggle, controlPart, ariaHidden, pageModal, veil, dialogName, REGIONS,
+    dragItem, zonesFor, folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow,
+    isCell, tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords,
+    withError, boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -244,7 +244,7 @@
       const el = node;
       const tag = el.tagName;
       if (SKIP_TAGS.has(tag)) return;
-      if (el.getAttribute("aria-hidden") === "true" && !el.contains(focused)) return;
+      if (ariaHidden(el, focused, modal)) return;
       const cs = getComputedStyle(el);
       if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
         revealing((hoverOnly = el));

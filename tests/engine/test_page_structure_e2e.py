@@ -178,3 +178,27 @@ async def test_the_interactive_snapshot_keeps_what_the_page_tells_the_person_aft
     assert alert == ['- alert "The display name must be unique across the whole workspace and '
                      'at least three characters long Undo"'], lines  # whole, not cut at 60
     assert any(ln.startswith('- button "Undo" @') for ln in lines), lines
+
+
+async def test_an_app_left_hidden_from_assistive_technology_is_read_and_used_as_shown(
+        tab: Tab, site: Site) -> None:
+    # (its controls are in view and in the keyboard's reach: the aria-hidden a closed modal
+    # left on it is a mistake; an icon's and a carousel clone's are not)
+    await goto(tab, site.url("left_hidden.html"))
+    shot = await tab.snapshot()
+    assert 'heading "Shop"' in shot.text, shot.text
+    assert "Fresh bread daily." in shot.text, shot.text
+    assert shot.text.count('link "Slide one"') == 1, shot.text
+    spelt = ref(shot, "button", "Add to cart", nth=1)
+    assert 'in "Spelt loaf"' in line_of(shot, spelt), shot.text
+    await actions.click(tab, parse(spelt))
+    assert await js(tab, "document.getElementById('out').textContent") == "added spelt"
+
+
+async def test_an_app_hidden_while_a_modal_is_open_stays_out_of_the_snapshot(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("left_hidden.html?modal=1"))
+    shot = await tab.snapshot()
+    assert 'button "No thanks"' in shot.text, shot.text
+    assert "Add to cart" not in shot.text, shot.text
+    assert "Fresh bread daily." not in shot.text, shot.text
