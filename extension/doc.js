@@ -20,7 +20,6 @@ globalThis.__tsDoc ||= crypto.randomUUID();
         case "readyState": return document.readyState;
         case "hasFocus": return document.hasFocus();
         case "includes": return ts.pageText().includes(args[0]);
-        case "hrefAnd": return [location.href, ts[args[0]]()];
         case "history": { // the session history as the page sees it (same-origin URLs)
           const nav = globalThis.navigation;
           return nav && nav.currentEntry ?

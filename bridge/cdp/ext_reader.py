@@ -31,7 +31,6 @@ GONE = "Cannot find context with specified id"
 _TS_CALL = re.compile(r"__ts\.(\w+)\((.*)\)", re.S)
 _JSON_CALL = re.compile(r"JSON\.stringify\(__ts\.(\w+)\((.*)\)\)", re.S)
 _INCLUDES = re.compile(r"__ts\.pageText\(\)\.includes\((.*)\)", re.S)
-_HREF_AND = re.compile(r"\[location\.href, __ts\.(\w+)\(\)\]")
 _KEY = re.compile(r"([{,])([A-Za-z_]\w*):")
 _OWNER = "function(){return __ts.idOf(this)}"
 _FIXED: dict[str, tuple[str, list[Any]]] = {
@@ -57,8 +56,6 @@ def translate(expression: str) -> tuple[str, list[Any]] | None:
     expression = expression.strip()
     if expression in _FIXED:
         return _FIXED[expression]
-    if m := _HREF_AND.fullmatch(expression):
-        return "hrefAnd", [m[1]]
     if m := _INCLUDES.fullmatch(expression):
         args = _args(m[1])
         return ("includes", args) if args is not None and len(args) == 1 else None

@@ -56,7 +56,7 @@
     "frameOffset", "info", "inputState", "replied", "queryIn", "pickIn", "byText",
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "settling", "focusedInfo", "describe",
     "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
-    "holdsFocus", "typingAt", "armed", "stillUnder", "frameBoth", "stillIn"];
+    "holdsFocus", "typingAt", "armed", "stillUnder", "frameBoth", "stillIn", "readText"];
   globalThis.__ts = { idOf, get, snapshot, undrawn };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

@@ -213,6 +213,15 @@
     return document.body ? flatText(document.body) : "";
   }
 
+  // A document's text for `text` (`fmt` "markdown" or "text"): [its URL, the text, 0]; in
+  // the top document while timers it armed as it loaded have not run (`secret`: the hook's,
+  // hook.js), [its URL, null, how many], for a read once they ran.
+  function readText(fmt, secret) {
+    const loading = secret && window === top ? P.armed(secret)[2] : 0;
+    const text = loading ? null : fmt === "markdown" ? markdown() : pageText();
+    return [location.href, text, loading];
+  }
+
   // The text a person reads in an element, as its innerText, with what innerText leaves
   // out: the space between two boxes of their own in a line whose words touch (inline-block
   // badges: innerText reads "NewSale", a person two words), and what its shadow roots show.
@@ -478,6 +487,6 @@
 
   Object.assign(P, {
     info, inputState, replied, focusedInfo, aim, commonTarget, fullText, pageText,
-    markdown, state,
+    markdown, readText, state,
   });
 })();

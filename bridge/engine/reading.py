@@ -19,13 +19,12 @@ async def read(tab: Tab, fmt: str) -> str:
     """The page's text, then each frame's text under a `[frame URL]` line; read once the
     timers the page armed as it loaded have run, as a snapshot is (collect.py)."""
     tab.check_no_dialog()
-    fn = "__ts.markdown()" if fmt == "markdown" else "__ts.pageText()"
+    kind = json.dumps("markdown" if fmt == "markdown" else "text")
     # (the top document says how many such timers are left instead of its text)
-    loads = f"(window === top ? __ts.armed({json.dumps(HOOK_SECRET)})[2] : 0)"
-    bodies = await tab.in_every_frame(f"(n => [location.href, n ? null : {fn}, n])({loads})")
+    bodies = await tab.in_every_frame(f"__ts.readText({kind}, {json.dumps(HOOK_SECRET)})")
     if any(frame.id == tab.target_id and body[2] for frame, body in bodies):
         await replies.came(tab, cap=replies.LOAD_TIMERS_WAIT)
-        bodies = await tab.in_every_frame(f"[location.href, {fn}]")
+        bodies = await tab.in_every_frame(f"__ts.readText({kind}, null)")
     parts: list[str] = []
     for frame, body in bodies:
         if frame.id == tab.target_id:

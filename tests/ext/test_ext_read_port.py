@@ -64,8 +64,8 @@ async def test_reads_of_every_frame_go_over_the_port_and_answer_for_their_own_do
         assert len(docs) == 3, docs
         for url, doc in docs.items():
             for _ in range(3):
-                got = await chrome_call(browser, "reader.run", tab_id, doc, "hrefAnd",
-                                        ["pageText"])
+                got = await chrome_call(browser, "reader.run", tab_id, doc, "call",
+                                        ["readText", ["text", None]])
                 assert got["documentId"] == doc, got
                 assert got["value"][0] == url, got
         counts = await over_port(dt, tab.target_id)
@@ -93,7 +93,8 @@ async def test_a_read_of_a_document_that_went_fails_and_the_next_documents_answe
     got = await read_at_once(conn, tab_id, old)
     assert got is None or isinstance(got, ExtensionCallError), got  # none from the next page
     new = (await documents(browser, tab_id))[site.url("frames.html?next")]
-    got = await chrome_call(browser, "reader.run", tab_id, new, "hrefAnd", ["pageText"])
+    got = await chrome_call(browser, "reader.run", tab_id, new, "call",
+                            ["readText", ["text", None]])
     assert got["value"][0] == site.url("frames.html?next"), got
 
 

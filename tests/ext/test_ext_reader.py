@@ -26,7 +26,8 @@ def test_the_snapshot_call_with_its_options_literal_becomes_a_json_read() -> Non
     ('__ts.live(31, "alive")', ("call", ["live", [31, "alive"]])),
     ("document.readyState", ("readyState", [])),
     ("__ts.pageText().includes(" + json.dumps(QUOTED) + ")", ("includes", [QUOTED])),
-    ("[location.href, __ts.markdown()]", ("hrefAnd", ["markdown"])),
+    (f'__ts.readText("markdown", "{HOOK_SECRET}")',
+     ("call", ["readText", ["markdown", HOOK_SECRET]])),
     (f'__ts.live(7, "aim", "{HOOK_SECRET}", {{"want": true, "toggles": ["switch"]}})',
      ("call", ["live", [7, "aim", HOOK_SECRET, {"want": True, "toggles": ["switch"]}]])),
 ])
