@@ -120,15 +120,17 @@
   // handlers) to draw what it shows a moment later (Preact runs its effects after the next
   // frame or 100 ms) count too, if short: a read after the load waits for them as well.
   // Not in a hidden document: there the browser runs them up to a second late, and most
-  // are a page's chores, not its drawing.
-  const REPLY = { wait: 1000, chain: 3 }, LOADING = { wait: 150, chain: 1 }, ARMED_MAX = 64;
+  // are a page's chores, not its drawing; nor after its first 5 s (a load that never ends:
+  // a page's own loop would hold every read).
+  const REPLY = { wait: 1000, chain: 3 }, ARMED_MAX = 64;
+  const LOADING = { wait: 150, chain: 1, until: 5000 };
   // timer id -> [when it is due (performance.now), whether it was armed as the page loaded]
   const armed = new Map();
   let depth = 0;  // while a counted timer's callback runs: its place in the chain (1 ...)
   let chained = REPLY;  // and the kind of its chain
   const event = Object.getOwnPropertyDescriptor(window, "event");
   const current = event && event.get ? event.get.bind(window) : () => undefined;
-  const loading = (e) => document.visibilityState !== "hidden" &&
+  const loading = (e) => now() < LOADING.until && document.visibilityState !== "hidden" &&
     (document.readyState !== "complete" || (!!e && e.type === "load" && e.target === document));
   // the chain place of a timer armed now (0: not counted), and its chain's kind
   const place = (ms) => {
