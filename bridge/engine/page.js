@@ -14,10 +14,8 @@
   // timers it armed as it loaded have not run (hook.js: a page that draws what it shows a
   // moment after its load), only {loading: how many}, for a read once they ran.
   function snapshot(opts) {
-    if (opts.settle && opts.hook && window === top) {
-      const loading = P.armed(opts.hook)[2];
-      if (loading > 0) return { loading };
-    }
+    const loading = opts.settle ? P.loadTimers(opts.hook) : 0;
+    if (loading > 0) return { loading };
     countsOn();
     tablesFor(true);
     try {

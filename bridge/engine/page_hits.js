@@ -113,6 +113,11 @@
     return got;
   }
 
+  // How many of those the top document armed as it loaded (0 in a frame, or without the
+  // hook): a read waits for them before it reads (page.js `snapshot`, page_info.js
+  // `readText`).
+  const loadTimers = (secret) => secret && window === top ? armed(secret)[2] : 0;
+
   // -- what a click really activates ---------------------------------------------------
   // The element whose own behaviour a click at a point runs: walking up the composed tree
   // from the hit element, the first with a browser-given activation (a button, a link, a
@@ -415,7 +420,7 @@
     return [r.left, r.top, r.width, r.height];
   }
 
-  Object.assign(P, { query, describe, hitTarget, hits, listened, armed, composedParent,
-    toggleBox, activationOf, isControl, clickable, alsoOf, takesDrops, point, frameOffset,
-    coverOf, rect });
+  Object.assign(P, { query, describe, hitTarget, hits, listened, armed, loadTimers,
+    composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, takesDrops, point,
+    frameOffset, coverOf, rect });
 })();

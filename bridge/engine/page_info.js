@@ -217,7 +217,7 @@
   // the top document while timers it armed as it loaded have not run (`secret`: the hook's,
   // hook.js), [its URL, null, how many], for a read once they ran.
   function readText(fmt, secret) {
-    const loading = secret && window === top ? P.armed(secret)[2] : 0;
+    const loading = P.loadTimers(secret);
     const text = loading ? null : fmt === "markdown" ? markdown() : pageText();
     return [location.href, text, loading];
   }
