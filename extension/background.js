@@ -8,16 +8,19 @@ import {
 import { cleanLabel, defaultName } from "./names.js";
 import { guard, unguard } from "./guard.js";
 import { go } from "./navigate.js";
-import { committed, frames, inject, prepare, run, tabClosed } from "./reader.js";
+import {
+  committed, frames, inject, prepare, run, tabClosed, useHookKey,
+} from "./reader.js";
 
 const HOST = "com.tabsteward.host";
 const PROTOCOL = 1;
 // what this extension can do beyond protocol 1, told in its hello (PROTOCOL.md)
-const ABILITIES = ["sequence.sessions", "sequence.reads", "sequence.holds"];
+const ABILITIES = ["sequence.sessions", "sequence.reads", "sequence.holds", "hook.key"];
 // numeric error codes shared with Python (bridge/errors.py)
 const ERR = { usage: 2, browser: 10, tab: 30, policy: 50 };
 const STOPPED = "the person stopped all agents in this browser (Tabsteward popup); nothing was done";
-const WHILE_STOPPED = new Set(["tabs.query", "tabs.get", "tabGroups.query", "settings.update"]);
+const WHILE_STOPPED = new Set(["tabs.query", "tabs.get", "tabGroups.query", "settings.update",
+                               "hook.key"]);
 const MAX_IDLE = 86400; // seconds; setTimeout cannot wait much beyond 24 days anyway
 const MAX_CHUNKS = 1024;
 
@@ -172,6 +175,12 @@ const CALLS = {
   "tabGroups.update": (groupId, props) => chrome.tabGroups.update(Number(groupId), props || {}),
   "tabGroups.query": (query) => chrome.tabGroups.query(query || {}),
   "settings.update": updateSettings,
+  "hook.key": (key) => {
+    if (!useHookKey(key)) {
+      throw new CallError(ERR.usage, "hook.key wants the hub's secret for the page hook, 8 " +
+        "to 64 letters and digits; nothing was changed");
+    }
+  },
   "scripting.inject": async (tabId) => { // for the tab's debugger: that counts as its use
     touch({ tabId: Number(tabId) }, 1);
     try {

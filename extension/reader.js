@@ -4,6 +4,8 @@
 // debugger; and reading a page through chrome.scripting needs no debugger at all (no "is
 // debugging" bar).
 
+import tabstewardHook from "./hook.js";
+
 // the page helper's files in their order (PAGE_FILES in bridge/engine/frames.py), then doc.js
 const FILES = ["page_elements.js", "page_values.js", "page_hints.js", "page_locators.js",
                "page_hits.js", "page_scroll.js", "page_shown.js", "page_drag.js", "page_tables.js",
@@ -22,6 +24,23 @@ export async function inject(tabId) {
   return results.map((r) => ({ frameId: r.frameId, documentId: r.documentId, doc: r.result }));
 }
 
+// The hub's secret for the main-world hook (hook.js), once the hub has told it (`hook.key`);
+// kept for a restarted worker in session storage, which pages and content scripts cannot read.
+let hookKey = "";
+const HOOK_KEY = /^[A-Za-z0-9]{8,64}$/;
+chrome.storage.session.get("hookKey").then((got) => {
+  if (!hookKey && HOOK_KEY.test(String(got.hookKey))) hookKey = got.hookKey;
+}).catch(() => {});
+
+// Use `key` as the hook's secret in the documents agent tabs commit from now on; false when
+// it is no such secret (letters and digits, 8 to 64), and nothing changed.
+export function useHookKey(key) {
+  if (typeof key !== "string" || !HOOK_KEY.test(key)) return false;
+  hookKey = key;
+  chrome.storage.session.set({ hookKey: key }).catch(() => {});
+  return true;
+}
+
 // Install the page helper in a document of an agent tab as it commits (webNavigation's
 // onCommitted details), so that the hub's first read there finds it (no second trip to
 // install it); where the extension cannot script the document, nothing happens. The
@@ -29,6 +48,14 @@ export async function inject(tabId) {
 export function prepare(details) {
   if (!details.documentId) return;
   const target = { tabId: details.tabId, documentIds: [details.documentId] };
+  // the hook that watches the listeners the page's scripts add and the timers they arm,
+  // first, so that it is there before them where it can be: the same one the debugger puts
+  // into each new document, so a page read without the debugger has what it sees too
+  if (hookKey) {
+    chrome.scripting.executeScript({
+      target, world: "MAIN", func: tabstewardHook, args: [hookKey], injectImmediately: true,
+    }).catch(() => {});
+  }
   // a page waiting for a frame that a hidden tab read without a debugger never draws:
   // the snapshot says so (page.js `undrawn`) instead of showing its empty places as all.
   // It goes first, small, so that it is in before the page's own scripts run where it can.

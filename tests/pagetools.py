@@ -67,9 +67,10 @@ async def js(tab: Tab, expression: str, session: str | None = None) -> Any:
 
 
 async def watch_listeners(tab: Tab) -> None:
-    """Through the extension a page opens with no debugger, and so with no hook watching
-    the listeners its scripts add (the hook comes with the debugger, before a page's own
-    scripts): attach one before opening a page whose clickables only listeners tell."""
+    """Through the extension a page opens with no debugger, and the hook that watches the
+    listeners its scripts add comes as the document commits, which may be after a small
+    page's inline script ran (the debugger's comes before any): attach one before opening a
+    page whose clickables only an inline script's listeners tell."""
     if tab.browser.kind == "extension":
         await js(tab, "0")
 

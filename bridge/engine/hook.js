@@ -5,8 +5,11 @@
 // action or a load to wait for. It also holds the shield: while mouse input meant for a
 // frame of another process is sent, this document stops every trusted mouse and pointer
 // event before its page sees one, and tells the helper that some came.
-(() => {
-  const KEY = "__SECRET__";
+// One function, run with the hub's secret as KEY: as the debugger's script for new
+// documents (tab.py wraps it in a call) and, through the extension, by chrome.scripting in
+// each agent tab's document as it commits (extension/reader.js), which sends its source
+// alone: it must use nothing from outside itself.
+export default function tabstewardHook(KEY) {
   // what it calls is taken before a page's script could replace it, and the secret is kept
   // off every object a page can list: a page that learnt it could lower its frame's shield
   const add = EventTarget.prototype.addEventListener;
@@ -200,4 +203,4 @@
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));
   add.call(document, "ts-ask-hover-" + KEY, () => tell(hovered, "ts-hover-"));
-})();
+}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -33,8 +34,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tabsteward.engine")
 
-HOOK_JS = (Path(__file__).with_name("hook.js")).read_text(encoding="utf-8").replace(
-    "__SECRET__", HOOK_SECRET)
+# the hook (one function, as the extension also runs it) called with the secret: a plain
+# script, as the debugger runs it in each new document
+HOOK_JS = "(" + (Path(__file__).with_name("hook.js")).read_text(encoding="utf-8").replace(
+    "export default function", "function", 1) + f")({json.dumps(HOOK_SECRET)});\n"
 EventPredicate = Callable[[str, dict[str, Any], str | None], bool]
 
 

@@ -188,12 +188,14 @@ class BrowserPool:
                         f"a second extension link claimed the install id of browser {name!r}, "
                         "whose link is alive and answers; it was refused, and the browser's "
                         "link was left as it was")
+                await self._configure(name, link)
                 conn.relink(link)  # the same profile, back: its agents keep their tabs
                 self.disconnected.pop(link.hello.install, None)
                 link.on_hello = lambda hello, b=known: self._renamed(b, hello.name)
-                await self._configure(name, link)
                 self._renamed(known, link.hello.name)
                 return known
+        # set up before any agent can use it: its first pages get the hook
+        await self._configure(link.hello.name, link)
         conn = ExtensionConnection(link)
         browser = await Browser.over_extension(conn)
         browser.gate = self.gate
@@ -203,7 +205,6 @@ class BrowserPool:
         log.info("browser %r connected through the extension (%s, install %s)", name,
                  browser.version, link.hello.install)
         link.on_hello = lambda hello: self._renamed(browser, hello.name)
-        await self._configure(name, link)
         browser.closed.add_done_callback(lambda _f: self._gone(browser))
         self.disconnected.pop(link.hello.install, None)
         self._changed()
@@ -227,10 +228,18 @@ class BrowserPool:
 
     async def _configure(self, name: str, link: ExtensionLink) -> None:
         from ..cdp.extension_link import ExtensionCallError
+        from ..engine.collect import HOOK_SECRET
         try:
             await link.call("settings.update", {"idleDetachSeconds": self.idle_detach})
         except (ExtensionCallError, BrowserError) as exc:  # it keeps its own default
             log.info("browser %r kept its idle-detach setting: %s", name, exc)
+        # the main-world hook's secret, for the extension to put the hook into each document
+        # its agent tabs commit (an older extension: the hook comes with the debugger)
+        if link.hello is not None and "hook.key" in link.hello.abilities:
+            try:
+                await link.call("hook.key", HOOK_SECRET)
+            except (ExtensionCallError, BrowserError) as exc:
+                log.info("browser %r has no page hook without its debugger: %s", name, exc)
 
     def _unique(self, wanted: str) -> str:
         name, n = wanted, 2

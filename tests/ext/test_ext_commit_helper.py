@@ -1,18 +1,21 @@
 """Through the extension, every document of an agent tab gets the page helper, in the
 extension's own world of each of its frames (cross-origin ones too), as the document
-commits: the hub's first read there finds it. The person's tabs never get it. A read of the
-main frame's document says which document answered."""
+commits: the hub's first read there finds it; and the hook that watches the listeners its
+scripts add, in its own world. The person's tabs never get either. A read of the main
+frame's document says which document answered."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
-from extension_env import ExtensionHub, chrome_call, devtools, in_extension_worlds
+from extension_env import DebuggerWatch, ExtensionHub, chrome_call, devtools, in_extension_worlds
 from fixture_server import Site
-from pagetools import extension_calls
+from pagetools import extension_calls, js, text_of
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.collect import HOOK_SECRET
+from tabsteward.bridge.engine.targets import parse
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -92,3 +95,23 @@ async def test_a_read_of_the_main_frames_document_names_the_document_that_answer
                               [])
     assert named["documentId"] == main["documentId"], named
     assert named["doc"] == got["doc"], named
+
+
+async def test_a_page_read_without_the_debugger_has_the_clickables_only_its_listeners_make(
+        ext_hub: ExtensionHub, site: Site) -> None:
+    browser = await ext_hub.connect()
+    async with DebuggerWatch(browser) as watch:
+        tab = await browser.session("agent").current_tab()
+        await actions.navigate(tab, site.url("app_icons.html"))
+        await actions.wait(tab, text="ready")  # its bundle came and added its listeners
+        shot = await tab.snapshot(interactive=True)
+    assert watch.polls > 20
+    assert watch.seen_attached == 0
+    icons = [r for r, i in shot.refs.items() if i["role"] == "clickable"]
+    assert len(icons) == 4, shot.text
+    out = await actions.click(tab, parse(icons[3]))  # the same ref, with the debugger
+    assert out.did.startswith(f"clicked {icons[3]}")
+    assert await text_of(tab, "#out") == "archive note 2"
+    # the page's own world holds no trace of the hook's function or its secret
+    assert await js(tab, "typeof tabstewardHook") == "undefined"
+    assert HOOK_SECRET not in await js(tab, "Object.getOwnPropertyNames(window).join(' ')")

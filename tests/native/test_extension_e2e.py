@@ -65,6 +65,15 @@ def test_settings_update_refuses_bad_values_and_answers_the_settings_in_force(
         "idleDetachSeconds": 0}
 
 
+def test_hook_key_takes_only_a_secret_of_letters_and_digits(extension: Extension) -> None:
+    for bad in ("", "short", "x" * 65, "has space1", "ts'+alert(1)+'", 12345678, None,
+                ["tsabcdefgh"]):
+        refused = extension.call("hook.key", bad)
+        assert refused["error"]["code"] == 2, bad
+        assert "nothing was changed" in refused["error"]["message"]
+    assert extension.result("hook.key", "ts0123456789abcdef") is None
+
+
 def test_a_debugger_idle_for_idle_detach_seconds_is_detached_and_reported(
         extension: Extension) -> None:
     extension.result("settings.update", {"idleDetachSeconds": 1})

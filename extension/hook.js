@@ -1,0 +1,1 @@
+../bridge/engine/hook.js
