@@ -366,7 +366,7 @@
       const x = left + (right - left) * b, y = top + (bottom - top) * a;
       if (reaches(hitTarget(el, x, y))) return { x, y, rect: box };
     }
-    return { error: "covered", cover: describe(first), what: describe(el), bar: bar(first),
+    return { error: "covered", cover: coverName(first), what: describe(el), bar: bar(first),
              around: !!first && first !== el && hits(first, el) };
   }
 
@@ -385,7 +385,40 @@
     const el = get(id);
     if (!el) return "nothing (it is gone)";
     const hit = hitTarget(el, x, y);
-    return hits(el, hit) ? null : describe(hit);
+    return hits(el, hit) ? null : coverName(hit);
+  }
+
+  // What covers a point, as an error names it to the agent: a veil (a bare box dimming the
+  // whole viewport: a cookie wall's, a modal's) by the dialog it holds up, which the agent
+  // has to answer or close first, where one shows over it.
+  function coverName(hit) {
+    const held = hit && hit.nodeType === 1 && P.veil(hit, getComputedStyle(hit)) ?
+      veiledBy(hit) : null;
+    return held ? `${describe(held)} (over ${describe(hit)})` : describe(hit);
+  }
+
+  const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog]";
+  const LOOKED_AT = 3000;  // elements a search for a veil's box without a dialog role reads
+  function veiledBy(veil) {
+    const onTop = (d) => {
+      const r = d.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) return false;
+      const at = hitTarget(d, r.left + r.width / 2, r.top + r.height / 2);
+      return !!at && d.contains(at);
+    };
+    let found = null;
+    for (const d of document.querySelectorAll(DIALOGS)) if (onTop(d)) found = d;
+    if (found) return found;
+    // else a box of words and controls over the veil (a cookie wall drawn in plain divs)
+    let n = 0;
+    for (const d of document.body.querySelectorAll("*")) {
+      if (++n > LOOKED_AT) break;
+      if (d === veil || d.contains(veil)) continue;
+      const p = getComputedStyle(d).position;
+      if ((p === "fixed" || p === "absolute") && d.querySelector(P.CONTROLS) &&
+          P.HAS_WORD.test(d.innerText || "") && onTop(d)) return d;
+    }
+    return null;
   }
 
   // Whether the page takes dropped files on the element (`here`), and on its root too

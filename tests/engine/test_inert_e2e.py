@@ -12,7 +12,7 @@ from pagetools import goto, ref, target, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from tabsteward.bridge.errors import TargetError
+from tabsteward.bridge.errors import TargetCovered, TargetError
 
 pytestmark = pytest.mark.browser
 
@@ -95,3 +95,20 @@ async def test_a_dialog_marked_modal_with_no_veil_leaves_the_page_reachable(
     assert "modal dialog" not in shot.text
     await actions.click(tab, target(shot, "button", "Delete profile"))
     assert await text_of(tab, "#out") == "deleted"
+
+
+@pytest.mark.parametrize("query", ["", "?role=1"], ids=["plain-divs", "dialog-role"])
+async def test_a_click_a_cookie_walls_veil_stops_names_the_wall_the_agent_must_answer(
+        tab: Tab, site: Site, query: str) -> None:
+    await goto(tab, site.url(f"cookiewall.html{query}"))
+    shot = await tab.snapshot(interactive=True)
+    with pytest.raises(TargetCovered) as stopped:
+        await actions.click(tab, target(shot, "button", "Read more"))
+    message = stopped.value.message
+    named = '"Cookie consent"' if query else '"We value your privacy'
+    assert re.search(rf'is covered by div#consent.*{named}.* \(over div#veil\); nothing was done',
+                     message), message
+    assert await text_of(tab, "#out") == "nothing yet"
+    await actions.click(tab, target(shot, "button", "Accept all"))
+    await actions.click(tab, target(await tab.snapshot(interactive=True), "button", "Read more"))
+    assert await text_of(tab, "#out") == "more"
