@@ -418,5 +418,6 @@
     return "";
   }
 
-  Object.assign(P, { iconEvidence, hintOf, glyphName, iconFont, HAS_LETTER, drawnWords });
+  Object.assign(P, { iconEvidence, hintOf, glyphName, iconFont, HAS_LETTER, drawnWords,
+    boxWords });
 })();

@@ -249,6 +249,16 @@
     return found.length === 1 && found[0].matches(ENTRY);
   }
 
+  // Whether el is such a box that draws over its field only what the field's line says:
+  // the field's value (a select's choice), or its prompt while it has none (the field's
+  // hint, page_hints.js boxWords). Its words are then the field's, not the page's text.
+  function fieldShown(el) {
+    if (!fieldWrap(el)) return false;
+    const field = el.querySelector(ENTRY);
+    const value = P.valueOf(field, roleOf(field) || "");
+    return value ? clean(el.innerText || "") === clean(String(value)) : !!P.boxWords(field);
+  }
+
   // Whether a box of the page's body hidden from assistive technology (aria-hidden) holds a
   // control a person sees and can tab to: a page's mistake, not something hidden (a modal
   // that closed without giving the app back: react-modal and MUI hide the body's other
@@ -361,6 +371,6 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
-    controlPart, fieldWrap, ENTRY, hiddenByMistake, ariaHidden, labels, namesControl,
+    controlPart, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels, namesControl,
     keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

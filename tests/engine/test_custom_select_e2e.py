@@ -192,3 +192,16 @@ async def test_a_select_that_draws_its_choice_where_its_placeholder_was_says_the
     assert "Large" in out.did, out.did
     after = size_field((await tab.snapshot(interactive=True)).text)
     assert 'value="Large"' in after, after
+
+
+async def test_what_a_selects_box_draws_over_its_field_is_said_once_on_the_fields_line(
+        tab: Tab, site: Site) -> None:
+    # (Element Plus: two selects side by side, each box a repeated container whose only
+    # words are its field's prompt, then its choice: no group named by them, no text line)
+    await goto(tab, site.url("kit_fields.html"))
+    await actions.select(tab, parse("#size input"), ["Large"])
+    shot = await tab.snapshot()
+    lines = [ln.lstrip() for ln in shot.text.splitlines()]
+    assert [ln.split(" @")[0] for ln in lines if "Pick a city" in ln] == ["- combobox"], lines
+    assert [ln.split(" @")[0] for ln in lines if 'value="Large"' in ln] == ["- combobox"]
+    assert not [ln for ln in lines if ln.startswith(("> Large", "- group"))], shot.text
