@@ -58,7 +58,7 @@ export function prepare(details) {
   }
   // a page waiting for a frame that a hidden tab read without a debugger never draws:
   // the snapshot says so (page.js `undrawn`) instead of showing its empty places as all.
-  // It goes first, small, so that it is in before the page's own scripts run where it can.
+  // It goes next, small, so that it is in before the page's own scripts run where it can.
   chrome.scripting.executeScript({
     target, world: "MAIN", func: watchFrames, args: [FRAME_KEY], injectImmediately: true,
   }).catch(() => {});

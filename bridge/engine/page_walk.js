@@ -369,8 +369,8 @@
       // (not a label of a field hidden from the tree, whose words nothing else says: MUI's
       // date field labels the input it keeps for the form, and its group by id)
       if ((tag === "LABEL" && el.control && !el.control.closest("[aria-hidden=true]")) ||
-          (tag === "CAPTION" && !tr) || (!actionable && (!role || tag === "LABEL") &&
-          namesControl(el, labelIds)) ||
+          (tag === "CAPTION" && !tr) ||
+          (!actionable && (!role || tag === "LABEL") && namesControl(el, labelIds)) ||
           (tag === "LEGEND" && el.parentElement && el.parentElement.tagName === "FIELDSET") ||
           (!actionable && !tr && cs.cursor === "pointer" && P.fieldShown(el))) {
         // a label's text is its control's name, a legend's its fieldset's, a caption its
