@@ -161,6 +161,7 @@ const CALLS = {
     const tab = await chrome.tabs.create({
       url: props && props.url, windowId: props && props.windowId, active: false });
     agentTabs.add(tab.id);
+    keepAgentTabs();
     return tab;
   },
   "tabs.query": (query) => chrome.tabs.query(query || {}),
@@ -367,6 +368,15 @@ chrome.tabs.onCreated.addListener((tab) => send({ event: "tabs.created", args: [
 // tabs.onCreated; webNavigation names the real one. When an agent tab opened it, the tab
 // the person had in front comes back at once, and the hub is told whose tab it is.
 const agentTabs = new Set(); // tabs the hub created, and tabs their pages opened
+// kept in chrome.storage.session: a restarted worker still knows the agents' tabs (their
+// documents keep getting the helper and the hook, their loads are still told)
+const keepAgentTabs = () =>
+  chrome.storage.session.set({ agentTabs: [...agentTabs] }).catch(() => {});
+chrome.storage.session.get("agentTabs").then((got) => {
+  for (const id of Array.isArray(got.agentTabs) ? got.agentTabs : []) {
+    if (Number.isInteger(id)) agentTabs.add(id);
+  }
+}).catch(() => {});
 const fronts = new Map(); // windowId -> the last tabs activated there, newest last
 const isAgentTab = (tabId) => agentTabs.has(tabId) || isAttached(tabId);
 
@@ -381,6 +391,7 @@ chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
 chrome.webNavigation.onCreatedNavigationTarget.addListener(async (details) => {
   if (!isAgentTab(details.sourceTabId)) return;
   agentTabs.add(details.tabId);
+  keepAgentTabs();
   send({ event: "tabs.opened", args: [{ tabId: details.tabId, sourceTabId: details.sourceTabId }] });
   const tab = await chrome.tabs.get(details.tabId).catch(() => null);
   if (!tab || !tab.active) return;
@@ -408,7 +419,7 @@ chrome.debugger.onEvent.addListener((source, method) => {
 });
 chrome.tabs.onActivated.addListener(({ tabId }) => keepBehind(tabId));
 chrome.tabs.onRemoved.addListener((tabId, info) => {
-  agentTabs.delete(tabId);
+  if (agentTabs.delete(tabId)) keepAgentTabs();
   inFlight.delete(tabId);
   tabClosed(tabId);
   asking.delete(tabId);

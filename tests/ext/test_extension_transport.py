@@ -18,6 +18,7 @@ from extension_env import (
     ExtensionHub,
     Profile,
     chrome_call,
+    debugger_attached,
     devtools,
     in_worker,
     worker_target,
@@ -282,6 +283,12 @@ async def test_a_restarted_service_worker_reconnects_and_the_agent_keeps_its_tab
         assert ext_hub.pool is not None
         assert list(ext_hub.pool.extensions.values()) == [browser]
         await _one_host(ext_hub)  # the old worker's host went with its port
+        # the new worker still puts the page hook into the agent's documents
+        await actions.navigate(tab, site.url("app_icons.html"))
+        await actions.wait(tab, text="ready")
+        shot = await tab.snapshot(interactive=True)
+        assert not await debugger_attached(browser, tab)  # (the hook is not the debugger's)
+        assert len([i for i in shot.refs.values() if i["role"] == "clickable"]) == 4, shot.text
     finally:
         await dt.close()
 
