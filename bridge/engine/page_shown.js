@@ -243,6 +243,7 @@
   // choice, over a read-only field): a click there is the field's, which has the line.
   const FIELD_BOX = { height: 60, area: 600 * 60 };
   function fieldWrap(el) {
+    if (!el.firstElementChild) return false;  // (no field in it: the cheap answer first)
     const r = el.getBoundingClientRect();
     if (r.height > FIELD_BOX.height || r.width * r.height > FIELD_BOX.area) return false;
     const found = el.querySelectorAll(CONTROLS);
