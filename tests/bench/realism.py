@@ -176,7 +176,8 @@ def pct(values: list[float], q: float) -> float | None:
 
 
 def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) -> list[str]:
-    peer = {r["task"]: r for r in results if r["tool"] == PEER}
+    # a run is paired with the peer's run of the same task in the same round
+    peer = {(r["task"], r.get("round", 0)): r for r in results if r["tool"] == PEER}
     out = ["| tool / transport | solved | median ms per solved task | p95 | median ms per call"
            " | ratio vs agent-browser (median, p95) | paired ratio, tasks both solved |",
            "|---|---|---|---|---|---|---|"]
@@ -189,8 +190,9 @@ def report(results: list[dict[str, Any]], labels: list[str], tasks: list[Task]) 
         ratio = "-"
         if label != PEER and med and pct(peer_ms, .5):
             ratio = f"{med / pct(peer_ms, .5):.2f}x, {p95 / pct(peer_ms, .95):.2f}x"  # type: ignore[operator]
-        paired = [r["ms"] / peer[r["task"]]["ms"] for r in mine
-                  if r["solved"] and r["task"] in peer and peer[r["task"]]["solved"]]
+        paired = [r["ms"] / mate["ms"] for r in mine
+                  if r["solved"] and (mate := peer.get((r["task"], r.get("round", 0))))
+                  and mate["solved"]]
         pr = f"{pct(paired, .5):.2f}x ({len(paired)} tasks)" if paired and label != PEER else "-"
         out.append(f"| {label} | {len(ok)}/{len(mine)} | {_ms(med)} | {_ms(p95)} | "
                    f"{_ms(pct(per_call, .5))} | {ratio} | {pr} |")
