@@ -17,11 +17,13 @@ class Frame:
     doc: int = 0
     bare: int | None = None  # the world of an error page: no shield there (shield.py)
     guard: int | None = None  # a world of no helper, for the shield where `world` is None
+    era: int = 0  # how often its worlds went: a world made across a change is not kept
 
     def lose_worlds(self) -> None:
         """Its document (or the debugger's session) changed: the worlds made in it went."""
         self.world = None
         self.guard = None
+        self.era += 1
 
 
 @dataclass

@@ -73,7 +73,7 @@ class Tab(Placing, Locating):
         self._trees_read: set[str] = set()
         self._events_on: set[str] = set()  # sessions whose Page events are enabled
         self._primed: set[str] = set()  # sessions whose documents start with the helper
-        self._making: dict[str, asyncio.Task[None]] = {}  # frame id -> world made ahead
+        self._making: dict[str, asyncio.Task[int]] = {}  # frame id -> its world being made
         self._last_refs: set[int] = set()
         self._last_doc = 0
         self._last_bodies: dict[bool, list[str]] = {}
@@ -85,7 +85,7 @@ class Tab(Placing, Locating):
         self.adopting: set[asyncio.Task[None]] = set()  # such tabs still being attached
         self.screening = False  # document requests wait for policy (engine/screen.py)
         self.guarded: Any = None  # the browser's own site rules it has (screen.guard)
-        self.chores: set[asyncio.Task[None]] = set()  # its own background tasks
+        self.chores: set[asyncio.Task[Any]] = set()  # its own background tasks
         self.child_inits: set[asyncio.Task[None]] = set()  # frame sessions being enabled
 
     # -- set-up and events --
@@ -158,6 +158,7 @@ class Tab(Placing, Locating):
                 known = self.frames.get(fid)
                 if known is not None:
                     known.lose_worlds()
+                    self._making.pop(fid, None)  # (a world of the document it left)
                 else:
                     self.frames[fid] = Frame(fid, session_id or self.session_id,
                                              frame.get("parentId"))

@@ -3,6 +3,7 @@ loads: its snapshot reads at once instead of making it first. A plain open makes
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -57,3 +58,33 @@ async def test_a_ref_from_the_snapshot_after_an_open_acts_on_that_page(
                for w in ln.split() if w.startswith("@"))
     out = await actions.click(tab, parse(ref))
     assert out.did.startswith("clicked @"), out.text()
+
+
+async def test_a_world_begun_for_a_read_that_was_cancelled_is_the_next_reads(
+        tab: Tab, site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a look at readyState that a load event won is cancelled as it makes the world (an
+    # action's wait for its page's load): the snapshot after it waits for that world
+    await goto(tab, site.url("nav1.html"))
+    await goto(tab, site.url("slowload.html"))
+    calls = sent(tab, monkeypatch)
+    frame = tab.frames[tab.target_id]
+    look = asyncio.ensure_future(tab.evaluate(frame, "document.readyState"))
+    for _ in range(200):
+        if "Page.createIsolatedWorld" in calls:
+            break
+        await asyncio.sleep(0.001)
+    look.cancel()
+    shot = await tab.snapshot(interactive=True)
+    assert 'button "Export"' in shot.text
+    assert calls.count("Page.createIsolatedWorld") == 1, calls
+
+
+async def test_a_world_made_as_its_document_went_is_not_kept_for_the_next_one(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("nav1.html"))
+    frame = tab.frames[tab.target_id]
+    making = asyncio.ensure_future(tab.world_of(frame))
+    await goto(tab, site.url("slowload.html"))  # (its commit comes before or after)
+    await asyncio.gather(making, return_exceptions=True)
+    shot = await tab.snapshot(interactive=True)
+    assert 'button "Export"' in shot.text, shot.text
