@@ -158,6 +158,7 @@ def attempt(agent: Agent, task: Task, server: RealismServer, shared: dict[str, s
         seen = server.runs.seen(run)
         error = (f"check failed: answer {answer!r:.120}" if answer is not None else
                  f"check failed: no answer; the page reported {json.dumps(seen)[:160]}")
+        error += f"; the last command, {agent.said[:400]!r}"
     calls = agent.calls[first:]
     front = agent.person_in_front() if agent.person_in_front else None
     attached = list(agent.debugger.share(began, began + took / 1000)) if agent.debugger \

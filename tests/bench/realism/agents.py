@@ -29,6 +29,7 @@ class Agent:
     env: dict[str, str]
     cwd: str
     calls: list[tuple[str, float]] = field(default_factory=list)  # (command, ms)
+    said: str = ""  # what its last command printed (a failed check's report shows it)
     # whether the person's tab is still the active one (the extension transport only)
     person_in_front: Callable[[], bool] | None = None
     debugger: Any = None  # its debugger_share.DebuggerPoll (the extension transport only)
@@ -42,6 +43,7 @@ class Agent:
         r = subprocess.run([self.argv0, *args], capture_output=True, text=True, env=self.env,
                            cwd=self.cwd, timeout=timeout)
         self.calls.append((args[0], (time.perf_counter() - t0) * 1000))
+        self.said = f"{' '.join(args)[:80]}: {(r.stdout or r.stderr).strip()}"
         if r.returncode != 0:
             raise StepFailed(f"{args[0]} {' '.join(args[1:])[:60]}: exit {r.returncode}: "
                              f"{(r.stderr or r.stdout).strip()[:240]}")
