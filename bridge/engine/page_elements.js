@@ -371,6 +371,14 @@
     return sort && h.querySelectorAll(CONTROLS).length === 1 ? sort : null;
   }
 
+  // The popover a button opens by markup (popovertarget, or commandfor with a popover
+  // command), as the browser's own accessibility tree says such a button is expanded or not.
+  function invokedPopover(el) {
+    const target = el.popoverTargetElement ||
+      (/popover/.test(el.command || "") ? el.commandForElement : null);
+    return target && target.hasAttribute("popover") ? target : null;
+  }
+
   function statesOf(el, role) {
     const s = [];
     const aria = (n) => el.getAttribute(n);
@@ -391,6 +399,8 @@
     else if (expanded === "false") s.push("collapsed");
     else if (tag === "SUMMARY" && el.parentElement && el.parentElement.tagName === "DETAILS")
       s.push(el.parentElement.open ? "expanded" : "collapsed");
+    else if ((tag === "BUTTON" || tag === "INPUT") && invokedPopover(el))
+      s.push(invokedPopover(el).matches(":popover-open") ? "expanded" : "collapsed");
     if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
     if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
     if (disabledOf(el, role)) s.push("disabled");
