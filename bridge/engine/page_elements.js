@@ -65,6 +65,9 @@
     "region", "dialog", "alertdialog", "alert", "tabpanel", "menu", "menubar", "tablist",
     "tree", "grid", "treegrid", "listbox", "radiogroup", "toolbar", "group", "table", "status",
   ]);
+  // roles a name from content leaves out with what they hold (textOf)
+  const NAMELESS_PARTS = new Set(["group", "menu", "menubar", "listbox", "tree", "treegrid",
+                                  "grid", "tablist", "tabpanel", "dialog", "alertdialog"]);
   const SKIP_TAGS = new Set([
     "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE", "BASE",
   ]);
@@ -192,6 +195,10 @@
     if (node.nodeType !== 1) return "";
     const el = node;
     if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return "";
+    if (el.tagName === "BR") return " ";  // a line break parts words ("Add<br>to cart")
+    // what a tree item, a menu item or a tab holds of its own (its sub-items, its submenu)
+    // is no part of its name, as Chrome names it: a folder is "src", not all its files
+    if (depth > 0 && NAMELESS_PARTS.has((el.getAttribute("role") || "").trim())) return " ";
     const label = el.getAttribute("aria-label");
     if (label && label.trim()) return " " + label + " ";
     if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image"))
@@ -258,6 +265,7 @@
     if (node === skip) return "";
     if (node.nodeType === 3) return node.data;
     if (node.nodeType !== 1) return "";
+    if (node.tagName === "BR") return " ";
     let out = "";
     for (let c = node.firstChild; c; c = c.nextSibling) out += textOfExcept(c, skip);
     return out;

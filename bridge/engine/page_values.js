@@ -59,6 +59,29 @@
   const HOLDS_CHOICES = "input, select, textarea, [contenteditable], [role=listbox], " +
     "[role=option], [role=textbox], [role=tree], [role=grid]";
 
+  // How far a progress bar or a meter is, as a person reads it: the page's own words for
+  // it, else its value as a share ("30%") or out of its maximum ("3 of 4"); null while it
+  // measures nothing (a busy bar).
+  function gauge(el) {
+    const said = el.getAttribute("aria-valuetext");
+    if (said && said.trim()) return clean(said);
+    let now, min, max;
+    if (el.tagName === "PROGRESS" || el.tagName === "METER") {
+      if (el.tagName === "PROGRESS" && !el.hasAttribute("value")) return null;
+      [now, min, max] = [el.value, el.tagName === "METER" ? el.min : 0, el.max];
+    } else {
+      const num = (attr, or) => {
+        const v = parseFloat(el.getAttribute(attr));
+        return Number.isFinite(v) ? v : or;
+      };
+      [now, min, max] = [num("aria-valuenow", NaN), num("aria-valuemin", 0),
+                         num("aria-valuemax", 100)];
+      if (!Number.isFinite(now)) return clean(el.textContent || "") || null;
+    }
+    if (min === 0 && (max === 100 || max === 1)) return Math.round(now / max * 100) + "%";
+    return `${+now.toFixed(2)} of ${+max.toFixed(2)}`;
+  }
+
   function valueOf(el, role) {
     const tag = el.tagName;
     if (tag === "INPUT") {
@@ -77,7 +100,8 @@
     if (tag === "SELECT") {
       return Array.from(el.selectedOptions, (o) => clean(o.text)).join(", ");
     }
-    if (role === "slider" || role === "spinbutton" || role === "progressbar" || role === "meter") {
+    if (role === "progressbar" || role === "meter") return gauge(el);
+    if (role === "slider" || role === "spinbutton") {
       return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
         (el.value !== undefined ? String(el.value) : null);
     }

@@ -15,6 +15,7 @@
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
+
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
                             "IFRAME", "FRAME", "OBJECT", "EMBED"]);
@@ -440,6 +441,11 @@
           const row = namedRow([depth, 1, "img", "", idOf(el), ""], el, role, 0);
           if (row[3]) { flush(); rows.push(row); }
           return;
+        }
+        if (role === "progressbar" || role === "meter") {  // how far: an upload, a step
+          flush();
+          rows.push(namedRow([depth, 1, role, "", idOf(el), "", valueOf(el, role)], el, role, 0));
+          return;  // (what it holds is its fallback, or presentational)
         }
         if (LANDMARKS.has(role) && role !== "group" && role !== "table" ||
             (role === "group" && tag === "FIELDSET") ||

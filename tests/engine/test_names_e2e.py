@@ -1,0 +1,47 @@
+"""Names and values as the browser's accessibility tree has them, where a walk of the DOM
+alone gets them wrong: words a line break parts, a tree item or menu item named by its own
+words rather than by the items it holds, and how far a progress bar or a meter is."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto
+from tabsteward.bridge.engine.tab import Tab
+
+pytestmark = pytest.mark.browser
+
+
+async def lines(tab: Tab, site: Site) -> list[str]:
+    await goto(tab, site.url("names.html"))
+    shot = await tab.snapshot()
+    return [ln.strip() for ln in shot.text.splitlines()]
+
+
+def line_starting(found: list[str], start: str) -> str:
+    hits = [ln for ln in found if ln.startswith(start)]
+    assert len(hits) == 1, (start, found)
+    return hits[0]
+
+
+async def test_a_line_break_parts_the_words_of_a_name(tab: Tab, site: Site) -> None:
+    assert line_starting(await lines(tab, site), '- button "Add to cart" @')
+
+
+async def test_a_tree_item_and_a_menu_item_are_named_by_their_own_words(
+        tab: Tab, site: Site) -> None:
+    found = await lines(tab, site)
+    assert line_starting(found, '- treeitem "src" @')
+    assert line_starting(found, '- treeitem "App.tsx" @')
+    assert line_starting(found, '- menuitem "Share" @')
+    assert line_starting(found, '- menuitem "By email" @')
+
+
+async def test_a_progress_bar_or_a_meter_says_how_far_it_is(tab: Tab, site: Site) -> None:
+    found = await lines(tab, site)
+    assert '- progressbar "Upload" value="30%"' in found, found
+    assert '- progressbar "Steps" value="3 of 4"' in found, found
+    assert '- progressbar "Sync" value="45%"' in found, found
+    assert '- progressbar "Import" value="2 files of 9"' in found, found
+    assert '- meter "Disk" value="60%"' in found, found
+    assert '- progressbar "Loading"' in found, found  # busy: it measures nothing
