@@ -174,7 +174,8 @@
     const cs = getComputedStyle(el);
     if (shownOnHover && (el === shownOnHover || shownOnHover.contains(el)))
       return el !== shownOnHover && cs.display === "none";
-    return cs.display === "none" || cs.visibility === "hidden";
+    return cs.display === "none" || cs.visibility === "hidden" ||
+      cs.contentVisibility === "hidden";
   }
 
   // Whether the browser shows none of `el`'s content, only its own box: a closed details

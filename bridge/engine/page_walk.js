@@ -250,6 +250,9 @@
       if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
         revealing((hoverOnly = el));
       else if (cs.display === "none") return;
+      // (content-visibility: hidden draws nothing of what the box holds, as a browser's
+      // cached view or a page kept for later: no person sees it, and no click reaches it)
+      if (cs.contentVisibility === "hidden") return;
       if (leftBehind(el, cs)) return;  // a widget's original field: its options are no text
       if (el === modal) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
