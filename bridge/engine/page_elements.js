@@ -65,9 +65,12 @@
     "region", "dialog", "alertdialog", "alert", "tabpanel", "menu", "menubar", "tablist",
     "tree", "grid", "treegrid", "listbox", "radiogroup", "toolbar", "group", "table", "status",
   ]);
-  // roles a name from content leaves out with what they hold (textOf)
+  // widgets and panels a name from content leaves out with what they hold (textOf), as
+  // Chrome does (it leaves out landmarks and articles too, where a card's link would then
+  // have no name: those stay)
   const NAMELESS_PARTS = new Set(["group", "menu", "menubar", "listbox", "tree", "treegrid",
-                                  "grid", "tablist", "tabpanel", "dialog", "alertdialog"]);
+                                  "grid", "tablist", "tabpanel", "dialog", "alertdialog",
+                                  "toolbar", "radiogroup"]);
   const SKIP_TAGS = new Set([
     "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE", "BASE",
   ]);

@@ -15,7 +15,6 @@
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
-
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
                             "IFRAME", "FRAME", "OBJECT", "EMBED"]);
