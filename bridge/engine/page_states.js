@@ -1,0 +1,135 @@
+// The page helper: an element's states as a snapshot line shows them (checked, expanded,
+// selected, disabled, invalid...), and the error a field shows for its invalid value.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { CONTROLS, NAME_MAX, byIds, clean, cut } = P;
+
+  // The aria-sort of the column header a button is the one control of.
+  function headerSort(el) {
+    const h = el.parentElement && el.parentElement.closest("th, [role=columnheader]");
+    const sort = h && h.getAttribute("aria-sort");
+    return sort && h.querySelectorAll(CONTROLS).length === 1 ? sort : null;
+  }
+
+  // The popover a button opens by markup (popovertarget, or commandfor with a popover
+  // command), as the browser's own accessibility tree says such a button is expanded or not.
+  function invokedPopover(el) {
+    const target = el.popoverTargetElement ||
+      (/popover/.test(el.command || "") ? el.commandForElement : null);
+    return target && target.hasAttribute("popover") ? target : null;
+  }
+
+  function statesOf(el, role) {
+    const s = [];
+    const aria = (n) => el.getAttribute(n);
+    const tag = el.tagName;
+    if (role === "checkbox" || role === "radio" || role === "switch" ||
+        role === "menuitemcheckbox" || role === "menuitemradio") {
+      const a = aria("aria-checked");
+      if (tag === "INPUT") {
+        if (el.indeterminate) s.push("mixed");
+        else if (el.checked) s.push("checked");
+      } else if (a === "true") s.push("checked");
+      else if (a === "mixed") s.push("mixed");
+    }
+    const pressed = aria("aria-pressed");
+    if (pressed === "true") s.push("pressed");
+    const expanded = aria("aria-expanded");
+    if (expanded === "true") s.push("expanded");
+    else if (expanded === "false") s.push("collapsed");
+    else if (tag === "SUMMARY" && el.parentElement && el.parentElement.tagName === "DETAILS")
+      s.push(el.parentElement.open ? "expanded" : "collapsed");
+    else if ((tag === "BUTTON" || tag === "INPUT") && invokedPopover(el))
+      s.push(invokedPopover(el).matches(":popover-open") ? "expanded" : "collapsed");
+    if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
+    if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
+    if (disabledOf(el, role)) s.push("disabled");
+    if (el.required || aria("aria-required") === "true") s.push("required");
+    if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");
+    if (invalidOf(el)) s.push("invalid");
+    if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
+        (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
+    if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
+    // a sortable column's header says how the rows are sorted now (aria-sort); so does the
+    // button in it that sorts them (DataTables draws one beside the header's words)
+    const sort = aria("aria-sort") || (role === "button" ? headerSort(el) : null);
+    if (sort === "ascending" || sort === "descending" || sort === "other") s.push("sort=" + sort);
+    if (role === "heading") {
+      const level = aria("aria-level") || (/^H[1-6]$/.test(tag) ? tag[1] : "");
+      if (level) s.push("level=" + level);
+    }
+    return s;
+  }
+
+  // Whether a field is invalid as a person sees it: the page says so (aria-invalid), or
+  // the browser's own check failed once the person changed the field or tried to send its
+  // form (:user-invalid; a required field nobody touched yet is not).
+  function invalidOf(el) {
+    const a = el.getAttribute("aria-invalid");
+    if (a && a !== "false") return true;
+    return !!el.willValidate && !el.validity.valid && userInvalid(el);
+  }
+
+  function userInvalid(el) {
+    try { return el.matches(":user-invalid"); } catch (e) { return false; }
+  }
+
+  // What is wrong with an invalid field, in the page's words: the element aria-errormessage
+  // names, else those aria-describedby names (where the page says it is invalid), else the
+  // browser's own message. A line shows it beside the field; a page's error paragraph
+  // carries no role, so -i would not show it otherwise.
+  function errorOf(el) {
+    if (!invalidOf(el)) return "";
+    const a = el.getAttribute("aria-invalid");
+    const said = a && a !== "false" ? byIds(el, "aria-errormessage") ||
+      byIds(el, "aria-describedby") : "";
+    return cut(said || clean(el.validationMessage || ""), NAME_MAX)[0];
+  }
+
+  // The row with the field's error, if it has one (its 12th cell).
+  function withError(row, el) {
+    const error = el.getAttribute ? errorOf(el) : "";
+    if (!error) return;
+    while (row.length < 11) {
+      row.push(row.length === 5 ? "" : row.length === 9 ? [0, 0] : null);
+    }
+    row[11] = error;
+  }
+
+  // The roles aria-disabled applies to (WAI-ARIA 1.2): such an element is disabled by the
+  // nearest aria-disabled on it or its ancestors, as Playwright's actionability reads it.
+  const ARIA_DISABLED_ROLES = new Set([
+    "application", "button", "composite", "gridcell", "group", "input", "link", "menuitem",
+    "scrollbar", "separator", "tab", "checkbox", "columnheader", "combobox", "grid",
+    "listbox", "menu", "menubar", "menuitemcheckbox", "menuitemradio", "option", "radio",
+    "radiogroup", "row", "rowheader", "searchbox", "select", "slider", "spinbutton", "switch",
+    "tablist", "textbox", "toolbar", "tree", "treegrid", "treeitem",
+  ]);
+
+  // Whether a person cannot act on el, the one place that says so (snapshot, actions,
+  // waits): a form control disabled natively (by a disabled fieldset or optgroup around it
+  // too), an element saying aria-disabled="true", or one of a role aria-disabled applies to
+  // inside an element saying it (the nearest "true" or "false" above it decides, across
+  // shadow roots). Pages disable a styled button or a whole form step that way, and their
+  // handlers still run on a click.
+  function disabledOf(el, role) {
+    if (!el.getAttribute) return false;
+    if (el.matches(":disabled")) return true;
+    const own = el.getAttribute("aria-disabled");
+    if (own !== null || !ARIA_DISABLED_ROLES.has(role)) return own === "true";
+    for (let n = el.parentElement || hostOf(el); n; n = n.parentElement || hostOf(n)) {
+      const a = n.getAttribute("aria-disabled");
+      if (a === "true") return true;
+      if (a === "false") return false;
+    }
+    return false;
+  }
+
+  function hostOf(n) {
+    const root = n.getRootNode();
+    return root !== n && root.host ? root.host : null;
+  }
+
+  Object.assign(P, { statesOf, disabledOf, withError, invalidOf, errorOf, userInvalid });
+})();
