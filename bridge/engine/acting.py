@@ -283,14 +283,21 @@ async def _held(tab: Tab, steps: list[list[Command]], hold: int | None,
                 settled: Callable[[], Awaitable[bool]] | None) -> list[list[Answer]]:
     """The steps' answers (their hold step's left out); where the hold step answered false,
     the rest is sent once the page settled, or had the time to (drawing.settle)."""
-    got = await tab.conn.sequence(steps, hold=hold)
+    got = await _sequence(tab, steps, hold)
     if hold is None or settled is None:
         return got
     if held(got[hold]):
         await drawing.settle(tab, settled)
-        got[hold + 1:] = await tab.conn.sequence(steps[hold + 1:])
+        got[hold + 1:] = await _sequence(tab, steps[hold + 1:])
     del got[hold]
     return got
+
+
+async def _sequence(tab: Tab, steps: list[list[Command]],
+                    hold: int | None = None) -> list[list[Answer]]:
+    if drawing.discrete((m, p) for step in steps for m, p, _ in step):
+        drawing.for_input(tab)  # (a tab.send of a click or a key does it there)
+    return await tab.conn.sequence(steps, hold=hold)
 
 
 def after_read(handle: Handle) -> str:

@@ -46,6 +46,14 @@ def wanted(tab: Tab) -> bool:
     return screen is not None and screen.screens(tab)
 
 
+def needed(tab: Tab) -> bool:
+    """Whether the tab's document requests must wait for policy: its profile can refuse a
+    site, and the browser's own rules (`guard`) do not already stop all it would (through
+    the extension they usually do, and a pause is a trip to the hub on every load)."""
+    guarded = tab.guarded
+    return wanted(tab) and not (guarded is not None and guarded.complete)
+
+
 async def enable(tab: Tab, session: str, on: bool) -> None:
     if on:
         await tab.conn.send("Fetch.enable", {"patterns": PATTERNS}, session_id=session)
@@ -88,7 +96,7 @@ async def follow_policy(tab: Tab) -> None:
     """Pause document requests when the profile (maybe just edited) can refuse a site, and
     stop pausing them when it no longer can; a no-op when nothing changed."""
     await guard(tab)
-    on = wanted(tab)
+    on = needed(tab)
     if on == tab.screening:
         return
     tab.screening = on

@@ -21,7 +21,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy.intent import Element, Intent
-from . import screen
+from . import drawing, screen
 from .collect import HOOK_SECRET
 from .frames import PAGE_JS, WORLD
 from .locating import Locating, live_call
@@ -94,7 +94,7 @@ class Tab(Placing, Locating):
         send = self.conn.send
         if session_id == self.session_id:  # a new debugger session starts with no pausing
             await screen.guard(self)
-            self.screening = screen.wanted(self)
+            self.screening = screen.needed(self)
         await asyncio.gather(
             send("Page.enable", session_id=session_id),
             send("Page.setLifecycleEventsEnabled", {"enabled": True}, session_id=session_id),
@@ -267,6 +267,8 @@ class Tab(Placing, Locating):
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session: str | None = None, timeout: float | None = 30) -> dict[str, Any]:
         self.check_open()
+        if method in drawing.DISCRETE and drawing.discrete([(method, params)]):
+            drawing.for_input(self)
         return await self.conn.send(method, params, session or self.session_id, timeout)
 
     def expect(self, predicate: EventPredicate) -> asyncio.Future[tuple[str, dict[str, Any]]]:

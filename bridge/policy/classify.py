@@ -379,7 +379,11 @@ def _denied_url(f: Facts, sites: SiteList) -> str:
     urls = [url for _, url in _destinations(f)]
     if f.action in ("download",) and f.intent.url:
         urls.append(f.intent.url)
-    if f.action not in ("tab_close", "tab_select"):  # leaving a page never harms it
+    # leaving a page never harms it: closing its tab, or going to another address (the tab
+    # may stand on the error page of a load the browser's site rules stopped)
+    leaves = f.action in ("tab_close", "tab_select") or (
+        f.action in NAVIGATING and bool(f.intent.url))
+    if not leaves:
         urls[:0] = [f.intent.page_url, f.doc]
     return next((url for url in urls if url and sites.verdict(url) == "deny"), "")
 

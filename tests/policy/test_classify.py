@@ -278,6 +278,10 @@ CASES = [
          {C.NAVIGATE_OFFSITE}, B),
     case("a-new-blank-tab", Intent("tab_open", "https://example.com/"), set(), A),
     case("reading-a-router-page-is-denied", Intent("read", "http://192.168.0.1/"), set(), B),
+    case("leaving-a-router-page-for-an-allowed-one", Intent(
+        "navigate", "http://192.168.0.1/", url="https://example.com/"), set(), A),
+    case("reloading-a-router-page-is-denied", Intent(
+        "navigate", "http://192.168.0.1/", url="http://192.168.0.1/"), {C.NAVIGATE_OFFSITE}, B),
     case("javascript-url-navigation", Intent("navigate", "https://example.com/",
                                              url="javascript:alert(document.cookie)"),
          {C.EVAL}, B),
