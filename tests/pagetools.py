@@ -113,6 +113,12 @@ def extension_calls(tab: Tab) -> list[str]:
     return names
 
 
+def without_cast(calls: list[str]) -> list[str]:
+    """The calls but a hidden tab's cast after its input (engine/drawing.py, for_input)."""
+    return [c for c in calls if not c.endswith(("Page.startScreencast",
+                                                "Page.stopScreencast"))]
+
+
 def browser_calls(tab: Tab) -> list[str]:
     """The calls that reach the browser from now on, over either transport: a DevTools
     command's method, or through the extension its call's name (a debugger command's

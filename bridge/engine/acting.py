@@ -295,9 +295,10 @@ async def _held(tab: Tab, steps: list[list[Command]], hold: int | None,
 
 async def _sequence(tab: Tab, steps: list[list[Command]],
                     hold: int | None = None) -> list[list[Answer]]:
+    got = await tab.conn.sequence(steps, hold=hold)
     if drawing.discrete((m, p) for step in steps for m, p, _ in step):
         drawing.for_input(tab)  # (a tab.send of a click or a key does it there)
-    return await tab.conn.sequence(steps, hold=hold)
+    return got
 
 
 def after_read(handle: Handle) -> str:

@@ -33,20 +33,21 @@ TINY = {"format": "jpeg", "quality": 1, "maxWidth": 8, "maxHeight": 8, "everyNth
 # submission, a fetch's answer) until the page's next frame, or 50 ms: a hidden tab draws
 # none, so every reply to input waited the whole 50 ms (measured through the extension: a
 # log-in form's submission began 51 ms after the click, with a 0 ms timer armed by the
-# submit). A hidden tab is cast while input goes in and a little after (`for_input`): its
-# next frame comes at once, and the page goes on.
-INPUT_CAST = 0.015  # seconds a hidden tab stays cast after its last click or key
+# submit). A hidden tab is cast once such input was answered, for a moment (`for_input`):
+# its next frame comes at once, and the page goes on; the input itself goes as before.
+INPUT_CAST = 0.02  # seconds a hidden tab stays cast after its last click or key
 DISCRETE = {"Input.dispatchMouseEvent": ("mousePressed", "mouseReleased"),
             "Input.dispatchKeyEvent": ("keyDown", "rawKeyDown", "keyUp", "char")}
 
 
 @dataclass
 class _Cast:
-    """Who keeps a tab cast: `casting` and `around` while inside, input until `until`."""
+    """Who keeps a tab cast: `casting` and `around` while inside, or else input's lease."""
 
     holders: int = 0
-    until: float = 0.0  # loop time
+    until: float = 0.0  # loop time the lease ends
     lease: asyncio.Task[None] | None = None
+    ended: asyncio.Event | None = None  # set: the lease ends now
 
 
 _casts: weakref.WeakKeyDictionary[Tab, _Cast] = weakref.WeakKeyDictionary()
@@ -60,8 +61,14 @@ def _cast_of(tab: Tab) -> _Cast:
 
 
 async def _hold(tab: Tab) -> None:
-    """Cast the tab (again: a fresh start draws a first frame) for one more holder."""
+    """Cast the tab for one more holder, afresh: input's lease ends first (a capture while
+    it casts does not renew the layout the browser routes input by; a fresh cast does)."""
     cast = _cast_of(tab)
+    lease = cast.lease
+    if lease is not None:  # ended, not cancelled: a start cut short fails the next one
+        assert cast.ended is not None
+        cast.ended.set()
+        await asyncio.wait({lease})
     cast.holders += 1
     try:
         await tab.send("Page.startScreencast", TINY)
@@ -73,9 +80,8 @@ async def _hold(tab: Tab) -> None:
 async def _release(tab: Tab) -> None:
     """One holder less; the cast stops with the last."""
     cast = _cast_of(tab)
-    cast.holders -= 1
-    if cast.holders <= 0:
-        cast.holders = 0
+    cast.holders = max(0, cast.holders - 1)
+    if cast.holders == 0:
         await _stop(tab)
 
 
@@ -108,33 +114,38 @@ def discrete(commands: Iterable[tuple[str, dict[str, Any] | None]]) -> bool:
 
 
 def for_input(tab: Tab) -> None:
-    """A click or a key goes to the tab now: a tab the browser does not draw is cast from
-    now until INPUT_CAST after its last one (`DISCRETE` above says why). Best effort: a tab
-    that cannot be cast replies as it would have."""
+    """A click or a key was answered: a tab the browser does not draw is cast from now
+    until INPUT_CAST after the last one (`DISCRETE` above says why), unless it is cast
+    already. Best effort: a tab that cannot be cast replies as it would have."""
     if draws_itself(tab):
         return
     cast = _cast_of(tab)
+    if cast.holders:
+        return
     loop = asyncio.get_running_loop()
     cast.until = loop.time() + INPUT_CAST
     if cast.lease is None:
-        cast.lease = loop.create_task(_leased(tab, cast))
+        cast.ended = asyncio.Event()
+        cast.lease = loop.create_task(_leased(tab, cast, cast.ended))
         tab.chores.add(cast.lease)
         cast.lease.add_done_callback(tab.chores.discard)
 
 
-async def _leased(tab: Tab, cast: _Cast) -> None:
+async def _leased(tab: Tab, cast: _Cast, ended: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     try:
         try:
-            await _hold(tab)
+            await tab.send("Page.startScreencast", TINY)
         except (BrowserError, TabError, PolicyError) as exc:
             log.debug("the tab was not cast for its input: %s", exc.message)
             return
         try:
-            while (left := cast.until - loop.time()) > 0:
-                await asyncio.sleep(left)
+            while not ended.is_set() and (left := cast.until - loop.time()) > 0:
+                with suppress(TimeoutError):
+                    await asyncio.wait_for(ended.wait(), left)
         finally:
-            await _release(tab)
+            if not cast.holders:
+                await _stop(tab)
     finally:
         cast.lease = None
 

@@ -267,9 +267,10 @@ class Tab(Placing, Locating):
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session: str | None = None, timeout: float | None = 30) -> dict[str, Any]:
         self.check_open()
+        answer = await self.conn.send(method, params, session or self.session_id, timeout)
         if method in drawing.DISCRETE and drawing.discrete([(method, params)]):
             drawing.for_input(self)
-        return await self.conn.send(method, params, session or self.session_id, timeout)
+        return answer
 
     def expect(self, predicate: EventPredicate) -> asyncio.Future[tuple[str, dict[str, Any]]]:
         """A future for the first event matching predicate from now on."""
