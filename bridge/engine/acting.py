@@ -109,13 +109,13 @@ async def guarded(tab: Tab, action: Awaitable[Any], what: str, outcome: Outcome,
             sent.stop_listening(tab, listening)
             dialog.cancel()
             events = tab.stop_recording()
-        return await _after(tab, outcome, result, events, before_url, opened_before,
+        return await _after(tab, what, outcome, result, events, before_url, opened_before,
                             stopped_before, listen, ready)
     finally:
         ready.cancel()
 
 
-async def _after(tab: Tab, outcome: Outcome, result: Any,
+async def _after(tab: Tab, what: str, outcome: Outcome, result: Any,
                  events: list[tuple[str, dict[str, Any]]], before_url: str, opened_before: int,
                  stopped_before: int, listen: bool, ready: asyncio.Future[Any]) -> Any:
     """What `guarded` reports once the action ran: the navigation it began (waited for until
@@ -128,6 +128,8 @@ async def _after(tab: Tab, outcome: Outcome, result: Any,
         m in ("Page.frameScheduledNavigation", "Page.frameRequestedNavigation",
               "Page.frameStartedLoading", "Page.frameNavigated")
         and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
+    if what in drawing.REPLIED and (outcome.armed or nav_started or sent.unanswered(events)):
+        drawing.for_input(tab)  # the page replies to a click or a key: drawn, it goes on
     if tab.state.dialog is None and nav_started:
         try:
             if _only_requested(tab, events):
@@ -283,21 +285,13 @@ async def _held(tab: Tab, steps: list[list[Command]], hold: int | None,
                 settled: Callable[[], Awaitable[bool]] | None) -> list[list[Answer]]:
     """The steps' answers (their hold step's left out); where the hold step answered false,
     the rest is sent once the page settled, or had the time to (drawing.settle)."""
-    got = await _sequence(tab, steps, hold)
+    got = await tab.conn.sequence(steps, hold=hold)
     if hold is None or settled is None:
         return got
     if held(got[hold]):
         await drawing.settle(tab, settled)
-        got[hold + 1:] = await _sequence(tab, steps[hold + 1:])
+        got[hold + 1:] = await tab.conn.sequence(steps[hold + 1:])
     del got[hold]
-    return got
-
-
-async def _sequence(tab: Tab, steps: list[list[Command]],
-                    hold: int | None = None) -> list[list[Answer]]:
-    got = await tab.conn.sequence(steps, hold=hold)
-    if drawing.discrete((m, p) for step in steps for m, p, _ in step):
-        drawing.for_input(tab)  # (a tab.send of a click or a key does it there)
     return got
 
 

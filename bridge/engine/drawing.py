@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import weakref
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AsyncExitStack, asynccontextmanager, suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -33,11 +33,12 @@ TINY = {"format": "jpeg", "quality": 1, "maxWidth": 8, "maxHeight": 8, "everyNth
 # submission, a fetch's answer) until the page's next frame, or 50 ms: a hidden tab draws
 # none, so every reply to input waited the whole 50 ms (measured through the extension: a
 # log-in form's submission began 51 ms after the click, with a 0 ms timer armed by the
-# submit). A hidden tab is cast once such input was answered, for a moment (`for_input`):
-# its next frame comes at once, and the page goes on; the input itself goes as before.
-INPUT_CAST = 0.02  # seconds a hidden tab stays cast after its last click or key
-DISCRETE = {"Input.dispatchMouseEvent": ("mousePressed", "mouseReleased"),
-            "Input.dispatchKeyEvent": ("keyDown", "rawKeyDown", "keyUp", "char")}
+# submit). A hidden tab whose page replies to such input (it armed timers, asked for a
+# navigation, or began requests) is cast for a moment once the input was answered
+# (`for_input`): its next frame comes at once, and the page goes on. Input the page does
+# not reply to is left alone: a cast costs the renderer a few ms.
+INPUT_CAST = 0.02  # seconds a hidden tab stays cast
+REPLIED = ("click", "press", "type")  # actions of clicks and keys (acting.guarded's `what`)
 
 
 @dataclass
@@ -107,16 +108,10 @@ def draws_itself(tab: Tab) -> bool:
     return tab.browser is None or getattr(tab.browser, "own_windows", True)
 
 
-def discrete(commands: Iterable[tuple[str, dict[str, Any] | None]]) -> bool:
-    """Whether any of the commands is a click's or a key's input."""
-    return any(method in DISCRETE and (params or {}).get("type") in DISCRETE[method]
-               for method, params in commands)
-
-
 def for_input(tab: Tab) -> None:
-    """A click or a key was answered: a tab the browser does not draw is cast from now
-    until INPUT_CAST after the last one (`DISCRETE` above says why), unless it is cast
-    already. Best effort: a tab that cannot be cast replies as it would have."""
+    """The page replies to a click or a key just answered: a tab the browser does not draw
+    is cast for INPUT_CAST from now (`REPLIED` above says why), unless it is cast already.
+    Best effort: a tab that cannot be cast replies as it would have."""
     if draws_itself(tab):
         return
     cast = _cast_of(tab)

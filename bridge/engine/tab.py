@@ -21,7 +21,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy.intent import Element, Intent
-from . import drawing, screen
+from . import screen
 from .collect import HOOK_SECRET
 from .frames import PAGE_JS, WORLD
 from .locating import Locating, live_call
@@ -267,10 +267,7 @@ class Tab(Placing, Locating):
     async def send(self, method: str, params: dict[str, Any] | None = None,
                    session: str | None = None, timeout: float | None = 30) -> dict[str, Any]:
         self.check_open()
-        answer = await self.conn.send(method, params, session or self.session_id, timeout)
-        if method in drawing.DISCRETE and drawing.discrete([(method, params)]):
-            drawing.for_input(self)
-        return answer
+        return await self.conn.send(method, params, session or self.session_id, timeout)
 
     def expect(self, predicate: EventPredicate) -> asyncio.Future[tuple[str, dict[str, Any]]]:
         """A future for the first event matching predicate from now on."""
