@@ -128,7 +128,8 @@ async def _after(tab: Tab, what: str, outcome: Outcome, result: Any,
         m in ("Page.frameScheduledNavigation", "Page.frameRequestedNavigation",
               "Page.frameStartedLoading", "Page.frameNavigated")
         and p.get("frameId", p.get("frame", {}).get("id")) == tab.target_id for m, p in events)
-    if what in drawing.REPLIED and (outcome.armed or nav_started or sent.unanswered(events)):
+    pending = sent.unanswered(events) if listen else set()
+    if what in drawing.REPLIED and (outcome.armed or nav_started or pending):
         drawing.for_input(tab)  # the page replies to a click or a key: drawn, it goes on
     if tab.state.dialog is None and nav_started:
         try:
@@ -138,7 +139,6 @@ async def _after(tab: Tab, what: str, outcome: Outcome, result: Any,
                 await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
-    pending = sent.unanswered(events) if listen else set()
     if pending:
         outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT, sent.headed(events))
     # the Network domain may still be on from an earlier action (cdp/kept_network.py):

@@ -62,11 +62,11 @@ def _cast_of(tab: Tab) -> _Cast:
 
 
 async def _hold(tab: Tab) -> None:
-    """Cast the tab for one more holder, afresh: input's lease ends first (a capture while
-    it casts does not renew the layout the browser routes input by; a fresh cast does)."""
+    """Cast the tab for one more holder, afresh: input's lease ends first, and is let end
+    rather than cancelled (a start cut short made the next one fail, and a redraw with it)."""
     cast = _cast_of(tab)
     lease = cast.lease
-    if lease is not None:  # ended, not cancelled: a start cut short fails the next one
+    if lease is not None:
         assert cast.ended is not None
         cast.ended.set()
         await asyncio.wait({lease})

@@ -47,7 +47,7 @@ async def test_a_hidden_tab_is_cast_for_a_moment_after_a_click_its_page_replies_
     await actions.navigate(tab, site.url("form.html"))
     await js(tab, """(() => { const b = document.createElement('button');
         b.id = 'later'; b.textContent = 'Later';
-        b.onclick = () => setTimeout(() => { b.textContent = 'Done'; }, 0);
+        b.onclick = () => setTimeout(() => { b.textContent = 'Done'; }, 300);
         document.body.prepend(b); })()""")
     replied = await casts_around(tab, actions.click(tab, parse("#later")))
     await actions.wait(tab, text="Done", timeout=5)
