@@ -151,7 +151,7 @@ async def drawn_while(tab: Tab) -> AsyncIterator[None]:
     person's browser: cast); a browser that draws its tabs itself is left alone. Best
     effort: a tab that cannot be cast stays as it is."""
     async with AsyncExitStack() as stack:
-        if not getattr(tab.browser, "own_windows", True):
+        if not draws_itself(tab):
             try:
                 await stack.enter_async_context(casting(tab))
             except (BrowserError, TabError, PolicyError) as exc:

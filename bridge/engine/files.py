@@ -14,6 +14,7 @@ from ..errors import ActionTimeout, BrowserError, CDPError, TargetNotInteractabl
 from . import outputs
 from .acting import Outcome, describe, guarded
 from .aiming import Ask, aim_and_ask
+from .drawing import draws_itself
 from .model import Handle
 from .outputs import Output
 from .pointer import click, shielded
@@ -173,7 +174,7 @@ async def screenshot(tab: Tab, dest: Output, full: bool = False,
 async def _capture(tab: Tab, params: dict[str, Any]) -> dict[str, Any]:
     """Page.captureScreenshot; in a hidden background tab (the person's browser) a capture
     now and then waits for a frame that never comes until asked again, so ask again."""
-    if tab.browser is None or tab.browser.own_windows:
+    if draws_itself(tab):
         return await tab.send("Page.captureScreenshot", params, timeout=60)
     # the first capture of a hidden tab may return the last frame it drew before it was
     # hidden; it also makes the tab draw again, so the second one is current

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..cdp.connection import BARE_WORLD, Answer, Command
 from ..errors import BrowserError, CDPError, TabError, TargetError, UsageError
 from .collect import HOOK_SECRET
-from .drawing import casting
+from .drawing import casting, draws_itself
 from .model import Frame
 
 if TYPE_CHECKING:
@@ -211,7 +211,7 @@ async def redraw(tab: Tab) -> None:
     that draws on its own does within a frame; a hidden one for a capture of it (one pixel,
     thrown away), which answers at once only while the tab is being cast (measured: about
     3 s alone, 70-160 ms beside a cast; a cast alone does not renew the routing)."""
-    if tab.browser is None or tab.browser.own_windows:
+    if draws_itself(tab):
         await tab.next_frame()
         return
     try:
