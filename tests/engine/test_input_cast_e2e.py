@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from fixture_server import Site
-from pagetools import js
+from pagetools import browser_calls, js
 from tabsteward.bridge.engine import actions, drawing
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -22,24 +22,14 @@ CASTS = ("Page.startScreencast", "Page.stopScreencast")
 
 
 async def casts_around(tab: Tab, act: Any) -> list[str]:
-    """The cast commands sent while `act` ran, and until its cast ended."""
-    sent: list[str] = []
-    send = tab.conn.send
-
-    async def recording(method: str, *args: Any, **kw: Any) -> Any:
-        if method in CASTS:
-            sent.append(method)
-        return await send(method, *args, **kw)
-
-    tab.conn.send = recording  # type: ignore[method-assign]
-    try:
-        await act
-        async with asyncio.timeout(5):
-            while drawing._cast_of(tab).lease is not None:
-                await asyncio.sleep(0.01)
-    finally:
-        del tab.conn.send
-    return sent
+    """The cast commands that reached the browser while `act` ran, and until its cast
+    ended."""
+    calls = browser_calls(tab)
+    await act
+    async with asyncio.timeout(5):
+        while drawing._cast_of(tab).lease is not None:
+            await asyncio.sleep(0.01)
+    return [c for c in calls if c in CASTS]
 
 
 async def test_a_hidden_tab_is_cast_for_a_moment_after_a_click_its_page_replies_to_only(

@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 from extension_env import DebuggerWatch, ExtensionHub, chrome_call
 from fixture_server import Site
-from pagetools import js
+from pagetools import browser_calls, js
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.dragging import drag
 from tabsteward.bridge.engine.tab import Tab
@@ -144,29 +144,19 @@ async def test_a_denied_site_stays_blocked_while_the_debugger_is_attached(
 async def test_an_attached_tab_the_browser_rules_fully_screen_pauses_no_load_and_still_stops_denied_ones(  # noqa: E501
         ext_hub: ExtensionHub, site: Site, tmp_path: Path) -> None:
     tab = await agent_tab(ext_hub, tmp_path, strict())
-    sent: list[str] = []
-    send = tab.conn.send
-
-    async def recording(method: str, *args: object, **kw: object) -> object:
-        sent.append(method)
-        return await send(method, *args, **kw)  # type: ignore[arg-type]
-
-    tab.conn.send = recording  # type: ignore[method-assign]
-    try:
-        await actions.navigate(tab, site.url("nav1.html"))
-        await actions.hover(tab, parse("a"))  # input: the debugger attaches
-        land = site.other("land.html?by=attached-link")
-        await js(tab, f"""(() => {{ const a = document.createElement('a');
-            a.id = 'away'; a.textContent = 'away'; a.href = {bounce(site, land)!r};
-            document.body.prepend(a); }})()""")
-        out = await actions.click(tab, parse("#away"))
-        assert any(c.startswith("stopped the page's load of") and "denies the site "
-                   "http://127.0.0.2" in c for c in out.changes), out.text()
-        assert not any(c.startswith("navigated to") for c in out.changes), out.text()
-        out = await actions.navigate(tab, site.url("frames.html"))
-        assert any(c.startswith("stopped a frame's load of") for c in out.changes), out.text()
-    finally:
-        del tab.conn.send
+    sent = browser_calls(tab)
+    await actions.navigate(tab, site.url("nav1.html"))
+    await actions.hover(tab, parse("a"))  # input: the debugger attaches
+    land = site.other("land.html?by=attached-link")
+    await js(tab, f"""(() => {{ const a = document.createElement('a');
+        a.id = 'away'; a.textContent = 'away'; a.href = {bounce(site, land)!r};
+        document.body.prepend(a); }})()""")
+    out = await actions.click(tab, parse("#away"))
+    assert any(c.startswith("stopped the page's load of") and "denies the site "
+               "http://127.0.0.2" in c for c in out.changes), out.text()
+    assert not any(c.startswith("navigated to") for c in out.changes), out.text()
+    out = await actions.navigate(tab, site.url("frames.html"))
+    assert any(c.startswith("stopped a frame's load of") for c in out.changes), out.text()
     assert heard(site, "by=attached-link") == []
     # the browser's rules stop all that policy would: no load waits for the hub
     assert not tab.screening
