@@ -7,12 +7,21 @@
   const { idOf, get, SKIP_TAGS, HAS_WORD, clean, iconEvidence, hintOf, glyphName, iconFont,
     HAS_LETTER } = P;
 
-  // (an id with a long number, or with numbers a hyphen parts, is a generated one: Element
-  // Plus's `el-id-56-8` takes a random number per load and a counter)
+  // An id a script made, not a person, and may make another next load: a long number;
+  // numbers a hyphen parts (Element Plus's `el-id-56-8`, a random number and a counter); a
+  // random token, its letters and digits taking turns (`h5psqrh1qa`: three turns or more,
+  // at least one in four characters; `step2a`, `h12` are a person's) or five consonants
+  // in a row (`gxcgprxevu`), as a browser extension's or a widget's ids per load are.
+  const MADE_ID = /\d{3,}|\d-[A-Za-z-]*\d|^[:_]|[:]|[b-df-hj-np-tv-xz]{5}/;
+  function madeId(id) {
+    if (MADE_ID.test(id)) return true;
+    const turns = (id.match(/[A-Za-z](?=\d)|\d(?=[A-Za-z])/g) || []).length;
+    return turns >= 3 && turns >= id.length / 4;
+  }
+
   function stableId(el) {
     const id = el.id;
-    if (!id || id.length > 40 || /\d{3,}|\d-[A-Za-z-]*\d|^[:_]|[:]/.test(id) ||
-        !/^[A-Za-z][\w-]*$/.test(id)) return null;
+    if (!id || id.length > 40 || !/^[A-Za-z][\w-]*$/.test(id) || madeId(id)) return null;
     // unique in the frame, its shadow roots too (where a lookup searches)
     return countOf("#" + CSS.escape(id)) === 1 ? "#" + id : null;
   }

@@ -202,3 +202,22 @@ async def test_an_unlabelled_checkbox_or_radio_is_hinted_by_the_words_after_it(
     assert 'hint="Remember me" loc=#remember' in shot.text, shot.text  # on its line
     await actions.check(tab, parse("#tos"), True)
     assert await js(tab, "document.getElementById('tos').checked") is True
+
+
+
+async def test_ids_a_script_made_for_this_load_are_never_a_locator_and_a_persons_are(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("madeids.html"))
+    shot = await tab.snapshot(interactive=True)
+    locs = [loc_on_line(line_of(shot, r)) for r in shot.refs]  # the buttons, in order
+    made = await js(tab, "MADE.flat()")
+    assert not [loc for loc in locs if any(m in loc for m in made)], shot.text
+    assert locs[-2:] == ["#save-draft", "#step2a"], shot.text
+    # the page makes new ids, as its next load would: each printed locator still finds
+    # its own button
+    await js(tab, "again(1)")
+    said = []
+    for loc in locs:
+        await actions.click(tab, parse("loc=" + loc))
+        said.append(await text_of(tab, "#out"))
+    assert said == ["like", "share", "pin", "trash", "save", "step"], locs
