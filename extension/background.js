@@ -1,9 +1,10 @@
 // Tabsteward's service worker: one native port to the hub, a hello, and an allow-listed
 // relay of chrome.debugger / chrome.tabs / chrome.tabGroups calls. No page logic lives here.
 
+import { addAgentTab, dropAgentTab, isAgentTab } from "./agent_tabs.js";
 import {
-  changeSettings, forget, isAttached, navigation, release, releaseAll, remember, showDebuggers,
-  touch, whenReleased,
+  changeSettings, forget, navigation, release, releaseAll, remember, showDebuggers, touch,
+  whenReleased,
 } from "./debuggers.js";
 import { cleanLabel, defaultName } from "./names.js";
 import { guard, unguard } from "./guard.js";
@@ -160,8 +161,7 @@ const CALLS = {
   "tabs.create": async (props) => {
     const tab = await chrome.tabs.create({
       url: props && props.url, windowId: props && props.windowId, active: false });
-    agentTabs.add(tab.id);
-    keepAgentTabs();
+    addAgentTab(tab.id);
     return tab;
   },
   "tabs.query": (query) => chrome.tabs.query(query || {}),
@@ -367,18 +367,7 @@ chrome.tabs.onCreated.addListener((tab) => send({ event: "tabs.created", args: [
 // Chrome opens a page's new tab in the foreground and names the wrong opener in
 // tabs.onCreated; webNavigation names the real one. When an agent tab opened it, the tab
 // the person had in front comes back at once, and the hub is told whose tab it is.
-const agentTabs = new Set(); // tabs the hub created, and tabs their pages opened
-// kept in chrome.storage.session: a restarted worker still knows the agents' tabs (their
-// documents keep getting the helper and the hook, their loads are still told)
-const keepAgentTabs = () =>
-  chrome.storage.session.set({ agentTabs: [...agentTabs] }).catch(() => {});
-chrome.storage.session.get("agentTabs").then((got) => {
-  for (const id of Array.isArray(got.agentTabs) ? got.agentTabs : []) {
-    if (Number.isInteger(id)) agentTabs.add(id);
-  }
-}).catch(() => {});
 const fronts = new Map(); // windowId -> the last tabs activated there, newest last
-const isAgentTab = (tabId) => agentTabs.has(tabId) || isAttached(tabId);
 
 chrome.tabs.query({ active: true }).then((tabs) => {
   for (const t of tabs) if (!fronts.has(t.windowId)) fronts.set(t.windowId, [t.id]);
@@ -390,8 +379,7 @@ chrome.tabs.onActivated.addListener(({ tabId, windowId }) => {
 });
 chrome.webNavigation.onCreatedNavigationTarget.addListener(async (details) => {
   if (!isAgentTab(details.sourceTabId)) return;
-  agentTabs.add(details.tabId);
-  keepAgentTabs();
+  addAgentTab(details.tabId);
   send({ event: "tabs.opened", args: [{ tabId: details.tabId, sourceTabId: details.sourceTabId }] });
   const tab = await chrome.tabs.get(details.tabId).catch(() => null);
   if (!tab || !tab.active) return;
@@ -419,7 +407,7 @@ chrome.debugger.onEvent.addListener((source, method) => {
 });
 chrome.tabs.onActivated.addListener(({ tabId }) => keepBehind(tabId));
 chrome.tabs.onRemoved.addListener((tabId, info) => {
-  if (agentTabs.delete(tabId)) keepAgentTabs();
+  dropAgentTab(tabId);
   inFlight.delete(tabId);
   tabClosed(tabId);
   asking.delete(tabId);
