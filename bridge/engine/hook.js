@@ -148,15 +148,30 @@ export default function tabstewardHook(KEY) {
     Object.defineProperty(patched, "length", { value: original.length });
     Object.defineProperty(patched, "toString", { value: () => original.toString() });
   };
-  // `name` arms, `clearName` disarms; ids are kept under `tag` (each kind counts its own)
-  const timer = (name, clearName, tag, delayOf) => {
+  // Every timer armed with a function, until it runs or is cleared (at most PENDING_MAX).
+  // A hidden tab runs its page's chained timers once a second at best (once a minute after
+  // five minutes hidden): an agent reading such a tab without the debugger (which shows the
+  // page as visible) would see it move ten times slower than a person looking at it. So
+  // while the document is hidden, the helper's reads ask first (`ts-pump-`) that the timers
+  // already due run now, once each, oldest due first; the browser's own late call of one
+  // then does nothing. An interval is due again its delay after it last ran.
+  // tag + id -> {due, every, repeats (an interval), pumped (when the pump last ran it), run}
+  const pending = new Map();
+  const PENDING_MAX = 512;
+  const report = typeof reportError === "function" ? reportError : (e) => { throw e; };
+  const shown = Object.getOwnPropertyDescriptor(Document.prototype, "visibilityState").get;
+  // `name` arms, `clearName` disarms; ids are kept under `tag` (each kind counts its own);
+  // `repeats`: an interval; `pumped`: its timers may be run by the pump
+  const timer = (name, clearName, tag, delayOf, repeats = false, pumped = false) => {
     const arm = window[name], clear = window[clearName];
     if (typeof arm !== "function" || typeof clear !== "function") return;
     const patchedTimer = {
       [name](handler, ...rest) {
+        if (typeof handler !== "function") return arm.call(window, handler, ...rest);
         const delay = delayOf(rest);
-        const [at, kind] = typeof handler === "function" ? place(delay) : [0, REPLY];
-        if (!at) return arm.call(window, handler, ...rest);
+        const [at, kind] = place(delay);
+        const tracked = pumped && pending.size < PENDING_MAX;
+        if (!at && !tracked) return arm.call(window, handler, ...rest);
         let id = 0;
         const run = function (...args) {
           const first = armed.delete(tag + id);  // (an interval counts until its first run)
@@ -164,13 +179,35 @@ export default function tabstewardHook(KEY) {
           if (first) { depth = at; chained = kind; }
           try { return handler.apply(this, args); } finally { depth = outer; chained = outerKind; }
         };
-        id = arm.call(window, run, ...rest);
-        armed.set(tag + id, [now() + delay, kind === LOADING]);
+        // the browser's call: not for a timeout the pump ran, nor an interval's turn it ran
+        const tick = function (...args) {
+          const p = pending.get(tag + id);
+          if (tracked && !p) return undefined;
+          if (p && !repeats) pending.delete(tag + id);
+          if (p && repeats) {
+            const ran = p.pumped;
+            p.pumped = 0;
+            if (ran && now() - ran < p.every) return undefined;
+            p.due = now() + p.every;
+          }
+          return run.apply(this, args);
+        };
+        id = arm.call(window, tick, ...rest);
+        if (at) armed.set(tag + id, [now() + delay, kind === LOADING]);
+        if (tracked) {
+          pending.set(tag + id, { due: now() + Math.max(0, delay), every: Math.max(1, delay),
+                                  repeats, pumped: 0,
+                                  run: () => run.apply(window, rest.slice(1)) });
+        }
         return id;
       },
     }[name];
     const patchedClear = {
-      [clearName](id) { armed.delete(tag + id); return clear.call(window, id); },
+      [clearName](id) {
+        armed.delete(tag + id);
+        pending.delete(tag + id);
+        return clear.call(window, id);
+      },
     }[clearName];
     hide(patchedTimer, arm);
     hide(patchedClear, clear);
@@ -178,11 +215,32 @@ export default function tabstewardHook(KEY) {
     window[clearName] = patchedClear;
   };
   const given = (rest) => Number(rest[0]) || 0;
-  timer("setTimeout", "clearTimeout", "t", given);
+  timer("setTimeout", "clearTimeout", "t", given, false, true);
   // (a scheduler's delay: RxJS runs its debounce on one)
-  timer("setInterval", "clearInterval", "t", given);
+  timer("setInterval", "clearInterval", "t", given, true, true);
   // an idle moment comes soon after a load: due at once
   timer("requestIdleCallback", "cancelIdleCallback", "i", () => 0);
+  let pumping = false;
+  add.call(document, "ts-pump-" + KEY, () => {
+    if (pumping || shown.call(document) !== "hidden") return;
+    pumping = true;
+    try {
+      const at = now();
+      const due = [...pending].filter(([, p]) => p.due <= at).sort((a, b) => a[1].due - b[1].due);
+      for (const [id, p] of due) {
+        if (pending.get(id) !== p) continue;  // cleared by a callback run before it
+        if (p.repeats) {
+          p.pumped = now();
+          p.due = p.pumped + p.every;
+        } else {
+          pending.delete(id);
+        }
+        try { p.run(); } catch (e) { report(e); }
+      }
+    } finally {
+      pumping = false;
+    }
+  });
   // asked: how many counted timers have not run, the ms until the last is due (0 once
   // overdue: a hidden tab runs its timers late), and how many of them were armed as the
   // page loaded; one stuck past 5 s is forgotten

@@ -14,6 +14,7 @@
   // timers it armed as it loaded have not run (hook.js: a page that draws what it shows a
   // moment after its load), only {loading: how many}, for a read once they ran.
   function snapshot(opts) {
+    P.pump(opts.hook);
     const loading = opts.settle ? P.loadTimers(opts.hook) : 0;
     if (loading > 0) return { loading };
     countsOn();
@@ -53,8 +54,8 @@
   const CALLS = ["query", "point", "aim", "commonTarget", "scrollIntoView", "wheel", "takesDrops",
     "frameOffset", "info", "inputState", "replied", "queryIn", "pickIn", "byText",
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "settling", "focusedInfo", "describe",
-    "pageText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
-    "holdsFocus", "typingAt", "armed", "stillUnder", "frameBoth", "stillIn", "readText"];
+    "pageText", "hasText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
+    "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText"];
   globalThis.__ts = { idOf, get, snapshot, undrawn };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

@@ -113,6 +113,15 @@
     return got;
   }
 
+  // In a hidden document, have the page's timers that are due run now (hook.js: a hidden
+  // tab runs them late, once a second at best), so that a read sees the page as a person
+  // looking at it would; nothing in a shown one, or without the hook.
+  function pump(secret) {
+    if (secret && document.visibilityState === "hidden") {
+      document.dispatchEvent(new CustomEvent("ts-pump-" + secret));
+    }
+  }
+
   // How many of those the top document armed as it loaded (0 in a frame, or without the
   // hook): a read waits for them before it reads (page.js `snapshot`, page_info.js
   // `readText`).
@@ -453,7 +462,7 @@
     return [r.left, r.top, r.width, r.height];
   }
 
-  Object.assign(P, { query, describe, hitTarget, hits, listened, armed, loadTimers,
+  Object.assign(P, { query, describe, hitTarget, hits, listened, armed, pump, loadTimers,
     composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, takesDrops, point,
     frameOffset, coverOf, rect });
 })();

@@ -213,10 +213,18 @@
     return document.body ? flatText(document.body) : "";
   }
 
+  // Whether the document's text holds `text` (a wait's poll): in a hidden one, once the
+  // page's due timers ran (`secret`: the hook's; page_hits.js `pump`).
+  function hasText(text, secret) {
+    P.pump(secret);
+    return pageText().includes(text);
+  }
+
   // A document's text for `text` (`fmt` "markdown" or "text"): [its URL, the text, 0]; in
   // the top document while timers it armed as it loaded have not run (`secret`: the hook's,
   // hook.js), [its URL, null, how many], for a read once they ran.
   function readText(fmt, secret) {
+    P.pump(secret);
     const loading = P.loadTimers(secret);
     const text = loading ? null : fmt === "markdown" ? markdown() : pageText();
     return [location.href, text, loading];
@@ -486,7 +494,7 @@
   }
 
   Object.assign(P, {
-    info, inputState, replied, focusedInfo, aim, commonTarget, fullText, pageText,
+    info, inputState, replied, focusedInfo, aim, commonTarget, fullText, pageText, hasText,
     markdown, readText, state,
   });
 })();

@@ -9,6 +9,7 @@ import time
 
 from ..errors import ActionTimeout, RefNotFound, UsageError
 from .acting import Outcome, _report_dialog
+from .collect import HOOK_SECRET
 from .navigation import _event
 from .tab import Tab
 from .targets import Target
@@ -16,6 +17,8 @@ from .targets import Target
 log = logging.getLogger("tabsteward.engine")
 
 URL_REREAD = 10  # polls (of 0.1 s) between reads of the URL from the browser itself
+# each poll of a hidden tab first has the page's due timers run (page_hits.js `pump`)
+PUMP = json.dumps(HOOK_SECRET)
 
 
 async def wait(tab: Tab, *, text: str | None = None, target: Target | None = None,
@@ -38,7 +41,7 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
     while True:
         polls += 1
         if text is not None:
-            said = await tab.in_every_frame(f"__ts.pageText().includes({json.dumps(text)})")
+            said = await tab.in_every_frame(f"__ts.hasText({json.dumps(text)}, {PUMP})")
             if any(found is True for _, found in said):
                 return Outcome(f"text {text!r} is on the page")
         elif url is not None:
@@ -51,6 +54,7 @@ async def wait(tab: Tab, *, text: str | None = None, target: Target | None = Non
             if _url_matches(url, current):
                 return Outcome(f"url is {current}")
         elif target is not None:
+            await tab.in_every_frame(f"__ts.pump({PUMP})")
             ok = await _target_state(tab, target, state)
             if ok:
                 return Outcome(f"target is {state}")
