@@ -3,9 +3,10 @@
 // them, when asked, by dispatching an event the isolated-world helper listens for; it
 // counts the timers the page arms in reply to input and as it loads, for a look after an
 // action or a load to wait for, and in a hidden document runs the timers that are due when
-// a read asks (the pump: Chrome runs them late there). It also holds the shield: while mouse input meant for a
-// frame of another process is sent, this document stops every trusted mouse and pointer
-// event before its page sees one, and tells the helper that some came.
+// a read asks (the pump: Chrome runs them late there). It also holds the shield: while
+// mouse input meant for a frame of another process is sent, this document stops every
+// trusted mouse and pointer event before its page sees one, and tells the helper that some
+// came.
 // One function, run with the hub's secret as KEY: as the debugger's script for new
 // documents (tab.py wraps it in a call) and, through the extension, by chrome.scripting in
 // each agent tab's document as it commits (extension/reader.js), which sends its source
