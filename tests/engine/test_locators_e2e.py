@@ -204,7 +204,6 @@ async def test_an_unlabelled_checkbox_or_radio_is_hinted_by_the_words_after_it(
     assert await js(tab, "document.getElementById('tos').checked") is True
 
 
-
 async def test_ids_a_script_made_for_this_load_are_never_a_locator_and_a_persons_are(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("madeids.html"))

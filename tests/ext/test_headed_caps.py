@@ -243,7 +243,6 @@ async def test_a_tab_the_hidden_page_opens_is_the_agents_in_its_group_and_never_
     assert await hidden(new)
 
 
-
 async def test_the_browser_never_discards_an_agents_tabs_to_save_memory_and_the_persons_are_left(
         tab: Tab, site: Site, browser: Browser) -> None:
     # Chrome's Memory Saver, or memory running low, unloads background tabs it may discard:
@@ -254,8 +253,9 @@ async def test_the_browser_never_discards_an_agents_tabs_to_save_memory_and_the_
     out = await actions.click(tab, parse("#blank"))
     [new_id] = out.data["new_tabs"]
     opened = browser.session(tab.agent).tab(new_id)
-    for agents in (tab, opened):
-        assert (await chrome_call(browser, "tabs.get", tab_id(agents)))["autoDiscardable"] is False
+    for agent_tab in (tab, opened):
+        got = await chrome_call(browser, "tabs.get", tab_id(agent_tab))
+        assert got["autoDiscardable"] is False
     person = await chrome_call(browser, "tabs.get", PERSON_TABS[browser][0])
     assert person["autoDiscardable"] is True
 
