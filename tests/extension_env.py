@@ -98,6 +98,12 @@ class ExtensionHub:
                                   agents=self.agents)
         await self.server.start()
 
+    async def connect_on(self, display: str) -> Browser:
+        """One more profile, headed on `display`, else ("") headless."""
+        if display:
+            self.env["DISPLAY"] = display
+        return await self.connect(headless=not display)
+
     async def connect(self, headless: bool = True, extra: tuple[str, ...] = ()) -> Browser:
         """Start one more profile and return its browser once its extension said hello."""
         assert self.pool is not None

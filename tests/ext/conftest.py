@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 from extension_env import HOST_RULES, ExtensionHub
 from looprunner import LoopThread
+from xdisplay import xvfb
 
 
 @pytest.fixture
@@ -18,3 +19,14 @@ def ext_hub(loop: LoopThread, request: pytest.FixtureRequest) -> Iterator[Extens
     loop.run(hub.start(), timeout=30)
     yield hub
     loop.run(hub.close(), timeout=60)
+
+
+@pytest.fixture(params=["headless", "headed"])
+def display(request: pytest.FixtureRequest) -> Iterator[str]:
+    """"" for a headless browser; else the Xvfb display a headed one shows on, the person's
+    tab in front and the agent's tab hidden behind it (`ExtensionHub.connect_on`)."""
+    if request.param == "headed":
+        with xvfb() as name:
+            yield name
+    else:
+        yield ""

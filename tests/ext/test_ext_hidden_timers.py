@@ -5,35 +5,21 @@ the page moves for the agent as it would for a person looking at it."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 from extension_env import DebuggerWatch, ExtensionHub
 from fixture_server import Site
 from tabsteward.bridge.engine import actions
-from xdisplay import xvfb
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 DONE = ("done after 30 ticks; runs: 1-30 once each; errors: boom at 10; cleared: never ran; "
         "interval: not early")
 
 
-@pytest.fixture(params=["headless", "headed"])
-def display(request: pytest.FixtureRequest) -> Iterator[str]:
-    """"" for a headless browser; else the Xvfb display a headed one shows on."""
-    if request.param == "headed":
-        with xvfb() as name:
-            yield name
-    else:
-        yield ""
-
-
 @pytest.mark.parametrize("by", ["wait", "snapshot"])
 async def test_a_hidden_pages_timers_run_when_due_for_an_agent_that_only_reads(
         ext_hub: ExtensionHub, site: Site, display: str, by: str) -> None:
-    if display:
-        ext_hub.env["DISPLAY"] = display
-    browser = await ext_hub.connect(headless=not display)
+    browser = await ext_hub.connect_on(display)
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("timerchain.html"))
     async with DebuggerWatch(browser, tab) as watch:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -21,28 +21,9 @@ from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from xdisplay import xvfb
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 IDLE_DETACH = 1  # s, for the ext_hub fixture (tests/ext/conftest.py)
-
-
-
-@pytest.fixture(params=["headless", "headed"])
-def display(request: pytest.FixtureRequest) -> Iterator[str]:
-    """"" for a headless browser; else the Xvfb display a headed one shows on, the person's
-    tab in front and the agent's tab hidden behind it."""
-    if request.param == "headed":
-        with xvfb() as name:
-            yield name
-    else:
-        yield ""
-
-
-async def connect(ext_hub: ExtensionHub, display: str) -> Browser:
-    if display:
-        ext_hub.env["DISPLAY"] = display
-    return await ext_hub.connect(headless=not display)
 
 
 async def until(check: Callable[[], Awaitable[bool]], seconds: float, what: str) -> None:
@@ -100,7 +81,7 @@ async def test_a_ref_from_before_an_idle_detach_acts_on_its_own_element(
 
 async def test_an_agent_that_only_reads_never_attaches_the_debugger(
         ext_hub: ExtensionHub, site: Site, display: str) -> None:
-    browser = await connect(ext_hub, display)
+    browser = await ext_hub.connect_on(display)
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("frames.html"))
     await let_go(browser, tab)
@@ -127,7 +108,7 @@ async def test_an_agent_that_only_reads_never_attaches_the_debugger(
 
 async def test_reads_without_the_debugger_give_the_refs_it_gives_and_a_click_uses_them(
         ext_hub: ExtensionHub, site: Site, display: str) -> None:
-    browser = await connect(ext_hub, display)
+    browser = await ext_hub.connect_on(display)
     tab = await browser.session("agent").current_tab()
     await actions.navigate(tab, site.url("frames.html"))
     with_debugger = await tab.snapshot()
