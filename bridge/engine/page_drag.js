@@ -280,6 +280,14 @@
 
   const LISTED = 1000;  // item texts read back at most (the count is always whole)
 
+  // An item's words as a person reads them in its list: what it shows, without the name
+  // of a handle in it ("Drag Alpha" before "Alpha") or a grip's mark with no letter or
+  // digit; the names of what it holds where it shows no words (an icon, a field).
+  function itemWords(item) {
+    const shown = (item.innerText || "").split(/\s+/).filter((w) => HAS_WORD.test(w));
+    return clean(shown.join(" ")) || clean(textOf(item, 0));
+  }
+
   // The list holding `id` (or list `listId`): its id, the index of `id`'s item and of
   // `otherId`'s (-1 when not in it), the first words of its items, how many there are, the
   // axis it runs along, and whether `id` is still in the page.
@@ -293,7 +301,7 @@
     const item = items[mine >= 0 ? mine : Math.max(other, 0)];
     return {
       list: idOf(list), at: mine, other, total: items.length,
-      items: items.slice(0, LISTED).map((c) => cut(clean(textOf(c, 0)), 40)[0]),
+      items: items.slice(0, LISTED).map((c) => cut(itemWords(c), 40)[0]),
       axis: item ? axisOf(list, item) : "y", gone: !el || !el.isConnected,
       into: !!(otherId && el && get(otherId) && get(otherId) !== el &&
                get(otherId).contains(el)),

@@ -227,6 +227,13 @@
     return block ? " " + out + " " : out;
   }
 
+  // Whether one of two texts holds the other's words whole, case aside ("Drag Alpha" and
+  // "Alpha"; "Grace" and "Grace wrote").
+  function sharesWords(a, b) {
+    const x = ` ${clean(a).toLowerCase()} `, y = ` ${clean(b).toLowerCase()} `;
+    return x.trim() !== "" && y.trim() !== "" && (x.includes(y) || y.includes(x));
+  }
+
   function byIds(el, attr) {
     const list = (el.getAttribute(attr) || "").trim().split(/\s+/).filter(Boolean);
     const root = el.getRootNode();
@@ -388,5 +395,5 @@
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
-    folded, summaryOf, byIds });
+    folded, summaryOf, byIds, sharesWords });
 })();

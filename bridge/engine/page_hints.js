@@ -97,6 +97,11 @@
     const framed = /^(?:[a-z]{1,6}-icon|anticon)-([a-z][a-z-]{2,30})$/.exec(tok);
     if (framed && (FRAMEWORK.test(tok) || tok.startsWith("anticon-")) && hintWords(framed[1]))
       return [hintWords(framed[1]), 1];
+    // a framework's name for a part of its widget that is an icon of a kind (MUI's
+    // `MuiChip-deleteIcon`, `MuiAutocomplete-clearIndicator`, Ant Design's
+    // `ant-tag-close-icon`): the kind
+    const part = /[-_]([a-z]{3,20})(?:Icon|Indicator|-icon|-indicator)$/.exec(tok);
+    if (part && FRAMEWORK.test(tok) && !NOISE.has(part[1])) return [part[1], 1];
     if (!IDENT.test(tok) || NOISE.has(tok) || LAYOUT.test(tok) || FRAMEWORK.test(tok) ||
         HASHED.test(tok)) return null;
     const named = ICON_SET.test(tok);

@@ -154,6 +154,15 @@
     return found.length > 0 && !wordsOutside(el, found);
   }
 
+  // Whether `el`, clickable by its look, is the frame of the field it holds with at most
+  // WRAPPED controls (Element Plus's select of many: its chosen tags, their close buttons
+  // and its field): a click on it is the field's, and the field gets the ref.
+  function framesField(el) {
+    if (opens(el) || !el.querySelector(ENTRY)) return false;
+    const found = controlsIn(el);
+    return found.length <= WRAPPED && found.some((n) => n.matches(ENTRY));
+  }
+
   // (a box that says it opens something, a menu's trigger around its link, is a control)
   const opens = (el) => el.hasAttribute("aria-haspopup") || el.hasAttribute("aria-expanded");
 
@@ -168,10 +177,22 @@
         const p = n.parentElement;
         if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
             (getComputedStyle(n).cursor === "pointer" &&
-             (!p || getComputedStyle(p).cursor !== "pointer"))) found.push(n);
+             (!p || getComputedStyle(p).cursor !== "pointer") && !drawingOf(n))) found.push(n);
       }
     }
     return found;
+  }
+
+  // The button or link `n` draws, when it shows a pointer in one that shows none (Element
+  // Plus's tag: the icon of its close button): most of the control is `n`, whose click is
+  // the control's. null when it is none's, or only a small part of one (a star on a card).
+  function drawingOf(n) {
+    const c = n.parentElement && n.parentElement.closest("button, a[href]");
+    if (!c) return null;
+    const a = c.getBoundingClientRect(), b = n.getBoundingClientRect();
+    const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+    const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+    return w > 0 && h > 0 && w * h * 2 >= a.width * a.height ? c : null;
   }
 
   // Whether `n` is inside `c` as the page is drawn: a host's words slotted into a control of
@@ -182,9 +203,14 @@
   }
 
   // Whether el holds words outside its controls `found`, its pictures' alt text among them
-  // (a card's photo is its own; too many words to look through: it does)
+  // (a card's photo is its own; too many words to look through: it does). A label's words
+  // are its control's (MUI's rating: each star's label beside its radio).
   function wordsOutside(el, found) {
-    const outside = (n) => !found.some((c) => c.contains(n)) &&
+    const labelled = (n) => {
+      const label = n.parentElement && n.parentElement.closest("label");
+      return !!label && el.contains(label) && found.includes(label.control);
+    };
+    const outside = (n) => !found.some((c) => c.contains(n)) && !labelled(n) &&
       !(el.shadowRoot && found.some((c) => drawnIn(c, n)));
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(), k = 0; t; t = walker.nextNode()) {
@@ -278,10 +304,25 @@
     return false;
   }
 
+  // Whether el is an icon hidden from assistive technology that a person clicks all the
+  // same: icon-sized, shown, with a pointer cursor of its own (its box's is not) and no
+  // control in it (MUI's chip draws its delete so, leaving screen readers the chip's keys).
+  // A box of the page hidden so (a carousel's clone, a closed menu) is no icon.
+  const ICON_MAX = 64;  // px, either side
+  function clickedIcon(el) {
+    if (getComputedStyle(el).cursor !== "pointer" || el.querySelector(TABBABLE)) return false;
+    const box = el.parentElement;
+    if (box && getComputedStyle(box).cursor === "pointer") return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.width <= ICON_MAX && r.height <= ICON_MAX &&
+      el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  }
+
   // Whether the snapshot's walk leaves el out as hidden from assistive technology: not one
-  // that holds the focus, nor a page's mistake while no `modal` is open.
+  // that holds the focus, nor a page's mistake while no `modal` is open, nor an icon a
+  // person clicks.
   const ariaHidden = (el, focused, modal) => el.getAttribute("aria-hidden") === "true" &&
-    !el.contains(focused) && (!!modal || !hiddenByMistake(el));
+    !el.contains(focused) && (!!modal || !hiddenByMistake(el)) && !clickedIcon(el);
 
   // Whether el is a control's own drawing, not a control: the box a toggle is drawn in or
   // a part of it (`togglePart`), or the box of a field (`fieldWrap`).
@@ -371,7 +412,7 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, guardOnly, wrapsToggle,
-    controlPart, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels, namesControl,
-    keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
+  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, framesField, guardOnly, wrapsToggle,
+    controlPart, drawingOf, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
+    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

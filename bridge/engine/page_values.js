@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, masked } = P;
+  const { clean, masked, textOf } = P;
 
   // What a combobox whose input is for searching shows as chosen beside it (react-select,
   // Ant Design, vue-select, Choices.js put the choice next to an empty input): the words
@@ -116,7 +116,11 @@
       // unless that is its placeholder (Radix marks the button so while nothing is chosen)
       if (el.hasAttribute("data-placeholder")) return null;
       if (!el.isContentEditable && !el.querySelector(HOLDS_CHOICES)) {
-        return clean(el.innerText || "") || null;
+        // its words as assistive technology reads them: not its icon (Radix's arrow, hidden
+        // from it) nor what its style sheet hides
+        let words = "";
+        for (let c = el.firstChild; c; c = c.nextSibling) words += textOf(c, 1);
+        return clean(words) || null;
       }
     }
     return null;

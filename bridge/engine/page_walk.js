@@ -11,7 +11,8 @@
     namesControl, wrapsToggle, controlPart, ariaHidden, pageModal, veil, dialogName, REGIONS,
     dragItem, zonesFor, folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow,
     isCell, tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords,
-    withError, boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells } = P;
+    withError, boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells,
+    sharesWords, drawingOf, framesField } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -81,10 +82,13 @@
     // most LEAD_REFS refs (a card may begin with its author's link, a checkbox, a button)
     const unnamed = () => boxes.length > 0 && boxes[boxes.length - 1].name === null &&
       refCount - boxes[boxes.length - 1].refs <= LEAD_REFS;
-    // the innermost container is named by the words `t`, said by the line at `at`
+    // the innermost container is named by the words `t`, said by the line at `at`, after
+    // the names of the refs before them; but a ref named with those words (a handle "Drag
+    // Alpha" before "Alpha", a link "Grace" before "Grace wrote") repeats them: words alone
     const nameBox = (t, line) => {
       const box = boxes[boxes.length - 1];
-      Object.assign(box, { name: box.lead + t, nameAt: line });
+      const lead = box.lead && !sharesWords(box.lead, t) ? box.lead : "";
+      Object.assign(box, { name: lead + t, nameAt: line });
     };
     zonesFor([handlers, listened(opts.hook, "drop")]);
 
@@ -279,11 +283,14 @@
         const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
         const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
         // (a pointer inside a label is its control's: a click there is the control's)
+        // (so too a pointer drawing most of a button or link that shows none: its icon)
         const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
-                       !(el.closest("label") || {}).control) || el.hasAttribute("onclick");
+                       !(el.closest("label") || {}).control && !drawingOf(el)) ||
+          el.hasAttribute("onclick");
         // (a listener alone: a box may take its children's clicks for them; a dialog or a
         // landmark listening so is no control)
-        const own = ((shows && !framesOnly(el)) || (handlers.has(el) && !passesOn(el))) &&
+        const own = ((shows && !framesOnly(el) && !framesField(el)) ||
+                     (handlers.has(el) && !passesOn(el))) &&
           !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el) &&
           !cellResizer(el, cs) && !controlPart(el, handlers);
         // (a box focusable for its keys' sake that holds the controls: a calendar's panel)

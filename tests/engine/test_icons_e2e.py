@@ -163,3 +163,43 @@ async def test_classes_a_framework_names_a_look_by_give_no_hint_but_its_icon_nam
     for role, name in (("link", "4"), ("link", "5"), ("button", "2"), ("button", "3")):
         assert "hint=" not in line_of(shot, ref(shot, role, name)), shot.text
     assert shot.refs[ref(shot, "button", "")].get("hint") == "trash", shot.text
+
+
+async def test_an_icon_hidden_from_screen_readers_that_a_person_clicks_gets_a_ref_and_its_kind(
+        tab: Tab, site: Site) -> None:
+    # MUI's chip: its delete icon is aria-hidden, with a pointer cursor of its own, and its
+    # framework's class names its kind; a hidden slide's link and star stay hidden
+    await goto(tab, site.url("kitparts.html"))
+    shot = await tab.snapshot()
+    for chip in ("Urgent", "Later"):
+        icon = shot.text.split(f'- button "{chip}"', 1)[1].splitlines()[1].strip()
+        assert re.match(r'- clickable @\d+ hint="delete" ', icon), shot.text
+    assert "cloned" not in shot.text, shot.text
+    assert "\u2605" not in shot.text, shot.text
+    await actions.click(tab, parse(icon.split()[2]))
+    assert await text_of(tab, "#out") == "deleted Later"
+
+
+async def test_a_box_around_labelled_radios_is_no_control_of_its_own(
+        tab: Tab, site: Site) -> None:
+    # MUI's rating: its box shows a pointer over its stars; their words are their labels'
+    await goto(tab, site.url("kitparts.html"))
+    shot = await tab.snapshot()
+    assert 'clickable "1 Star' not in shot.text, shot.text
+    assert ref(shot, "radio", "1 Star")
+    await actions.click(tab, parse(ref(shot, "radio", "2 Stars")))
+    assert await js(tab, "document.getElementById('s2').checked") is True
+
+
+async def test_the_icon_of_a_close_button_and_the_box_around_the_tags_get_no_ref(
+        tab: Tab, site: Site) -> None:
+    # Element Plus's select of many: its tags' close buttons have refs, their icons (which
+    # show a pointer the button does not) none; the box around them opens through its field
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitparts.html"))
+    shot = await tab.snapshot(interactive=True)
+    colours = shot.text.split('- combobox "Colours"')[0].split('button "Later"')[1]
+    assert re.findall(r"^- (\w+)", colours, re.M) == ["clickable", "button", "button"], \
+        shot.text  # (the second chip's delete icon, then the tags' close buttons)
+    await actions.click(tab, parse(ref(shot, "button", "Close this tag")))
+    assert await text_of(tab, "#out") == "closed red"

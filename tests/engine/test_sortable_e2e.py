@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, target, text_of, watch_listeners
+from pagetools import goto, line_of, ref, target, text_of, under, watch_listeners
 from tabsteward.bridge.engine import dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -249,3 +249,19 @@ async def test_a_drag_near_the_windows_edge_is_made_from_its_middle(
     assert " below " in out.did, out.did
     assert await tab.evaluate(tab.frames[tab.target_id],
                               "document.body.dataset.autoScrolled || 'no'") == "no"
+
+
+async def test_items_held_by_a_handle_named_for_them_are_read_by_their_own_words(
+        tab: Tab, site: Site) -> None:
+    # dnd-kit's way: each item's handle is a button labelled "Drag <item>" showing a grip;
+    # the item is named and reported by its words, not the handle's name before them
+    await goto(tab, site.url("sortable.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        for name in ("Alpha", "Delta"):
+            assert f'- listitem "{name}"\n' in shot.text, shot.text
+            assert under(shot, f'- listitem "{name}"')[0].startswith(f'- button "Drag {name}" @')
+    out = await dragging.drag(tab, parse(ref(shot, "button", "Drag Delta")),
+                              parse(ref(shot, "button", "Drag Bravo")))
+    assert await text_of(tab, "#crew-out") == "crew: Alpha, Delta, Bravo, Charlie"
+    assert "the list now reads: Alpha | Delta | Bravo | Charlie" in out.text(), out.text()
