@@ -238,7 +238,15 @@
     const fold = foldOf(el);
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
     const res = pointOn(el);
-    if (!res.error) return res;
+    if (!res.error) {
+      // the page runs animations that end (a panel opening above it slides it down): the
+      // click waits for it to stand still (placing.py `_standing`)
+      const root = el.getRootNode();
+      if (document.getAnimations().some(ending) ||
+          (root !== document && root.getAnimations && root.getAnimations().some(ending)))
+        res.moving = true;
+      return res;
+    }
     const label = viaLabel(el) || viaWidget(el, res) || viaWrapper(el, res);
     if (label) return label;
     // not shown (or put off screen, or letting the pointer through to the box around it)

@@ -22,6 +22,8 @@ COVER_LOOK = 0.05  # seconds between looks meanwhile
 # seconds a cover may stay once the page's animations ended: what takes it away may be a
 # timer, which a hidden tab runs at its once-a-second wake-up
 AFTER_MOVING = 1.0
+STEADY_WAIT = 1.0  # seconds an element the page's animations move may take to stand still
+STEADY_LOOK = 0.03  # seconds between looks meanwhile: about two frames
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,26 @@ class Placing(PageFrames):
                 elif now - moved > AFTER_MOVING and not await self._armed(frame):
                     return await self._again(frame, expression, res)
 
+    async def _standing(self, frame: Frame, expression: str, res: dict[str, Any]
+                        ) -> dict[str, Any]:
+        """The element placed again once it stands still, while the page runs animations
+        that end: one that moves it (a panel opening above it slides it down) would take it
+        from under a press, and the release, landing elsewhere, would click nothing. Looked
+        at every STEADY_LOOK until two looks place it alike, or no such animation runs, for
+        up to STEADY_WAIT; a hidden tab is drawn meanwhile (else its animations stand still
+        until the click draws it, and move the element then)."""
+        deadline = time.monotonic() + STEADY_WAIT
+        async with drawn_while(cast("Tab", self)):
+            while True:
+                await asyncio.sleep(STEADY_LOOK)
+                again = await self.evaluate(frame, expression)
+                if not isinstance(again, dict):
+                    return res
+                if again.get("error") or not again.get("moving") or \
+                        time.monotonic() >= deadline or _alike(res, again):
+                    return again
+                res = again
+
     async def _again(self, frame: Frame, expression: str, res: dict[str, Any]
                      ) -> dict[str, Any]:
         again = await self.evaluate(frame, expression)
@@ -239,6 +261,9 @@ class Placing(PageFrames):
             err = res.get("error")
             if err is not None:
                 what = f"{what}, even with the pointer over {over},"
+        if err is None and res.get("moving"):
+            res = await self._standing(frame, expression, res)
+            err = res.get("error")
         if err == "covered" and not res.get("hover"):
             res = await self._uncovered(frame, expression, res)
             err = res.get("error")
@@ -292,3 +317,11 @@ class Placing(PageFrames):
 def _cut_off(what: str, box: str) -> str:
     return (f"{what} is hidden: {box} cuts it off and cannot be scrolled (overflow hidden or "
             "clip); nothing was done")
+
+
+def _alike(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """Whether two placings of an element put the click at the same point (within a pixel)."""
+    try:
+        return abs(float(a["x"]) - float(b["x"])) < 1 and abs(float(a["y"]) - float(b["y"])) < 1
+    except (KeyError, TypeError, ValueError):
+        return False

@@ -7,7 +7,8 @@ line; what a field shows while empty (a zero-width space, a placeholder) is no v
 code editor's line numbers are no hint, and its lines stay lines; words a style sheet draws
 into a wordless control name it. And a menu fading out over an invisible backdrop as it
 closes, or a veil a timer armed by the last click takes away, does not turn the next click
-away as covered; a veil that stays still does. Both transports."""
+away as covered; a veil that stays still does; a button a panel opening above it slides down
+is clicked once it stands still. Both transports."""
 
 from __future__ import annotations
 
@@ -72,6 +73,9 @@ async def test_what_an_empty_field_shows_is_no_value_and_line_numbers_no_hint(
     assert "value=" not in age, age
     fruit = line_of(shot, ref(shot, "combobox", "Fruit"))
     assert "value=" not in fruit, fruit
+    # a chosen one's value is its words, not its arrow hidden from assistive technology
+    size = line_of(shot, ref(shot, "combobox", "Size"))
+    assert size.endswith('value="Large"'), size
     code = next(ln for ln in shot.text.splitlines() if "textbox" in ln and "multiline" in ln)
     assert 'hint="1"' not in code, code
     assert ref(shot, "button", "Normal")  # the words its style sheet draws
@@ -117,3 +121,17 @@ async def test_a_veil_that_stays_still_covers_what_lies_under_it_and_nothing_is_
     with pytest.raises(TargetCovered, match="div#veil"):
         await actions.click(tab, parse("#save"))
     assert await text_of(tab, "#out") == ""
+
+
+async def test_a_button_a_panel_opening_above_slides_down_is_clicked_once_it_stands_still(
+        tab: Tab, site: Site) -> None:
+    # (a press on a point it is leaving, with its release on what comes there, clicks
+    # nothing; the page here says whether it still slid when the click came)
+    await goto(tab, site.url("sliding.html"))
+    for opened in (True, False):
+        await actions.click(tab, parse("#toggle"))
+        assert await js(tab, "document.getAnimations().length") == 1
+        await actions.click(tab, parse("#save"))
+        assert await text_of(tab, "#out") == "saved"
+        assert await js(tab, "document.getElementById('details').classList.contains('open')"
+                        ) is opened

@@ -108,6 +108,17 @@ async def test_a_feed_in_a_hidden_tab_brings_in_its_next_stories_when_scrolled_t
     assert await hidden(tab)
 
 
+async def test_a_button_a_panel_above_slides_down_in_a_hidden_tab_is_clicked_once_it_stood_still(
+        tab: Tab, site: Site) -> None:
+    # a hidden tab runs no animation until drawn: the click draws it while it waits
+    await goto(tab, site.url("sliding.html"))
+    assert await hidden(tab)
+    await actions.click(tab, parse("#toggle"))
+    await actions.click(tab, parse("#save"))
+    assert await js(tab, "document.getElementById('out').textContent") == "saved"
+    assert await hidden(tab)
+
+
 def refuse_files(browser: Browser, monkeypatch: pytest.MonkeyPatch, *, always: bool) -> None:
     """Chrome's answer to some extensions' debuggers: DOM.setFileInputFiles is refused,
     except (unless `always`) as the answer to a file chooser Chrome opened."""
