@@ -247,7 +247,9 @@
         res.moving = true;
       return res;
     }
-    const label = viaLabel(el) || viaWidget(el, res) || viaWrapper(el, res);
+    // (a field its own box covers is pressed there, as a person does, before its label: a
+    // box may open on the press, which the label's click passed on to the field never makes)
+    const label = viaWrapper(el, res) || viaLabel(el) || viaWidget(el, res);
     if (label) return label;
     // not shown (or put off screen, or letting the pointer through to the box around it)
     // until the pointer is over its row: where that is

@@ -41,10 +41,11 @@
     return null;
   }
 
-  // What a collapsed combobox with an empty field says is chosen in the list it controls:
-  // its options marked selected (Element Plus draws the choice where it draws its
-  // placeholder, and marks the option); while the list is open, a selected option is only
-  // the one the keys are on.
+  // What a collapsed combobox with an empty field says is chosen in the list it controls,
+  // where nothing beside the field shows it: its options marked selected (Element Plus
+  // draws the choice where it draws its placeholder, and marks the option; Ant Design's
+  // list, for screen readers, says the choice's value, not the words shown); while the list
+  // is open, a selected option is only the one the keys are on.
   function chosen(el) {
     if (el.getAttribute("aria-expanded") === "true") return null;
     const id = el.getAttribute("aria-controls") || el.getAttribute("aria-owns");
@@ -93,7 +94,7 @@
       if (type === "file") {
         return el.files && el.files.length ? Array.from(el.files, (f) => f.name).join(", ") : null;
       }
-      if (role === "combobox" && !el.value) return chosen(el) || shownChoice(el) || el.value;
+      if (role === "combobox" && !el.value) return shownChoice(el) || chosen(el) || el.value;
       return el.value;
     }
     if (tag === "TEXTAREA") return el.value;

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, ref, text_of
+from pagetools import goto, js, line_of, ref, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -159,6 +159,20 @@ async def test_a_field_its_box_draws_over_is_reached_through_the_box(
     out = await actions.check(tab, parse(ref(shot, "switch", "")), True)
     assert await text_of(tab, "#out") == "notify true"
     assert out.changes == ["now checked"], out
+
+
+async def test_a_field_its_box_draws_over_is_pressed_through_the_box_not_its_label(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design: the label names the field from outside the box, the box opens its list
+    # on the press, which the label's click passed on to the field never makes, and the
+    # list the field controls, for screen readers, says the choice's value)
+    await goto(tab, site.url("pressselect.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert line_of(shot, ref(shot, "combobox", "Plan")).endswith('value="Basic"'), shot.text
+    out = await actions.select(tab, parse(ref(shot, "combobox", "Plan")), ["Pro"])
+    assert await text_of(tab, "#out") == "plan Pro"
+    # what the box shows is the choice, not the value its list for screen readers says
+    assert "value now 'Pro'" in out.changes, out.text()
 
 
 async def test_a_switch_drawn_beside_its_words_is_one_line_hinted_by_them(
