@@ -15,6 +15,7 @@
     sharesWords, drawingOf, framesField } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
+  const SAID_ONCE = 80;  // characters of a name its element's words may repeat unsaid
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
@@ -350,10 +351,13 @@
                               locOf(el, role), extra], src,
                              dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
                              valueLeft);
-        // a drag item is named by its words; a long one (a card) keeps its text lines too
+        // a drag item is named by its words; a long one (a card) keeps its text lines too;
+        // one named otherwise (a title, a label) that says the same as its words says them
+        // once (a pager's item titled "2" holding "2")
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox" || (role === "combobox" && row[6] !== null) ||
-          (dragging && !(row.length > 9 && row[9][0]));
+          (dragging && !(row.length > 9 && row[9][0])) ||
+          (!!row[3] && row[3].length <= SAID_ONCE && clean(el.textContent || "") === row[3]);
         if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {
           // the box inside a control that takes its clicks (a web component's part; the
           // surface of a rating's stars, as a slider's children are its own): the

@@ -23,7 +23,7 @@ COVER_LOOK = 0.05  # seconds between looks meanwhile
 # timer, which a hidden tab runs at its once-a-second wake-up
 AFTER_MOVING = 1.0
 STEADY_WAIT = 1.0  # seconds an element the page's animations move may take to stand still
-STEADY_LOOK = 0.03  # seconds between looks meanwhile: about two frames
+STEADY_LOOK = 0.02  # seconds between looks meanwhile: more than a frame
 
 
 @dataclass(frozen=True)

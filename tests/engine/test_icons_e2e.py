@@ -203,3 +203,17 @@ async def test_the_icon_of_a_close_button_and_the_box_around_the_tags_get_no_ref
         shot.text  # (the second chip's delete icon, then the tags' close buttons)
     await actions.click(tab, parse(ref(shot, "button", "Close this tag")))
     assert await text_of(tab, "#out") == "closed red"
+
+
+async def test_an_item_titled_with_the_words_it_shows_says_them_once(
+        tab: Tab, site: Site) -> None:
+    # Ant Design's pager: an item titled "2" holding "2" is one line, no "> 2" under it
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitparts.html"))
+    shot = await tab.snapshot()
+    lines = [ln.strip() for ln in shot.text.splitlines()]
+    at = next(i for i, ln in enumerate(lines) if ln.startswith('- listitem "2" @'))
+    assert lines[at + 1:at + 2] != ["> 2"], shot.text
+    assert "> 1" not in lines, shot.text
+    await actions.click(tab, parse(lines[at].split()[3]))
+    assert await text_of(tab, "#out") == "page 2"
