@@ -5,11 +5,16 @@
   const P = globalThis.__tsParts;
   const { CONTROLS, NAME_MAX, byIds, clean, cut } = P;
 
-  // The aria-sort of the column header a button is the one control of.
-  function headerSort(el) {
+  // The aria-sort of the column header a button is the one control of, or whose words a
+  // box that takes the clicks holds (AG Grid sorts on its header's label).
+  function headerSort(el, role) {
     const h = el.parentElement && el.parentElement.closest("th, [role=columnheader]");
     const sort = h && h.getAttribute("aria-sort");
-    return sort && h.querySelectorAll(CONTROLS).length === 1 ? sort : null;
+    if (!sort) return null;
+    if (role === "button") return h.querySelectorAll(CONTROLS).length === 1 ? sort : null;
+    const words = clean(el.textContent || "");
+    return (!role || role === "clickable") && !!words && words === clean(h.textContent || "")
+      ? sort : null;
   }
 
   // The popover a button opens by markup (popovertarget, or commandfor with a popover
@@ -53,7 +58,7 @@
     if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
     // a sortable column's header says how the rows are sorted now (aria-sort); so does the
     // button in it that sorts them (DataTables draws one beside the header's words)
-    const sort = aria("aria-sort") || (role === "button" ? headerSort(el) : null);
+    const sort = aria("aria-sort") || headerSort(el, role);
     if (sort === "ascending" || sort === "descending" || sort === "other") s.push("sort=" + sort);
     if (role === "heading") {
       const level = aria("aria-level") || (/^H[1-6]$/.test(tag) ? tag[1] : "");

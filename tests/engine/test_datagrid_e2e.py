@@ -62,8 +62,11 @@ async def test_a_sortable_headers_label_keeps_its_ref_when_the_header_holds_a_co
     price = [r for r, info in shot.refs.items() if info["name"] == "Price"]
     assert len(price) == 1, shot.text
     assert shot.refs[price[0]]["role"] == "clickable", shot.text
-    await actions.click(tab, parse(price[0]))
+    out = await actions.click(tab, parse(price[0]))
     assert await text_of(tab, "#out") == "price sorted"
+    # (the label is the header's words: how its header says the rows are sorted is its)
+    assert "now sort=ascending" in out.changes, out.text()
+    assert "sort=ascending" in line_of(await tab.snapshot(), price[0])
 
 
 async def test_a_kits_icon_classes_and_a_resize_handle_give_hints(
