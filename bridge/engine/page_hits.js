@@ -240,11 +240,17 @@
     const res = pointOn(el);
     if (!res.error) {
       // the page runs animations that end (a panel opening above it slides it down): the
-      // click waits for it to stand still (placing.py `_standing`)
+      // click waits for it to stand still (placing.py `_standing`), as two looks with a
+      // frame between them (`frame`: the time of the frame it was drawn in) place it
       const root = el.getRootNode();
-      if (document.getAnimations().some(ending) ||
-          (root !== document && root.getAnimations && root.getAnimations().some(ending)))
+      const running = document.getAnimations().filter(ending);
+      if (root !== document && root.getAnimations) running.push(...root.getAnimations()
+        .filter(ending));
+      if (running.length) {
         res.moving = true;
+        // (one about to start has not moved anything yet: no look counts until it did)
+        res.frame = running.some((a) => a.pending) ? null : document.timeline.currentTime;
+      }
       return res;
     }
     // (a field its own box covers is pressed there, as a person does, before its label: a

@@ -412,7 +412,8 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, framesField, guardOnly, wrapsToggle,
-    controlPart, drawingOf, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
-    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
+  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, framesField, guardOnly,
+    wrapsToggle, controlPart, drawingOf, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
+    ariaHidden, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
+    dialogName });
 })();

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncGenerator
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
@@ -188,13 +190,8 @@ class Placing(PageFrames):
         if not moved and not await self._armed(frame):
             return await self._again(frame, expression, res)
         deadline = now + COVER_WAIT
-        async with drawn_while(cast("Tab", self)):
-            while True:
-                await asyncio.sleep(COVER_LOOK)
-                again = await self.evaluate(frame, expression)
-                if not isinstance(again, dict):
-                    return res
-                res = again
+        async with aclosing(self._looks(frame, expression, COVER_LOOK)) as looks:
+            async for res in looks:
                 now = time.monotonic()
                 if res.get("error") != "covered" or now >= deadline:
                     return res
@@ -202,26 +199,36 @@ class Placing(PageFrames):
                     moved = now
                 elif now - moved > AFTER_MOVING and not await self._armed(frame):
                     return await self._again(frame, expression, res)
+        return res
 
     async def _standing(self, frame: Frame, expression: str, res: dict[str, Any]
                         ) -> dict[str, Any]:
         """The element placed again once it stands still, while the page runs animations
         that end: one that moves it (a panel opening above it slides it down) would take it
         from under a press, and the release, landing elsewhere, would click nothing. Looked
-        at every STEADY_LOOK until two looks place it alike, or no such animation runs, for
-        up to STEADY_WAIT; a hidden tab is drawn meanwhile (else its animations stand still
-        until the click draws it, and move the element then)."""
+        at every STEADY_LOOK until two looks with a frame drawn between them place it alike,
+        or no such animation runs, for up to STEADY_WAIT; a hidden tab is drawn meanwhile
+        (else its animations stand still until the click draws it, and move it then)."""
         deadline = time.monotonic() + STEADY_WAIT
-        async with drawn_while(cast("Tab", self)):
-            while True:
-                await asyncio.sleep(STEADY_LOOK)
-                again = await self.evaluate(frame, expression)
-                if not isinstance(again, dict):
-                    return res
+        async with aclosing(self._looks(frame, expression, STEADY_LOOK)) as looks:
+            async for again in looks:
                 if again.get("error") or not again.get("moving") or \
                         time.monotonic() >= deadline or _alike(res, again):
                     return again
                 res = again
+        return res
+
+    async def _looks(self, frame: Frame, expression: str, every: float
+                     ) -> AsyncGenerator[dict[str, Any], None]:
+        """The element placed again every `every` seconds, the tab drawn meanwhile (a hidden
+        one would not run its animations), until the page gives no placing."""
+        async with drawn_while(cast("Tab", self)):
+            while True:
+                await asyncio.sleep(every)
+                again = await self.evaluate(frame, expression)
+                if not isinstance(again, dict):
+                    return
+                yield again
 
     async def _again(self, frame: Frame, expression: str, res: dict[str, Any]
                      ) -> dict[str, Any]:
@@ -320,7 +327,11 @@ def _cut_off(what: str, box: str) -> str:
 
 
 def _alike(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    """Whether two placings of an element put the click at the same point (within a pixel)."""
+    """Whether two placings of an element, a frame drawn between them, put the click at the
+    same point (within a pixel): with no frame between, or an animation about to start
+    (`frame` None), an animation has not moved it yet."""
+    if a.get("frame") is None or b.get("frame") is None or a.get("frame") == b.get("frame"):
+        return False
     try:
         return abs(float(a["x"]) - float(b["x"])) < 1 and abs(float(a["y"]) - float(b["y"])) < 1
     except (KeyError, TypeError, ValueError):
