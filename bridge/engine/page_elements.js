@@ -227,6 +227,12 @@
     return block ? " " + out + " " : out;
   }
 
+  // Whether el's words are `name`, which it has from elsewhere (a title, a label): it says
+  // them once (a pager's item titled "2" holding "2")
+  const SAID_ONCE = 80;  // characters of a name looked for so
+  const saysName = (el, name) => !!name && name.length <= SAID_ONCE &&
+    clean(el.textContent || "") === name;
+
   // Whether one of two texts holds the other's words whole, case aside ("Drag Alpha" and
   // "Alpha"; "Grace" and "Grace wrote").
   function sharesWords(a, b) {
@@ -395,5 +401,5 @@
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
-    folded, summaryOf, byIds, sharesWords });
+    folded, summaryOf, byIds, sharesWords, saysName });
 })();

@@ -163,6 +163,36 @@
     return found.length <= WRAPPED && found.some((n) => n.matches(ENTRY));
   }
 
+  // Whether el, no control by its role, takes clicks of its own: by its look (a pointer of
+  // its own, an onclick) unless it only frames controls or a field, or by a listener unless
+  // it passes them on; never a landmark, a veil, a grid's header or cell edge, a focus
+  // guard, nor a control's own drawing (page_walk.js, for a `clickable` line).
+  function ownClick(el, cs, role, handlers) {
+    const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
+    const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
+    // (a pointer inside a label is its control's: a click there is the control's)
+    // (so too a pointer drawing most of a button or link that shows none: its icon)
+    const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
+                   !(el.closest("label") || {}).control && !drawingOf(el)) ||
+      el.hasAttribute("onclick");
+    // (a listener alone: a box may take its children's clicks for them; a dialog or a
+    // landmark listening so is no control)
+    return ((shows && !framesOnly(el) && !framesField(el)) ||
+            (handlers.has(el) && !passesOn(el))) &&
+      !REGIONS.has(role) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
+      !P.cellResizer(el, cs) && !controlPart(el, handlers);
+  }
+
+  // Whether el is in the tab order as a control is: not a frame, dialog, panel, landmark,
+  // list or the page itself, nor a box focusable for its keys' sake that holds the
+  // controls (a calendar's panel), nor a focus guard.
+  function tabStop(el, role) {
+    const tag = el.tagName;
+    return el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
+      role !== "dialog" && role !== "tabpanel" && !P.LANDMARKS.has(role) && tag !== "BODY" &&
+      tag !== "HTML" && role !== "list" && !passesOn(el) && !guardOnly(el);
+  }
+
   // (a box that says it opens something, a menu's trigger around its link, is a control)
   const opens = (el) => el.hasAttribute("aria-haspopup") || el.hasAttribute("aria-expanded");
 
@@ -412,8 +442,8 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, framesOnly, framesField, guardOnly,
-    wrapsToggle, controlPart, drawingOf, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
+  Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly,
+    wrapsToggle, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
     ariaHidden, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
     dialogName });
 })();

@@ -7,15 +7,13 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened, hoverShown,
-    revealing, leftBehind, shownOnly, passesOn, framesOnly, guardOnly, labels, keepsField,
-    namesControl, wrapsToggle, controlPart, ariaHidden, pageModal, veil, dialogName, REGIONS,
-    dragItem, zonesFor, folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow,
-    isCell, tableOf, headerRow, spanOf, columns, cellActs, headerTakes, cellResizer, cellWords,
-    withError, boxable, small, gridPlace, mergeRow, orderGrid, scrollsY, undrawnBelow, tells,
-    sharesWords, drawingOf, framesField } = P;
+    revealing, leftBehind, shownOnly, ownClick, tabStop, labels, keepsField,
+    namesControl, wrapsToggle, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
+    folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
+    headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
+    mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
-  const SAID_ONCE = 80;  // characters of a name its element's words may repeat unsaid
 
   // elements whose content is no part of the page's tree (a field's text box is its own)
   const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
@@ -281,25 +279,9 @@
       const dragging = visible && dragItem(el, cs);
       if (dragging && !ACTIONABLE.has(role)) clickable = true;
       else if (!ACTIONABLE.has(role) && visible) {
-        const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
-        const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
-        // (a pointer inside a label is its control's: a click there is the control's)
-        // (so too a pointer drawing most of a button or link that shows none: its icon)
-        const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
-                       !(el.closest("label") || {}).control && !drawingOf(el)) ||
-          el.hasAttribute("onclick");
-        // (a listener alone: a box may take its children's clicks for them; a dialog or a
-        // landmark listening so is no control)
-        const own = ((shows && !framesOnly(el) && !framesField(el)) ||
-                     (handlers.has(el) && !passesOn(el))) &&
-          !REGIONS.has(role) && !veil(el, cs) && !headerTakes(el) && !guardOnly(el) &&
-          !cellResizer(el, cs) && !controlPart(el, handlers);
-        // (a box focusable for its keys' sake that holds the controls: a calendar's panel)
-        if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts) : own ||
-            (el.hasAttribute("tabindex") && el.tabIndex >= 0 && tag !== "IFRAME" &&
-             role !== "dialog" && role !== "tabpanel" && !LANDMARKS.has(role) &&
-             tag !== "BODY" && tag !== "HTML" && role !== "list" && !passesOn(el) &&
-             !guardOnly(el))) {
+        const own = ownClick(el, cs, role, handlers);
+        if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts)
+          : own || tabStop(el, role)) {
           if (tag === "LABEL" ? !labels(el) : !namesControl(el, labelIds)) clickable = true;
         }
       }
@@ -352,12 +334,10 @@
                              dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
                              valueLeft);
         // a drag item is named by its words; a long one (a card) keeps its text lines too;
-        // one named otherwise (a title, a label) that says the same as its words says them
-        // once (a pager's item titled "2" holding "2")
+        // one named otherwise whose words are its name says them once
         const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
           role === "textbox" || (role === "combobox" && row[6] !== null) ||
-          (dragging && !(row.length > 9 && row[9][0])) ||
-          (!!row[3] && row[3].length <= SAID_ONCE && clean(el.textContent || "") === row[3]);
+          (dragging && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
         if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {
           // the box inside a control that takes its clicks (a web component's part; the
           // surface of a rating's stars, as a slider's children are its own): the
