@@ -241,7 +241,7 @@
     if (!res.error) {
       // the page runs animations that end (a panel opening above it slides it down): the
       // click waits for it to stand still (placing.py `_standing`), as two looks with a
-      // frame between them (`frame`: the time of the frame it was drawn in) place it
+      // frame between them (`drawn`: the time of the frame it was drawn in) place it
       const root = el.getRootNode();
       const running = document.getAnimations().filter(ending);
       if (root !== document && root.getAnimations) running.push(...root.getAnimations()
@@ -249,7 +249,7 @@
       if (running.length) {
         res.moving = true;
         // (one about to start has not moved anything yet: no look counts until it did)
-        res.frame = running.some((a) => a.pending) ? null : document.timeline.currentTime;
+        res.drawn = running.some((a) => a.pending) ? null : document.timeline.currentTime;
       }
       return res;
     }
@@ -263,8 +263,10 @@
     delete res.around;
     if (spot) res.hover = spot;
     // what covers it may be on its way out (a menu or a modal fading as it closes; a web
-    // component's in its shadow root, which the document's animations leave out)
-    else if (res.error === "covered")
+    // component's in its shadow root, which the document's animations leave out), what
+    // hides it on its way in (a box growing under the pointer, a menu unfolding)
+    if ((res.error === "covered" && !spot) || res.error === "hidden" ||
+        res.error === "offscreen")
       res.moving = allRoots().some((r) => r.getAnimations().some(ending));
     return res;
   }

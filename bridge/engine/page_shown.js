@@ -10,14 +10,22 @@
 
   // -- what the pointer shows ------------------------------------------------------------
   // A page may show a row's actions only while the pointer is over the row (a mail's
-  // archive and delete, a post's edit link): hidden (display none, visibility hidden) or
-  // put off screen until a `:hover` rule of a box around them applies.
+  // archive and delete, a post's edit link): hidden (display none, visibility hidden), put
+  // off screen, or in a box of no size until a `:hover` rule of a box around them applies.
   const HOVER_RULES_MAX = 20000;  // rules of one style sheet read for them
   // what hovering a box shows: the `:hover` is on an element that holds the one styled
   const HOVERED_ABOVE = /^[^\s>+~]*(\s*>|\s+(?![+~]))/;
   // a style sheet -> [its rule count, the selectors of what its :hover rules show]: a sheet
   // is read again only when its rules changed in number (20,000 rules take about 9 ms)
   const hoverRules = new WeakMap();
+
+  // a rule giving a box a size (its width or height; Ant Design's number field grows its
+  // steppers' box from nothing): what it shows, where the box has none until then
+  const SIZES = ["width", "height", "max-width", "max-height"];
+  const grows = (style) => SIZES.some((p) => {
+    const v = style.getPropertyValue(p);
+    return !!v && !/^0(px|%|em|rem)?$/.test(v.trim());
+  });
 
   function hoverSelectors(sheet) {
     let rules;
@@ -40,7 +48,7 @@
         }
         if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
         const d = r.style.display, v = r.style.visibility;
-        if ((!d || d === "none") && v !== "visible") continue;
+        if ((!d || d === "none") && v !== "visible" && !grows(r.style)) continue;
         for (const one of sel.split(",")) {
           const at = one.indexOf(":hover");
           if (at >= 0 && HOVERED_ABOVE.test(one.slice(at + 6)))

@@ -264,7 +264,10 @@
       if (!clipper && !hoverOnly && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
           standsApart(cs.display) && !REPLACED.has(tag)) {
         const r = el.getBoundingClientRect();
-        if ((r.width <= 1 || r.height <= 1) && !keepsField(el)) clipper = el;
+        // (a box the pointer grows from nothing over its box shows what it holds then)
+        if ((r.width <= 1 || r.height <= 1) && !keepsField(el))
+          if (onHover.has(el)) revealing((hoverOnly = el));
+          else clipper = el;
       }
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");

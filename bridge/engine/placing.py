@@ -218,6 +218,20 @@ class Placing(PageFrames):
                 res = again
         return res
 
+    async def _coming(self, frame: Frame, expression: str, res: dict[str, Any]
+                      ) -> dict[str, Any]:
+        """The element placed again while it is not shown yet and the page runs animations
+        that end (the box the pointer went over grows to show it, a menu unfolds): looked at
+        every STEADY_LOOK until it is shown or none runs, for up to STEADY_WAIT, the tab
+        drawn meanwhile; the last answer."""
+        deadline = time.monotonic() + STEADY_WAIT
+        async with aclosing(self._looks(frame, expression, STEADY_LOOK)) as looks:
+            async for res in looks:
+                if res.get("error") not in ("hidden", "offscreen") or not res.get("moving") \
+                        or time.monotonic() >= deadline:
+                    return res
+        return res
+
     async def _looks(self, frame: Frame, expression: str, every: float
                      ) -> AsyncGenerator[dict[str, Any], None]:
         """The element placed again every `every` seconds, the tab drawn meanwhile (a hidden
@@ -259,6 +273,7 @@ class Placing(PageFrames):
         if not isinstance(res, dict):
             raise BrowserError("the page helper gave no point")
         err = res.get("error")
+        over = ""
         if err in ("hidden", "offscreen", "covered") and isinstance(res.get("hover"), dict):
             # shown only under the pointer: over its row first, as a person does
             over = await self._hover_over(frame, res["hover"])
@@ -266,8 +281,11 @@ class Placing(PageFrames):
             if not isinstance(res, dict):
                 raise BrowserError("the page helper gave no point")
             err = res.get("error")
-            if err is not None:
-                what = f"{what}, even with the pointer over {over},"
+        if err in ("hidden", "offscreen") and res.get("moving"):
+            res = await self._coming(frame, expression, res)
+            err = res.get("error")
+        if err is not None and over:
+            what = f"{what}, even with the pointer over {over},"
         if err is None and res.get("moving"):
             res = await self._standing(frame, expression, res)
             err = res.get("error")
@@ -329,8 +347,8 @@ def _cut_off(what: str, box: str) -> str:
 def _alike(a: dict[str, Any], b: dict[str, Any]) -> bool:
     """Whether two placings of an element, a frame drawn between them, put the click at the
     same point (within a pixel): with no frame between, or an animation about to start
-    (`frame` None), an animation has not moved it yet."""
-    if a.get("frame") is None or b.get("frame") is None or a.get("frame") == b.get("frame"):
+    (`drawn` None), an animation has not moved it yet."""
+    if a.get("drawn") is None or b.get("drawn") is None or a.get("drawn") == b.get("drawn"):
         return False
     try:
         return abs(float(a["x"]) - float(b["x"])) < 1 and abs(float(a["y"]) - float(b["y"])) < 1

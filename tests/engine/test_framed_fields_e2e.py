@@ -135,3 +135,14 @@ async def test_a_button_a_panel_opening_above_slides_down_is_clicked_once_it_sta
         assert await text_of(tab, "#out") == "saved"
         assert await js(tab, "document.getElementById('details').classList.contains('open')"
                         ) is opened
+
+
+async def test_a_button_is_clicked_while_an_animation_that_does_not_move_it_runs_on(
+        tab: Tab, site: Site) -> None:
+    # (a progress bar fills for 5 s: the button stands still, and two looks say so)
+    await goto(tab, site.url("sliding.html"))
+    await actions.click(tab, parse("#upload"))
+    out = await actions.click(tab, parse("#note"))
+    assert out.did.endswith('(button "Add a note")'), out.text()
+    assert await text_of(tab, "#noted") == "noted"
+    assert await js(tab, "document.getAnimations().length") == 1  # the bar fills on

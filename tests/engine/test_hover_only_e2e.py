@@ -64,6 +64,21 @@ async def test_a_button_that_lets_the_pointer_through_until_its_row_is_hovered_i
     assert await text_of(tab, "#out") == "archived Pia"
 
 
+async def test_steppers_in_a_box_the_pointer_grows_from_nothing_are_listed_and_clicked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("hoveronly.html"))
+    shot = await tab.snapshot()
+    assert "[hover-only]" in line_of(shot, ref(shot, "button", "Increase Value"))
+    assert "[hover-only]" in line_of(shot, ref(shot, "button", "Decrease Value"))
+    # their icons are the buttons' drawing, not lines of their own
+    assert 'img "up"' not in shot.text and 'img "down"' not in shot.text, shot.text
+    out = await actions.click(tab, parse(ref(shot, "button", "Increase Value")))
+    assert out.did.endswith('(button "Increase Value")'), out.did
+    assert await text_of(tab, "#out") == "seats 4"
+    await actions.click(tab, parse(ref(shot, "button", "Decrease Value")))
+    assert await text_of(tab, "#out") == "seats 3"
+
+
 async def test_a_link_put_off_screen_until_its_row_is_hovered_is_clicked(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("hoveronly.html"))
