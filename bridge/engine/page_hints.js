@@ -68,6 +68,9 @@
   const iconFont = (n) => ICON_FONT.test(getComputedStyle(n).fontFamily.split(",")[0]) ||
     /(?:^|\s)material-(?:icons|symbols)/.test(n.getAttribute("class") || "");
   const IDENT = /^[A-Za-z][\w-]{0,40}$/;
+  const PART_DOES = new Set(("clear close delete remove add edit copy search refresh reload " +
+    "reset expand collapse more menu play pause prev next upload download send share filter " +
+    "sort minus plus increase decrease").split(" "));
   const HAS_LETTER = /\p{L}/u;
   const LIGATURE = /^[a-z_]{3,30}$/;  // an icon font's glyph by its name ("delete")
 
@@ -102,6 +105,9 @@
     // `ant-tag-close-icon`): the kind
     const part = /[-_]([a-z]{3,20})(?:Icon|Indicator|-icon|-indicator)$/.exec(tok);
     if (part && FRAMEWORK.test(tok) && !NOISE.has(part[1])) return [part[1], 1];
+    // or a part named by what it does (Element Plus's `el-input__clear`, `el-tag__close`)
+    const does = /__([a-z]{3,12})$/.exec(tok);
+    if (does && FRAMEWORK.test(tok) && PART_DOES.has(does[1])) return [does[1], 1];
     if (!IDENT.test(tok) || NOISE.has(tok) || LAYOUT.test(tok) || FRAMEWORK.test(tok) ||
         HASHED.test(tok)) return null;
     const named = ICON_SET.test(tok);

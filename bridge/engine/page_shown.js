@@ -171,6 +171,37 @@
     return found.length <= WRAPPED && found.some((n) => n.matches(ENTRY));
   }
 
+  // Whether el is an icon drawn in a field's own box that opens only what the field opens
+  // (a date field's calendar, a select's or cascader's arrow: Element Plus listens on
+  // them): no name, no words, and nothing it or its drawing says (classes, labels, titles)
+  // tells of anything else (a clear button's `el-input__clear` does). The field's line
+  // says it all.
+  const FIELD_ICON = new Set(("arrow caret chevron triangle angle expand dropdown drop " +
+    "down up calendar date time clock select suffix prefix icon icons input inner wrapper " +
+    "el ant anticon mui svg i").split(" "));
+  function fieldIcon(el) {
+    if (el.matches(CONTROLS) || HAS_WORD.test(el.textContent || "") || nameOf(el, "")) {
+      return false;
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width > ICON_MAX || r.height > ICON_MAX) return false;
+    let box = el.parentElement;
+    for (let up = 0; box && up < 4 && !box.querySelector(CONTROLS); up++) {
+      box = box.parentElement;
+    }
+    if (!box || !fieldWrap(box)) return false;
+    for (const n of [el, ...el.querySelectorAll("*")].slice(0, 8)) {
+      const said = ["class", "aria-label", "title", "alt", "data-icon"]
+        .map((a) => n.getAttribute(a) || "").join(" ")
+        .replace(/(^|\s)css-\S*/g, " ")  // a CSS-in-JS library's hashed class
+        .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+      for (const w of said.split(/[^a-z0-9]+/)) {
+        if (w && !/\d/.test(w) && !FIELD_ICON.has(w)) return false;
+      }
+    }
+    return true;
+  }
+
   // Whether el, no control by its role, takes clicks of its own: by its look (a pointer of
   // its own, an onclick) unless it only frames controls or a field, or by a listener unless
   // it passes them on; never a landmark, a veil, a grid's header or cell edge, a focus
@@ -188,7 +219,7 @@
     return ((shows && !framesOnly(el) && !framesField(el)) ||
             (handlers.has(el) && !passesOn(el))) &&
       !REGIONS.has(role) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
-      !P.cellResizer(el, cs) && !controlPart(el, handlers);
+      !P.cellResizer(el, cs) && !controlPart(el, handlers) && !fieldIcon(el);
   }
 
   // Whether el is in the tab order as a control is: not a frame, dialog, panel, landmark,

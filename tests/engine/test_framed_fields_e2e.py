@@ -26,11 +26,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 async def test_a_frame_that_focuses_its_field_and_a_label_that_does_are_no_controls(
         tab: Tab, site: Site) -> None:
     shot = await listened_snapshot(tab, site.url("framedfields.html"))
-    fields = [(info["role"], info["name"]) for info in shot.refs.values()][:5]
+    fields = [(info["role"], info["name"]) for info in shot.refs.values()][:8]
     assert fields == [("textbox", "Full name"), ("combobox", "Age"), ("combobox", "Film"),
-                      ("button", "Open"), ("switch", "Dark mode")], shot.text
+                      ("button", "Open"), ("textbox", "When"), ("textbox", "Region"),
+                      ("clickable", ""), ("switch", "Dark mode")], shot.text
+    # (a calendar or an arrow in a field's box opens what the field does: no line of its
+    # own; a clear button does something else)
+    assert list(shot.refs.values())[6]["hint"] == "clear", shot.text
     clickables = [info["name"] for info in shot.refs.values() if info["role"] == "clickable"]
-    assert clickables == ["Order 7 Star", "Blue kettle Add to cart", "Subscribe",
+    assert clickables == ["", "Order 7 Star", "Blue kettle Add to cart", "Subscribe",
                           "Account options"], shot.text  # (a menu's trigger: it opens one)
     # the field is what a click reaches
     await actions.click(tab, parse(ref(shot, "combobox", "Age")))
