@@ -114,11 +114,13 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                "button with a popup)")
     if unsaid and info.get("role") not in HOVER_OPENERS:
         raise TargetNotInteractable(f"{refused}; nothing was selected. To click it, use click")
-    if len(values) != 1:
-        raise UsageError(f"{what} is not a <select>: its list takes one option at a time; "
-                         "nothing was selected")
-    want = " ".join(values[0].split())
+    wants = [" ".join(v.split()) for v in values]
+    want = wants[0]
+    # several options: only where the list says it takes them (else the second choice
+    # would take the first one's place)
+    many = len(wants) > 1 and await _takes_many(tab, ref)
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    before = {ln.ref for ln in lines if ln.ref}  # (what came since is the list's)
     opened: Outcome | None = None
     if info.get("role") in OPTION_ROLES and _same(str(info.get("name") or ""), want):
         option: Line | None = next((ln for ln in lines if ln.ref == ref), None)
@@ -153,6 +155,10 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             raise TargetNotInteractable(
                 f"{opened.did}, but no option {quote(want)} showed{offered}. Nothing was "
                 "chosen (its list may still be open; to type into it, use type)")
+    if len(wants) > 1:
+        many = many or await _takes_many(tab, option.ref)  # (a list that came says so now)
+        await _all_shown(tab, what, wants[1:], many, _types(info), opened is not None,
+                         before)
     if opened is not None:  # a list that just came may be starting its entrance
         with contextlib.suppress(TabstewardError):
             await tab.next_frame()
@@ -163,9 +169,16 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     if typed:
         changes.insert(0, f"its list showed the option once {quote(want)} was typed in it")
     # (the option going with its list is no news: the list closing is how a choice ends)
-    out = Outcome(f"chose {quote(option.name)} in {what} ({picked.did})",
-                  [*changes, *(c for c in picked.changes if c != GONE)],
-                  {**picked.data, "selected": [option.name]})
+    changes += [c for c in picked.changes if c != GONE]
+    chosen, did = [option.name], [picked.did]
+    for more in wants[1:]:
+        picked = await _choose_next(tab, ref, info, what, more, chosen, before)
+        chosen.append(picked.data.get("option", more))
+        did.append(picked.did)
+        changes += [c for c in picked.changes if c != GONE]
+    out = Outcome(f"chose {', '.join(quote(c) for c in chosen)} in {what} ({'; '.join(did)})",
+                  changes, {**picked.data, "selected": chosen})
+    out.data.pop("option", None)
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
         with contextlib.suppress(TabstewardError):
             # a list may close in its next animation frame (Choices.js does)
@@ -173,6 +186,53 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             now = await tab.info(await tab.resolve(RefTarget(ref)))
             _report_state(tab, info, now, out)
     return out
+
+
+async def _takes_many(tab: Tab, ref: int) -> bool:
+    """Whether the list `ref` opens (or `ref`, an option of it) takes several options."""
+    with contextlib.suppress(TabstewardError):
+        handle = await tab.resolve(RefTarget(ref))
+        return await tab.evaluate(handle.frame, f"__ts.takesMany({handle.local})") is True
+    return False
+
+
+async def _all_shown(tab: Tab, what: str, rest: list[str], many: bool, editable: bool,
+                     opened: bool, before: set[int]) -> None:
+    """Refuse, nothing chosen, a second option for a list that takes one, or one its open
+    list does not show (a list one types in shows each once typed: not asked ahead)."""
+    left = " (its list is open)" if opened else ""
+    if not many:
+        raise UsageError(f"{what} takes one option at a time (its list does not say it takes "
+                         f"several); nothing was chosen{left}")
+    if editable:
+        return
+    lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    missing = [w for w in rest if _option(lines, w, before) is None]
+    if missing:
+        shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
+            [ln.name for ln in lines if ln.ref and ln.ref not in before]
+        raise TargetNotInteractable(
+            f"{what}'s list shows no option {', '.join(quote(w) for w in missing)}; it shows "
+            f"{', '.join(quote(n) for n in shown[:30])}. Nothing was chosen{left}")
+
+
+async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want: str,
+                       chosen: list[str], before: set[int]) -> Outcome:
+    """One more option of a list that takes several: from its list while it stays open,
+    else typed into it where it takes words; its outcome, `option` in its data."""
+    lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    option = _option(lines, want, before)
+    if option is None and _types(info):
+        await enter_text(tab, RefTarget(ref), want, "fill")
+        option, _ = await _shown_option(tab, want, before)
+    if option is None:
+        raise TargetNotInteractable(
+            f"chose {', '.join(quote(c) for c in chosen)} in {what}, then no option "
+            f"{quote(want)} showed (its list closed); {quote(want)} and what follows it were "
+            "not chosen")
+    picked = await click(tab, RefTarget(option.ref))
+    picked.data["option"] = option.name
+    return picked
 
 
 def _same(name: str, want: str) -> bool:

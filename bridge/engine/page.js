@@ -55,7 +55,8 @@
     "frameOffset", "info", "inputState", "replied", "queryIn", "pickIn", "byText",
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "settling", "focusedInfo", "describe",
     "pageText", "hasText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
-    "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText"];
+    "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText",
+    "takesMany"];
   globalThis.__ts = { idOf, get, snapshot, undrawn };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

@@ -143,5 +143,31 @@
     }
     return { items, more: el.options.length - items.length };
   }
-  Object.assign(P, { valueOf, optionsOf });
+  // Whether a list of the page's own takes several options (`id`: its control, or one of
+  // its options once it shows): the list says so (aria-multiselectable), or the kit's class
+  // on the control's box or the list's (Ant Design's `ant-select-multiple`, Element Plus's
+  // `is-multiple`, `react-select__value-container--is-multi`), up to MANY_UP boxes out,
+  // the list found from the control by aria-controls or aria-owns.
+  const MANY_UP = 6;
+  const MULTI = /^(?:is-)?multiple$|[-_]multiple$|[-_]is-multi$|^multi-?select/i;
+  function takesMany(id) {
+    const el = P.get(id);
+    if (!el) return false;
+    const marked = (n) => n.getAttribute("aria-multiselectable") === "true" ||
+      [...n.classList].some((c) => MULTI.test(c));
+    const out = (n) => {
+      for (let k = 0; n && n.nodeType === 1 && k <= MANY_UP; k++, n = n.parentElement)
+        if (marked(n)) return true;
+      return false;
+    };
+    if (out(el) || [...el.querySelectorAll("[class]")].slice(0, 40).some(marked)) return true;
+    const ids = `${el.getAttribute("aria-controls") || ""} ${el.getAttribute("aria-owns") || ""}`;
+    const root = el.getRootNode();
+    return ids.split(/\s+/).some((i) => {
+      const list = i && root.getElementById ? root.getElementById(i) : null;
+      return !!list && out(list);
+    });
+  }
+
+  Object.assign(P, { valueOf, optionsOf, takesMany });
 })();

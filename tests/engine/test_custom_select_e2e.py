@@ -65,10 +65,33 @@ async def test_select_on_what_opens_no_list_clicks_nothing(tab: Tab, site: Site)
     with pytest.raises(TargetNotInteractable, match="not a <select> nor a list that opens"):
         await actions.select(tab, parse("#away"), ["x"])
     assert await js(tab, "location.hash") == ""
-    with pytest.raises(UsageError, match="one option at a time"):
+    # several options of a list that does not say it takes them: opened, none chosen
+    with pytest.raises(UsageError, match=r"takes one option at a time \(its list does not "
+                       r"say it takes several\); nothing was chosen \(its list is open\)"):
         await actions.select(tab, parse("#fruit"), ["Apple", "Cherry"])
-    assert await js(tab, "document.getElementById('fruits').hidden") is True
     assert await text_of(tab, "#out") == "nothing"
+
+
+async def test_several_options_are_chosen_where_the_list_takes_several(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    # marked by its kit's class on the box; its list stays open between choices
+    out = await actions.select(tab, parse("#colours"), ["red", "Blue"])
+    assert out.did.startswith('chose "Red", "Blue" in @'), out.did
+    assert out.data["selected"] == ["Red", "Blue"]
+    assert await text_of(tab, "#out") == "colours Red, Blue"
+    # one it does not show: refused before any is chosen
+    with pytest.raises(TargetNotInteractable, match=r'list shows no option "Pink"; it shows '
+                       r'"Red", "Green", "Blue"\. Nothing was chosen'):
+        await actions.select(tab, parse("#colours"), ["Green", "Pink"])
+    assert await text_of(tab, "#out") == "colours Red, Blue"
+    # its list says so, closes on each choice and shows each option once typed
+    out = await actions.select(tab, parse("#tags"), ["Work", "Urgent"])
+    assert out.data["selected"] == ["Work", "Urgent"], out.text()
+    assert await text_of(tab, "#out") == "tags Work, Urgent"
+    with pytest.raises(TargetNotInteractable, match=r'chose "Home" in @\d+ \(combobox "Tags"\), '
+                       r'then no option "Nowhere" showed'):
+        await actions.select(tab, parse("#tags"), ["Home", "Nowhere"])
 
 
 async def test_each_click_of_a_choice_is_put_to_policy_as_a_click(
