@@ -12,7 +12,7 @@ from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
-from .entry import enter_text
+from .entry import enter_text, press
 from .pointer import GONE, MOUSE, _click, _report_state, click, hover, state_said
 from .snapshot import Line, quote
 from .tab import Tab
@@ -172,13 +172,16 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     changes += [c for c in picked.changes if c != GONE]
     chosen, did = [option.name], [picked.did]
     for more in wants[1:]:
-        picked = await _choose_next(tab, ref, info, what, more, chosen, before)
-        chosen.append(picked.data.get("option", more))
+        picked, option = await _choose_next(tab, ref, info, what, more, chosen, before)
+        chosen.append(option.name)
         did.append(picked.did)
         changes += [c for c in picked.changes if c != GONE]
+    if len(chosen) > 1 and await _still_shown(tab, option.ref):
+        # a list of several stays open over the page: a person closes it once done
+        await press(tab, "Escape")
+        changes.append("its list was closed with Escape, as a person closes it when done")
     out = Outcome(f"chose {', '.join(quote(c) for c in chosen)} in {what} ({'; '.join(did)})",
                   changes, {**picked.data, "selected": chosen})
-    out.data.pop("option", None)
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
         with contextlib.suppress(TabstewardError):
             # a list may close in its next animation frame (Choices.js does)
@@ -217,9 +220,9 @@ async def _all_shown(tab: Tab, what: str, rest: list[str], many: bool, editable:
 
 
 async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want: str,
-                       chosen: list[str], before: set[int]) -> Outcome:
+                       chosen: list[str], before: set[int]) -> tuple[Outcome, Line]:
     """One more option of a list that takes several: from its list while it stays open,
-    else typed into it where it takes words; its outcome, `option` in its data."""
+    else typed into it where it takes words; the click's outcome, and the option."""
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
     option = _option(lines, want, before)
     if option is None and _types(info):
@@ -230,9 +233,13 @@ async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want
             f"chose {', '.join(quote(c) for c in chosen)} in {what}, then no option "
             f"{quote(want)} showed (its list closed); {quote(want)} and what follows it were "
             "not chosen")
-    picked = await click(tab, RefTarget(option.ref))
-    picked.data["option"] = option.name
-    return picked
+    return await click(tab, RefTarget(option.ref)), option
+
+
+async def _still_shown(tab: Tab, ref: int) -> bool:
+    """Whether the option `ref` is still shown (its list stayed open)."""
+    lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    return any(ln.ref == ref for ln in lines)
 
 
 def _same(name: str, want: str) -> bool:

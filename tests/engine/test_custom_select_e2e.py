@@ -80,6 +80,9 @@ async def test_several_options_are_chosen_where_the_list_takes_several(
     assert out.did.startswith('chose "Red", "Blue" in @'), out.did
     assert out.data["selected"] == ["Red", "Blue"]
     assert await text_of(tab, "#out") == "colours Red, Blue"
+    # it stayed open over the page: closed as a person closes it
+    assert "its list was closed with Escape" in " ".join(out.changes), out.changes
+    assert await js(tab, "document.getElementById('colourlist').hidden") is True
     # one it does not show: refused before any is chosen
     with pytest.raises(TargetNotInteractable, match=r'list shows no option "Pink"; it shows '
                        r'"Red", "Green", "Blue"\. Nothing was chosen'):
