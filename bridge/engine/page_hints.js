@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, HAS_WORD, CONTROLS, SKIP_TAGS, byIds } = P;
+  const { clean, HAS_WORD, CONTROLS, SKIP_TAGS, byIds, nameOf } = P;
 
   // An element with no accessible name (an icon), or named only by a number (a count on a
   // like button), gets a hint from the markup a person's eye or its developer went by, the
@@ -429,6 +429,38 @@
     return "";
   }
 
+  // Whether el is an icon drawn in a field's own box that opens only what the field opens
+  // (a date field's calendar, a select's or cascader's arrow: Element Plus listens on
+  // them): no name, no words, and nothing it or its drawing says (classes, labels, titles)
+  // tells of anything else (a clear button's `el-input__clear` does). The field's line
+  // says it all.
+  const FIELD_ICON = new Set(("arrow caret chevron triangle angle expand dropdown drop " +
+    "down up calendar date time clock select suffix prefix icon icons input inner wrapper " +
+    "el ant anticon mui svg i").split(" "));
+  const ICON_MAX = 64;  // px, either side
+  function fieldIcon(el) {
+    if (el.matches(CONTROLS) || HAS_WORD.test(el.textContent || "") || nameOf(el, "")) {
+      return false;
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width > ICON_MAX || r.height > ICON_MAX) return false;
+    let box = el.parentElement;
+    for (let up = 0; box && up < 4 && !box.querySelector(CONTROLS); up++) {
+      box = box.parentElement;
+    }
+    if (!box || !P.fieldWrap(box)) return false;
+    for (const n of [el, ...el.querySelectorAll("*")].slice(0, 8)) {
+      const said = ["class", "aria-label", "title", "alt", "data-icon"]
+        .map((a) => n.getAttribute(a) || "").join(" ")
+        .replace(/(^|\s)css-\S*/g, " ")  // a CSS-in-JS library's hashed class
+        .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+      for (const w of said.split(/[^a-z0-9]+/)) {
+        if (w && !/\d/.test(w) && !FIELD_ICON.has(w)) return false;
+      }
+    }
+    return true;
+  }
+
   Object.assign(P, { iconEvidence, hintOf, glyphName, iconFont, HAS_LETTER, drawnWords,
-    boxWords });
+    boxWords, fieldIcon, ICON_MAX });
 })();

@@ -4,7 +4,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, allRoots } = P;
+  const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, allRoots, ending } = P;
   // (page_scroll.js, the file after this one, brings an element into view)
   const reveal = (el, centre) => P.reveal(el, centre);
   const isRoot = (n) => P.isRoot(n);
@@ -270,9 +270,6 @@
       res.moving = allRoots().some((r) => r.getAnimations().some(ending));
     return res;
   }
-  const ending = (a) => a.playState === "running" && !!a.effect &&
-    a.effect.getComputedTiming().endTime < Infinity;
-
   // A control the page hides behind its own label (a visually hidden checkbox beside a
   // styled switch, a radio drawn as a pill): a person clicks the label, and the browser
   // passes the click on to the control. A point of a label's visible part whose click

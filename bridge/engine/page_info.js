@@ -210,7 +210,7 @@
   }
 
   function pageText() {
-    return document.body ? flatText(document.body) : "";
+    return document.body ? P.unfaded(flatText(document.body)) : "";
   }
 
   // Whether the document's text holds `text` (a wait's poll): in a hidden one, once the
@@ -420,14 +420,14 @@
   }
 
   function markdown() {
-    const out = [];
+    const out = [], leaving = P.fadingOut();
     let line = "";
     const push = () => { const t = line.replace(/[ \t]+/g, " ").trim(); if (t) out.push(t); line = ""; };
     function md(node, listDepth) {
       if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
       if (node.nodeType !== 1) return;
       const el = node;
-      if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return;
+      if (SKIP_TAGS.has(el.tagName) || hiddenForName(el) || leaving.has(el)) return;
       const tag = el.tagName;
       if (/^H[1-6]$/.test(tag)) { push(); line = "#".repeat(+tag[1]) + " " + clean(el.innerText); push(); return; }
       if (tag === "A" && el.hasAttribute("href")) {

@@ -6,7 +6,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { roleOf, cut, clean, nameOf, HAS_WORD, NAME_MAX, CONTROLS, listened } = P;
+  const { roleOf, cut, clean, nameOf, HAS_WORD, NAME_MAX, CONTROLS, listened, ICON_MAX } = P;
 
   // -- what the pointer shows ------------------------------------------------------------
   // A page may show a row's actions only while the pointer is over the row (a mail's
@@ -171,37 +171,6 @@
     return found.length <= WRAPPED && found.some((n) => n.matches(ENTRY));
   }
 
-  // Whether el is an icon drawn in a field's own box that opens only what the field opens
-  // (a date field's calendar, a select's or cascader's arrow: Element Plus listens on
-  // them): no name, no words, and nothing it or its drawing says (classes, labels, titles)
-  // tells of anything else (a clear button's `el-input__clear` does). The field's line
-  // says it all.
-  const FIELD_ICON = new Set(("arrow caret chevron triangle angle expand dropdown drop " +
-    "down up calendar date time clock select suffix prefix icon icons input inner wrapper " +
-    "el ant anticon mui svg i").split(" "));
-  function fieldIcon(el) {
-    if (el.matches(CONTROLS) || HAS_WORD.test(el.textContent || "") || nameOf(el, "")) {
-      return false;
-    }
-    const r = el.getBoundingClientRect();
-    if (r.width > ICON_MAX || r.height > ICON_MAX) return false;
-    let box = el.parentElement;
-    for (let up = 0; box && up < 4 && !box.querySelector(CONTROLS); up++) {
-      box = box.parentElement;
-    }
-    if (!box || !fieldWrap(box)) return false;
-    for (const n of [el, ...el.querySelectorAll("*")].slice(0, 8)) {
-      const said = ["class", "aria-label", "title", "alt", "data-icon"]
-        .map((a) => n.getAttribute(a) || "").join(" ")
-        .replace(/(^|\s)css-\S*/g, " ")  // a CSS-in-JS library's hashed class
-        .replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-      for (const w of said.split(/[^a-z0-9]+/)) {
-        if (w && !/\d/.test(w) && !FIELD_ICON.has(w)) return false;
-      }
-    }
-    return true;
-  }
-
   // Whether el, no control by its role, takes clicks of its own: by its look (a pointer of
   // its own, an onclick) unless it only frames controls or a field, or by a listener unless
   // it passes them on; never a landmark, a veil, a grid's header or cell edge, a focus
@@ -219,7 +188,7 @@
     return ((shows && !framesOnly(el) && !framesField(el)) ||
             (handlers.has(el) && !passesOn(el))) &&
       !REGIONS.has(role) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
-      !P.cellResizer(el, cs) && !controlPart(el, handlers) && !fieldIcon(el);
+      !P.cellResizer(el, cs) && !controlPart(el, handlers) && !P.fieldIcon(el);
   }
 
   // Whether el is in the tab order as a control is: not a frame, dialog, panel, landmark,
@@ -377,7 +346,6 @@
   // same: icon-sized, shown, with a pointer cursor of its own (its box's is not) and no
   // control in it (MUI's chip draws its delete so, leaving screen readers the chip's keys).
   // A box of the page hidden so (a carousel's clone, a closed menu) is no icon.
-  const ICON_MAX = 64;  // px, either side
   function clickedIcon(el) {
     if (getComputedStyle(el).cursor !== "pointer" || el.querySelector(TABBABLE)) return false;
     const box = el.parentElement;
@@ -435,6 +403,18 @@
       !HAS_WORD.test(el.textContent || "");
   }
 
+  // Whether el, a box of its own that clips what overflows it, shows (nearly) nothing of
+  // what it holds: a pixel wide or high (screen readers' words), unless it only keeps a
+  // field. (Not a replaced element: a field's text box is its own.)
+  const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
+                            "IFRAME", "FRAME", "OBJECT", "EMBED"]);
+  function clipsAll(el, cs) {
+    if ((cs.overflowX === "visible" && cs.overflowY === "visible") ||
+        !P.standsApart(cs.display) || REPLACED.has(el.tagName)) return false;
+    const r = el.getBoundingClientRect();
+    return (r.width <= 1 || r.height <= 1) && !keepsField(el);
+  }
+
   // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
   // keep the original <select> for the form): out of the tab order and drawn invisible
   // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
@@ -481,7 +461,7 @@
     return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly,
+  Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly, clipsAll,
     wrapsToggle, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
     ariaHidden, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
     dialogName });

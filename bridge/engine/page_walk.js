@@ -7,17 +7,13 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened, hoverShown,
-    revealing, leftBehind, shownOnly, ownClick, tabStop, labels, keepsField,
+    revealing, leftBehind, shownOnly, ownClick, tabStop, labels, clipsAll,
     namesControl, wrapsToggle, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
     headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
     mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
-
-  // elements whose content is no part of the page's tree (a field's text box is its own)
-  const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
-                            "IFRAME", "FRAME", "OBJECT", "EMBED"]);
 
   // -- repeated containers (issue 13 §4; cards: page_cards.js; tables: page_tables.js) -------
   // A container that repeats among its siblings and holds text and a ref (a list item, a
@@ -53,7 +49,9 @@
     // modal dialog that is open (the browser makes the rest of the page inert; a page's own
     // modal lays a veil over it). Its words are still shown; it gets no ref, as a person
     // cannot reach it
-    const modal = document.querySelector("dialog:modal") || pageModal();
+    const leaving = P.fadingOut();  // (a modal fading out takes no input from the rest)
+    const modal = [document.querySelector("dialog:modal") || pageModal()]
+      .find((m) => m && ![...leaving].some((el) => el.contains(m))) || null;
     let inert = !!modal;
     // the box that shows nothing of what is walked: hiding its overflow, it is at most a
     // pixel wide or high (the screen-reader-only pattern, a collapsed panel, a list kept
@@ -247,7 +245,7 @@
       const el = node;
       const tag = el.tagName;
       if (SKIP_TAGS.has(tag)) return;
-      if (ariaHidden(el, focused, modal)) return;
+      if (ariaHidden(el, focused, modal) || leaving.has(el)) return;  // (or fading out)
       const cs = getComputedStyle(el);
       if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
         revealing((hoverOnly = el));
@@ -261,13 +259,10 @@
       if (clipper && (cs.position === "fixed" ||
           (cs.position === "absolute" && !clipper.contains(el.offsetParent)))) clipper = null;
       const unseen = inert || !!clipper;  // no person reaches it
-      if (!clipper && !hoverOnly && (cs.overflowX !== "visible" || cs.overflowY !== "visible") &&
-          standsApart(cs.display) && !REPLACED.has(tag)) {
-        const r = el.getBoundingClientRect();
-        // (a box the pointer grows from nothing over its box shows what it holds then)
-        if ((r.width <= 1 || r.height <= 1) && !keepsField(el))
-          if (onHover.has(el)) revealing((hoverOnly = el));
-          else clipper = el;
+      // (a box the pointer grows from nothing over its box shows what it holds then)
+      if (!clipper && !hoverOnly && clipsAll(el, cs)) {
+        if (onHover.has(el)) revealing((hoverOnly = el));
+        else clipper = el;
       }
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");

@@ -1,0 +1,36 @@
+"""What fades out of the page (a dialog closing) is gone from what the agent reads, as a
+person sees it go; what fades in is there. On both transports (a hidden tab's fade stands
+still until it is drawn: still on its way out)."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, ref
+from tabsteward.bridge.engine import actions, reading
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+WORDS = "Delete the draft for ever?"
+
+
+async def test_a_dialog_fading_in_is_read_and_one_fading_out_is_not(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("fading.html"))
+    await actions.click(tab, parse("#open"))
+    shot = await tab.snapshot()
+    assert WORDS in shot.text and "Draft saved" in shot.text, shot.text  # (fading in)
+    assert "modal dialog is open" in shot.text, shot.text
+    assert "Draft saved" in await reading.read(tab, "text")
+    await actions.click(tab, parse(ref(shot, "button", "Keep it")))
+    assert await js(tab, "document.getAnimations().length") == 2  # (the dialog fading out)
+    shot = await tab.snapshot()
+    assert WORDS not in shot.text and "Keep it" not in shot.text, shot.text
+    assert "closing" in shot.text
+    # (a modal fading out leaves the page behind it its refs)
+    assert "modal dialog is open" not in shot.text and ref(shot, "button", "Open dialog")
+    for fmt in ("text", "markdown"):
+        read = await reading.read(tab, fmt)
+        assert WORDS not in read and "Drafts" in read, (fmt, read)
