@@ -25,6 +25,23 @@
     return target && target.hasAttribute("popover") ? target : null;
   }
 
+  // A menu or list kept shut beside a button in the box they share: what the button opens,
+  // though it says nothing of it (Shoelace's dropdown: its trigger and its menu in one
+  // host). A button drawn in a component's shadow root is its host's place in the box.
+  const MENUS = "[role=menu], [role=listbox]";
+  function menuBeside(el) {
+    const root = el.getRootNode();
+    const me = root.host && root !== document ? root.host : el;
+    const box = me.parentElement;
+    if (!box || box === document.body) return false;
+    for (const c of box.children) {
+      if (c === me || c.contains(me)) continue;
+      const menu = c.matches(MENUS) ? c : c.querySelector(MENUS);
+      if (menu && !menu.checkVisibility()) return true;
+    }
+    return false;
+  }
+
   function statesOf(el, role) {
     const s = [];
     const aria = (n) => el.getAttribute(n);
@@ -55,7 +72,8 @@
     if (invalidOf(el)) s.push("invalid");
     if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
         (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
-    if (aria("aria-haspopup") && aria("aria-haspopup") !== "false") s.push("haspopup");
+    if (aria("aria-haspopup") ? aria("aria-haspopup") !== "false"
+      : role === "button" && expanded === null && menuBeside(el)) s.push("haspopup");
     // a sortable column's header says how the rows are sorted now (aria-sort); so does the
     // button in it that sorts them (DataTables draws one beside the header's words)
     const sort = aria("aria-sort") || headerSort(el, role);

@@ -51,6 +51,18 @@ async def test_a_menu_that_comes_a_moment_later_and_choices_with_no_role_are_cho
     assert await text_of(tab, "#out") == "city Porto"
 
 
+async def test_a_button_beside_the_menu_it_keeps_shut_opens_it_and_is_chosen_from(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("droplists.html"))
+    shot = await tab.snapshot()
+    assert "[haspopup]" in line_of(shot, ref(shot, "button", "Share")), shot.text
+    # (a button beside no menu says nothing of one)
+    assert "haspopup" not in line_of(shot, ref(shot, "link", "Somewhere else"))
+    out = await actions.select(tab, parse(ref(shot, "button", "Share")), ["Link"])
+    assert out.did.startswith('chose "Link" in @'), out.did
+    assert await text_of(tab, "#out") == "share Link"
+
+
 async def test_an_option_the_list_does_not_show_names_those_it_does_and_chooses_nothing(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("droplists.html"))
