@@ -18,7 +18,8 @@
   // resolves), so it survives a list that changes. Never the page's layout classes, a
   // framework's component classes, nor hashed CSS-module names.
   const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
-                              "data-action", "data-command", "data-icon", "data-icon-name"]);
+                              "data-action", "data-command", "data-icon", "data-icon-name",
+                              "data-direction"]);
   // a tooltip's words, as the page or its tooltip library keeps them (Bootstrap moves the
   // title to data-bs-original-title; Tippy.js, react-tooltip, balloon.css have their own)
   const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title",
@@ -54,7 +55,8 @@
   // DataTables' `dt-paging-button`), or how it looks (jQuery UI's `ui-state-highlight`,
   // `ui-corner-all`)
   const FRAMEWORK = new RegExp("^[A-Z]|^(?:ant|chakra|mat|mdc|mdl|cdk|el|ql|rc|v|q|ag|dx|k|" +
-    "fc|bp\\d*|dt|tabulator|gridjs)-|^ui-(?:state|corner|widget|helper|priority)-");
+    "fc|bp\\d*|dt|tabulator|gridjs|mantine|mud|fui|ms|n|arco|semi|t|ivu|van|layui|p|e|pf|" +
+    "pf-v\\d|slds|bx-|cds-)-|^eui[A-Z]|^ui-(?:state|corner|widget|helper|priority)-");
   // an icon set's prefix: what follows it is the icon's name (`ti-trash`, `ic_share_24px`)
   const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|pi|la[srb]?|ri|bx[sl]?|gg|icon|" +
     "ico|ic|glyphicon|feather|lucide|octicon|tabler|uil|codicon|fi|lni|typcn|wi|oi)(?:-+|_)");
@@ -70,7 +72,7 @@
   const IDENT = /^[A-Za-z][\w-]{0,40}$/;
   const PART_DOES = new Set(("clear close delete remove add edit copy search refresh reload " +
     "reset expand collapse more menu play pause prev next upload download send share filter " +
-    "sort minus plus increase decrease").split(" "));
+    "sort minus plus increase decrease toggle").split(" "));
   const HAS_LETTER = /\p{L}/u;
   const LIGATURE = /^[a-z_]{3,30}$/;  // an icon font's glyph by its name ("delete")
 
@@ -105,9 +107,12 @@
     // `ant-tag-close-icon`): the kind
     const part = /[-_]([a-z]{3,20})(?:Icon|Indicator|-icon|-indicator)$/.exec(tok);
     if (part && FRAMEWORK.test(tok) && !NOISE.has(part[1])) return [part[1], 1];
-    // or a part named by what it does (Element Plus's `el-input__clear`, `el-tag__close`)
-    const does = /__([a-z]{3,12})$/.exec(tok);
-    if (does && FRAMEWORK.test(tok) && PART_DOES.has(does[1])) return [does[1], 1];
+    // or a part named by what it does (Element Plus's `el-input__clear`, PrimeReact's
+    // `p-paginator-next`, Mantine's `mantine-PasswordInput-visibilityToggle`)
+    const does = /(?:__|[-_])([a-z]{2,20}(?:[A-Z][a-z]{1,20}){0,3})$/.exec(tok);
+    const parts = does && does[1].replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+    if (parts && FRAMEWORK.test(tok) && parts.split(" ").some((w) => PART_DOES.has(w)))
+      return [parts, 1];
     if (!IDENT.test(tok) || NOISE.has(tok) || LAYOUT.test(tok) || FRAMEWORK.test(tok) ||
         HASHED.test(tok)) return null;
     const named = ICON_SET.test(tok);

@@ -146,10 +146,11 @@
   // Whether a list of the page's own takes several options (`id`: its control, or one of
   // its options once it shows): the list says so (aria-multiselectable), or the kit's class
   // on the control's box or the list's (Ant Design's `ant-select-multiple`, Element Plus's
-  // `is-multiple`, `react-select__value-container--is-multi`), up to MANY_UP boxes out,
+  // `is-multiple`, `react-select__value-container--is-multi`, Mantine's
+  // `mantine-MultiSelect-input`, PrimeReact's `p-multiselect`), up to MANY_UP boxes out,
   // the list found from the control by aria-controls or aria-owns.
   const MANY_UP = 6;
-  const MULTI = /^(?:is-)?multiple$|[-_]multiple$|[-_]is-multi$|^multi-?select/i;
+  const MULTI = /^(?:is-)?multiple$|[-_]multiple$|[-_]is-multi$|(?:^|[-_])multi-?select(?:$|[-_])/i;
   function takesMany(id) {
     const el = P.get(id);
     if (!el) return false;

@@ -163,6 +163,11 @@ async def test_classes_a_framework_names_a_look_by_give_no_hint_but_its_icon_nam
     for role, name in (("link", "4"), ("link", "5"), ("button", "2"), ("button", "3")):
         assert "hint=" not in line_of(shot, ref(shot, role, name)), shot.text
     assert shot.refs[ref(shot, "button", "")].get("hint") == "trash", shot.text
+    # Mantine's focus ring class says nothing; its parts and PrimeReact's named by what they
+    # do, or their data-direction, do
+    assert "hint=" not in line_of(shot, ref(shot, "button", "7")), shot.text
+    hints = [info.get("hint") for info in shot.refs.values()][-3:]
+    assert hints == ["visibility toggle", "up", "next"], shot.text
 
 
 async def test_an_icon_hidden_from_screen_readers_that_a_person_clicks_gets_a_ref_and_its_kind(
