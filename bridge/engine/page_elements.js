@@ -233,6 +233,17 @@
   const saysName = (el, name) => !!name && name.length <= SAID_ONCE &&
     clean(el.textContent || "") === name;
 
+  // Whether a control named by aria-label or aria-labelledby shows words its name does not
+  // hold (a date picker's "Choose Month" button showing "December", a bell's count): a
+  // person reads them, so they are said under its line. Not an icon font's glyph name.
+  function showsOther(el, name) {
+    if (!el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) return false;
+    const words = clean(el.innerText || "");
+    return !!words && words.length <= SAID_ONCE && HAS_WORD.test(words) &&
+      !clean(name).toLowerCase().includes(words.toLowerCase()) &&
+      ![el, ...el.querySelectorAll("*")].slice(0, 8).some((n) => P.iconFont(n));
+  }
+
   // Whether one of two texts holds the other's words whole, case aside ("Drag Alpha" and
   // "Alpha"; "Grace" and "Grace wrote").
   function sharesWords(a, b) {
@@ -401,5 +412,5 @@
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
-    folded, summaryOf, byIds, sharesWords, saysName });
+    folded, summaryOf, byIds, sharesWords, saysName, showsOther });
 })();

@@ -19,7 +19,7 @@
   // framework's component classes, nor hashed CSS-module names.
   const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
                               "data-action", "data-command", "data-icon", "data-icon-name",
-                              "data-direction"]);
+                              "data-direction", "data-pc-section"]);
   // a tooltip's words, as the page or its tooltip library keeps them (Bootstrap moves the
   // title to data-bs-original-title; Tippy.js, react-tooltip, balloon.css have their own)
   const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title",
@@ -191,8 +191,12 @@
     for (const n of nodes) {
       if (!n.attributes.length) continue;
       for (const { name: a, value: v } of n.attributes) {
-        if (!TEST_ATTRS.has(a) || !hintWords(v)) continue;
-        hints.push(hintWords(v));
+        // (PrimeReact names a part's section with its kind glued on: "incrementbutton")
+        // (and its label sections, words of their own, none)
+        const said = a !== "data-pc-section" ? v : /label$/.test(v) ? ""
+          : v.replace(/(?:button|icon)$/, "");
+        if (!TEST_ATTRS.has(a) || !hintWords(said)) continue;
+        hints.push(hintWords(said));
         const s = attrSel(a, v);
         if (s) sels.push(n === el ? tag + s : holds(el, n, s));
       }

@@ -255,7 +255,13 @@
     }
     // (a field its own box covers is pressed there, as a person does, before its label: a
     // box may open on the press, which the label's click passed on to the field never makes)
-    const label = viaWrapper(el, res) || viaLabel(el) || viaWidget(el, res);
+    // (a text field or select kept in a box a pixel wide inside the widget drawn for it is
+    // reached through that widget before its label: PrimeReact's dropdown opens on a click
+    // of its box, its label's only focuses the field)
+    const kept = res.error === "hidden" && !!res.clip && !TOGGLE_TYPES.has(el.type) &&
+      P.keepsField(el.parentElement);
+    const label = viaWrapper(el, res) || (kept && viaWidget(el, res)) || viaLabel(el) ||
+      viaWidget(el, res);
     if (label) return label;
     // not shown (or put off screen, or letting the pointer through to the box around it)
     // until the pointer is over its row: where that is
@@ -324,6 +330,7 @@
       !Array.from(box.querySelectorAll(P.CONTROLS)).some((c) => c !== el) ? box : null;
   }
   const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+  const TOGGLE_TYPES = new Set(["checkbox", "radio"]);
 
   // A field the box around it covers with its own drawing (Element Plus draws its select's
   // placeholder and value over the input; a label floating over a field): a person clicks

@@ -11,7 +11,8 @@
     namesControl, wrapsToggle, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
     headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
-    mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName } = P;
+    mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName,
+    showsOther } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -333,7 +334,8 @@
                              valueLeft);
         // a drag item is named by its words; a long one (a card) keeps its text lines too;
         // one named otherwise whose words are its name says them once
-        const fromContent = NAME_FROM_CONTENT.has(role) || tag === "SELECT" ||
+        const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3])) ||
+          tag === "SELECT" ||
           role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (dragging && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
         if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {

@@ -213,6 +213,15 @@ async def test_a_field_its_box_draws_over_is_pressed_through_the_box_not_its_lab
     assert "value now 'Pro'" in out.changes, out.text()
 
 
+async def test_a_field_kept_a_pixel_wide_in_its_widget_is_opened_through_the_widget(
+        tab: Tab, site: Site) -> None:
+    # (PrimeReact's dropdown: its label's click would only focus the field)
+    await goto(tab, site.url("pressselect.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.select(tab, parse(ref(shot, "textbox", "City")), ["Bergen"])
+    assert await text_of(tab, "#out") == "city Bergen"
+
+
 async def test_a_switch_drawn_beside_its_words_is_one_line_hinted_by_them(
         tab: Tab, site: Site) -> None:
     # (Element Plus: its box takes the click; the track and the words, each a block in the

@@ -166,8 +166,22 @@ async def test_classes_a_framework_names_a_look_by_give_no_hint_but_its_icon_nam
     # Mantine's focus ring class says nothing; its parts and PrimeReact's named by what they
     # do, or their data-direction, do
     assert "hint=" not in line_of(shot, ref(shot, "button", "7")), shot.text
-    hints = [info.get("hint") for info in shot.refs.values()][-3:]
-    assert hints == ["visibility toggle", "up", "next"], shot.text
+    hints = [info.get("hint") for info in shot.refs.values()][-8:-3]
+    assert hints == ["visibility toggle", "up", "next", "increment", None], shot.text
+
+
+async def test_a_button_named_otherwise_says_the_words_it_shows_when_its_name_lacks_them(
+        tab: Tab, site: Site) -> None:
+    # (a date picker's month and year; a page button's number is in its name already)
+    await goto(tab, site.url("look_classes.html"))
+    shot = await tab.snapshot()
+    lines = shot.text.splitlines()
+    at = lines.index(line_of(shot, ref(shot, "button", "Choose Month")))
+    assert lines[at + 1].strip() == "> December", shot.text
+    at = lines.index(line_of(shot, ref(shot, "button", "Choose Year")))
+    assert lines[at + 1].strip() == "> 2026", shot.text
+    at = lines.index(line_of(shot, ref(shot, "button", "Page 2")))
+    assert at == len(lines) - 1 or not lines[at + 1].strip().startswith(">"), shot.text
 
 
 async def test_an_icon_hidden_from_screen_readers_that_a_person_clicks_gets_a_ref_and_its_kind(
