@@ -60,6 +60,10 @@
     "menuitemcheckbox", "menuitemradio", "tab", "switch", "treeitem", "gridcell", "cell",
     "columnheader", "rowheader", "tooltip", "clickable", "summary", "legend", "caption",
   ]);
+  // roles ARIA names by their author only, whose elements a page makes act with its words
+  // (a menu's list items, a clickable card): named by them when they act
+  const WORDS_NAME = new Set(["listitem", "article", "group", "region", "note", "figure",
+                              "paragraph", "term", "definition", "blockquote"]);
   const LANDMARKS = new Set([
     "banner", "navigation", "main", "complementary", "contentinfo", "search", "form",
     "region", "dialog", "alertdialog", "alert", "tabpanel", "menu", "menubar", "tablist",
@@ -412,5 +416,5 @@
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
-    folded, summaryOf, byIds, sharesWords, saysName, showsOther });
+    folded, summaryOf, byIds, sharesWords, saysName, showsOther, WORDS_NAME });
 })();

@@ -32,6 +32,7 @@
     "rounded sharp solid regular duotone thin fa fas far fab fal fad bi mdi glyphicon " +
     "material ion svg img image wrapper container inner outer control controls tool tools " +
     "ripple js ui symbols relative absolute fixed sticky static clearfix pull invisible " +
+    "notranslate " +
     "truncate uppercase lowercase bold italic underline content wrap box root base sprite " +
     "sprites bg background lucide octicon feather tabler iconify ti ph ri bx bxs la las " +
     "lar lab danger success warning info muted ghost plain neutral accent subtle " +

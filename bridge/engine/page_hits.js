@@ -73,7 +73,11 @@
     for (let n = hit; n; n = n.parentNode || n.host) {
       if (n === el) return true;
     }
-    return false;
+    // a field that lets the pointer through to its own box (Vuetify's select): the box's
+    // click is the field's, as the page means it
+    return FIELDS.has(el.tagName) && (hit === el.parentElement ||
+      hit === (el.parentElement && el.parentElement.parentElement)) &&
+      getComputedStyle(el).pointerEvents === "none";
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.

@@ -277,12 +277,17 @@
   }
 
   // A box that says it is a check box, radio or switch around the native one it draws
-  // (PrimeReact's check box and switch): the input inside is the control, the box no line.
+  // (PrimeReact's check box and switch), or a combobox around the text field it draws that
+  // says it is the combobox too (Vuetify's select; not ARIA 1.1's combobox around a text
+  // box and its list): the field inside is the control, the box no line.
   const TOGGLE_ROLES = /^(?:checkbox|radio|switch)$/;
-  function wrapsToggle(el) {
-    if (!TOGGLE_ROLES.test(el.getAttribute("role") || "") || el.tagName === "INPUT" ||
-        el.hasAttribute("tabindex")) return false;
-    const box = el.querySelector("input[type=checkbox], input[type=radio]");
+  function wrapsControl(el) {
+    const role = el.getAttribute("role") || "";
+    if (el.tagName === "INPUT" || el.hasAttribute("tabindex") ||
+        (role !== "combobox" && !TOGGLE_ROLES.test(role))) return false;
+    const box = el.querySelector(role === "combobox"
+      ? "input[role=combobox], textarea[role=combobox]"
+      : "input[type=checkbox], input[type=radio]");
     return !!box && box.getClientRects().length > 0;
   }
 
@@ -290,14 +295,20 @@
   // `toggleBox`: Element Plus draws its switch's track and words beside a native input of
   // no size), or a part of it that shows a pointer and has no listener of its own: a click
   // there is the toggle's, as on its label. `handlers`: the elements that listen for clicks.
+  // So too a wordless part beside that box in a small box that holds no other control
+  // (Vuetify's switch track, which listens itself).
   const TOGGLES = "input[type=checkbox], input[type=radio]";
+  const TOGGLE_BOX = 300 * 60;  // px²: a switch and its words (as page_hits.js's)
   function togglePart(el, handlers) {
     for (let box = el; box && box !== document.body; box = box.parentElement) {
       const toggle = box.querySelector(P.CONTROLS);
-      if (toggle) {
-        return toggle.matches(TOGGLES) && P.toggleBox(toggle) === box &&
-          (box === el || !handlers.has(el));
-      }
+      if (!toggle) continue;
+      if (!toggle.matches(TOGGLES)) return false;
+      const drawn = P.toggleBox(toggle);
+      if (drawn === box) return box === el || !handlers.has(el);
+      const r = box.getBoundingClientRect();
+      return !!drawn && box !== el && box.contains(drawn) && !HAS_WORD.test(el.textContent) &&
+        r.width * r.height <= TOGGLE_BOX && box.querySelectorAll(P.CONTROLS).length === 1;
     }
     return false;
   }
@@ -305,14 +316,23 @@
   // A box showing a pointer around one text field or combobox and the words it draws over
   // it, itself the size of a field (Element Plus's select draws its placeholder, then its
   // choice, over a read-only field): a click there is the field's, which has the line.
-  const FIELD_BOX = { height: 60, area: 600 * 60 };
+  const FIELD_BOX = { height: 60, area: 1600 * 60 };  // (a field across a wide page)
   function fieldWrap(el) {
     if (!el.firstElementChild) return false;  // (no field in it: the cheap answer first)
     const r = el.getBoundingClientRect();
     if (r.height > FIELD_BOX.height || r.width * r.height > FIELD_BOX.area) return false;
-    const found = el.querySelectorAll(CONTROLS);
-    return found.length === 1 && found[0].matches(ENTRY);
+    // (what is not drawn is none of its controls; an icon without a name beside the field
+    // is the field's own: Vuetify's arrow)
+    const found = Array.from(el.querySelectorAll(CONTROLS))
+      .filter((c) => c.getClientRects().length > 0);
+    const fields = found.filter((c) => c.matches(ENTRY));
+    return fields.length === 1 && found.every((c) => c === fields[0] || fieldsIcon(c));
   }
+  const fieldsIcon = (c) => {
+    const r = c.getBoundingClientRect();
+    return r.width <= ICON_MAX && r.height <= ICON_MAX && !HAS_WORD.test(c.textContent) &&
+      !nameOf(c, roleOf(c) || "");
+  };
 
   // Whether el is such a box that draws over its field only what the field's line says:
   // the field's value (a select's choice), or its prompt while it has none (the field's
@@ -453,16 +473,24 @@
     return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9;
   }
 
-  // A dialog's name, else the words of its first heading (a <dialog> seldom says which)
+  // A dialog's name, else the words of its first heading (a <dialog> seldom says which),
+  // else its first words outside its controls (Vuetify's card title is a div)
   function dialogName(el, role) {
     const name = nameOf(el, role);
     if (name) return name;
     const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
-    return h ? cut(clean(h.innerText || ""), NAME_MAX)[0] : "";
+    if (h) return cut(clean(h.innerText || ""), NAME_MAX)[0];
+    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = w.nextNode(), n = 0; t && n < 50; t = w.nextNode(), n++) {
+      const p = t.parentElement;
+      if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS) && p.checkVisibility())
+        return cut(clean(t.data), NAME_MAX)[0];
+    }
+    return "";
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly, clipsAll,
-    wrapsToggle, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
+    wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
     ariaHidden, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
     dialogName });
 })();

@@ -8,11 +8,11 @@
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened, hoverShown,
     revealing, leftBehind, shownOnly, ownClick, tabStop, labels, clipsAll,
-    namesControl, wrapsToggle, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
+    namesControl, wrapsControl, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
     headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
     mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName,
-    showsOther } = P;
+    showsOther, WORDS_NAME } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -268,7 +268,7 @@
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");
       textVisible = visible;  // for its text nodes; walk() restores the parent's
-      let role = wrapsToggle(el) ? "" : roleOf(el);
+      let role = wrapsControl(el) ? "" : roleOf(el);
       const block = breaksLine(cs.display);
       // a box of its own in a line (a badge, a chip): its words stand apart from the next
       const apart = !block && standsApart(cs.display);
@@ -323,21 +323,20 @@
         if (src === focused) states.push("focused");
         if (hoverOnly) states.push("hover-only");
         if (dragging) states.push("draggable");
-        const value = valueOf(src, role);
-        const extra = optionsOf(el);
+        const value = valueOf(src, role), extra = optionsOf(el);
         const [shown, valueLeft] = value === null || value === undefined || value === ""
           ? [null, 0] : cut(String(value), VALUE_MAX);
         refCount++;
+        // a drag item, or a list item or other part that acts (Vuetify's menu items), is
+        // named by its words; a long one (a card) keeps its text lines too; one named
+        // otherwise whose words are its name says them once
+        const byWords = (dragging || WORDS_NAME.has(role)) && !NAME_FROM_CONTENT.has(role);
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
-                              locOf(el, role), extra], src,
-                             dragging && !NAME_FROM_CONTENT.has(role) ? "clickable" : role,
+                              locOf(el, role), extra], src, byWords ? "clickable" : role,
                              valueLeft);
-        // a drag item is named by its words; a long one (a card) keeps its text lines too;
-        // one named otherwise whose words are its name says them once
         const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3])) ||
-          tag === "SELECT" ||
-          role === "textbox" || (role === "combobox" && row[6] !== null) ||
-          (dragging && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
+          tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
+          (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
         if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {
           // the box inside a control that takes its clicks (a web component's part; the
           // surface of a rating's stars, as a slider's children are its own): the
@@ -464,6 +463,8 @@
         if (pending.trim() === "\u2022") pending = "";
         flush();
       }
+      const last = rows[rows.length - 1];  // (an unnamed part holding nothing says nothing)
+      if (structural && last[4] === idOf(el) && !last[3]) rows.pop();
       const list = lists.get(el);
       if (list && list[1]) rows.push([at(inner), 4, "items", "", 0, "", null, null, list[1]]);
       const below = scrolls >= 0 && refCount > scrolls ? undrawnBelow(el) : 0;
