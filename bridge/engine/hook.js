@@ -6,7 +6,8 @@
 // a read asks (the pump: Chrome runs them late there). It also holds the shield: while
 // mouse input meant for a frame of another process is sent, this document stops every
 // trusted mouse and pointer event before its page sees one, and tells the helper that some
-// came.
+// came. It keeps the ARIA web components set through their ElementInternals, which no
+// attribute shows, for the helper to ask.
 // One function, run with the hub's secret as KEY: as the debugger's script for new
 // documents (tab.py wraps it in a call) and, through the extension, by chrome.scripting in
 // each agent tab's document as it commits (extension/reader.js), which sends its source
@@ -259,6 +260,55 @@ export default function tabstewardHook(KEY) {
     }
     dispatch.call(document, new Said("ts-armed-are-" + KEY,
                                      { detail: [armed.size, last, loads] }));
+  });
+  // ARIA a web component sets through its ElementInternals (Material Web's radio says so
+  // that it is a radio, and whether it is checked): no attribute shows it, so it is kept
+  // here, for the helper to ask (`ts-ask-aria-`: each such element is named, composed, as
+  // it may sit in a shadow root, its ARIA as JSON)
+  const internalsOf = new WeakMap(), ariaOf = new WeakMap(), withAria = [];
+  const attach = HTMLElement.prototype.attachInternals;
+  if (typeof attach === "function" && typeof ElementInternals === "function") {
+    const patchedAttach = {
+      attachInternals() {
+        const got = attach.call(this);
+        internalsOf.set(got, this);
+        return got;
+      },
+    }.attachInternals;
+    hide(patchedAttach, attach);
+    HTMLElement.prototype.attachInternals = patchedAttach;
+    const proto = ElementInternals.prototype;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const d = (name === "role" || name.startsWith("aria")) &&
+        Object.getOwnPropertyDescriptor(proto, name);
+      if (!d || !d.set || !d.get) continue;
+      const set = d.set;
+      Object.defineProperty(proto, name, { ...d, set(v) {
+        const el = internalsOf.get(this);
+        if (el) {
+          let known = ariaOf.get(el);
+          if (!known) {
+            ariaOf.set(el, (known = {}));
+            withAria.push(new WeakRef(el));
+          }
+          known[name] = v === null || v === undefined ? null : String(v);
+        }
+        return set.call(this, v);
+      } });
+    }
+  }
+  add.call(document, "ts-ask-aria-" + KEY, () => {
+    let live = 0;
+    for (let i = 0; i < withAria.length; i++) {
+      const el = withAria[i].deref();
+      if (!el) continue;
+      withAria[live++] = withAria[i];
+      if (el.isConnected) {
+        dispatch.call(el, new Said("ts-aria-" + KEY, {
+          composed: true, detail: JSON.stringify(ariaOf.get(el)) }));
+      }
+    }
+    withAria.length = live;
   });
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));

@@ -60,7 +60,16 @@
       el.hasAttribute("data-drag-handle") || el.hasAttribute("data-rbd-drag-handle-draggable-id") ||
       el.hasAttribute("data-rfd-drag-handle-draggable-id") ||
       DRAG_CLASS.test(cls) ||
-      (/(?:^|\s)handle(?:\s|$)/.test(cls) && !HAS_WORD.test(el.textContent));
+      (/(?:^|\s)handle(?:\s|$)/.test(cls) && !HAS_WORD.test(el.textContent) && !ofToggle(el));
+  }
+  // (a switch's knob is its "handle" too: Material Web's)
+  const TOGGLE = "input[type=checkbox], input[type=radio], [role=switch], [role=slider]";
+  function ofToggle(el) {
+    let n = el.parentElement;
+    for (let up = 0; n && up < 3; up++, n = n.parentElement) {
+      if (n.querySelector(TOGGLE)) return true;
+    }
+    return false;
   }
 
   // The drag handle inside an item, if it has one: where a person takes hold of it.

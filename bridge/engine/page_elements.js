@@ -88,8 +88,45 @@
     return false;
   }
 
+  // ARIA a web component set through its ElementInternals (hook.js keeps it; Material Web's
+  // radio): {role, ariaLabel, ariaChecked, ...} of a custom element, or null. Asked of the
+  // hook once per call of the helper (`P.hookKey`: the hub's secret, once a call gave it).
+  let internals = null;
+  function internalAria(el) {
+    if (!el.tagName.includes("-")) return null;  // (only a custom element has internals)
+    if (internals === null) {
+      const got = (internals = new Map()), key = P.hookKey;
+      queueMicrotask(() => { internals = null; });
+      if (key) {
+        const take = (e) => {
+          try { got.set(e.composedPath()[0], JSON.parse(e.detail)); } catch { /* none */ }
+        };
+        document.addEventListener("ts-aria-" + key, take, true);
+        try {
+          document.dispatchEvent(new CustomEvent("ts-ask-aria-" + key));
+        } finally {
+          document.removeEventListener("ts-aria-" + key, take, true);
+        }
+      }
+    }
+    return internals.get(el) || null;
+  }
+  // an ARIA attribute's value, else what the element's internals say (`aria-checked`:
+  // ariaChecked), or null
+  const ARIA_WORDS = { haspopup: "HasPopup", valuenow: "ValueNow", valuemin: "ValueMin",
+    valuemax: "ValueMax", valuetext: "ValueText", readonly: "ReadOnly",
+    multiselectable: "MultiSelectable", multiline: "MultiLine" };
+  const ariaAttr = (el, name) => {
+    const own = el.getAttribute(name);
+    if (own !== null || !el.tagName.includes("-")) return own;
+    const a = internalAria(el), rest = name.slice(5);
+    const key = "aria" + (ARIA_WORDS[rest] || rest[0].toUpperCase() + rest.slice(1));
+    return a && typeof a[key] === "string" ? a[key] : null;
+  };
+
   function roleOf(el) {
-    const explicit = el.getAttribute("role");
+    const explicit = el.getAttribute("role") ||
+      (el.tagName.includes("-") ? (internalAria(el) || {}).role : null);
     if (explicit) {
       const first = explicit.trim().split(/\s+/)[0];
       if (first && first !== "none" && first !== "presentation") return first;
@@ -274,8 +311,9 @@
     return out;
   }
 
+  const FIELD_IN_HOST = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON"]);
   function labelsText(el) {
-    const labels = el.labels;
+    const labels = el.labels || (el.tagName.includes("-") ? hostLabels(el) : null);
     if (!labels || !labels.length) return "";
     const parts = [];
     for (const l of labels) {
@@ -291,6 +329,20 @@
       parts.push(clean(t));
     }
     return clean(parts.join(" "));
+  }
+
+  // the labels of a custom element that takes part in forms (a label holds it, or names it
+  // by `for`): the browser makes it their control
+  function hostLabels(el) {
+    const found = [];
+    const around = el.closest("label");
+    if (around && around.control === el) found.push(around);
+    const root = el.getRootNode();
+    if (el.id && root.querySelectorAll) {
+      for (const l of root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`))
+        if (l !== around && l.control === el) found.push(l);
+    }
+    return found;
   }
 
   function textOfExcept(node, skip) {
@@ -311,7 +363,14 @@
   function fullNameOf(el, role) {
     let name = "";
     if (el.hasAttribute("aria-labelledby")) name = byIds(el, "aria-labelledby");
-    if (!name) name = clean(el.getAttribute("aria-label"));
+    if (!name) name = clean(ariaAttr(el, "aria-label"));
+    // a web component labelled as a form's field is (Material Web's radio, a <label>
+    // around it), and a field in its shadow root by its host's label (its check box)
+    if (!name && el.tagName.includes("-")) name = labelsText(el);
+    if (!name && FIELD_IN_HOST.has(el.tagName) && !(el.labels && el.labels.length)) {
+      const host = el.getRootNode().host;
+      if (host && host.tagName.includes("-")) name = labelsText(host);
+    }
     if (!name) {
       const tag = el.tagName;
       if (tag === "INPUT") {
@@ -416,5 +475,5 @@
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     revealing,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
-    folded, summaryOf, byIds, sharesWords, saysName, showsOther, WORDS_NAME });
+    folded, summaryOf, byIds, sharesWords, saysName, showsOther, WORDS_NAME, ariaAttr });
 })();

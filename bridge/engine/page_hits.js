@@ -87,6 +87,7 @@
   function listened(secret, kind = "click") {
     const found = new Set();
     if (!secret) return found;
+    P.hookKey = secret;
     const collect = (e) => found.add(e.target);
     const [ask, mark] = LISTENED[kind];
     document.addEventListener(mark + secret, collect, true);
@@ -121,6 +122,7 @@
   // tab runs them late, once a second at best), so that a read sees the page as a person
   // looking at it would; nothing in a shown one, or without the hook.
   function pump(secret) {
+    if (secret) P.hookKey = secret;  // (for what asks the hook without being given it)
     if (secret && document.visibilityState === "hidden") {
       document.dispatchEvent(new CustomEvent("ts-pump-" + secret));
     }

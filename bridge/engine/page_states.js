@@ -36,7 +36,10 @@
     if (!box || box === document.body) return false;
     for (const c of box.children) {
       if (c === me || c.contains(me)) continue;
-      const menu = c.matches(MENUS) ? c : c.querySelector(MENUS);
+      // (a menu component draws its list in its shadow root, or says what it is through
+      // its internals: Material Web's)
+      const menu = c.matches(MENUS) || /^(?:menu|listbox)$/.test(P.roleOf(c)) ? c
+        : c.querySelector(MENUS) || (c.shadowRoot && c.shadowRoot.querySelector(MENUS));
       if (menu && !menu.checkVisibility()) return true;
     }
     return false;
@@ -44,7 +47,7 @@
 
   function statesOf(el, role) {
     const s = [];
-    const aria = (n) => el.getAttribute(n);
+    const aria = (n) => P.ariaAttr(el, n);
     const tag = el.tagName;
     if (role === "checkbox" || role === "radio" || role === "switch" ||
         role === "menuitemcheckbox" || role === "menuitemradio") {
@@ -139,7 +142,7 @@
   function disabledOf(el, role) {
     if (!el.getAttribute) return false;
     if (el.matches(":disabled")) return true;
-    const own = el.getAttribute("aria-disabled");
+    const own = P.ariaAttr(el, "aria-disabled");
     if (own !== null || !ARIA_DISABLED_ROLES.has(role)) return own === "true";
     for (let n = el.parentElement || hostOf(el); n; n = n.parentElement || hostOf(n)) {
       const a = n.getAttribute("aria-disabled");

@@ -166,6 +166,15 @@ def names_line(line: Line, name: str) -> bool:
     return False
 
 
+def echoes(lines: list[Line], at: int) -> bool:
+    """Whether text line `at` only says the name of the control right before or after it
+    (a field's label drawn inside its shadow root, as Material Web's fields draw theirs)."""
+    words = " ".join(lines[at].name.split()).casefold()
+    return bool(words) and any(
+        0 <= j < len(lines) and lines[j].ref and
+        " ".join(lines[j].name.split()).casefold() == words for j in (at - 1, at + 1))
+
+
 def shared_locs(placed: list[tuple[str, str]]) -> set[str]:
     """Of (locator, frame id) pairs, the locators lines of more than one frame print: each is
     unique in its own document only (two frames of one widget: `#like-btn` twice), so
@@ -202,11 +211,12 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
     refs: dict[str, dict[str, Any]] = {}
     header = [UNTRUSTED, f"page: {title}" if title else "page: (untitled)", f"url: {url}",
               *notes]
-    for line in lines:
+    for at, line in enumerate(lines):
         # -i lines are indented only under their container (page.js gives them depth 0)
         pad = "  " * line.depth
         if line.kind == TEXT:
-            out.append(f"{pad}> {line.name}")
+            if not echoes(lines, at):
+                out.append(f"{pad}> {line.name}")
             continue
         if line.kind == ROW and line.role in ("more", "unloaded", "items", "beyond"):
             out.append(pad + more_rows(line.role, line.more))

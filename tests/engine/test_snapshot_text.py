@@ -427,3 +427,16 @@ def test_a_long_hint_is_cut_with_its_mark_on_the_line_and_kept_whole_in_json() -
     built = make([Line(0, REF, "link", "4,162", 1, hint=title)])
     assert f'hint="{title[:40]}" [+{len(title) - 40} chars]' in built.text
     assert built.refs["@1"]["hint"] == title
+
+
+def test_text_that_only_says_the_name_of_the_control_beside_it_is_left_out() -> None:
+    # (a field's label drawn inside its shadow root, before or after the field's line)
+    built = make([Line(0, TEXT, name="Name"), Line(0, REF, "textbox", "Name", 1),
+                  Line(0, REF, "combobox", "Fruit", 2), Line(1, TEXT, name=" fruit "),
+                  Line(0, TEXT, name="Fruit salad"), Line(0, REF, "button", "Go", 3),
+                  Line(0, TEXT, name="Name")])
+    body = built.text.split("\n", 3)[3]
+    assert "> Name" not in body.split("- textbox")[0]
+    assert "> fruit" not in body, body
+    assert "> Fruit salad" in body, body
+    assert body.rstrip().endswith("> Name"), body  # (beside a button of another name)

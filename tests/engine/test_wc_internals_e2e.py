@@ -1,0 +1,47 @@
+"""Web components that say what they are through their ElementInternals, labelled as a
+form's fields are, with their inputs and menus in shadow roots (Material Web): listed with
+their roles, names and states, and used; on both transports (the hook that keeps what
+their internals say runs before the page's scripts on both)."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, line_of, ref, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_radio_that_speaks_through_its_internals_is_listed_named_and_checked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot()
+    small, large = ref(shot, "radio", "Small"), ref(shot, "radio", "Large")
+    assert "checked" not in line_of(shot, large), shot.text
+    out = await actions.click(tab, parse(large))
+    assert await text_of(tab, "#out") == "size l"
+    assert "now checked" in out.changes, out.text()
+    shot = await tab.snapshot()
+    assert "[checked" in line_of(shot, ref(shot, "radio", "Large")), shot.text
+    assert "checked" not in line_of(shot, small)
+
+
+async def test_fields_in_shadow_roots_take_their_hosts_labels(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot()
+    assert "draggable" not in shot.text, shot.text  # (a switch's knob is no drag handle)
+    await actions.check(tab, parse(ref(shot, "checkbox", "I agree")), True)
+    assert await text_of(tab, "#out") == "agree true"
+    await actions.check(tab, parse(ref(shot, "switch", "Wi-Fi")), True)
+    assert await text_of(tab, "#out") == "wifi true"
+
+
+async def test_a_button_beside_a_menu_component_opens_it(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot()
+    assert "[haspopup]" in line_of(shot, ref(shot, "button", "Menu")), shot.text
+    await actions.select(tab, parse(ref(shot, "button", "Menu")), ["Paste"])
+    assert await text_of(tab, "#out") == "menu Paste"
