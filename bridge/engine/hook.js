@@ -283,7 +283,7 @@ export default function tabstewardHook(KEY) {
         Object.getOwnPropertyDescriptor(proto, name);
       if (!d || !d.set || !d.get) continue;
       const set = d.set;
-      Object.defineProperty(proto, name, { ...d, set(v) {
+      const keep = { set [name](v) {
         const el = internalsOf.get(this);
         if (el) {
           let known = ariaOf.get(el);
@@ -294,7 +294,10 @@ export default function tabstewardHook(KEY) {
           known[name] = v === null || v === undefined ? null : String(v);
         }
         return set.call(this, v);
-      } });
+      } };
+      const setter = Object.getOwnPropertyDescriptor(keep, name).set;
+      hide(setter, set);
+      Object.defineProperty(proto, name, { ...d, set: setter });
     }
   }
   add.call(document, "ts-ask-aria-" + KEY, () => {

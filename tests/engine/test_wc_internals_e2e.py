@@ -1,13 +1,14 @@
 """Web components that say what they are through their ElementInternals, labelled as a
 form's fields are, with their inputs and menus in shadow roots (Material Web): listed with
-their roles, names and states, and used; on both transports (the hook that keeps what
-their internals say runs before the page's scripts on both)."""
+their roles, names and states, and used; on both transports (through the extension the
+hook that keeps what their internals say comes as the document commits, which a small
+page's scripts may run before: the debugger's comes before any, pagetools.watch_listeners)."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, text_of
+from pagetools import goto, line_of, ref, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -17,6 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 async def test_a_radio_that_speaks_through_its_internals_is_listed_named_and_checked(
         tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
     await goto(tab, site.url("wc_internals.html"))
     shot = await tab.snapshot()
     small, large = ref(shot, "radio", "Small"), ref(shot, "radio", "Large")
