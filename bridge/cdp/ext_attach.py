@@ -45,6 +45,13 @@ class ExtensionAttach(ExtensionTabs):
         if tab is not None and (not tab.attached or self._settling(tab)):
             await self._reattach(tab, method)
 
+    def debugging(self, session_id: str) -> bool:
+        """Whether the session's tab has its debugger now (an action's, not yet let go):
+        what only reads may then have the tab drawn, as the debugger is up already."""
+        tab = self._tab_of_session(session_id)
+        return tab is not None and tab.attached and not self._settling(tab) and \
+            tab.problem is None
+
     def attach_ahead(self, session_id: str, method: str) -> None:
         """Start attaching the debugger to the session's tab for the input `method` an
         action sends once its look-up is done (through chrome.scripting, no debugger): the

@@ -4,6 +4,7 @@ into one list of lines, with refs that keep their numbers."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..errors import BrowserError, RefNotFound, TabError, UsageError
 from . import delta as deltas
+from . import drawing
 from . import snapshot as snap
 from .frames import PageFrames
 from .model import Frame, Handle, RefEntry, Snapshot, TabState
@@ -25,6 +27,7 @@ log = logging.getLogger("tabsteward.engine")
 # one secret per hub: the hook's event names, so pages cannot guess or forge them
 HOOK_SECRET = "ts" + secrets.token_hex(8)
 # a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
+DRAW_WAIT, DRAW_LOOK = 0.3, 0.02  # seconds a read draws a page waiting for a frame; looks
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
            "may be missing here; `screenshot`, or any action, has it drawn")
@@ -238,6 +241,29 @@ class SnapshotTaking(PageFrames):
                                  error=str(row[11]) if len(row) > 11 and row[11] else None,
                                  at=(frame.id, local) if local and not ref else None))
 
+    async def _drawn_for_reading(self) -> bool:
+        """A page waiting for a frame its background tab does not draw, drawn while it
+        waits (up to DRAW_WAIT) where a debugger is up already (an action's: a modal a click
+        opened mounts on its next animation frame); False where none is, as reading
+        attaches none, or where the browser draws the tab itself."""
+        tab = cast("Tab", self)
+        if drawing.draws_itself(tab) or not tab.debugging():
+            return False
+        loop = asyncio.get_running_loop()
+        main = self.frames[self.target_id]
+        async with drawing.drawn_while(tab):
+            start = loop.time()
+            while loop.time() < start + DRAW_WAIT:
+                await asyncio.sleep(DRAW_LOOK)
+                with contextlib.suppress(BrowserError, TabError, UsageError):
+                    waited = await self.evaluate(main, "__ts.owed()")
+                    # a frame came since it was drawn (a page that animates for ever asks
+                    # for the next at once)
+                    if not isinstance(waited, (int, float)) or \
+                            waited < (loop.time() - start) * 1000:
+                        break
+        return True
+
     async def undrawn_note(self) -> str | None:
         """UNDRAWN when the page waits for a frame its tab does not draw (a background tab
         of the person's browser read without a debugger; page.js `undrawn`), else None:
@@ -262,6 +288,9 @@ class SnapshotTaking(PageFrames):
         scope_handle = await self.resolve(scope) if scope is not None else None
         lines, page = await self.collect(interactive=interactive, viewport=viewport,
                                          scope=scope_handle, settle=scope_handle is None)
+        if page.get("owed") and await self._drawn_for_reading():
+            lines, page = await self.collect(interactive=interactive, viewport=viewport,
+                                             scope=scope_handle, settle=False)
         if scope_handle is not None or viewport:
             # a locator's nth counts the whole page: number same-named elements on all of it
             whole, _ = await self.collect(interactive=True, viewport=False, scope=None)

@@ -23,7 +23,8 @@
       const res = walk(opts);
       if (res.rows) {
         cardLocs(res.rows);
-        res.undrawn = undrawn();
+        res.owed = owed();
+        res.undrawn = res.owed > 0 && (document.hidden || res.owed > OWED_MS);
       }
       return res;
     } finally {
@@ -35,19 +36,26 @@
   }
 
   // Whether the page waits for a frame (an animation frame, an observer's first report)
-  // that this tab does not draw: hidden (no frame comes), or over OWED_MS without one. The
-  // extension's watcher says what waits where it runs, in a document it prepared
-  // (reader.js `watchFrames`); false elsewhere.
+  // that this tab does not draw: hidden (no frame comes), or over OWED_MS without one.
   const OWED_MS = 200;
   function undrawn() {
+    const waited = owed();
+    return waited > 0 && (document.hidden || waited > OWED_MS);
+  }
+
+  // How many ms the page's oldest ask for a frame has waited (0: none waits; a background
+  // tab with a debugger is shown as visible, and draws none all the same). The extension's
+  // watcher says what waits where it runs, in a document it prepared (reader.js
+  // `watchFrames`); 0 elsewhere.
+  function owed() {
     const key = globalThis.__tsReads && globalThis.__tsReads.frameKey;
-    if (typeof key !== "string") return false;
+    if (typeof key !== "string") return 0;
     let waited = 0;
     const hear = (e) => { waited = typeof e.detail === "number" ? e.detail : 0; };
     document.addEventListener(`${key}-owed`, hear);
     document.dispatchEvent(new CustomEvent(`${key}-ask`));
     document.removeEventListener(`${key}-owed`, hear);
-    return waited > 0 && (document.hidden || waited > OWED_MS);
+    return waited;
   }
 
   // the helper as the hub calls it: its parts' calls by name
@@ -57,7 +65,7 @@
     "pageText", "hasText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText",
     "takesMany"];
-  globalThis.__ts = { idOf, get, snapshot, undrawn };
+  globalThis.__ts = { idOf, get, snapshot, undrawn, owed };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;
   return "installed";

@@ -255,6 +255,12 @@ class Tab(Placing, Locating):
         if ensure is not None:
             await ensure(self.session_id, method)
 
+    def debugging(self) -> bool:
+        """Whether the tab has a debugger now, to draw it with (always over plain CDP; through
+        the extension while an action's is not yet let go)."""
+        has = getattr(self.conn, "debugging", None)
+        return has is None or bool(has(self.session_id))
+
     def attach_ahead(self, method: str) -> None:
         """Through the extension, start attaching the debugger the input `method` will
         need, beside the look-up and policy's answer that come before the input and need

@@ -133,6 +133,17 @@ def refuse_files(browser: Browser, monkeypatch: pytest.MonkeyPatch, *, always: b
     monkeypatch.setattr(conn, "send", send)
 
 
+async def test_what_a_click_mounts_on_the_next_frame_is_read_in_a_hidden_tab_at_once(
+        tab: Tab, site: Site) -> None:
+    # (the debugger the click brought draws the waiting page for the look after it;
+    # without one, reading draws nothing and says so)
+    await goto(tab, site.url("framemount.html"))
+    await actions.click(tab, parse("#open"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'dialog "Confirm order"' in shot.text, shot.text
+    assert "waits to be drawn" not in shot.text
+
+
 async def test_an_input_chrome_will_not_fill_directly_is_filled_through_its_own_chooser(
         tab: Tab, site: Site, browser: Browser, tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
