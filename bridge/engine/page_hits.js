@@ -492,5 +492,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, pump, loadTimers,
     composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, takesDrops, point,
-    frameOffset, coverOf, rect });
+    frameOffset, coverOf, rect, TOGGLE_BOX });
 })();

@@ -298,7 +298,6 @@
   // So too a wordless part beside that box in a small box that holds no other control
   // (Vuetify's switch track, which listens itself).
   const TOGGLES = "input[type=checkbox], input[type=radio]";
-  const TOGGLE_BOX = 300 * 60;  // px²: a switch and its words (as page_hits.js's)
   function togglePart(el, handlers) {
     for (let box = el; box && box !== document.body; box = box.parentElement) {
       const toggle = box.querySelector(P.CONTROLS);
@@ -308,7 +307,7 @@
       if (drawn === box) return box === el || !handlers.has(el);
       const r = box.getBoundingClientRect();
       return !!drawn && box !== el && box.contains(drawn) && !HAS_WORD.test(el.textContent) &&
-        r.width * r.height <= TOGGLE_BOX && box.querySelectorAll(P.CONTROLS).length === 1;
+        r.width * r.height <= P.TOGGLE_BOX && box.querySelectorAll(P.CONTROLS).length === 1;
     }
     return false;
   }

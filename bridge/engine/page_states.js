@@ -28,12 +28,13 @@
   // A menu or list kept shut beside a button in the box they share: what the button opens,
   // though it says nothing of it (Shoelace's dropdown: its trigger and its menu in one
   // host). A button drawn in a component's shadow root is its host's place in the box.
-  const MENUS = "[role=menu], [role=listbox]";
+  const MENUS = "[role=menu], [role=listbox]", BESIDE_MAX = 6;
   function menuBeside(el) {
     const root = el.getRootNode();
     const me = root.host && root !== document ? root.host : el;
     const box = me.parentElement;
-    if (!box || box === document.body) return false;
+    // (a dropdown's box holds its trigger, its menu and little more)
+    if (!box || box === document.body || box.children.length > BESIDE_MAX) return false;
     for (const c of box.children) {
       if (c === me || c.contains(me)) continue;
       // (a menu component draws its list in its shadow root, or says what it is through
