@@ -26,8 +26,11 @@ log = logging.getLogger("tabsteward.engine")
 
 # one secret per hub: the hook's event names, so pages cannot guess or forge them
 HOOK_SECRET = "ts" + secrets.token_hex(8)
-# a hidden tab read without a debugger is not drawn (Chrome draws it while one is there)
-DRAW_WAIT, DRAW_LOOK = 0.3, 0.02  # seconds a read draws a page waiting for a frame; looks
+# a hidden tab read without a debugger is not drawn (Chrome draws it while one is there,
+# late: a frame a click's handler asked for may not have come when the look after it reads,
+# so a read with a debugger there draws it until one came: DRAW_WAIT at most, a look every
+# DRAW_LOOK)
+DRAW_WAIT, DRAW_LOOK = 0.3, 0.02
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
            "may be missing here; `screenshot`, or any action, has it drawn")

@@ -223,7 +223,7 @@
       const texts = [], words = new Set();
       let left = 40;
       const take = (t) => {
-        if (t.previousSibling && t.previousSibling.nodeType === 3) return --left > 0;
+        if (inRun(t)) return --left > 0;
         const k = wordsOf(runOf(t));
         if (k && !words.has(k)) { words.add(k); texts.push([k, t]); }
         return --left > 0;
@@ -245,6 +245,14 @@
       cards.set(m, [card, texts, words]);
     });
     return { cards, count };
+  }
+
+  // Whether a text node follows words in the same run of text nodes (taken with them, as
+  // runOf reads them); empty ones before it do not count (Vue's anchors)
+  function inRun(t) {
+    for (let p = t.previousSibling; p && p.nodeType === 3; p = p.previousSibling)
+      if (HAS_WORD.test(p.data)) return true;
+    return false;
   }
 
   const rowAbove = (a, b) => (b.tagName === "TR" || b.getAttribute("role") === "row") &&

@@ -315,3 +315,15 @@ async def test_a_bare_field_in_a_grid_of_divs_is_hinted_by_its_columns_header(
     await goto(tab, site.url("grid_field.html"))
     shot = await tab.snapshot(interactive=True)
     assert shot.refs[ref(shot, "spinbutton", "")].get("hint") == "Age", shot.text
+
+
+async def test_rows_a_framework_writes_after_empty_anchors_name_their_controls_by_their_words(
+        tab: Tab, site: Site) -> None:
+    # (Vue keeps an empty text node before each cell's words: they are still the row's)
+    await goto(tab, site.url("vue_rows.html"))
+    shot = await tab.snapshot()
+    edits = [info["loc"] for info in shot.refs.values() if info["name"] == "Edit"]
+    assert edits == ['button "Edit" in "Ada"', 'button "Edit" in "Alan"',
+                     'button "Edit" in "Grace"'], shot.text
+    await actions.click(tab, parse('loc=button "Edit" in "Alan"'))
+    assert await js(tab, "document.getElementById('out').textContent") == "edit Alan"
