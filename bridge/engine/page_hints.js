@@ -439,6 +439,14 @@
     return "";
   }
 
+  // Whether el (of `role`) is a bare icon: icon-sized, with no words and no name
+  const ICON_MAX = 64;  // px, either side
+  function bareIcon(el, role) {
+    const r = el.getBoundingClientRect();
+    return r.width <= ICON_MAX && r.height <= ICON_MAX && !HAS_WORD.test(el.textContent || "") &&
+      !nameOf(el, role);
+  }
+
   // Whether el is an icon drawn in a field's own box that opens only what the field opens
   // (a date field's calendar, a select's or cascader's arrow: Element Plus listens on
   // them): no name, no words, and nothing it or its drawing says (classes, labels, titles)
@@ -447,13 +455,8 @@
   const FIELD_ICON = new Set(("arrow caret chevron triangle angle expand dropdown drop " +
     "down up calendar date time clock select suffix prefix icon icons input inner wrapper " +
     "el ant anticon mui svg i").split(" "));
-  const ICON_MAX = 64;  // px, either side
   function fieldIcon(el) {
-    if (el.matches(CONTROLS) || HAS_WORD.test(el.textContent || "") || nameOf(el, "")) {
-      return false;
-    }
-    const r = el.getBoundingClientRect();
-    if (r.width > ICON_MAX || r.height > ICON_MAX) return false;
+    if (el.matches(CONTROLS) || !bareIcon(el, "")) return false;
     let box = el.parentElement;
     for (let up = 0; box && up < 4 && !box.querySelector(CONTROLS); up++) {
       box = box.parentElement;
@@ -472,5 +475,5 @@
   }
 
   Object.assign(P, { iconEvidence, hintOf, glyphName, iconFont, HAS_LETTER, drawnWords,
-    boxWords, fieldIcon, ICON_MAX });
+    boxWords, fieldIcon, bareIcon, ICON_MAX });
 })();

@@ -325,13 +325,9 @@
     const found = Array.from(el.querySelectorAll(CONTROLS))
       .filter((c) => c.getClientRects().length > 0);
     const fields = found.filter((c) => c.matches(ENTRY));
-    return fields.length === 1 && found.every((c) => c === fields[0] || fieldsIcon(c));
+    return fields.length === 1 &&
+      found.every((c) => c === fields[0] || P.bareIcon(c, roleOf(c) || ""));
   }
-  const fieldsIcon = (c) => {
-    const r = c.getBoundingClientRect();
-    return r.width <= ICON_MAX && r.height <= ICON_MAX && !HAS_WORD.test(c.textContent) &&
-      !nameOf(c, roleOf(c) || "");
-  };
 
   // Whether el is such a box that draws over its field only what the field's line says:
   // the field's value (a select's choice), or its prompt while it has none (the field's
