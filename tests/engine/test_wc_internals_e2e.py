@@ -22,6 +22,7 @@ async def test_a_radio_that_speaks_through_its_internals_is_listed_named_and_che
     await goto(tab, site.url("wc_internals.html"))
     shot = await tab.snapshot()
     small, large = ref(shot, "radio", "Small"), ref(shot, "radio", "Large")
+    assert ref(shot, "radio", "Extra large")  # (named by a label's `for`)
     assert "checked" not in line_of(shot, large), shot.text
     out = await actions.click(tab, parse(large))
     assert await text_of(tab, "#out") == "size l"
