@@ -52,6 +52,7 @@ class SnapshotTaking(PageFrames):
     _next_ref: int
     _last_refs: set[int]
     _last_doc: int
+    _behind_modal: set[int]  # the refs shown before a modal dialog made the page inert
     _last_bodies: dict[bool, list[str]]  # the last whole-page snapshot's lines, by -i or not
 
     if TYPE_CHECKING:  # provided by Tab
@@ -307,10 +308,17 @@ class SnapshotTaking(PageFrames):
         main_doc = self.frames[self.target_id].doc
         current = {ln.ref for ln in lines if ln.ref}
         same_doc = self._last_doc == main_doc
-        new = current - self._last_refs if same_doc else set()
+        modal = page.get("modal") is True
         if not same_doc:
-            self._last_bodies = {}
+            self._last_bodies, self._behind_modal = {}, set()
+        # what a modal dialog hid and its closing shows again is no new part of the page
+        new = current - self._last_refs - (set() if modal else self._behind_modal) \
+            if same_doc else set()
         if scope_handle is None and not viewport:
+            if modal and not self._behind_modal:
+                self._behind_modal = self._last_refs if same_doc else set()
+            elif not modal:
+                self._behind_modal = set()
             self._last_refs, self._last_doc = current, main_doc
         elif same_doc:
             self._last_refs |= current

@@ -157,8 +157,14 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                 "chosen (its list may still be open; to type into it, use type)")
     if len(wants) > 1:
         many = many or await _takes_many(tab, option.ref)  # (a list that came says so now)
-        await _all_shown(tab, what, wants[1:], many, _types(info), opened is not None,
-                         before)
+        refusal = await _refusal(tab, what, wants[1:], many, _types(info), before)
+        if refusal is not None:
+            # backed out of as a person backs out: the list opened for it goes again
+            left = "" if opened is None else {
+                "closed": " (its list was closed again with Escape)",
+                "open": " (its list is open: Escape did not close it)"}.get(
+                    await _close_list(tab, option.ref), "")
+            raise refusal[0](refusal[1] + left)
     if opened is not None:  # a list that just came may be starting its entrance
         with contextlib.suppress(TabstewardError):
             await tab.next_frame()
@@ -176,10 +182,13 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         chosen.append(option.name)
         did.append(picked.did)
         changes += [c for c in picked.changes if c != GONE]
-    if len(chosen) > 1 and await _still_shown(tab, option.ref):
-        # a list of several stays open over the page: a person closes it once done
-        await press(tab, "Escape")
-        changes.append("its list was closed with Escape, as a person closes it when done")
+    if len(chosen) > 1:
+        # (a list of several stays open over the page: a person closes it once done)
+        closing = await _close_list(tab, option.ref)
+        if closing:
+            changes.append("its list was closed with Escape, as a person closes it when done"
+                           if closing == "closed" else "its list is open: Escape did not "
+                           "close it")
     out = Outcome(f"chose {', '.join(quote(c) for c in chosen)} in {what} ({'; '.join(did)})",
                   changes, {**picked.data, "selected": chosen})
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
@@ -199,24 +208,35 @@ async def _takes_many(tab: Tab, ref: int) -> bool:
     return False
 
 
-async def _all_shown(tab: Tab, what: str, rest: list[str], many: bool, editable: bool,
-                     opened: bool, before: set[int]) -> None:
-    """Refuse, nothing chosen, a second option for a list that takes one, or one its open
-    list does not show (a list one types in shows each once typed: not asked ahead)."""
-    left = " (its list is open)" if opened else ""
+async def _refusal(tab: Tab, what: str, rest: list[str], many: bool, editable: bool,
+                   before: set[int]) -> tuple[type[TabstewardError], str] | None:
+    """Why a second option is refused, nothing chosen (the error and its words, to which
+    the caller adds how the list was left): for a list that takes one, or one its open list
+    does not show (a list one types in shows each once typed: not asked ahead); None when
+    it is not."""
     if not many:
-        raise UsageError(f"{what} takes one option at a time (its list does not say it takes "
-                         f"several); nothing was chosen{left}")
+        return UsageError, (f"{what} takes one option at a time (its list does not say it "
+                            "takes several); nothing was chosen")
     if editable:
-        return
+        return None
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
     missing = [w for w in rest if _option(lines, w, before) is None]
-    if missing:
-        shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
-            [ln.name for ln in lines if ln.ref and ln.ref not in before]
-        raise TargetNotInteractable(
-            f"{what}'s list shows no option {', '.join(quote(w) for w in missing)}; it shows "
-            f"{', '.join(quote(n) for n in shown[:30])}. Nothing was chosen{left}")
+    if not missing:
+        return None
+    shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
+        [ln.name for ln in lines if ln.ref and ln.ref not in before]
+    return TargetNotInteractable, (
+        f"{what}'s list shows no option {', '.join(quote(w) for w in missing)}; it shows "
+        f"{', '.join(quote(n) for n in shown[:30])}. Nothing was chosen")
+
+
+async def _close_list(tab: Tab, option: int) -> str:
+    """Close with Escape the list that shows `option`, if it still shows: "closed", "open"
+    (Escape did not close it), or "" (it had closed)."""
+    if not await _still_shown(tab, option):
+        return ""
+    await press(tab, "Escape")
+    return "open" if await _still_shown(tab, option) else "closed"
 
 
 async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want: str,

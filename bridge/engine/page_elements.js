@@ -234,20 +234,32 @@
     return null;
   }
 
-  function textOf(node, depth) {
+  // `own`: {said: false}, without the words of the controls inside that come after words of
+  // its own (they have lines of their own; a leading link, a card's title, stays); {seen:
+  // true}, without an SVG icon's name, which no one sees (what a control shows as its value)
+  function textOf(node, depth, own) {
     if (depth > 30) return "";
-    if (node.nodeType === 3) return node.data;
+    if (node.nodeType === 3) {
+      if (own && own.said === false && HAS_WORD.test(node.data)) own.said = true;
+      return node.data;
+    }
     if (node.nodeType !== 1) return "";
     const el = node;
     if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return "";
+    if (own && own.said && depth > 0 && el.matches(CONTROLS)) return " ";
+    if (own && own.seen && el.tagName === "svg") return "";  // (its title, its label)
     if (el.tagName === "BR") return " ";  // a line break parts words ("Add<br>to cart")
     // what a tree item, a menu item or a tab holds of its own (its sub-items, its submenu)
     // is no part of its name, as Chrome names it: a folder is "src", not all its files
     if (depth > 0 && NAMELESS_PARTS.has((el.getAttribute("role") || "").trim())) return " ";
     const label = el.getAttribute("aria-label");
-    if (label && label.trim()) return " " + label + " ";
+    const says = (words) => {
+      if (own && own.said === false && HAS_WORD.test(words)) own.said = true;
+      return " " + words + " ";
+    };
+    if (label && label.trim()) return says(label);
     if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image"))
-      return " " + (el.getAttribute("alt") || "") + " ";
+      return says(el.getAttribute("alt") || "");
     // a checkbox's or radio's value is what the form sends, never shown (HTML-AAM names only
     // button, submit and reset inputs by their value)
     if (el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio")) return " ";
@@ -261,9 +273,9 @@
     const block = apart(el);
     let out = "";
     const root = el.shadowRoot || el;
-    for (let c = root.firstChild; c; c = c.nextSibling) out += textOf(c, depth + 1);
+    for (let c = root.firstChild; c; c = c.nextSibling) out += textOf(c, depth + 1, own);
     if (el.tagName === "SLOT") {
-      for (const c of el.assignedNodes()) out += textOf(c, depth + 1);
+      for (const c of el.assignedNodes()) out += textOf(c, depth + 1, own);
     }
     return block ? " " + out + " " : out;
   }
@@ -400,7 +412,10 @@
       }
     }
     if (!name && (NAME_FROM_CONTENT.has(role) || el.tagName === "BUTTON")) {
-      name = clean(textOf(el, 0));
+      // what acts only through a page's script (a clickable card, a dialog's header one drags
+      // it by) is named by its words, not by the controls after them
+      if (role === "clickable") name = clean(textOf(el, 0, { said: false }));
+      if (!name) name = clean(textOf(el, 0));
       if (!name && el.tagName === "A") {
         const img = el.querySelector("img[alt], svg title");
         if (img) name = clean(img.getAttribute ? img.getAttribute("alt") || img.textContent : "");

@@ -393,7 +393,8 @@
     const r = el.getBoundingClientRect();
     const box = [r.left, r.top, r.width, r.height];
     const left = Math.max(shown.left, 0), top = Math.max(shown.top, 0);
-    const right = Math.min(shown.right, innerWidth), bottom = Math.min(shown.bottom, innerHeight);
+    const [w, h] = P.view();
+    const right = Math.min(shown.right, w), bottom = Math.min(shown.bottom, h);
     if (right <= left || bottom <= top) return { error: "offscreen", rect: box };
     const cx = (left + right) / 2, cy = (top + bottom) / 2;
     const first = hitTarget(el, cx, cy);

@@ -28,6 +28,13 @@
     return clean(out);
   }
 
+  // Whether a live region is, or holds, a table or a list: a page that tells of its changes
+  // there (Carbon's table body, a list of results) lays out what it holds, no message; it
+  // is read as it stands.
+  const LAID_OUT = "table, thead, tbody, tfoot, tr, ul, ol, [role=table], [role=grid], " +
+    "[role=treegrid], [role=rowgroup], [role=row], [role=list], [role=listbox], [role=feed]";
+  const laidOut = (el) => el.matches(LAID_OUT) || !!el.querySelector(LAID_OUT);
+
   // Whether the element shows (a box of its own hidden, or one it is inside)
   const shows = (el) => el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
     : !hiddenForName(el);
@@ -42,6 +49,8 @@
       if (out.size >= REGIONS_MAX) break;
       const up = el.parentElement && el.parentElement.closest(LIVE);
       if (up || el.closest("[aria-hidden=true]") || !shows(el)) continue;
+      if (el.hasAttribute("aria-live") && !el.matches("[role=alert],[role=status]") &&
+          laidOut(el)) continue;
       out.set(el, wordsOf(el));
     }
     return out;
@@ -72,12 +81,12 @@
   }
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live
-  // region (the snapshot keeps its words in -i).
+  // region (the snapshot keeps its words in -i). Not a live region `laidOut`.
   function tells(el, role) {
     if (role === "alert" || role === "status") return true;
     if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
     const live = el.getAttribute("aria-live");
-    return live === "polite" || live === "assertive";
+    return (live === "polite" || live === "assertive") && !laidOut(el);
   }
 
   Object.assign(P, { saidStart, saidFound, tells });

@@ -71,8 +71,9 @@
             right: Math.min(r.right, view.right), bottom: Math.min(r.bottom, view.bottom) };
       if (r.right <= r.left || r.bottom <= r.top) return { hidden: describe(box) };
     }
-    const dx = shift(r.left, r.right, 0, innerWidth, centre);
-    const dy = shift(r.top, r.bottom, 0, innerHeight, centre);
+    const [w, h] = view();
+    const dx = shift(r.left, r.right, 0, w, centre);
+    const dy = shift(r.top, r.bottom, 0, h, centre);
     if (dx || dy) {
       const x0 = scrollX, y0 = scrollY;
       scrollBy({ left: dx, top: dy, behavior: "instant" });
@@ -185,5 +186,13 @@
     return left > box.clientHeight ? left : 0;
   }
 
-  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow });
+  // The viewport's width and height less its scroll bars: a point on a scroll bar hits no
+  // element (the root's client box; the body's in quirks mode)
+  function view() {
+    const root = document.compatMode === "BackCompat" ? document.body : document.documentElement;
+    const w = root && root.clientWidth, h = root && root.clientHeight;
+    return [Math.min(w || innerWidth, innerWidth), Math.min(h || innerHeight, innerHeight)];
+  }
+
+  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view });
 })();

@@ -48,11 +48,12 @@
         }
         if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
         const d = r.style.display, v = r.style.visibility;
-        if ((!d || d === "none") && v !== "visible" && !grows(r.style)) continue;
+        const shows = (!!d && d !== "none") || v === "visible";
+        if (!shows && !grows(r.style)) continue;
         for (const one of sel.split(",")) {
           const at = one.indexOf(":hover");
           if (at >= 0 && HOVERED_ABOVE.test(one.slice(at + 6)))
-            found.push(one.replaceAll(":hover", ""));
+            found.push([one.replaceAll(":hover", ""), shows]);
         }
       }
     };
@@ -61,12 +62,13 @@
     return found;
   }
 
-  // The elements the `:hover` rules of the document's style sheets show, and a test of
-  // whether a hidden element holding a control is one a box around it shows by script
-  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up).
+  // The elements the `:hover` rules of the document's style sheets show (`has`), and a test
+  // of whether a hidden element holding a control is one a box around it shows by script
+  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up);
+  // `grows`: those the rules only give a size (a box kept at none until then).
   const HOVER_UP = 4;
   function hoverShown(secret) {
-    const shown = new Set();
+    const shown = new Set(), grown = new Set();
     let listening = null;  // asked of the hook once a hidden element is met
     const byScript = (el) => {
       if (listening === null) listening = listened(secret, "hover");
@@ -78,18 +80,22 @@
       return false;
     };
     for (const sheet of document.styleSheets) {
-      for (const sel of hoverSelectors(sheet)) {
+      for (const [sel, shows] of hoverSelectors(sheet)) {
         try {
-          for (const el of document.querySelectorAll(sel)) shown.add(el);
+          for (const el of document.querySelectorAll(sel)) (shows ? shown : grown).add(el);
         } catch { /* a selector split inside :is() */ }
       }
     }
-    return { has: (el) => shown.has(el) || byScript(el) };
+    const has = (el) => shown.has(el) || byScript(el);
+    return { has, grows: (el) => grown.has(el) || has(el) };
   }
 
   // An open dialog a page makes modal itself (aria-modal, with a veil over the rest, as
   // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: each corner
-  // of the viewport reaches the dialog, or a fixed box over (nearly) all the viewport.
+  // of the viewport reaches the dialog, or a fixed box over (nearly) all the viewport. The
+  // corners are taken INSET px in, off a scroll bar or the gutter a page keeps for one
+  // while its modal stops the scrolling (Fluent's; the root's width still counts it).
+  const INSET = 24;
   function pageModal() {
     const veiled = (d, x, y) => {
       const hit = document.elementFromPoint(x, y);
@@ -106,8 +112,9 @@
       if (role !== "dialog" && role !== "alertdialog") continue;
       const r = d.getBoundingClientRect();
       if (!r.width || !r.height || getComputedStyle(d).visibility === "hidden") continue;
-      const [w, h] = [innerWidth - 3, innerHeight - 3];
-      if ([[2, 2], [w, 2], [2, h], [w, h]].every(([x, y]) => veiled(d, x, y))) return d;
+      const [w, h] = P.view().map((n) => n - INSET);
+      if ([[INSET, INSET], [w, INSET], [INSET, h], [w, h]].every(([x, y]) => veiled(d, x, y)))
+        return d;
     }
     return null;
   }

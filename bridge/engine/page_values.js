@@ -118,9 +118,9 @@
       if (el.hasAttribute("data-placeholder")) return null;
       if (!el.isContentEditable && !el.querySelector(HOLDS_CHOICES)) {
         // its words as assistive technology reads them: not its icon (Radix's arrow, hidden
-        // from it) nor what its style sheet hides
+        // from it; Carbon's, titled "Open menu") nor what its style sheet hides
         let words = "";
-        for (let c = el.firstChild; c; c = c.nextSibling) words += textOf(c, 1);
+        for (let c = el.firstChild; c; c = c.nextSibling) words += textOf(c, 1, { seen: true });
         return clean(words) || null;
       }
     }
@@ -148,8 +148,9 @@
   // on the control's box or the list's (Ant Design's `ant-select-multiple`, Element Plus's
   // `is-multiple`, `react-select__value-container--is-multi`, Mantine's
   // `mantine-MultiSelect-input`, PrimeReact's `p-multiselect`), up to MANY_UP boxes out,
-  // the list found from the control by aria-controls or aria-owns.
-  const MANY_UP = 6;
+  // the list found from the control by aria-controls or aria-owns; or its options are items
+  // one checks each on its own (Fluent's multiselect Dropdown lists menuitemcheckboxes).
+  const MANY_UP = 6, CHECKED_ITEMS = "[role=menuitemcheckbox]";
   const MULTI = /^(?:is-)?multiple$|[-_]multiple$|[-_]is-multi$|(?:^|[-_])multi-?select(?:$|[-_])/i;
   function takesMany(id) {
     const el = P.get(id);
@@ -161,12 +162,13 @@
         if (marked(n)) return true;
       return false;
     };
-    if (out(el) || [...el.querySelectorAll("[class]")].slice(0, 40).some(marked)) return true;
+    if (out(el) || el.matches(CHECKED_ITEMS) ||
+        [...el.querySelectorAll("[class]")].slice(0, 40).some(marked)) return true;
     const ids = `${el.getAttribute("aria-controls") || ""} ${el.getAttribute("aria-owns") || ""}`;
     const root = el.getRootNode();
     return ids.split(/\s+/).some((i) => {
       const list = i && root.getElementById ? root.getElementById(i) : null;
-      return !!list && out(list);
+      return !!list && (out(list) || !!list.querySelector(CHECKED_ITEMS));
     });
   }
 

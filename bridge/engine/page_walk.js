@@ -7,12 +7,11 @@
   const { idOf, get, ACTIONABLE, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS, roleOf, standIn,
     stoodInFor, nameOf, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, namedRow, standsApart,
     breaksLine, inViewport, statesOf, valueOf, optionsOf, locOf, hinted, listened, hoverShown,
-    revealing, leftBehind, shownOnly, ownClick, tabStop, labels, clipsAll,
+    revealing, leftBehind, shownOnly, ownClick, tabStop, labels, clipsAll, WORDS_NAME,
     namesControl, wrapsControl, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
     headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
-    mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName,
-    showsOther, WORDS_NAME } = P;
+    mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName, showsOther } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
 
@@ -122,11 +121,12 @@
       boxes.pop();
       if (box.name === null || refCount === box.refs || !small(el, role)) return;
       const name = box.name.replace(/^\u2022 /, "");
-      // one ref and no words but its own (a headline's link): the line would only repeat it
-      if (refCount - box.refs === 1 && !box.said) {
-        const only = rows.slice(box.start).find((r) => r[1] === 0);
-        if (only && only[3] && clean(name) === clean(only[3])) return;
-      }
+      // one ref and no words but its own (a headline's link), or one line holding all the
+      // rest (a dialog in the box that places it): the line would only repeat it
+      const lone = refCount - box.refs === 1 && !box.said, first = rows[box.start];
+      const only = lone && rows.slice(box.start).find((r) => r[1] === 0);
+      if ((only && only[3] && clean(name) === clean(only[3])) || (first && first[1] === 1 &&
+          rows.slice(box.start + 1).every((r) => r[0] > first[0]))) return;
       if (!interactiveOnly) {
         const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
         for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
@@ -219,9 +219,7 @@
         tr.cols.push(parseInt(node.getAttribute("aria-colindex"), 10) || 0);
         tr.cur = null;
       } else visit(node, depth);
-      textVisible = was;
-      inert = wasInert;
-      clipper = wasClipper;
+      [textVisible, inert, clipper] = [was, wasInert, wasClipper];
       if (hoverOnly !== wasHover) revealing((hoverOnly = wasHover));
     }
 
@@ -248,8 +246,9 @@
       if (SKIP_TAGS.has(tag)) return;
       if (ariaHidden(el, focused, modal) || leaving.has(el)) return;  // (or fading out)
       const cs = getComputedStyle(el);
-      if ((cs.display === "none" || cs.visibility === "hidden") && onHover.has(el))
-        revealing((hoverOnly = el));
+      // (hidden by itself, not in a hidden box: a closed calendar's days, their box listening)
+      if ((cs.display === "none" || (cs.visibility === "hidden" && textVisible)) &&
+          onHover.has(el)) revealing((hoverOnly = el));
       else if (cs.display === "none") return;
       // (content-visibility: hidden draws nothing of what the box holds, as a browser's
       // cached view or a page kept for later: no person sees it, and no click reaches it)
@@ -262,7 +261,7 @@
       const unseen = inert || !!clipper;  // no person reaches it
       // (a box the pointer grows from nothing over its box shows what it holds then)
       if (!clipper && !hoverOnly && clipsAll(el, cs)) {
-        if (onHover.has(el)) revealing((hoverOnly = el));
+        if (onHover.grows(el)) revealing((hoverOnly = el));
         else clipper = el;
       }
       if (tag === "INPUT" && el.type === "hidden") return;

@@ -76,6 +76,7 @@ class Tab(Placing, Locating):
         self._making: dict[str, asyncio.Task[int]] = {}  # frame id -> its world being made
         self._last_refs: set[int] = set()
         self._last_doc = 0
+        self._behind_modal: set[int] = set()
         self._last_bodies: dict[bool, list[str]] = {}
         self._waiters: list[_Waiter] = []
         self._recording = False

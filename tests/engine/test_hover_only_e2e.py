@@ -33,6 +33,11 @@ async def test_a_rows_actions_shown_only_under_the_pointer_are_listed_as_hover_o
     assert "Never shown" not in shot.text
     # the list table's links put off screen are there as they were, unmarked
     assert "hover-only" not in line_of(shot, ref(shot, "link", "Trash", 1))
+    # what a hidden box holds stays hidden, though a box inside it listens for the pointer
+    # (no pointer comes over what is not shown)
+    full = await tab.snapshot()
+    assert "Tuesday" not in full.text, full.text
+    assert "Year" not in full.text, full.text
 
 
 async def test_a_hover_only_button_is_clicked_with_the_pointer_over_its_row_first(

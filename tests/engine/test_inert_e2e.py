@@ -51,6 +51,21 @@ async def test_an_open_modal_dialog_leaves_only_its_own_controls_with_refs(
     assert ref(shot, "button", "Remove item") == behind
 
 
+async def test_what_a_closed_modal_shows_again_is_not_marked_new(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("inert.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, target(shot, "button", "Sign in"))
+    shot = await tab.snapshot(interactive=True)
+    assert '"Close" @' in shot.text
+    await tab.evaluate(tab.frames[tab.target_id], "document.body.append(Object.assign("
+                       "document.createElement('button'), {textContent: 'Added meanwhile'}))")
+    await actions.click(tab, target(shot, "button", "Close"))
+    shot = await tab.snapshot(interactive=True)
+    marked = sorted(re.sub(r' @\d+.*', "", ln).strip() for ln in shot.text.splitlines()
+                    if ln.endswith("[new]"))
+    assert marked == ['- button "Added meanwhile"'], shot.text
+
+
 async def test_a_scoped_snapshot_inside_the_open_dialog_keeps_its_refs(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("inert.html"))
@@ -112,3 +127,17 @@ async def test_a_click_a_cookie_walls_veil_stops_names_the_wall_the_agent_must_a
     await actions.click(tab, target(shot, "button", "Accept all"))
     await actions.click(tab, target(await tab.snapshot(interactive=True), "button", "Read more"))
     assert await text_of(tab, "#out") == "more"
+
+
+async def test_a_modal_on_a_page_with_a_scroll_bar_is_modal_and_its_header_named_by_its_title(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("dragdialog.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, target(shot, "button", "Delete note"))
+    shot = await tab.snapshot(interactive=True)
+    # the veil reaches the viewport's right edge at the scroll bar, which no point hits
+    assert "note: a modal dialog is open" in shot.text
+    assert sorted(i["name"] for i in shot.refs.values()) == [
+        "Close", "Delete", "Delete this note"], shot.text
+    header = next(i for i in shot.refs.values() if "draggable" in i.get("states", []))
+    assert header["name"] == "Delete this note"

@@ -220,3 +220,19 @@ async def test_ids_a_script_made_for_this_load_are_never_a_locator_and_a_persons
         await actions.click(tab, parse("loc=" + loc))
         said.append(await text_of(tab, "#out"))
     assert said == ["like", "share", "pin", "trash", "save", "step"], locs
+
+
+async def test_a_pagers_wordless_steps_are_hinted_by_their_place_beside_its_page_numbers(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("pagers.html"))
+    shot = await tab.snapshot(interactive=True)
+    by_loc = {info["loc"]: info.get("hint") for info in shot.refs.values()}
+    assert {i: by_loc[f"#{i}"] for i in ("prev", "next", "first", "back", "on", "last")} == {
+        "prev": "previous page", "next": "next page", "first": "first page",
+        "back": "previous page", "on": "next page", "last": "last page"}, shot.text
+    # numbers that do not rise are no pager; nor is an icon between two numbers
+    assert [by_loc[f"#{i}"] for i in ("q1", "q2", "q3")] == [None, None, None], shot.text
+    ref_ = next(r for r, i in shot.refs.items() if i["loc"] == "#next")
+    assert 'hint="next page"' in line_of(shot, ref_)
+    await actions.click(tab, parse(ref_))
+    assert await text_of(tab, "#out") == "page 2"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, target
+from pagetools import goto, ref, target
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.acting import Outcome
 from tabsteward.bridge.engine.tab import Tab
@@ -76,3 +76,16 @@ async def test_an_enter_that_sends_a_form_reports_what_the_page_said(
     await actions.enter_text(tab, user, "ada", "fill")
     out = await actions.press(tab, "Enter", user)
     assert out.changes == ['the page said "Signed in as ada"'], out.text()
+
+
+async def test_a_live_table_and_a_live_list_are_read_as_laid_out_not_as_a_message(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("said.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "- row | Balancer 1 | Active |  |" in shot.text, shot.text
+    assert not [ln for ln in shot.text.splitlines() if "Balancer" in ln and "status" in ln]
+    assert not [ln for ln in shot.text.splitlines() if "First result Second" in ln], shot.text
+    assert ref(shot, "link", "Second result")
+    # what changes there is no message of the page's
+    out = await click(tab, site, "Stop balancer")
+    assert not out.changes, out.text()
