@@ -90,8 +90,12 @@ def reaches(handle: Handle, aim: Aim) -> str:
 
 
 def named(t: dict[str, Any]) -> str:
-    """'button "Buy"': an element's kind and (its first 40 characters) name, from its info."""
+    """'button "Buy"': an element's kind and (its first 40 characters) name, from its info;
+    for one of no name, its words (a tree's node that listens: 'div "Report.pdf"')."""
     name = str(t.get("name") or "")
+    left = int(t.get("nameLeft") or 0)
+    if not name:
+        name, left = " ".join(str(t.get("text") or "").split()), 0
     kind = str(t.get("role") or t.get("tag") or "element")
-    left = max(0, len(name) - 40) + int(t.get("nameLeft") or 0)
+    left += max(0, len(name) - 40)
     return kind + (f' "{name[:40]}"{left_out(left)}' if name else "")

@@ -235,8 +235,9 @@
   }
 
   // `own`: {said: false}, without the words of the controls inside that come after words of
-  // its own (they have lines of their own; a leading link, a card's title, stays); {seen:
-  // true}, without an SVG icon's name, which no one sees (what a control shows as its value)
+  // its own, or that show none (they have lines of their own; a leading link, a card's
+  // title, stays); {seen: true}, without an SVG icon's name, which no one sees (what a
+  // control shows as its value; a tree node's caret titled "Expand group")
   function textOf(node, depth, own) {
     if (depth > 30) return "";
     if (node.nodeType === 3) {
@@ -246,7 +247,8 @@
     if (node.nodeType !== 1) return "";
     const el = node;
     if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return "";
-    if (own && own.said && depth > 0 && el.matches(CONTROLS)) return " ";
+    if (own && own.said !== undefined && depth > 0 && el.matches(CONTROLS) &&
+        (own.said || !HAS_WORD.test(el.innerText || ""))) return " ";
     if (own && own.seen && el.tagName === "svg") return "";  // (its title, its label)
     if (el.tagName === "BR") return " ";  // a line break parts words ("Add<br>to cart")
     // what a tree item, a menu item or a tab holds of its own (its sub-items, its submenu)
@@ -414,7 +416,10 @@
     if (!name && (NAME_FROM_CONTENT.has(role) || el.tagName === "BUTTON")) {
       // what acts only through a page's script (a clickable card, a dialog's header one drags
       // it by) is named by its words, not by the controls after them
-      if (role === "clickable") name = clean(textOf(el, 0, { said: false }));
+      if (role === "clickable") {
+        name = clean(textOf(el, 0, { said: false, seen: true })) ||
+          clean(textOf(el, 0, { said: false }));
+      }
       if (!name) name = clean(textOf(el, 0));
       if (!name && el.tagName === "A") {
         const img = el.querySelector("img[alt], svg title");

@@ -79,12 +79,16 @@
 
   // "thumb_up", "deleteButton", "icon-trash", "trash-can.8f3a2b1c", "ic_share_24px",
   // "bi-cart3" -> "thumb up", "delete", "trash", "trash can", "share", "cart": no build
-  // hash, size, version or number
+  // hash, size, version or number. A side (`arrow-left`, Blueprint's `align-center`) says
+  // which way beside a word that says something; alone (`pull-left`) it is layout.
+  const SIDES = new Set(["left", "right", "top", "bottom", "center"]);
   function hintWords(s) {
     const w = String(s).replace(AFFIX, "").replace(/([a-z])([A-Z])/g, "$1 $2")
       .split(/[\s_\-.]+/).map((x) => x.toLowerCase().replace(/^([a-z]{3,})\d+$/, "$1"))
-      .filter((x) => x && !NOISE.has(x) && !/^\d|^v\d+$|\d\D+\d|^[0-9a-f]{8,}$/.test(x));
-    return clean(w.join(" ")).slice(0, 60);
+      .filter((x) => x && !/^\d|^v\d+$|\d\D+\d|^[0-9a-f]{8,}$/.test(x));
+    const sides = w.some((x) => !NOISE.has(x));
+    return clean(w.filter((x) => !NOISE.has(x) || (sides && SIDES.has(x))).join(" "))
+      .slice(0, 60);
   }
 
   // An image's file name as words ("/img/trash-can.8f3a2b1c.svg" -> "trash can"); "" for

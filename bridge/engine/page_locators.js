@@ -199,7 +199,7 @@
 
   // A match's card is its largest ancestor holding no other match: the node below where its
   // path parts from its nearest neighbour's (in page order). Each card's words: the first
-  // words (40 characters) of its first 40 text nodes, after those of what comes before the
+  // words (40 characters) of its first 40 text nodes, then those of what comes before the
   // card in its container when the container holds no match before it (a comment's author
   // above the row of its buttons, its replies after them). {cards: match -> [card, texts
   // ([words, node], in reading order), words], count: words -> cards that have them}
@@ -228,6 +228,9 @@
         if (k && !words.has(k)) { words.add(k); texts.push([k, t]); }
         return --left > 0;
       };
+      // its own words first: those before it in its box come after them (a page's heading
+      // far above the first of its cards names none of them while the card says its own)
+      if (card !== m && left > 0) eachText(card, take);
       const box = card.parentNode;
       if (card !== m && box && box.nodeType === 1 && box !== document.body &&
           !(i > 0 && paths[i - 1].includes(box))) {
@@ -239,7 +242,6 @@
             eachText(s, take);
         }
       }
-      if (card !== m && left > 0) eachText(card, take);
       if (budget) budget.left -= 40 - left;
       for (const w of words) count.set(w, (count.get(w) || 0) + 1);
       cards.set(m, [card, texts, words]);
@@ -398,13 +400,25 @@
   // ref): those whose whole text is the words (case and spacing aside), else those with a
   // text node that holds them; shown ones only, in the page's order, at most `max`. With
   // `within`, only those whose card says it.
+  const PIECE_UP = 3;
   function byText(words, within, max) {
     const want = clean(words).toLowerCase();
     const whole = [], part = [], seen = new Set();
     if (!want) return [];
     eachText(document.documentElement, (n) => {
-      const el = n.parentElement;
-      if (seen.has(el) || !clean(n.data).toLowerCase().includes(want)) return true;
+      const t = clean(n.data).toLowerCase();
+      let el = n.parentElement;
+      if (!t.includes(want)) {
+        // words a page writes in pieces ("Show" and " logs", as React writes `{verb} logs`;
+        // a <b> among them): the smallest box around a piece, PIECE_UP up, that holds them
+        if (!(want.startsWith(t + " ") || want.endsWith(" " + t) || want.includes(` ${t} `)))
+          return true;
+        let up = 0;
+        while (el && up++ < PIECE_UP && !clean(el.textContent).toLowerCase().includes(want))
+          el = el.parentElement;
+        if (!el || !clean(el.textContent).toLowerCase().includes(want)) return true;
+      }
+      if (seen.has(el)) return true;
       seen.add(el);
       if (!(el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
                                : el.getClientRects().length)) return true;

@@ -28,11 +28,12 @@
     return clean(out);
   }
 
-  // Whether a live region is, or holds, a table or a list: a page that tells of its changes
-  // there (Carbon's table body, a list of results) lays out what it holds, no message; it
-  // is read as it stands.
+  // Whether a live region is, or holds, a table, a list or a dialog: a page that tells of
+  // its changes there (Carbon's table body, a list of results, Blueprint's overlay) lays out
+  // what it holds, no message; it is read as it stands.
   const LAID_OUT = "table, thead, tbody, tfoot, tr, ul, ol, [role=table], [role=grid], " +
-    "[role=treegrid], [role=rowgroup], [role=row], [role=list], [role=listbox], [role=feed]";
+    "[role=treegrid], [role=rowgroup], [role=row], [role=list], [role=listbox], [role=feed], " +
+    "dialog, [role=dialog], [role=alertdialog]";
   const laidOut = (el) => el.matches(LAID_OUT) || !!el.querySelector(LAID_OUT);
 
   // Whether the element shows (a box of its own hidden, or one it is inside)

@@ -168,11 +168,15 @@ def names_line(line: Line, name: str) -> bool:
 
 def echoes(lines: list[Line], at: int) -> bool:
     """Whether text line `at` only says the name of the control right before or after it
-    (a field's label drawn inside its shadow root, as Material Web's fields draw theirs)."""
+    (a field's label drawn inside its shadow root, as Material Web's fields draw theirs),
+    or of the group it opens (a radio group's label: `- radiogroup "Meal"`, then "Meal")."""
     words = " ".join(lines[at].name.split()).casefold()
-    return bool(words) and any(
-        0 <= j < len(lines) and lines[j].ref and
-        " ".join(lines[j].name.split()).casefold() == words for j in (at - 1, at + 1))
+
+    def says(j: int) -> bool:
+        return " ".join(lines[j].name.split()).casefold() == words
+    opens = at > 0 and lines[at - 1].kind == STRUCTURE and lines[at - 1].depth < lines[at].depth
+    return bool(words) and (any(0 <= j < len(lines) and lines[j].ref and says(j)
+                                for j in (at - 1, at + 1)) or (opens and says(at - 1)))
 
 
 def shared_locs(placed: list[tuple[str, str]]) -> set[str]:

@@ -141,3 +141,5 @@ async def test_a_modal_on_a_page_with_a_scroll_bar_is_modal_and_its_header_named
         "Close", "Delete", "Delete this note"], shot.text
     header = next(i for i in shot.refs.values() if "draggable" in i.get("states", []))
     assert header["name"] == "Delete this note"
+    # a dialog in a live region is a dialog, not a message
+    assert '- dialog "Delete this note"' in shot.text, shot.text

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, loc_on_line, text_of
+from pagetools import goto, js, line_of, loc_on_line, ref, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.reading import read_element
@@ -98,7 +98,8 @@ HINTS = [("h1", "trash can"), ("h2", "share"), ("h3", "chevron down"),
          ("h4", "kebab horizontal"), ("h5", "cart"), ("h6", "trash"), ("h7", "trash"),
          ("h8", "trash"), ("h9", "Settings"), ("h10", "upvote"), ("h11", "Archive"),
          ("h12", "pin"), ("h13", "share"), ("h14", "like"), ("h15", None), ("h16", "delete"),
-         ("h17", "edit pencil"), ("h18", None), ("h19", None)]
+         ("h17", "edit pencil"), ("h18", None), ("h19", None), ("h20", "align center"),
+         ("h21", "arrow left")]
 
 
 async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
@@ -236,3 +237,36 @@ async def test_a_pagers_wordless_steps_are_hinted_by_their_place_beside_its_page
     assert 'hint="next page"' in line_of(shot, ref_)
     await actions.click(tab, parse(ref_))
     assert await text_of(tab, "#out") == "page 2"
+
+
+async def test_the_first_card_under_a_pages_heading_is_located_by_its_own_words(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("cardtitles.html"))
+    shot = await tab.snapshot(interactive=True)
+    locs = sorted(i["loc"] for i in shot.refs.values() if i["name"] == "Restart")
+    assert locs == ['button "Restart" in "Server A"', 'button "Restart" in "Server B"'], shot.text
+    await actions.click(tab, parse("loc=" + locs[0]))
+    assert await text_of(tab, "#out") == "restart A"
+
+
+async def test_a_clickable_is_named_by_the_words_it_shows_not_its_icons_or_wordless_handle(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("cardtitles.html"))
+    shot = await tab.snapshot(interactive=True)
+    clickables = [i["name"] for i in shot.refs.values() if i["role"] == "clickable"]
+    # (a caret with nothing but its SVG's title is named by it)
+    assert clickables == ["Documents", "Expand group", "Music", "Alpha"], shot.text
+    assert ref(shot, "button", "Drag")
+    await actions.click(tab, parse(ref(shot, "clickable", "Documents")))
+    assert await text_of(tab, "#out") == "open Documents"
+    # what a click on its words activates is said by its words too
+    out = await actions.click(tab, parse("text=Music"))
+    assert out.did.endswith('which activates div "Music"'), out.did
+
+
+async def test_text_written_in_pieces_is_found_by_its_words_whole(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("cardtitles.html"))
+    await actions.click(tab, parse("text=Show logs"))
+    assert await text_of(tab, "#out") == "logs shown"
+    await actions.click(tab, parse('loc=text "add to cart"'))
+    assert await text_of(tab, "#out") == "added"

@@ -440,3 +440,13 @@ def test_text_that_only_says_the_name_of_the_control_beside_it_is_left_out() -> 
     assert "> fruit" not in body, body
     assert "> Fruit salad" in body, body
     assert body.rstrip().endswith("> Name"), body  # (beside a button of another name)
+
+
+def test_a_groups_label_said_again_as_its_first_text_is_not_printed_twice() -> None:
+    lines = [Line(0, STRUCTURE, "radiogroup", "Meal"), Line(1, TEXT, name="Meal"),
+             Line(1, REF, "radio", "Soup", 1), Line(0, STRUCTURE, "heading", "Soup"),
+             Line(0, TEXT, name="Soup")]
+    body = make(lines).text.splitlines()[3:]
+    # the group's own label goes; words beside a heading of the same words (no group it
+    # opens) stay, and so does a control's line
+    assert body == ['- radiogroup "Meal"', '  - radio "Soup" @1', '- heading "Soup"', '> Soup']
