@@ -31,6 +31,10 @@ HOOK_SECRET = "ts" + secrets.token_hex(8)
 # so a read with a debugger there draws it until one came: DRAW_WAIT at most, a look every
 # DRAW_LOOK)
 DRAW_WAIT, DRAW_LOOK = 0.3, 0.02
+# a page that shows nothing yet in its first YOUNG ms (its scripts still draw it: Ionic's
+# components come by dynamic imports the load does not wait for) is read again every
+# EMPTY_LOOK until it shows something, EMPTY_WAIT at most
+YOUNG, EMPTY_WAIT, EMPTY_LOOK = 10_000, 2.0, 0.05
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
            "may be missing here; `screenshot`, or any action, has it drawn")
@@ -268,6 +272,31 @@ class SnapshotTaking(PageFrames):
                         break
         return True
 
+    async def _shown_at_last(self, interactive: bool, lines: list[snap.Line],
+                             page: dict[str, Any]) -> tuple[list[snap.Line], dict[str, Any]]:
+        """A young page that shows nothing yet read again until it shows something
+        (EMPTY_WAIT at most); as it was where it is older, or a blank page."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + EMPTY_WAIT
+        while not lines and float(page.get("age") or YOUNG) < YOUNG and \
+                not str(page.get("url", "")).startswith(("about:", "data:")) and \
+                loop.time() < deadline:
+            await asyncio.sleep(EMPTY_LOOK)
+            lines, page = await self.collect(interactive=interactive, viewport=False,
+                                             scope=None)
+        return lines, page
+
+    async def frame_drawn(self) -> None:
+        """Let the page draw its next frame, as a page that says its new state only then
+        needs (FAST's elements): drawn for it in a background tab that draws none
+        (`_drawn_for_reading`), else its next frame waited for (`next_frame`)."""
+        tab = cast("Tab", self)
+        with contextlib.suppress(BrowserError, TabError, UsageError):
+            if await self.evaluate(self.frames[self.target_id], "__ts.owed()") and \
+                    await self._drawn_for_reading():
+                return
+        await tab.next_frame()
+
     async def undrawn_note(self) -> str | None:
         """UNDRAWN when the page waits for a frame its tab does not draw (a background tab
         of the person's browser read without a debugger; page.js `undrawn`), else None:
@@ -292,6 +321,8 @@ class SnapshotTaking(PageFrames):
         scope_handle = await self.resolve(scope) if scope is not None else None
         lines, page = await self.collect(interactive=interactive, viewport=viewport,
                                          scope=scope_handle, settle=scope_handle is None)
+        if scope_handle is None and not lines and not viewport:
+            lines, page = await self._shown_at_last(interactive, lines, page)
         if page.get("owed") and await self._drawn_for_reading():
             lines, page = await self.collect(interactive=interactive, viewport=viewport,
                                              scope=scope_handle, settle=False)

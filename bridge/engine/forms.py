@@ -320,6 +320,14 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
         after = await tab.info(handle)
     now = "checked" in after.get("states", []) or after.get("checked") is True
     if now != on:
+        # a page may say its new state on its next frame (FAST's elements reflect it then)
+        with contextlib.suppress(TabstewardError):
+            await tab.frame_drawn()
+            after = await tab.info(handle)
+            now = "checked" in after.get("states", []) or after.get("checked") is True
+            if now == on:
+                out.changes.insert(0, "now checked" if on else "now not checked")
+    if now != on:
         raise TargetNotInteractable(f"clicked {what} but it is still "
                                     f"{'checked' if now else 'unchecked'}; the page did not "
                                     "take the change")

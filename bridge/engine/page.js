@@ -24,6 +24,7 @@
       if (res.rows) {
         cardLocs(res.rows);
         res.owed = owed();
+        res.age = Math.round(performance.now());  // (collect.py reads a young empty page again)
         res.undrawn = res.owed > 0 && (document.hidden || res.owed > OWED_MS);
       }
       return res;

@@ -32,7 +32,7 @@
     "rounded sharp solid regular duotone thin fa fas far fab fal fad bi mdi glyphicon " +
     "material ion svg img image wrapper container inner outer control controls tool tools " +
     "ripple js ui symbols relative absolute fixed sticky static clearfix pull invisible " +
-    "notranslate " +
+    "notranslate horizontal vertical " +
     "truncate uppercase lowercase bold italic underline content wrap box root base sprite " +
     "sprites bg background lucide octicon feather tabler iconify ti ph ri bx bxs la las " +
     "lar lab danger success warning info muted ghost plain neutral accent subtle " +
@@ -80,8 +80,9 @@
   // "thumb_up", "deleteButton", "icon-trash", "trash-can.8f3a2b1c", "ic_share_24px",
   // "bi-cart3" -> "thumb up", "delete", "trash", "trash can", "share", "cart": no build
   // hash, size, version or number. A side (`arrow-left`, Blueprint's `align-center`) says
-  // which way beside a word that says something; alone (`pull-left`) it is layout.
-  const SIDES = new Set(["left", "right", "top", "bottom", "center"]);
+  // which way beside a word that says something; alone (`pull-left`, FAST's `horizontal`
+  // slider) it is layout.
+  const SIDES = new Set(["left", "right", "top", "bottom", "center", "horizontal", "vertical"]);
   function hintWords(s) {
     const w = String(s).replace(AFFIX, "").replace(/([a-z])([A-Z])/g, "$1 $2")
       .split(/[\s_\-.]+/).map((x) => x.toLowerCase().replace(/^([a-z]{3,})\d+$/, "$1"))

@@ -134,9 +134,10 @@
   // - a box around a grid or its rows, listening for its cells (Handsontable's holder): the
   //   rows are read, their cells clicked by their words;
   // - a dialog's panel holding all of its controls, listening to keep its clicks from the
-  //   veil that closes it (Headless UI's).
+  //   veil that closes it (Headless UI's); what says it holds controls (FAST's radio group).
   // Its controls get the refs; it none.
   const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
+  const COMPOSITES = new Set(["radiogroup", "tablist", "menu", "menubar", "toolbar", "tree"]);
   const GRIDS = "[role=grid], [role=treegrid], [role=row]";
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
   const ENTRY = "input:not([type]), input[type=text], input[type=search], input[type=email], " +
@@ -148,6 +149,7 @@
     if (el.querySelector(GRIDS)) return true;
     const found = controlsIn(el);
     if (!found.length) return false;
+    if (COMPOSITES.has(el.getAttribute("role"))) return true;
     const dialog = el.parentElement && el.parentElement.closest(DIALOGS);
     if (dialog && controlsIn(dialog).length === found.length) return true;
     if (found.length >= DELEGATES || !wordsOutside(el, found)) return true;

@@ -123,6 +123,12 @@
         for (let c = el.firstChild; c; c = c.nextSibling) words += textOf(c, 1, { seen: true });
         return clean(words) || null;
       }
+      // one that holds its own list and no field (FAST's select): the options it marks chosen
+      if (!el.querySelector("input, textarea, [contenteditable], [role=textbox]")) {
+        const picked = Array.from(el.querySelectorAll("[role=option][aria-selected=true]"),
+                                  (o) => clean(o.textContent)).filter(Boolean);
+        if (picked.length) return picked.join(", ");
+      }
     }
     return null;
   }

@@ -14,6 +14,8 @@
     mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName, showsOther } = P;
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
+  const WHOLE = new Set(["checkbox", "radio", "switch", "button", "combobox", "menuitemcheckbox",
+                         "menuitemradio"]);  // controls whose wordless parts are theirs
 
   // -- repeated containers (issue 13 §4; cards: page_cards.js; tables: page_tables.js) -------
   // A container that repeats among its siblings and holds text and a ref (a list item, a
@@ -34,14 +36,12 @@
     // unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
     const lists = new Map();
     const labelIds = new Map();  // root -> ids its controls are labelled by (namesControl)
-    const interactiveOnly = !!opts.interactive;
-    const viewportOnly = !!opts.viewport;
+    const interactiveOnly = !!opts.interactive, viewportOnly = !!opts.viewport;
     const deep = document.activeElement;
     let focused = deep;
     while (focused && focused.shadowRoot && focused.shadowRoot.activeElement)
       focused = focused.shadowRoot.activeElement;
-    let pending = "";
-    let pendingDepth = 0;
+    let pending = "", pendingDepth = 0;
     // whether the element whose children are walked is visible, so its text is (visibility
     // is inherited, and a child may turn it back on)
     let textVisible = true;
@@ -65,7 +65,7 @@
     const onHover = hoverShown(opts.hook);
     let hoverOnly = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
-    let face = null;  // the control whose inside is walked: {name, range (a slider's)}
+    let face = null;  // the control whose inside is walked: {name, range, value, whole, role}
     let count = 0;
     const limit = opts.maxNodes || 200000;
     const handlers = listened(opts.hook);
@@ -149,9 +149,7 @@
       }
       if (viewportOnly && !inViewport(el)) return;
       flush();
-      const outer = tr;
-      const start = rows.length;
-      const before = refCount;
+      const outer = tr, start = rows.length, before = refCount;
       tr = { cells: [], spans: [], cols: [], cur: null, css, acts };
       walkChildren(el, depth);
       const own = tr.cells.map(clean);
@@ -336,10 +334,12 @@
         const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3])) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
-        if (role === "clickable" && face && ((row[3] && row[3] === face.name) || face.range)) {
-          // the box inside a control that takes its clicks (a web component's part; the
-          // surface of a rating's stars, as a slider's children are its own): the
-          // control's, no line of its own
+        if (face && ((face.whole && role === face.role && row[3] === face.name) ||
+            (role === "clickable" && (face.range || (row[3] ? row[3] === face.name ||
+            row[3] === face.value : face.whole && [face.role, ""].includes(P.hintOf(el, ""))))))) {
+          // a box inside a control that takes its clicks (a web component's part showing its
+          // value or none and nothing saying what else it does, or its kind, as Ionic's host
+          // holds its native check box; a rating's stars, as a slider's children): its own
           refCount--;
           walkChildren(el, depth);
           return;
@@ -351,7 +351,8 @@
         rows.push(row);
         if (fromContent) consumed++;
         const wasFace = face;
-        face = { name: row[3], range: RANGES.has(role) };
+        face = { name: row[3], range: RANGES.has(role), value: row[6], whole: WHOLE.has(role),
+                 role };
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
           walkChildren(el, depth + 1);
         face = wasFace;

@@ -61,20 +61,24 @@ async def set_number(tab: Tab, handle: Handle, role: str, what: str, text: str,
     await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
     pressed = 0
 
-    async def step(key: str) -> float | None:
+    async def step(key: str, at: float | None) -> float | None:
         nonlocal pressed
         pressed += 1
         await keyboard.press_chord(tab, keys.parse_chord(key))
-        return (await _read(tab, handle))[0]
+        new = (await _read(tab, handle))[0]
+        if new == at:  # a page may say its value on its next frame (FAST's slider)
+            await tab.frame_drawn()
+            new = (await _read(tab, handle))[0]
+        return new
 
     async def act() -> float | None:
         at: float | None = now
         if want in (low, high):
-            at = await step("Home" if want == low else "End")
+            at = await step("Home" if want == low else "End", at)
         moved = False  # whether a pair of keys moved it: the page's own pair
         while at is not None and at != want and pressed < PRESSES_MAX:
             up, down = pairs[0]
-            new = await step(up if want > at else down)
+            new = await step(up if want > at else down, at)
             if new == at and not moved and len(pairs) > 1:
                 pairs.pop(0)  # not its keys: the others
                 continue

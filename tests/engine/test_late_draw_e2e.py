@@ -65,3 +65,11 @@ async def test_the_pages_text_after_a_plain_open_waits_for_the_drawing_too(
     text = await reading.read(tab, "text")
     assert "Grace" in text, text
     assert "Loading" not in text, text
+
+
+async def test_a_young_page_that_shows_nothing_yet_is_read_once_its_scripts_drew_it(
+        tab: Tab, site: Site) -> None:
+    # (its parts come by a dynamic import the load does not wait for; no timer is armed)
+    opened = await run_tool(tab, "open", url=site.url("hydrates.html"), snapshot=True)
+    assert 'button "Compose" @' in opened.text, opened.text
+    assert "> 3 new messages" in opened.text

@@ -24,7 +24,10 @@ async def test_fill_sets_a_page_s_own_slider_and_spin_button_by_their_keys(
     # a slider that takes only Up and Down, 5 at a time, and a spin button
     await enter_text(tab, target(shot, "slider", "Zoom"), "35", "fill")
     await enter_text(tab, target(shot, "spinbutton", "Guests"), "5", "fill")
-    assert await text_of(tab, "#out") == "Brightness=0 Zoom=35 Speed=0 Guests=5"
+    assert await text_of(tab, "#out") == "Brightness=0 Zoom=35 Speed=0 Warmth=2 Guests=5"
+    # one that says its value a frame after each key is read then, not taken as stuck
+    out = await enter_text(tab, target(shot, "slider", "Warmth"), "6", "fill")
+    assert out.changes == ["value now '6'"], out.text()
 
 
 async def test_a_slider_whose_steps_pass_the_number_stops_as_near_as_it_goes_saying_so(
@@ -34,7 +37,7 @@ async def test_a_slider_whose_steps_pass_the_number_stops_as_near_as_it_goes_say
     out = await enter_text(tab, target(shot, "slider", "Speed"), "7", "fill")
     assert out.changes == ["value now '9'", "it stopped at 9, not 7, after 3 key presses: "
                            "the page takes it no nearer"]
-    assert await text_of(tab, "#out") == "Brightness=3 Zoom=50 Speed=9 Guests=2"
+    assert await text_of(tab, "#out") == "Brightness=3 Zoom=50 Speed=9 Warmth=2 Guests=2"
 
 
 @pytest.mark.parametrize(("text", "said"), [

@@ -42,9 +42,30 @@ async def test_fields_in_shadow_roots_take_their_hosts_labels(tab: Tab, site: Si
     assert await text_of(tab, "#out") == "wifi true"
 
 
+async def test_a_switch_that_says_its_state_a_frame_later_is_checked_and_is_one_line(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot(interactive=True)
+    # its box showing the pointer is its own, no line
+    assert "- clickable @" not in shot.text, shot.text
+    out = await actions.check(tab, parse(ref(shot, "switch", "Night mode")), True)
+    assert "now checked" in out.changes, out.text()
+    assert await text_of(tab, "#out") == "night true"
+
+
 async def test_a_button_beside_a_menu_component_opens_it(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("wc_internals.html"))
     shot = await tab.snapshot()
     assert "[haspopup]" in line_of(shot, ref(shot, "button", "Menu")), shot.text
     await actions.select(tab, parse(ref(shot, "button", "Menu")), ["Paste"])
     assert await text_of(tab, "#out") == "menu Paste"
+
+
+async def test_a_host_that_says_it_is_the_check_box_in_its_shadow_root_is_one_line(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert [ln for ln in shot.text.splitlines() if "Dark theme" in ln] == [
+        line_of(shot, ref(shot, "checkbox", "Dark theme"))], shot.text
+    await actions.check(tab, parse(ref(shot, "checkbox", "Dark theme")), True)
+    assert await text_of(tab, "#out") == "theme true"
