@@ -73,11 +73,11 @@
     for (let n = hit; n; n = n.parentNode || n.host) {
       if (n === el) return true;
     }
-    // a field that lets the pointer through to its own box (Vuetify's select): the box's
-    // click is the field's, as the page means it
-    return FIELDS.has(el.tagName) && (hit === el.parentElement ||
-      hit === (el.parentElement && el.parentElement.parentElement)) &&
-      getComputedStyle(el).pointerEvents === "none";
+    // a control that lets the pointer through to its own box (Vuetify's select field, the
+    // button in the shadow root of Ionic's segment button): the box's click is the
+    // control's, as the page means it
+    const up = composedParent(el), upper = up && composedParent(up);
+    return (hit === up || hit === upper) && getComputedStyle(el).pointerEvents === "none";
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.

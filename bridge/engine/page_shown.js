@@ -98,16 +98,16 @@
   const INSET = 24;
   function pageModal() {
     const veiled = (d, x, y) => {
-      const hit = document.elementFromPoint(x, y);
-      if (!hit || d.contains(hit)) return !!hit;
-      for (let n = hit; n; n = n.parentElement) {
+      const hit = P.hitTarget(null, x, y);  // (into shadow roots: Ionic draws its veil there)
+      if (!hit || drawnIn(d, hit)) return !!hit;
+      for (let n = hit; n; n = P.composedParent(n)) {
         if (getComputedStyle(n).position !== "fixed") continue;
         const b = n.getBoundingClientRect();
         return b.width >= innerWidth * 0.9 && b.height >= innerHeight * 0.9;
       }
       return false;
     };
-    for (const d of document.querySelectorAll("[aria-modal=true]")) {
+    for (const d of P.allRoots().flatMap((r) => [...r.querySelectorAll("[aria-modal=true]")])) {
       const role = roleOf(d);
       if (role !== "dialog" && role !== "alertdialog") continue;
       const r = d.getBoundingClientRect();
@@ -478,13 +478,14 @@
   }
 
   // A dialog's name, else the words of its first heading (a <dialog> seldom says which),
-  // else its first words outside its controls (Vuetify's card title is a div)
+  // else its first words outside its controls (Vuetify's card title is a div); those its
+  // host slots into it where it is drawn in a shadow root (Ionic's modal)
   function dialogName(el, role) {
-    const name = nameOf(el, role);
+    const name = nameOf(el, role), box = (el.querySelector("slot") && el.getRootNode().host) || el;
     if (name) return name;
-    const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
+    const h = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
     if (h) return cut(clean(h.innerText || ""), NAME_MAX)[0];
-    const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const w = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     for (let t = w.nextNode(), n = 0; t && n < 50; t = w.nextNode(), n++) {
       const p = t.parentElement;
       if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS) && p.checkVisibility())
@@ -494,7 +495,6 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly, clipsAll,
-    wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake,
-    ariaHidden, labels, namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil,
-    dialogName });
+    wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
+    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

@@ -69,3 +69,22 @@ async def test_a_host_that_says_it_is_the_check_box_in_its_shadow_root_is_one_li
         line_of(shot, ref(shot, "checkbox", "Dark theme"))], shot.text
     await actions.check(tab, parse(ref(shot, "checkbox", "Dark theme")), True)
     assert await text_of(tab, "#out") == "theme true"
+
+
+async def test_a_tab_that_lets_the_pointer_through_to_its_host_is_clicked_there(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, parse(ref(shot, "tab", "Grid")))
+    assert await text_of(tab, "#out") == "segment grid", out.text()
+
+
+async def test_a_modal_drawn_in_a_shadow_root_is_modal_and_named_by_its_slotted_title(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "button", "Rename")))
+    shot = await tab.snapshot(interactive=True)
+    assert "note: a modal dialog is open" in shot.text, shot.text
+    assert '- dialog "Rename the file"' in shot.text, shot.text
+    assert sorted(i["name"] for i in shot.refs.values()) == ["New name", "Save"], shot.text
