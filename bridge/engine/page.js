@@ -25,7 +25,7 @@
         cardLocs(res.rows);
         res.owed = owed();
         res.age = Math.round(performance.now());  // (collect.py reads a young empty page again)
-        res.undrawn = res.owed > 0 && (document.hidden || res.owed > OWED_MS);
+        res.undrawn = late(res.owed);
       }
       return res;
     } finally {
@@ -39,10 +39,8 @@
   // Whether the page waits for a frame (an animation frame, an observer's first report)
   // that this tab does not draw: hidden (no frame comes), or over OWED_MS without one.
   const OWED_MS = 200;
-  function undrawn() {
-    const waited = owed();
-    return waited > 0 && (document.hidden || waited > OWED_MS);
-  }
+  const late = (waited) => waited > 0 && (document.hidden || waited > OWED_MS);
+  const undrawn = () => late(owed());
 
   // How many ms the page's oldest ask for a frame has waited (0: none waits; a background
   // tab with a debugger is shown as visible, and draws none all the same). The extension's

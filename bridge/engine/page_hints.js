@@ -251,7 +251,7 @@
     // or a handle's pointer (a table's column edge that resizes it)
     if ((tag === "button" || tag === "input") && el.type === "submit" && el.form)
       hints.push("submit");
-    hints.push(P.pagerHint(el));  // (page_pager.js)
+    if (!hints.some(Boolean)) hints.push(P.pagerHint(el));  // (page_pager.js: its siblings)
     if (/^(?:col|row|[nsew]{1,2})-resize$/.test(getComputedStyle(el).cursor))
       hints.push("resize");
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
