@@ -88,3 +88,17 @@ async def test_a_modal_drawn_in_a_shadow_root_is_modal_and_named_by_its_slotted_
     assert "note: a modal dialog is open" in shot.text, shot.text
     assert '- dialog "Rename the file"' in shot.text, shot.text
     assert sorted(i["name"] for i in shot.refs.values()) == ["New name", "Save"], shot.text
+
+
+async def test_a_select_holding_its_options_shows_the_chosen_one_and_its_parts_are_its_own(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the radio group listens for its radios' clicks)
+    await goto(tab, site.url("wc_internals.html"))
+    shot = await tab.snapshot(interactive=True)
+    line = line_of(shot, ref(shot, "combobox", "Fruit"))
+    assert line.endswith('value="Pear"'), shot.text
+    # the part showing its value is the select's; the listening group is its radios'
+    assert 'clickable "Pear"' not in shot.text, shot.text
+    assert "radiogroup @" not in shot.text, shot.text
+    await actions.click(tab, parse(ref(shot, "radio", "Tall")))
+    assert await text_of(tab, "#out") == "size Tall"
