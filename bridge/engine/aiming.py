@@ -11,7 +11,7 @@ from ..policy.facts import is_toggle, plain
 from ..policy.intent import Element
 from .model import Handle
 from .placing import Aim
-from .snapshot import left_out
+from .snapshot import left_out, quote
 from .tab import Tab
 
 # A gate that took longer than this waited for the person: the page may have changed since.
@@ -93,9 +93,10 @@ def named(t: dict[str, Any]) -> str:
     """'button "Buy"': an element's kind and (its first 40 characters) name, from its info;
     for one of no name, its words (a tree's node that listens: 'div "Report.pdf"')."""
     name = str(t.get("name") or "")
-    left = int(t.get("nameLeft") or 0)
-    if not name:
-        name, left = " ".join(str(t.get("text") or "").split()), 0
     kind = str(t.get("role") or t.get("tag") or "element")
-    left += max(0, len(name) - 40)
-    return kind + (f' "{name[:40]}"{left_out(left)}' if name else "")
+    if name:
+        left = max(0, len(name) - 40) + int(t.get("nameLeft") or 0)
+        return f'{kind} "{name[:40]}"{left_out(left)}'
+    # (the page's words, quoted as acting.describe quotes them: they cannot end the quote)
+    text = " ".join(str(t.get("text") or "").split())
+    return kind + (f" {quote(text[:40])}{left_out(len(text) - 40)}" if text else "")
