@@ -25,16 +25,12 @@
     // two numbers or more, rising (a gap drawn as "…" between them is no number)
     if (pages.length < 2 || pages.some(([, n], i) => i && n <= pages[i - 1][1])) return "";
     const [first, last] = [pages[0][0], pages[pages.length - 1][0]];
-    const wordless = (i) => !HAS_WORD.test(kids[i].textContent || "");
-    if (at < first) {
-      const between = kids.slice(at + 1, first).filter((_, i) => wordless(at + 1 + i)).length;
-      return between === 0 ? "previous page" : between === 1 ? "first page" : "";
-    }
-    if (at > last) {
-      const between = kids.slice(last + 1, at).filter((_, i) => wordless(last + 1 + i)).length;
-      return between === 0 ? "next page" : between === 1 ? "last page" : "";
-    }
-    return "";
+    // the wordless steps between it and the numbers: none, it is the nearest; one, the end
+    const steps = (from, to) => kids.slice(from, to)
+      .filter((k) => !HAS_WORD.test(k.textContent || "")).length;
+    const [near, far, between] = at < first ? ["previous page", "first page", steps(at + 1, first)]
+      : at > last ? ["next page", "last page", steps(last + 1, at)] : ["", "", -1];
+    return between === 0 ? near : between === 1 ? far : "";
   }
 
   Object.assign(P, { pagerHint });
