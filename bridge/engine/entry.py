@@ -95,6 +95,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     keyed = state == "keys"  # a key at a time, focus moving on (a date's segments)
     if keyed:
         state, room = "ok", 0
+    # a code editor's own field: the editor's keys select what it holds, or go to its end
+    chord = state[5:] if isinstance(state, str) and state.startswith("keys:") else ""
+    if chord:
+        state = "ok"
     if state == "gone":
         raise RefNotFound(f"{what} is no longer in the page; nothing was typed. Take a new "
                           "snapshot")
@@ -109,6 +113,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     async def act() -> dict[str, Any] | None:
         """The input, then the field's info read in the barrier's round trip (None when
         it could not be read)."""
+        if chord:
+            await keyboard.press_chord(tab, keys.parse_chord(chord))
         if mode == "type" or (room is not None and len(text) > room):
             # (a fill longer than the field takes goes on as typing does: a code's boxes)
             over = await keyboard.type_lines(tab, text, typed, handle, room)
@@ -126,12 +132,17 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                     f"{over.dropped} character{'s' if over.dropped != 1 else ''} did not go "
                     "in: the field that had focus was full")
         elif text:
-            rich = pasting.wanted(str(info.get("tag") or ""), text)
-            if rich is None or not await pasting.paste(tab, handle, text, rich):
+            taken = bool(chord) and await pasting.into_editor(tab, handle, text)
+            rich = None if chord else pasting.wanted(str(info.get("tag") or ""), text)
+            if not taken and (rich is None or not await pasting.paste(tab, handle, text, rich)):
                 insert: Command = (keyboard.TEXT, {"text": text}, tab.session_id)
-                return await input_then_read(tab, [[insert]], handle)
+                if not chord:
+                    return await input_then_read(tab, [[insert]], handle)
+                await tab.send(*insert[:2])
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
+        if chord:  # the editor draws its lines, what its field is read by, on its next frame
+            await tab.frame_drawn()
         return await read_back(tab, handle)
 
     read = await keyboard.stopped_after(guarded(tab, act(), mode, out, barrier=False),

@@ -299,17 +299,19 @@
   // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
   // box around it that is drawn. So too a check box or radio button the page draws as a
   // switch beside it, no size of its own (Element Plus's), when that box holds no other
-  // control and is no bigger than a switch with its words: it takes the click.
+  // control and is no bigger than a switch with its words: it takes the click. So too the
+  // field a code editor takes its keys in (page_values.js `codeEditorOf`): in the editor.
   function viaWidget(el, res) {
-    if (!FIELDS.has(el.tagName)) return null;
+    const editor = res.error ? P.codeEditorOf(el) : null;
+    if (!editor && !FIELDS.has(el.tagName)) return null;
     const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
     const toggle = res.error === "hidden" && !res.clip && el.tagName === "INPUT" &&
       (el.type === "checkbox" || el.type === "radio");
-    if (!kept && !toggle && (res.error !== "covered" || !res.around)) return null;
+    if (!editor && !kept && !toggle && (res.error !== "covered" || !res.around)) return null;
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
-    if (!kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
+    if (!editor && !kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
         r.height > 1 && !/^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return null;
-    const box = toggle ? toggleBox(el) : drawnAround(el);
+    const box = editor || (toggle ? toggleBox(el) : drawnAround(el));
     if (!box) return null;
     const there = pointOn(box, (hit) => !!hit && (hit === box || box.contains(hit)));
     return there.error ? null : there;

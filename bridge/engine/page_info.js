@@ -195,7 +195,7 @@
     const src = standIn(el) || el;
     const role = roleOf(src);
     if (role === "textbox" && src.isContentEditable)
-      return { kind: "value", text: src.innerText || "" };
+      return { kind: "value", text: P.editorText(src) };
     if (src.tagName === "SELECT") {  // every option, where a snapshot lists the first ones
       return { kind: "options", text: Array.from(src.options, (o) => clean(o.label || o.text) +
         (o.selected ? " [selected]" : "") + (o.disabled || (o.parentNode && o.parentNode.disabled)

@@ -35,7 +35,8 @@
 
   // A field made ready for text, as a person clicks into it: focused, with all of it
   // selected (`fill`, to be replaced) or the caret at its end (`type`). "ok" ("ok:N" when
-  // it takes N more characters only: its maxlength; "keys" when it takes a key at a time),
+  // it takes N more characters only: its maxlength; "keys" when it takes a key at a time;
+  // "keys:" and the chord that selects all, or goes to the end, in a code editor),
   // "gone", or why it takes no text ("readonly", "disabled", "not-text:<type or tag>").
   const NO_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file",
                            "range", "color", "hidden"]);
@@ -43,6 +44,13 @@
     const el = get(id);
     if (!el) return "gone";
     const tag = el.tagName;
+    // a code editor's own field (Monaco's, Ace's, CodeMirror 5's): it holds none of the
+    // text; the editor's keys select all of it or go to its end ("keys:" the chord)
+    if (P.codeEditorOf(el)) {
+      el.focus();
+      const mac = /^Mac/.test(navigator.platform) ? "Meta" : "Control";
+      return "keys:" + mac + (mode === "fill" ? "+a" : "+End");
+    }
     if (tag === "INPUT" || tag === "TEXTAREA") {
       const t = (el.type || "").toLowerCase();
       if (tag === "INPUT" && NO_TEXT.has(t)) return "not-text:" + t;
@@ -74,6 +82,17 @@
     return "not-text:" + tag.toLowerCase();
   }
 
+  // `text` given to the page's own paste handler of element `id` (a code editor's field), as
+  // a person's paste gives it: whether the page took it (it stopped the browser's own).
+  function pasteInto(id, text) {
+    const el = get(id);
+    if (!el) return false;
+    const data = new DataTransfer();
+    data.setData("text/plain", text);
+    return !el.dispatchEvent(new ClipboardEvent("paste", { clipboardData: data, bubbles: true,
+                                                           cancelable: true, composed: true }));
+  }
+
   // Where keys typed now go: [the id of the element that has focus in this document (0:
   // none, or the body), how many more characters it takes (-1: any number; 0: it is full)].
   function typingAt() {
@@ -101,5 +120,5 @@
     return !!hit && ((!!el && hits(el, hit)) || (!!was && hits(was, hit)));
   }
 
-  Object.assign(P, { live, prepare, holdsFocus, typingAt, stillUnder });
+  Object.assign(P, { live, prepare, pasteInto, holdsFocus, typingAt, stillUnder });
 })();

@@ -83,8 +83,80 @@
     return `${+now.toFixed(2)} of ${+max.toFixed(2)}`;
   }
 
+  // What an editor a page makes of an element (contenteditable: a code editor, a rich text
+  // box) holds, line by line as it shows them: each innermost block a line (an empty one a
+  // blank line), each line break a line (not one that ends its block: that only gives an
+  // empty line its height). Where its style keeps spaces (a code editor's indentation) they
+  // stay, but at a line's end; elsewhere a run of them is one. Not in it: what it hides
+  // from assistive technology (Slate's placeholder), zero-width characters.
+  const INLINE = /^(inline|inline-block|inline-flex|inline-grid|contents|none)$/;
+  function editorText(el) {
+    const keeps = /^(pre|pre-wrap|break-spaces)/.test(getComputedStyle(el).whiteSpace);
+    const lines = [];
+    let line = null;  // the line being written (null: none begun)
+    const end = () => { if (line !== null) lines.push(line); line = null; };
+    const walk = (n) => {
+      for (let c = n.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 3) {
+          line = (line || "") + (keeps ? c.data : c.data.replace(/\s+/g, " "));
+        } else if (c.nodeType === 1 && c.getAttribute("aria-hidden") !== "true") {
+          if (c.tagName === "BR") {
+            lines.push(line || "");
+            line = null;
+          } else if (INLINE.test(getComputedStyle(c).display)) walk(c);
+          else { end(); walk(c); end(); }
+        }
+      }
+    };
+    walk(el);
+    end();
+    let out = lines.join("\n").replace(/[\u200b\ufeff]/g, "").split("\n")
+      .map((l) => keeps ? l.replace(/\s+$/, "") : clean(l));
+    while (out.length && !out[0]) out.shift();
+    while (out.length && !out[out.length - 1]) out.pop();
+    if (!keeps) out = out.filter((l, i) => l || out[i - 1]);  // (one blank line at most)
+    return out.join("\n");
+  }
+
+  // The lines a code editor that takes its keys in a field of its own (Monaco's EditContext
+  // box or text area, Ace's, CodeMirror 5's text area: no size, the lines drawn beside it,
+  // hidden from assistive technology) shows, top to bottom; null for any other field. Only
+  // the lines it has drawn: it leaves a long file's others out of the page.
+  const CODE_EDITORS = ".monaco-editor, .ace_editor, .CodeMirror";
+  const CODE_LINES = ".view-line, .ace_line, .CodeMirror-line";
+  function codeEditorOf(el) {
+    if (el.isContentEditable || !(el.tagName === "TEXTAREA" || el.editContext ||
+        el.getAttribute("role") === "textbox")) return null;
+    return el.closest(CODE_EDITORS);
+  }
+  // A part of a code editor that draws what its field holds (its lines, gutter, scroll bars,
+  // cursor), when the editor has such a field: its value says it all, and the editor takes
+  // a click there for its field. Not a box holding the field or a control of the editor's
+  // own (a find box, a list of suggestions).
+  const OWN_PARTS = "textarea, input, button, a[href], select, [contenteditable], " +
+    "[role]:not([role=presentation]):not([role=none])";
+  function drawsForEditor(el) {
+    const box = el.parentElement && el.parentElement.closest(CODE_EDITORS);
+    if (!box || el.matches(OWN_PARTS) || el.querySelector(OWN_PARTS)) return false;
+    return [...box.querySelectorAll("textarea, [role=textbox]")]
+      .some((f) => codeEditorOf(f) === box);
+  }
+  function codeLines(el) {
+    const box = codeEditorOf(el);
+    if (!box) return null;
+    const lines = [...box.querySelectorAll(CODE_LINES)]
+      .filter((l) => l.closest(CODE_EDITORS) === box)
+      .map((l) => [l.getBoundingClientRect().top, l.textContent.replace(/\u00a0/g, " ")]);
+    lines.sort((a, b) => a[0] - b[0]);
+    const text = lines.map(([, t]) => t.replace(/[\u200b\ufeff]/g, "").replace(/\s+$/, ""))
+      .join("\n");
+    return text.replace(/^\n+|\n+$/g, "");
+  }
+
   function valueOf(el, role) {
     const tag = el.tagName;
+    const code = codeLines(el);
+    if (code !== null) return code;
     if (tag === "INPUT") {
       const type = (el.type || "").toLowerCase();
       if (type === "password" || (el.value && masked(el)))
@@ -107,9 +179,7 @@
         (el.value !== undefined ? String(el.value) : null);
     }
     // (an editor's lines stay lines, as a textarea's do: a code editor's, a rich text's)
-    if (role === "textbox" && el.isContentEditable) {
-      return el.innerText.split(/\n+/).map(clean).filter(Boolean).join("\n");
-    }
+    if (role === "textbox" && el.isContentEditable) return editorText(el);
     if (role === "combobox") {
       const v = el.getAttribute("aria-valuenow") || el.getAttribute("aria-valuetext");
       if (v) return v;
@@ -178,5 +248,5 @@
     });
   }
 
-  Object.assign(P, { valueOf, optionsOf, takesMany });
+  Object.assign(P, { valueOf, optionsOf, takesMany, editorText, codeEditorOf, drawsForEditor });
 })();

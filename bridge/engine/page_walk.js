@@ -251,14 +251,14 @@
       // (content-visibility: hidden draws nothing of what the box holds, as a browser's
       // cached view or a page kept for later: no person sees it, and no click reaches it)
       if (cs.contentVisibility === "hidden") return;
-      if (leftBehind(el, cs)) return;  // a widget's original field: its options are no text
+      if (leftBehind(el, cs) || P.drawsForEditor(el)) return;  // a kept field; editor lines
       if (el === modal) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
       if (clipper && (cs.position === "fixed" ||
           (cs.position === "absolute" && !clipper.contains(el.offsetParent)))) clipper = null;
       const unseen = inert || !!clipper;  // no person reaches it
       // (a box the pointer grows from nothing over its box shows what it holds then)
-      if (!clipper && !hoverOnly && clipsAll(el, cs)) {
+      if (!clipper && !hoverOnly && clipsAll(el, cs) && !P.codeEditorOf(el)) {
         if (onHover.grows(el)) revealing((hoverOnly = el));
         else clipper = el;
       }
@@ -272,7 +272,7 @@
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
-      const dragging = visible && dragItem(el, cs);
+      const dragging = visible && dragItem(el, cs) && !P.codeEditorOf(el);
       if (dragging && !ACTIONABLE.has(role)) clickable = true;
       else if (!ACTIONABLE.has(role) && visible) {
         const own = ownClick(el, cs, role, handlers);

@@ -54,3 +54,11 @@ async def paste(tab: Tab, handle: Handle, text: str, rich: bool) -> bool:
     body = json.dumps(markup(text, rich))
     return bool(await tab.evaluate(handle.frame, f"(e => !!e && e.ownerDocument.execCommand("
                                    f"'insertHTML', false, {body}))(__ts.get({handle.local}))"))
+
+
+async def into_editor(tab: Tab, handle: Handle, text: str) -> bool:
+    """Give text to a code editor's own field as a paste (its handler takes it as it is; typed,
+    each line break would be an Enter it indents after): False when the editor did not take
+    it (the caller then types the text)."""
+    return bool(await tab.evaluate(handle.frame,
+                                   f"__ts.pasteInto({handle.local}, {json.dumps(text)})"))

@@ -1,0 +1,89 @@
+"""Code editors as pages build them: one that takes its keys in a field of no size and draws
+its lines beside it (Monaco, CodeMirror 5, Ace) is filled with its text as it is, typed into
+at its end, and read by the lines it shows; an editable one (CodeMirror 6, Slate) keeps its
+indentation and blank lines, and not its placeholder. On both transports."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, line_of, ref, text_of
+from tabsteward.bridge.engine import actions, reading
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+CODE = "def f(x):\n    if x:\n        return 1\n\n    return 0"
+FIELDS = {"mono": 'loc=textbox "Code editor"', "cm5": 'loc=textbox "Query"'}
+
+
+async def held(tab: Tab) -> dict[str, str]:
+    """What each editor holds, as the page itself says once saved."""
+    await actions.click(tab, parse('loc=button "Save"'))
+    return dict(json.loads(await text_of(tab, "#out")))
+
+
+@pytest.mark.parametrize("editor", list(FIELDS))
+async def test_a_code_editor_s_field_of_no_size_is_filled_with_the_text_as_it_is(
+        tab: Tab, site: Site, editor: str) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    out = await actions.enter_text(tab, parse(FIELDS[editor]), CODE, "fill")
+    # (typed, each line break would be an Enter the editor indents after)
+    assert (await held(tab))[editor] == CODE
+    assert f"value now {CODE!r}" in out.changes, out.text()
+
+
+@pytest.mark.parametrize("editor", list(FIELDS))
+async def test_typing_into_a_code_editor_goes_on_at_its_end_as_keys(
+        tab: Tab, site: Site, editor: str) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    await actions.enter_text(tab, parse(FIELDS[editor]), "if x:", "fill")
+    await actions.enter_text(tab, parse(FIELDS[editor]), "\ngo()", "type")
+    assert (await held(tab))[editor] == "if x:\n    go()"  # its Enter indented the line
+
+
+@pytest.mark.parametrize("editor", list(FIELDS))
+async def test_a_code_editor_emptied_by_a_fill_holds_nothing(
+        tab: Tab, site: Site, editor: str) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    await actions.enter_text(tab, parse(FIELDS[editor]), "", "fill")
+    assert (await held(tab))[editor] == ""
+
+
+async def test_a_code_editor_is_one_field_whose_value_is_the_lines_it_shows(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    await actions.enter_text(tab, parse(FIELDS["mono"]), "a = 1\n\n  b = 2", "fill")
+    await actions.enter_text(tab, parse(FIELDS["cm5"]), "SELECT\n\n  1;", "fill")
+    shot = await tab.snapshot()
+    mono, cm5 = ref(shot, "textbox", "Code editor"), ref(shot, "textbox", "Query")
+    # in the order they are drawn (Monaco's lines are placed, not in the page's order), with
+    # their indentation and blank lines (CodeMirror 5 draws one as a zero-width space)
+    assert shot.refs[mono]["value"] == "a = 1\n\n  b = 2"
+    assert shot.refs[cm5]["value"] == "SELECT\n\n  1;"
+    assert "hover-only" not in line_of(shot, mono)
+    # its lines, gutter and scroll box are the field's: no clickable of their own, no text
+    assert [i["role"] for i in shot.refs.values()] == ["textbox"] * 4 + ["button"], shot.text
+    assert "b = 2" not in shot.text.replace(shot.refs[mono]["value"].replace("\n", "\\n"), "")
+
+
+async def test_an_editable_editor_keeps_its_indentation_and_blank_lines(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    shot = await tab.snapshot()
+    script = ref(shot, "textbox", "Script")
+    assert shot.refs[script]["value"] == "def main():\n\n    return 42"
+    assert await reading.read_element(tab, parse(script)) == \
+        ("value", "def main():\n\n    return 42")
+
+
+async def test_an_editor_s_placeholder_is_not_its_value(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    shot = await tab.snapshot()
+    notes = ref(shot, "textbox", "Notes")
+    assert not shot.refs[notes].get("value"), line_of(shot, notes)
+    await actions.enter_text(tab, parse(notes), "Buy milk", "fill")
+    assert await js(tab, "document.getElementById('slate').innerText.includes('Buy milk')")
