@@ -118,29 +118,44 @@
     return out.join("\n");
   }
 
-  // The lines a code editor that takes its keys in a field of its own (Monaco's EditContext
-  // box or text area, Ace's, CodeMirror 5's text area: no size, the lines drawn beside it,
-  // hidden from assistive technology) shows, top to bottom; null for any other field. Only
-  // the lines it has drawn: it leaves a long file's others out of the page.
+  // The code editor whose keys `el` takes, when it is the field such an editor keeps of no
+  // size or unseen, its lines drawn beside it (Monaco's EditContext box or text area, Ace's
+  // and CodeMirror 5's text area); null for any other element (a field of the editor's own
+  // widgets, in a box with a role of its own: Monaco's find and replace boxes).
   const CODE_EDITORS = ".monaco-editor, .ace_editor, .CodeMirror";
   const CODE_LINES = ".view-line, .ace_line, .CodeMirror-line";
   function codeEditorOf(el) {
     if (el.isContentEditable || !(el.tagName === "TEXTAREA" || el.editContext ||
         el.getAttribute("role") === "textbox")) return null;
-    return el.closest(CODE_EDITORS);
+    const box = el.closest(CODE_EDITORS);
+    for (let n = el.parentElement; n && n !== box; n = n.parentElement)
+      if (/^(?!presentation$|none$)./.test(n.getAttribute("role") || "")) return null;
+    if (!box) return null;
+    const tiny = (n) => {
+      const r = n.getBoundingClientRect();
+      return r.width <= 1 || r.height <= 1;
+    };
+    const up = el.parentElement;  // (CodeMirror 5 clips its wide text area in a box of none)
+    return tiny(el) || getComputedStyle(el).opacity === "0" || (up && up !== box && tiny(up) &&
+      getComputedStyle(up).overflow !== "visible") ? box : null;
   }
   // A part of a code editor that draws what its field holds (its lines, gutter, scroll bars,
-  // cursor), when the editor has such a field: its value says it all, and the editor takes
-  // a click there for its field. Not a box holding the field or a control of the editor's
-  // own (a find box, a list of suggestions).
+  // cursor; a child of the editor's box or of its child), when the editor has such a field:
+  // its value says it all, and the editor takes a click there for its field. Not a box
+  // holding the field or a control of the editor's own (a find box, a list of suggestions).
   const OWN_PARTS = "textarea, input, button, a[href], select, [contenteditable], " +
     "[role]:not([role=presentation]):not([role=none])";
   function drawsForEditor(el) {
-    const box = el.parentElement && el.parentElement.closest(CODE_EDITORS);
+    const up = el.parentElement, top = up && up.parentElement;
+    const box = up && up.matches(CODE_EDITORS) ? up
+      : top && top.matches(CODE_EDITORS) ? top : null;
     if (!box || el.matches(OWN_PARTS) || el.querySelector(OWN_PARTS)) return false;
     return [...box.querySelectorAll("textarea, [role=textbox]")]
       .some((f) => codeEditorOf(f) === box);
   }
+
+  // The lines a code editor shows (codeEditorOf), top to bottom: only those it has drawn (it
+  // leaves a long file's others out of the page); null for any other element.
   function codeLines(el) {
     const box = codeEditorOf(el);
     if (!box) return null;

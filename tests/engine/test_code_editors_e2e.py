@@ -66,8 +66,11 @@ async def test_a_code_editor_is_one_field_whose_value_is_the_lines_it_shows(
     assert shot.refs[cm5]["value"] == "SELECT\n\n  1;"
     assert "hover-only" not in line_of(shot, mono)
     # its lines, gutter and scroll box are the field's: no clickable of their own, no text
-    assert [i["role"] for i in shot.refs.values()] == ["textbox"] * 4 + ["button"], shot.text
+    assert [i["role"] for i in shot.refs.values()] == ["textbox"] * 6 + ["button"], shot.text
     assert "b = 2" not in shot.text.replace(shot.refs[mono]["value"].replace("\n", "\\n"), "")
+    # the fields of its own widgets are theirs, even one of no size (its find box's)
+    assert shot.refs[ref(shot, "textbox", "Find")]["value"] == "needle"
+    assert not shot.refs[ref(shot, "textbox", "Replace")].get("value"), shot.text
 
 
 async def test_an_editable_editor_keeps_its_indentation_and_blank_lines(
