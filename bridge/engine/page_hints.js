@@ -4,7 +4,8 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, HAS_WORD, CONTROLS, SKIP_TAGS, byIds, nameOf } = P;
+  const { clean, HAS_WORD, CONTROLS, SKIP_TAGS, byIds, nameOf, NOISE, ICON_SET, hintWords,
+    iconName, fileWords } = P;
 
   // An element with no accessible name (an icon), or named only by a number (a count on a
   // like button), gets a hint from the markup a person's eye or its developer went by, the
@@ -25,24 +26,6 @@
   const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title",
                      "data-bs-original-title", "data-bs-title", "data-title",
                      "data-tippy-content", "data-tooltip-content", "data-balloon"];
-  const NOISE = new Set(("icon icons ico btn button action actions item link clickable " +
-    "pointer active disabled selected hover focus open show hidden visible inline block " +
-    "flex grid row col small large sm md lg xl xs left right top bottom center primary " +
-    "secondary tertiary default light dark outline outlined filled fill line stroke round " +
-    "rounded sharp solid regular duotone thin fa fas far fab fal fad bi mdi glyphicon " +
-    "material ion svg img image wrapper container inner outer control controls tool tools " +
-    "ripple js ui symbols relative absolute fixed sticky static clearfix pull invisible " +
-    "notranslate horizontal vertical " +
-    "truncate uppercase lowercase bold italic underline content wrap box root base sprite " +
-    "sprites bg background lucide octicon feather tabler iconify ti ph ri bx bxs la las " +
-    "lar lab danger success warning info muted ghost plain neutral accent subtle " +
-    "contained elevated tonal " +
-    "material-icons material-symbols-outlined material-symbols-rounded " +
-    // what hides an element from sight but not from screen readers says nothing of it
-    "sr-only sr-only-focusable visually-hidden visuallyhidden screen-reader-text " +
-    "screen-reader-only a11y-hidden offscreen assistive-text " +
-    // a count's or a tag's look, not what its element does
-    "badge counter pill chip").split(" "));
   const LAYOUT = new RegExp("^(?:[mp][trblxyse]?|text|bg|border|rounded|shadow|d|w|h|min|" +
     "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
     "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");
@@ -58,11 +41,6 @@
   const FRAMEWORK = new RegExp("^[A-Z]|^(?:ant|chakra|mat|mdc|mdl|cdk|el|ql|rc|v|q|ag|dx|k|" +
     "fc|bp\\d*|dt|tabulator|gridjs|mantine|mud|fui|ms|n|arco|semi|t|ivu|van|layui|p|e|pf|" +
     "pf-v\\d|slds|bx-|cds-)-|^eui[A-Z]|^ui-(?:state|corner|widget|helper|priority)-");
-  // an icon set's prefix: what follows it is the icon's name (`ti-trash`, `ic_share_24px`)
-  const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|pi|la[srb]?|ri|bx[sl]?|gg|icon|" +
-    "ico|ic|glyphicon|feather|lucide|octicon|tabler|uil|codicon|fi|lni|typcn|wi|oi)(?:-+|_)");
-  const AFFIX = new RegExp(ICON_SET.source + "|^(?:btn|js|i)-|[-_](?:icon|ico|btn|button)$",
-                           "g");
   const ICON_FONT = /icon|symbol|glyph|awesome/i;
   // whether n draws its text in an icon font (by its font, or by the class that sets it,
   // whose font may not have loaded). Its first font is the one: the system font stack many
@@ -77,29 +55,7 @@
   const HAS_LETTER = /\p{L}/u;
   const LIGATURE = /^[a-z_]{3,30}$/;  // an icon font's glyph by its name ("delete")
 
-  // "thumb_up", "deleteButton", "icon-trash", "trash-can.8f3a2b1c", "ic_share_24px",
-  // "bi-cart3" -> "thumb up", "delete", "trash", "trash can", "share", "cart": no build
-  // hash, size, version or number. A side (`arrow-left`, Blueprint's `align-center`) says
-  // which way beside a word that says something; alone (`pull-left`, FAST's `horizontal`
-  // slider) it is layout.
-  const SIDES = new Set(["left", "right", "top", "bottom", "center", "horizontal", "vertical"]);
-  function hintWords(s) {
-    const w = String(s).replace(AFFIX, "").replace(/([a-z])([A-Z])/g, "$1 $2")
-      .split(/[\s_\-.]+/).map((x) => x.toLowerCase().replace(/^([a-z]{3,})\d+$/, "$1"))
-      .filter((x) => x && !/^\d|^v\d+$|\d\D+\d|^[0-9a-f]{8,}$/.test(x));
-    const sides = w.some((x) => !NOISE.has(x));
-    return clean(w.filter((x) => !NOISE.has(x) || (sides && SIDES.has(x))).join(" "))
-      .slice(0, 60);
-  }
-
-  // An image's file name as words ("/img/trash-can.8f3a2b1c.svg" -> "trash can"); "" for
-  // none, a data: URL, or a name of no words (a hash)
-  function fileWords(url) {
-    if (!url || url.startsWith("data:")) return "";
-    return hintWords(url.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, ""));
-  }
-
-  // A class token's hint and its strength: 1 an icon set's name (`fa-trash`) or a word
+  // A class token's hint and its strength: 2 an icon set's name (`fa-trash`), 1 a word
   // (`like`), 0 a short token that may be a minifier's (`asa`); null when it says nothing
   // (layout, framework, hashed, one or two letters).
   function classHint(tok) {
@@ -107,7 +63,7 @@
     // Element's `el-icon-delete`, `anticon-delete`)
     const framed = /^(?:[a-z]{1,6}-icon|anticon)-([a-z][a-z-]{2,30})$/.exec(tok);
     if (framed && (FRAMEWORK.test(tok) || tok.startsWith("anticon-")) && hintWords(framed[1]))
-      return [hintWords(framed[1]), 1];
+      return [hintWords(framed[1]), 2];
     // a framework's name for a part of its widget that is an icon of a kind (MUI's
     // `MuiChip-deleteIcon`, `MuiAutocomplete-clearIndicator`, Ant Design's
     // `ant-tag-close-icon`): the kind
@@ -123,9 +79,9 @@
         HASHED.test(tok)) return null;
     const named = ICON_SET.test(tok);
     if (!named && (/\d/.test(tok) || tok.length <= 2)) return null;
-    const words = hintWords(tok);
+    const words = named ? iconName(tok) : hintWords(tok);
     if (!words) return null;
-    return [words, named || tok.length > 3 ? 1 : 0];
+    return [words, named ? 2 : tok.length > 3 ? 1 : 0];
   }
 
   // Whether el holds letters a person reads (not a script's, a style's, a noscript's).
@@ -208,7 +164,8 @@
       }
     }
     // class tokens (an SVG's too: its className is no string), first those that tell it
-    // from its like siblings (`facebook` before the `share` every link of the row has);
+    // from its like siblings (`facebook` before the `share` every link of the row has),
+    // then an icon set's name before a word (`ri-external-link-line` before `remixicon`);
     // short ones only after the background image
     const tokens = [];
     for (const n of nodes) {
@@ -219,7 +176,7 @@
         if (got) tokens.push([n, tok, got[0], got[1], sharedClass(n, tok)]);
       }
     }
-    tokens.sort((a, b) => a[4] - b[4]);
+    tokens.sort((a, b) => a[4] - b[4] || b[3] - a[3]);
     const classSel = (n, tok) => n === el ? tag + "." + tok : holds(el, n, "." + tok);
     for (const [n, tok, words, strength] of tokens) {
       if (!strength) break;

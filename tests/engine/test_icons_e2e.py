@@ -236,3 +236,14 @@ async def test_an_item_titled_with_the_words_it_shows_says_them_once(
     assert "> 1" not in lines, shot.text
     await actions.click(tab, parse(lines[at].split()[3]))
     assert await text_of(tab, "#out") == "page 2"
+
+
+async def test_an_icon_set_s_class_names_its_icon_by_all_its_words_less_its_style(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("iconsets.html"))
+    shot = await tab.snapshot(interactive=True)
+    # (`link`, `image`, `info` and `bold` say nothing as a page's own classes; as an icon's
+    # name they say what it is; `fa-solid`, `fa-2x`, `ph-bold` and `-fill` only draw it)
+    assert [info.get("hint") for info in shot.refs.values()] == [
+        "bold", "italic", "link", "image", "circle info", "trash", "bookmark", "heart",
+        "external link", "format bold", "trash", "edit", "share", "star"], shot.text
