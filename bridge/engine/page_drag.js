@@ -15,13 +15,15 @@
   const PLACEHOLDER = /placeholder/i;
 
   // During a walk: [elements with click or press listeners, elements with drop listeners]
-  // (a list that takes both is a sortable library's, SortableJS's among them).
+  // (a list that takes both is a sortable library's, SortableJS's among them; an editor's
+  // text takes both too, and its lines are no items: CodeMirror 6's).
   let zones = null;
 
   function sortableList(el) {
     if (!el || el.tagName === "TABLE") return false;  // a sortable table sorts its columns
     return ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
-      (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1) ||
+      (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1 &&
+       !el.isContentEditable) ||
       el.hasAttribute("data-sortable") || el.hasAttribute("data-rbd-droppable-id") ||
       DRAG_WORDS.test(el.getAttribute("aria-roledescription") || ""));
   }

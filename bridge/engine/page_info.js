@@ -194,8 +194,8 @@
     if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { kind: "frame", text: "" };
     const src = standIn(el) || el;
     const role = roleOf(src);
-    if (role === "textbox" && src.isContentEditable)
-      return { kind: "value", text: P.editorText(src) };
+    if (role === "textbox" && (src.isContentEditable || P.codeEditorOf(src)))  // ("lines": in part)
+      return { kind: P.editorPartial(src) ? "lines" : "value", text: valueOf(src, role) || "" };
     if (src.tagName === "SELECT") {  // every option, where a snapshot lists the first ones
       return { kind: "options", text: Array.from(src.options, (o) => clean(o.label || o.text) +
         (o.selected ? " [selected]" : "") + (o.disabled || (o.parentNode && o.parentNode.disabled)

@@ -88,7 +88,8 @@
   // blank line), each line break a line (not one that ends its block: that only gives an
   // empty line its height). Where its style keeps spaces (a code editor's indentation) they
   // stay, but at a line's end; elsewhere a run of them is one. Not in it: what it hides
-  // from assistive technology (Slate's placeholder), zero-width characters.
+  // from assistive technology (Slate's placeholder), zero-width characters. Where it left
+  // lines out (CodeMirror 6's gap), a line "…".
   const INLINE = /^(inline|inline-block|inline-flex|inline-grid|contents|none)$/;
   function editorText(el) {
     const keeps = /^(pre|pre-wrap|break-spaces)/.test(getComputedStyle(el).whiteSpace);
@@ -103,6 +104,9 @@
           if (c.tagName === "BR") {
             lines.push(line || "");
             line = null;
+          } else if (c.classList.contains("cm-gap")) {  // lines it did not draw
+            end();
+            lines.push("\u2026");
           } else if (INLINE.test(getComputedStyle(c).display)) walk(c);
           else { end(); walk(c); end(); }
         }
@@ -166,6 +170,26 @@
     const text = lines.map(([, t]) => t.replace(/[\u200b\ufeff]/g, "").replace(/\s+$/, ""))
       .join("\n");
     return text.replace(/^\n+|\n+$/g, "");
+  }
+
+  // Whether an editor may leave lines it holds out of the page, drawing only those around
+  // what it shows: CodeMirror 6 puts a gap where they would be; the lines a code editor
+  // (codeEditorOf) drew fill its box, or start above it, or after its first line by the
+  // numbers in its gutter (it was scrolled). Its scroll height says nothing: Monaco's is
+  // 16 million pixels, and it scrolls past its last line.
+  const LINE_NUMBERS = ".line-numbers, .CodeMirror-linenumber, .ace_gutter-cell";
+  function editorPartial(el) {
+    if (el.isContentEditable) return !!el.querySelector(":scope > .cm-gap");
+    const box = codeEditorOf(el);
+    const lines = box ? [...box.querySelectorAll(CODE_LINES)]
+      .filter((l) => l.closest(CODE_EDITORS) === box).map((l) => l.getBoundingClientRect())
+      : [];
+    if (!lines.length) return false;
+    const b = box.getBoundingClientRect(), line = lines[0].height || 1;
+    const first = Math.min(...[...box.querySelectorAll(LINE_NUMBERS)]
+      .map((n) => parseInt(n.textContent, 10)).filter((n) => n > 0));  // (none: Infinity)
+    return (first > 1 && first < Infinity) || Math.min(...lines.map((r) => r.top)) < b.top - line / 2 ||
+      Math.max(...lines.map((r) => r.bottom)) > b.bottom - line;
   }
 
   function valueOf(el, role) {
@@ -263,5 +287,6 @@
     });
   }
 
-  Object.assign(P, { valueOf, optionsOf, takesMany, editorText, codeEditorOf, drawsForEditor });
+  Object.assign(P, { valueOf, optionsOf, takesMany, editorText, codeEditorOf, drawsForEditor,
+    editorPartial });
 })();

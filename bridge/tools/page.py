@@ -76,6 +76,12 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
         return Result(shot.text, {"text": shot.text, "refs": shot.refs})
 
 
+# what `text` says of an editor that draws only the lines around what it shows
+PARTIAL = ("note: the editor holds more lines than it draws (it draws those around what it "
+           "shows); these are the ones it drew: `scroll {target} --dy 600` and read again for "
+           "more")
+
+
 @tool("text", "The page's visible text (or --markdown); with a target, all that element "
       "holds, uncut: a field's value or an element's text (what a snapshot line cut short)",
       Param("target", positional=True, help="only this element (@N, loc=, text=, CSS)"),
@@ -95,6 +101,8 @@ async def text(call: Call, args: dict[str, Any]) -> Result:
             data = {"url": tab.state.url, "format": kind, "target": str(args["target"]),
                     "text": body}
         note = await tab.undrawn_note()
+        if of is not None and data["format"] == "lines":
+            note = "\n".join(filter(None, [note, PARTIAL.format(target=args["target"])]))
         # the address is the page's word too: below the marker
         out = f"{UNTRUSTED}\nurl: {printable(tab.state.url)}\n" + (f"{note}\n" if note else "") + \
             printable(body, lines=True)

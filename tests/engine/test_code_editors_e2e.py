@@ -66,7 +66,7 @@ async def test_a_code_editor_is_one_field_whose_value_is_the_lines_it_shows(
     assert shot.refs[cm5]["value"] == "SELECT\n\n  1;"
     assert "hover-only" not in line_of(shot, mono)
     # its lines, gutter and scroll box are the field's: no clickable of their own, no text
-    assert [i["role"] for i in shot.refs.values()] == ["textbox"] * 6 + ["button"], shot.text
+    assert [i["role"] for i in shot.refs.values()] == ["textbox"] * 7 + ["button"], shot.text
     assert "b = 2" not in shot.text.replace(shot.refs[mono]["value"].replace("\n", "\\n"), "")
     # the fields of its own widgets are theirs, even one of no size (its find box's)
     assert shot.refs[ref(shot, "textbox", "Find")]["value"] == "needle"
@@ -90,3 +90,23 @@ async def test_an_editor_s_placeholder_is_not_its_value(tab: Tab, site: Site) ->
     assert not shot.refs[notes].get("value"), line_of(shot, notes)
     await actions.enter_text(tab, parse(notes), "Buy milk", "fill")
     assert await js(tab, "document.getElementById('slate').innerText.includes('Buy milk')")
+
+
+async def test_an_editor_that_draws_only_some_of_its_lines_says_its_value_is_a_part(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("codeeditors.html"))
+    shot = await tab.snapshot()
+    log = ref(shot, "textbox", "Log")
+    assert "partial" in line_of(shot, log)
+    assert shot.refs[log]["value"] == "line 1\nline 2\n\u2026\nline 80"  # where its gap is
+    assert await reading.read_element(tab, parse(log)) == \
+        ("lines", "line 1\nline 2\n\u2026\nline 80")
+    for editor in FIELDS.values():  # lines that fill the editor's box: it may hold more
+        await actions.enter_text(tab, parse(editor), "\n".join(map(str, range(12))), "fill")
+    shot = await tab.snapshot()
+    for name in ("Code editor", "Query"):
+        assert "partial" in line_of(shot, ref(shot, "textbox", name)), shot.text
+        await actions.enter_text(tab, parse(f'loc=textbox "{name}"'), "a\nb", "fill")
+    shot = await tab.snapshot()
+    assert "partial" not in shot.text.replace(line_of(shot, ref(shot, "textbox", "Log")), ""), \
+        shot.text
