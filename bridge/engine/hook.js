@@ -1,9 +1,10 @@
 // Tabsteward's main-world hook: remembers which elements got click-like listeners (and
-// which drop listeners: a sortable list's; which hover listeners: a row's), and names
-// them, when asked, by dispatching an event the isolated-world helper listens for; it
-// counts the timers the page arms in reply to input and as it loads, for a look after an
-// action or a load to wait for, and in a hidden document runs the timers that are due when
-// a read asks (the pump: Chrome runs them late there). It also holds the shield: while
+// which drop listeners: a sortable list's; hover listeners: a row's; wheel listeners: a
+// box the page scrolls itself), and names them, when asked, by dispatching an event the
+// isolated-world helper listens for; it counts the timers the page arms in reply to input
+// and as it loads, for a look after an action or a load to wait for, and in a hidden
+// document runs the timers that are due when a read asks (the pump: Chrome runs them late
+// there). It also holds the shield: while
 // mouse input meant for a frame of another process is sent, this document stops every
 // trusted mouse and pointer event before its page sees one, and tells the helper that some
 // came. It keeps the ARIA web components set through their ElementInternals, which no
@@ -30,8 +31,11 @@ export default function tabstewardHook(KEY) {
   const DROP = new Set(["dragover", "drop"]);
   // a row that shows its actions by script while the pointer is over it listens for these
   const HOVER = new Set(["mouseenter", "mouseover", "pointerenter", "pointerover"]);
-  const marked = [], dropped = [], hovered = [];
+  // a box whose overflow is hidden and that the page scrolls itself (perfect-scrollbar)
+  const WHEEL = new Set(["wheel", "mousewheel", "DOMMouseScroll"]);
+  const marked = [], dropped = [], hovered = [], wheeled = [];
   const seen = new WeakSet(), seenDrop = new WeakSet(), seenHover = new WeakSet();
+  const seenWheel = new WeakSet();
   // the kinds of events each element listens for: an app's root that listens for every
   // kind on behalf of its whole tree (React's container: about 80) is no control, and no
   // drop zone; no control listens for this many kinds itself
@@ -58,6 +62,7 @@ export default function tabstewardHook(KEY) {
       if (TYPES.has(type)) mark(this);
       else if (DROP.has(type)) mark(this, dropped, seenDrop);
       else if (HOVER.has(type)) mark(this, hovered, seenHover);
+      else if (WHEEL.has(type)) mark(this, wheeled, seenWheel);
       return add.call(this, type, listener, options);
     },
   }.addEventListener;
@@ -316,4 +321,5 @@ export default function tabstewardHook(KEY) {
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));
   add.call(document, "ts-ask-hover-" + KEY, () => tell(hovered, "ts-hover-"));
+  add.call(document, "ts-ask-wheel-" + KEY, () => tell(wheeled, "ts-wheel-"));
 }

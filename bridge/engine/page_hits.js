@@ -81,9 +81,10 @@
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
-  // `kind`: "drop" those with drop listeners instead, "hover" those with pointer-over ones.
+  // `kind`: "drop" those with drop listeners instead, "hover" those with pointer-over ones,
+  // "wheel" those with wheel ones.
   const LISTENED = { click: ["ts-ask-", "ts-mark-"], drop: ["ts-ask-drop-", "ts-drop-"],
-                     hover: ["ts-ask-hover-", "ts-hover-"] };
+                     hover: ["ts-ask-hover-", "ts-hover-"], wheel: ["ts-ask-wheel-", "ts-wheel-"] };
   function listened(secret, kind = "click") {
     const found = new Set();
     if (!secret) return found;

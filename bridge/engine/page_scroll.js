@@ -36,6 +36,20 @@
     return Math.abs(k - 1) < 0.02 ? 1 : k;
   }
 
+  // A box whose overflow is hidden but that the page scrolls itself, on the wheel, by its
+  // scroll offsets (perfect-scrollbar's): scrolled as one that lets its content scroll, as
+  // a person's wheel scrolls it. The elements with wheel listeners (hook.js) are asked once
+  // a call, and only when such a box clips.
+  let wheeled = null;
+  function pageScrolls(box) {
+    if (!P.hookKey) return false;
+    if (!wheeled) {
+      wheeled = P.listened(P.hookKey, "wheel");
+      queueMicrotask(() => { wheeled = null; });
+    }
+    return wheeled.has(box);
+  }
+
   function reveal(el, centre) {
     const b = el.getBoundingClientRect();
     let r = { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
@@ -56,8 +70,9 @@
       const view = { left: br.left + box.clientLeft * kx, top: br.top + box.clientTop * ky };
       view.right = view.left + box.clientWidth * kx;
       view.bottom = view.top + box.clientHeight * ky;
-      const sx = cs.overflowX === "auto" || cs.overflowX === "scroll";
-      const sy = cs.overflowY === "auto" || cs.overflowY === "scroll";
+      const own = !LETS.has(cs.overflowX) && !LETS.has(cs.overflowY) && pageScrolls(box);
+      const sx = own || cs.overflowX === "auto" || cs.overflowX === "scroll";
+      const sy = own || cs.overflowY === "auto" || cs.overflowY === "scroll";
       const dx = sx ? shift(r.left, r.right, view.left, view.right, centre) : 0;
       const dy = sy ? shift(r.top, r.bottom, view.top, view.bottom, centre) : 0;
       if (dx || dy) {
@@ -117,7 +132,7 @@
     const page = box === document.scrollingElement;
     const cs = page ? null : getComputedStyle(box);
     const lets = (axis) => page ? !/^(hidden|clip)$/.test(pageOverflow(axis))
-                                : LETS.has(cs["overflow" + axis]);
+                                : LETS.has(cs["overflow" + axis]) || pageScrolls(box);
     return !!(dy && lets("Y") && room(box.scrollTop, box.scrollHeight, box.clientHeight, dy) ||
               dx && lets("X") && room(box.scrollLeft, box.scrollWidth, box.clientWidth, dx));
   }

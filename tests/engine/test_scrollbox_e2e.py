@@ -125,6 +125,19 @@ async def test_a_row_cut_off_by_a_box_that_cannot_scroll_is_hidden_not_covered(
     assert await text_of(tab, "#out") == "Cut 1 clicked"
 
 
+async def test_a_row_of_a_box_its_page_scrolls_on_the_wheel_is_scrolled_to_and_clicked(
+        tab: Tab, site: Site) -> None:
+    # (its overflow is hidden, as perfect-scrollbar's: a person scrolls it with the wheel)
+    shot = await open_page(tab, site, "wheeled")
+    await actions.click(tab, target(shot, "button", "Roll 5"))
+    assert await text_of(tab, "#out") == "Roll 5 clicked"
+    assert await scroll_top(tab, "wheeled") > 0
+    assert await js(tab, "document.getElementById('thumb').dataset.at") == \
+        str(int(await scroll_top(tab, "wheeled")))  # the page heard it scroll
+    out = await actions.scroll(tab, target(shot, "button", "Roll 5"), 0, -200)
+    assert await scroll_top(tab, "wheeled") == 0, out.text()
+
+
 async def test_a_row_in_a_scroll_box_inside_a_shadow_root_is_scrolled_to(
         tab: Tab, site: Site) -> None:
     shot = await open_page(tab, site, "host")
