@@ -76,7 +76,7 @@
     if (invalidOf(el)) s.push("invalid");
     if (tag === "TEXTAREA" || aria("aria-multiline") === "true" ||
         (el.isContentEditable && role === "textbox" && tag !== "INPUT")) s.push("multiline");
-    // (an editor that holds more lines than it draws: its value is those it drew)
+    // (an editor that may hold more lines than it drew: its value is those it drew)
     if (role === "textbox" && P.editorPartial(el)) s.push("partial");
     if (aria("aria-haspopup") ? aria("aria-haspopup") !== "false"
       : role === "button" && expanded === null && menuBeside(el)) s.push("haspopup");

@@ -188,7 +188,8 @@
     const b = box.getBoundingClientRect(), line = lines[0].height || 1;
     const first = Math.min(...[...box.querySelectorAll(LINE_NUMBERS)]
       .map((n) => parseInt(n.textContent, 10)).filter((n) => n > 0));  // (none: Infinity)
-    return (first > 1 && first < Infinity) || Math.min(...lines.map((r) => r.top)) < b.top - line / 2 ||
+    return (first > 1 && first < Infinity) ||
+      Math.min(...lines.map((r) => r.top)) < b.top - line / 2 ||
       Math.max(...lines.map((r) => r.bottom)) > b.bottom - line;
   }
 

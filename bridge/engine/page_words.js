@@ -51,7 +51,8 @@
   // only styles an icon (`fa-solid`, `fa-spin`, `fa-2x`, Phosphor's weight `ph-bold`)
   const DRAWN_AS = new Set(("fill filled line outline outlined solid regular light thin " +
     "duotone twotone sharp round rounded alt o brands fw xs sm lg xl").split(" "));
-  const TWEAKS = /^(?:\d+x|spin|pulse|beat|fade|flip|shake|bounce|border|inverse|stack|li|ul|(?:rotate|flip|pull)-\w+)$/;
+  const TWEAKS = new RegExp("^(?:\\d+x|spin|pulse|beat|fade|flip|shake|bounce|border|inverse|" +
+    "stack|li|ul|(?:rotate|flip|pull)-\\w+)$");
   const SET_WORDS = new Set(("icon icons ico svg tabler lucide octicon feather iconify " +
     "material symbols").split(" "));
   function iconName(tok) {

@@ -77,9 +77,8 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
 
 
 # what `text` says of an editor that draws only the lines around what it shows
-PARTIAL = ("note: the editor holds more lines than it draws (it draws those around what it "
-           "shows); these are the ones it drew: `scroll {target} --dy 600` and read again for "
-           "more")
+PARTIAL = ("note: these are the lines the editor drew, those around what it shows; it may "
+           "hold more: `scroll {target} --dy 600` and read again for them")
 
 
 @tool("text", "The page's visible text (or --markdown); with a target, all that element "
