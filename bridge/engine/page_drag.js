@@ -50,10 +50,12 @@
 
   function dragHandle(el, cs) {
     // a grab or move cursor of its own (not one it inherits): a sortable library that marks
-    // nothing else (SortableJS in its fallback mode) still shows a person the hand
+    // nothing else (SortableJS in its fallback mode) still shows a person the hand; not a
+    // slider's track around its thumb (Ionic's range): what moves there is the slider's
     if (GRAB.test((cs || getComputedStyle(el)).cursor)) {
       const p = el.parentElement;
-      if (!p || !GRAB.test(getComputedStyle(p).cursor)) return true;
+      if ((!p || !GRAB.test(getComputedStyle(p).cursor)) &&
+          !el.querySelector("[role=slider], input[type=range]")) return true;
     }
     if (!el.attributes.length) return false;
     const cls = typeof el.className === "string" ? el.className : "";

@@ -18,6 +18,8 @@ async def test_fill_sets_a_page_s_own_slider_and_spin_button_by_their_keys(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("sliders.html"))
     shot = await tab.snapshot(interactive=True)
+    # (a track that shows a grab hand around its thumb is the slider's, nothing to drag)
+    assert [i["role"] for i in shot.refs.values()] == ["slider"] * 4 + ["spinbutton"], shot.text
     out = await enter_text(tab, target(shot, "slider", "Brightness"), "7", "fill")
     assert out.changes == ["value now '7'"]
     await enter_text(tab, target(shot, "slider", "Brightness"), "0", "fill")  # its Home key
