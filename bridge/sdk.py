@@ -307,9 +307,12 @@ class Tabsteward:
         return await self._run("scroll", target=target, dx=dx, dy=dy,
                                **_look(snapshot, interactive, delta))
 
-    async def drag(self, target: str, to: str, *, snapshot: bool = False,
-                   interactive: bool = False, delta: bool = False) -> Result:
-        return await self._run("drag", target=target, to=to, **_look(snapshot, interactive, delta))
+    async def drag(self, target: str, to: str | None = None, *, dx: int | None = None,
+                   dy: int | None = None, snapshot: bool = False, interactive: bool = False,
+                   delta: bool = False) -> Result:
+        """Drag target onto `to`, or by (dx, dy) pixels (a swipe, a splitter moved)."""
+        return await self._run("drag", target=target, to=to, dx=dx, dy=dy,
+                               **_look(snapshot, interactive, delta))
 
     async def wait(self, target: str | None = None, *, state: State | None = None,
                    text: str | None = None, url: str | None = None, load: Load | None = None,

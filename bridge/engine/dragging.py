@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TargetCovered, TargetError, TargetNotInteractable
+from ..errors import TargetCovered, TargetError, TargetNotInteractable, UsageError
 from . import shield
 from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
@@ -222,6 +222,105 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     await _dropped(tab, src)
     said = report(src_what, dst_what, before, *await _read_back(tab, src, dst, plan, before))
     return Outcome(said.did, said.changes, said.data)
+
+
+BY_MAX = 10_000  # pixels a drag by an offset may move either way
+
+
+async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
+    """Press on the source, move the pointer by (dx, dy) as a hand does, and let go there:
+    a swipe, a splitter moved, a stroke on a drawing pad. The end must lie in the window
+    (nothing scrolls for it) and in the source's document. Both ends are put to policy
+    before any input: the source as the drag's start, what lies under the end as what the
+    release reaches, and what a click of the two would activate."""
+    if not (dx or dy):
+        raise UsageError("a drag by 0,0 moves nothing; give --dx or --dy. Nothing was done")
+    if max(abs(dx), abs(dy)) > BY_MAX:
+        raise UsageError(f"a drag moves at most {BY_MAX:,} px either way; nothing was done")
+    tab.attach_ahead(MOUSE)
+    src, info = await tab.resolve_info(source)
+    what = describe(src, info)
+    grip = await tab.evaluate(src.frame, f"__ts.handleOf({src.local})")
+    if grip:  # an item with a drag handle is taken by its handle, as a person does
+        src = Handle(src.frame, int(grip), src.ref)
+    first = await aim_and_ask(tab, src, what, info, Ask("drag"))
+    ex, ey = first.x + dx, first.y + dy
+    if src.frame.id != tab.target_id:
+        raise TargetNotInteractable(f"{what} is inside a frame: a drag by an offset starts "
+                                    "and ends in the page's own document; nothing was done")
+    end = await tab.evaluate(src.frame, f"__ts.endOf({ex}, {ey}, {json.dumps(HOOK_SECRET)})")
+    if not isinstance(end, dict) or end.get("outside"):
+        w, h = (end or {}).get("outside") or ("?", "?")
+        raise UsageError(f"a drag of {what} by {dx},{dy} would end at {ex:.0f},{ey:.0f}, "
+                         f"outside the window ({w}x{h}); nothing was done")
+    if end.get("frame"):
+        raise TargetNotInteractable(f"a drag of {what} by {dx},{dy} would end inside the frame "
+                                    f"{end['frame']}; nothing was done")
+    await tab.permit("drag", end.get("info") if isinstance(end.get("info"), dict) else None)
+    if first.hit_id and end.get("hit"):  # a release clicks both ends' nearest common ancestor
+        common = await tab.common_target(src.frame, first.hit_id, int(end["hit"]))
+        if common is not None and int(common.get("id") or 0) not in (
+                first.target_id, int(end.get("target") or 0)):
+            await tab.permit("drag", common)
+    held = first.hit_id or src.local  # what the hand holds: it moves, if anything does
+    before = await tab.evaluate(src.frame, f"__ts.rect({held})")
+    await tab.send("Input.setInterceptDrags", {"enabled": True})
+    shields = await shield.raise_shields(tab, src.frame.session)
+    came: list[str] = []
+    hand = _Hand(tab, src, src, what, first, Plan(), first.x, first.y)
+    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
+    try:
+        shields = await _press(hand, what, shields)
+        native = await tab.evaluate(src.frame, _NATIVE.format(first.hit_id or src.local))
+        await hand.move(*toward(hand.x, hand.y, ex, ey))  # past a library's threshold
+        if native:
+            await asyncio.wait({intercepted}, timeout=0.05)
+        if intercepted.done():
+            hand.html5 = intercepted.result()[1]["data"]
+            await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
+        for left in range(STEPS, 0, -1):
+            await hand.move(*step(hand.x, hand.y, ex, ey, left))
+            await asyncio.sleep(STEP_PAUSE)
+        if hand.html5 is not None:
+            await _drag_event(tab, "drop", ex, ey, hand.html5)
+        await hand.button("mouseReleased", ex, ey)
+    except BaseException as e:
+        if hand.held:
+            where = await asyncio.shield(asyncio.ensure_future(_let_go(hand, src)))
+            if isinstance(e, TargetError):
+                raise type(e)(f"{_cause(e)}; the drag was let go {where}", **e.details) from e
+        raise
+    finally:
+        intercepted.cancel()
+        came = await shield.lower_shields(tab, shields)
+        await tab.send("Input.setInterceptDrags", {"enabled": False})
+    if came:
+        raise TargetCovered(f"the browser sent part of the drag of {what} to a frame of "
+                            f"{came[0]}; that frame ignored it. What the page did with it is "
+                            "in its next snapshot")
+    await asyncio.sleep(STEP_PAUSE)  # a page's handler of the release may run on the next frame
+    return _moved_by(what, dx, dy, before, await tab.evaluate(
+        src.frame, f"[__ts.rect({held}), __ts.info({src.local})]"), info)
+
+
+def _moved_by(what: str, dx: int, dy: int, before: Any, after: Any,
+              info: dict[str, Any]) -> Outcome:
+    """What a drag by an offset did: where what the hand held (`before`, `after`: its
+    box, and the dragged element's info) stands now against where it stood (a swiped item
+    slid aside, a splitter moved, one that sprang back), and the element's value when it
+    has one that changed (a slider's)."""
+    out = Outcome(f"dragged {what} by {dx},{dy}")
+    rect, now = after if isinstance(after, list) and len(after) == 2 else (None, None)
+    if not isinstance(rect, list) or not isinstance(before, list):
+        out.changes.append("it is no longer in the page")
+        return out
+    mx, my = round(rect[0] - before[0]), round(rect[1] - before[1])
+    out.changes.append(f"it moved by {mx},{my}" if mx or my else "it stands where it stood")
+    out.data["moved"] = [mx, my]
+    if isinstance(now, dict) and now.get("value") != info.get("value") and \
+            now.get("value") is not None:
+        out.changes.append(f"value now {now['value']!r}")
+    return out
 
 
 async def _read_back(tab: Tab, src: Handle, dst: Handle, plan: Plan,

@@ -1,8 +1,9 @@
 // The page helper's calls an action makes on one element around its input: its look-up
 // with where the input goes, in one call (`live`), a field made ready for text (`prepare`),
-// whether it kept the focus (`holdsFocus`), and whether a press left the page as it was
-// under the pointer (`stillUnder`). Each is one call of the helper, so the extension makes
-// it through chrome.scripting as it reads (bridge/cdp/ext_reader.py).
+// whether it kept the focus (`holdsFocus`), whether a press left the page as it was under
+// the pointer (`stillUnder`), and what a drag by an offset ends on (`endOf`). Each is one
+// call of the helper, so the extension makes it through chrome.scripting as it reads
+// (bridge/cdp/ext_reader.py).
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
@@ -82,6 +83,20 @@
     return "not-text:" + tag.toLowerCase();
   }
 
+  // What a release at (x, y) of this frame's viewport reaches, for a drag by an offset:
+  // `{hit, target}` (ids; `info`, what it activates, the release's click among them), or
+  // `{frame}` when the point is inside a child frame, or `{outside}` when it is outside the
+  // viewport (the page is not scrolled for it: the hand moves over what is shown).
+  function endOf(x, y, secret) {
+    const [w, h] = P.view();
+    if (!(x >= 0 && y >= 0 && x < w && y < h)) return { outside: [w, h] };
+    const hit = hitTarget(null, x, y);
+    if (!hit) return { outside: [w, h] };
+    const t = P.activationOf(hit, secret) || hit;
+    if (t.tagName === "IFRAME" || t.tagName === "FRAME") return { frame: P.describe(t) };
+    return { hit: idOf(hit), target: idOf(t), info: info(idOf(t)) };
+  }
+
   // `text` given to the page's own paste handler of element `id` (a code editor's field), as
   // a person's paste gives it: whether the page took it (it stopped the browser's own).
   function pasteInto(id, text) {
@@ -120,5 +135,5 @@
     return !!hit && ((!!el && hits(el, hit)) || (!!was && hits(was, hit)));
   }
 
-  Object.assign(P, { live, prepare, pasteInto, holdsFocus, typingAt, stillUnder });
+  Object.assign(P, { live, prepare, pasteInto, endOf, holdsFocus, typingAt, stillUnder });
 })();

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import actions, dragging
+from ..errors import UsageError
 from . import looking
 from .common import TARGET, optional_target, result, tab_of, target
 from .registry import Call, Param, Result, tool
@@ -113,10 +114,19 @@ async def scroll(call: Call, args: dict[str, Any]) -> Result:
         return await looking.reported(tab, out, args)
 
 
-@tool("drag", "Drag one element onto another", TARGET,
-      Param("to", required=True, positional=True, help="where to drop: @N, loc=, text= or CSS"),
+@tool("drag", "Drag one element onto another, or by --dx/--dy pixels (a swipe, a splitter)",
+      TARGET, Param("to", positional=True, help="where to drop: @N, loc=, text= or CSS"),
+      Param("dx", "int", help="instead of TO: move the pointer this many pixels right "
+                              "(negative: left) and let go there"),
+      Param("dy", "int", help="instead of TO: pixels down (negative: up)"),
       *looking.LOOK, mutating=True)
 async def drag(call: Call, args: dict[str, Any]) -> Result:
+    by = args.get("dx") is not None or args.get("dy") is not None
+    if by == bool(args.get("to")):
+        raise UsageError("give where to drop (TO) or an offset (--dx/--dy), not both or "
+                         "neither; nothing was dragged")
     async with tab_of(call, args) as tab:
-        out = await dragging.drag(tab, target(args), target(args, "to"))
+        out = await (dragging.drag_by(tab, target(args), int(args.get("dx") or 0),
+                                      int(args.get("dy") or 0)) if by
+                     else dragging.drag(tab, target(args), target(args, "to")))
         return await looking.reported(tab, out, args)
