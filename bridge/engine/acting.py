@@ -62,12 +62,12 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
         left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
         hint = str(info.get("hint") or "")[:40]
         # an element with no name (a text locator's `<b>Alice</b>`, a row hovered by its
-        # words): its words
-        text = "" if name or hint else " ".join(str(info.get("text") or "").split())
+        # words, a swiped item): its words, then its hint, as its snapshot line says them
+        text = "" if name else " ".join(str(info.get("text") or "").split())
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
             f' "{name[:40]}"{left_out(left)}' if name else
-            f" hint={quote(hint)}" if hint else
-            f" {quote(text[:40])}{left_out(len(text) - 40)}" if text else "") + (
+            (f" {quote(text[:40])}{left_out(len(text) - 40)}" if text else "") +
+            (f" hint={quote(hint)}" if hint else "")) + (
             f", drawn anew in place of @{handle.was}" if handle.was else "") + ")"
     return f"@{handle.ref}" + (f" (drawn anew in place of @{handle.was})" if handle.was else "")
 
