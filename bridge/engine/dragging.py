@@ -8,6 +8,8 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,6 +119,52 @@ class _Hand:
         return again.x, again.y
 
 
+@asynccontextmanager
+async def _holding(hand: _Hand, what: str, hit: int, first: tuple[float, float]
+                   ) -> AsyncIterator[None]:
+    """The source pressed (`hit`: the element the press lands on) and taken hold of, toward
+    `first`, for the drag's moves and release in the body: with the browser's own drags
+    intercepted and every other process's frame shielded while the button is held. However
+    the body ends (a failure, or the request cancelled: the agent gave up, the hub timed it
+    out, the client went away), the button is not left held in the page; a second
+    cancellation while letting go leaves the letting go to finish on its own."""
+    tab, src = hand.tab, hand.src
+    await tab.send("Input.setInterceptDrags", {"enabled": True})
+    # frames of other processes ignore the drag's mouse input (shield.py): one the browser
+    # routed there by an out-of-date layout did nothing, and the drag is refused below
+    shields = await shield.raise_shields(tab, src.frame.session)
+    # listened for from here, where the `finally` below stops listening however it ends
+    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
+    try:
+        shields = await _press(hand, what, shields)
+        # only an element the browser drags itself starts an HTML5 drag: wait for one then
+        native = await tab.evaluate(src.frame, _NATIVE.format(hit or src.local))
+        # take hold while the source is under the pointer: the browser picks the element an
+        # HTML5 drag carries, and a library its item, at the first move past its threshold,
+        # by what lies under the press point then (a scroll before it would pick another)
+        await hand.move(*toward(hand.x, hand.y, *first))
+        if native:
+            await asyncio.wait({intercepted}, timeout=0.05)
+        if intercepted.done():
+            hand.html5 = intercepted.result()[1]["data"]
+            await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
+        yield
+    except BaseException as e:
+        if hand.held:
+            where = await asyncio.shield(asyncio.ensure_future(_let_go(hand, src)))
+            if isinstance(e, TargetError):  # the target changed, went or got covered
+                raise type(e)(f"{_cause(e)}; the drag was let go {where}", **e.details) from e
+        raise
+    finally:
+        intercepted.cancel()
+        came = await shield.lower_shields(tab, shields)
+        await tab.send("Input.setInterceptDrags", {"enabled": False})
+    if came:  # the press reached the page (`_press`); its capture keeps the rest there
+        raise TargetCovered(f"the browser sent part of the drag of {what} to a frame of "
+                            f"{came[0]}; that frame ignored it. What the page did with the "
+                            "rest is in its next snapshot")
+
+
 async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
     """Press on the source, move, release on the destination. Both ends are put to policy as
     the clicks they may be (a drag that ends where it began is one), before any input.
@@ -154,27 +202,8 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         raise TargetNotInteractable(f"{src_what} moved while the drag was prepared; nothing "
                                     "was done")
     sx, sy = start.x, start.y
-    await tab.send("Input.setInterceptDrags", {"enabled": True})
-    # frames of other processes ignore the drag's mouse input (shield.py): one the browser
-    # routed there by an out-of-date layout did nothing, and the drag is refused below
-    shields = await shield.raise_shields(tab, src.frame.session)
-    came: list[str] = []
     hand = _Hand(tab, src, dst, dst_what, dropping, plan, sx, sy)
-    # listened for from here, where the `finally` below stops listening however it ends
-    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
-    try:
-        shields = await _press(hand, src_what, shields)
-        # only an element the browser drags itself starts an HTML5 drag: wait for one then
-        native = await tab.evaluate(src.frame, _NATIVE.format(start.hit_id or src.local))
-        # take hold while the source is under the pointer: the browser picks the element an
-        # HTML5 drag carries, and a library its item, at the first move past its threshold,
-        # by what lies under the press point then (a scroll before it would pick another)
-        await hand.move(*toward(sx, sy, dropping.x, dropping.y))
-        if native:
-            await asyncio.wait({intercepted}, timeout=0.05)
-        if intercepted.done():
-            hand.html5 = intercepted.result()[1]["data"]
-            await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
+    async with _holding(hand, src_what, start.hit_id, (dropping.x, dropping.y)):
         # into view now, as a person scrolls holding it; found where a release drops on it
         # (a library may let the pointer through its items once one is held: `dropSpot`)
         await tab.scroll_into_view(dst, dst_what)
@@ -201,23 +230,6 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
             await _drag_event(tab, "dragOver", hand.x, hand.y, hand.html5)
             await _drag_event(tab, "drop", hand.x, hand.y, hand.html5)
         await hand.button("mouseReleased", hand.x, hand.y)
-    except BaseException as e:
-        # however the drag ends (a failure, or the request cancelled: the agent gave up, the
-        # hub timed it out, the client went away), the button is not left held in the page;
-        # a second cancellation while letting go leaves the letting go to finish on its own
-        if hand.held:
-            where = await asyncio.shield(asyncio.ensure_future(_let_go(hand, src)))
-            if isinstance(e, TargetError):  # the target changed, went or got covered
-                raise type(e)(f"{_cause(e)}; the drag was let go {where}", **e.details) from e
-        raise
-    finally:
-        intercepted.cancel()
-        came = await shield.lower_shields(tab, shields)
-        await tab.send("Input.setInterceptDrags", {"enabled": False})
-    if came:  # the press reached the page (`_press`); its capture keeps the rest there
-        raise TargetCovered(f"the browser sent part of the drag of {src_what} to a frame of "
-                            f"{came[0]}; that frame ignored it. What the page did with the "
-                            "rest is in its next snapshot")
     await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
     await _dropped(tab, src)
     said = report(src_what, dst_what, before, *await _read_back(tab, src, dst, plan, before))
@@ -264,40 +276,14 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
             await tab.permit("drag", common)
     held = first.hit_id or src.local  # what the hand holds: it moves, if anything does
     before = await tab.evaluate(src.frame, f"__ts.rect({held})")
-    await tab.send("Input.setInterceptDrags", {"enabled": True})
-    shields = await shield.raise_shields(tab, src.frame.session)
-    came: list[str] = []
     hand = _Hand(tab, src, src, what, first, Plan(), first.x, first.y)
-    intercepted = tab.expect(lambda m, p, s: m == "Input.dragIntercepted")
-    try:
-        shields = await _press(hand, what, shields)
-        native = await tab.evaluate(src.frame, _NATIVE.format(first.hit_id or src.local))
-        await hand.move(*toward(hand.x, hand.y, ex, ey))  # past a library's threshold
-        if native:
-            await asyncio.wait({intercepted}, timeout=0.05)
-        if intercepted.done():
-            hand.html5 = intercepted.result()[1]["data"]
-            await _drag_event(tab, "dragEnter", hand.x, hand.y, hand.html5)
+    async with _holding(hand, what, first.hit_id, (ex, ey)):
         for left in range(STEPS, 0, -1):
             await hand.move(*step(hand.x, hand.y, ex, ey, left))
             await asyncio.sleep(STEP_PAUSE)
         if hand.html5 is not None:
             await _drag_event(tab, "drop", ex, ey, hand.html5)
         await hand.button("mouseReleased", ex, ey)
-    except BaseException as e:
-        if hand.held:
-            where = await asyncio.shield(asyncio.ensure_future(_let_go(hand, src)))
-            if isinstance(e, TargetError):
-                raise type(e)(f"{_cause(e)}; the drag was let go {where}", **e.details) from e
-        raise
-    finally:
-        intercepted.cancel()
-        came = await shield.lower_shields(tab, shields)
-        await tab.send("Input.setInterceptDrags", {"enabled": False})
-    if came:
-        raise TargetCovered(f"the browser sent part of the drag of {what} to a frame of "
-                            f"{came[0]}; that frame ignored it. What the page did with it is "
-                            "in its next snapshot")
     await asyncio.sleep(STEP_PAUSE)  # a page's handler of the release may run on the next frame
     return _moved_by(what, dx, dy, before, await tab.evaluate(
         src.frame, f"[__ts.rect({held}), __ts.info({src.local})]"), info)
