@@ -91,6 +91,14 @@
   // from assistive technology (Slate's placeholder), zero-width characters. Where it left
   // lines out (CodeMirror 6's gap), a line "…".
   const INLINE = /^(inline|inline-block|inline-flex|inline-grid|contents|none)$/;
+  // (the usual tags of an editor's text are taken by their tag: a style read for each of a
+  // long document's elements costs more than the rest of its reading)
+  const INLINE_TAGS = new Set(["SPAN", "B", "I", "EM", "STRONG", "U", "S", "A", "CODE", "MARK",
+                               "SUB", "SUP", "SMALL", "STRIKE", "DEL", "INS", "FONT", "KBD"]);
+  const BLOCK_TAGS = new Set(["P", "DIV", "LI", "H1", "H2", "H3", "H4", "H5", "H6", "PRE",
+                              "BLOCKQUOTE", "UL", "OL", "TR", "TD", "TH", "TABLE"]);
+  const inline = (c) => INLINE_TAGS.has(c.tagName) ||
+    (!BLOCK_TAGS.has(c.tagName) && INLINE.test(getComputedStyle(c).display));
   function editorText(el) {
     const keeps = /^(pre|pre-wrap|break-spaces)/.test(getComputedStyle(el).whiteSpace);
     const lines = [];
@@ -107,7 +115,7 @@
           } else if (c.classList.contains("cm-gap")) {  // lines it did not draw
             end();
             lines.push("\u2026");
-          } else if (INLINE.test(getComputedStyle(c).display)) walk(c);
+          } else if (inline(c)) walk(c);
           else { end(); walk(c); end(); }
         }
       }
