@@ -161,9 +161,13 @@
     const up = el.parentElement, top = up && up.parentElement;
     const box = up && up.matches(CODE_EDITORS) ? up
       : top && top.matches(CODE_EDITORS) ? top : null;
-    if (!box || el.matches(OWN_PARTS) || el.querySelector(OWN_PARTS)) return false;
-    return [...box.querySelectorAll("textarea, [role=textbox]")]
-      .some((f) => codeEditorOf(f) === box);
+    return !!box && !el.matches(OWN_PARTS) && !el.querySelector(OWN_PARTS) && editorBox(box);
+  }
+  // Whether `el` is a code editor's box that has such a field: a click on it goes to the
+  // field, which has the ref (Monaco's box listens for clicks once its find box opened).
+  function editorBox(el) {
+    return el.matches(CODE_EDITORS) && [...el.querySelectorAll("textarea, [role=textbox]")]
+      .some((f) => codeEditorOf(f) === el);
   }
 
   // The lines a code editor shows (codeEditorOf), top to bottom: only those it has drawn (it
@@ -297,5 +301,5 @@
   }
 
   Object.assign(P, { valueOf, optionsOf, takesMany, editorText, codeEditorOf, drawsForEditor,
-    editorPartial });
+    editorBox, editorPartial });
 })();

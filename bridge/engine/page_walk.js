@@ -274,7 +274,7 @@
       let clickable = false;
       const dragging = visible && dragItem(el, cs) && !P.codeEditorOf(el);
       if (dragging && !ACTIONABLE.has(role)) clickable = true;
-      else if (!ACTIONABLE.has(role) && visible) {
+      else if (!ACTIONABLE.has(role) && visible && !P.editorBox(el)) {
         const own = ownClick(el, cs, role, handlers);
         if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts)
           : own || tabStop(el, role)) {
