@@ -114,7 +114,8 @@ async def scroll(call: Call, args: dict[str, Any]) -> Result:
         return await looking.reported(tab, out, args)
 
 
-@tool("drag", "Drag one element onto another, or by --dx/--dy pixels (a swipe, a splitter)",
+@tool("drag", "Drag one element onto another, or by a distance in pixels (dx, dy: a swipe, "
+      "a splitter)",
       TARGET, Param("to", positional=True, help="where to drop: @N, loc=, text= or CSS"),
       Param("dx", "int", help="instead of TO: move the pointer this many pixels right "
                               "(negative: left) and let go there"),
