@@ -246,23 +246,25 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
     before any input: the source as the drag's start, what lies under the end as what the
     release reaches, and what a click of the two would activate."""
     if not (dx or dy):
-        raise UsageError("a drag by 0,0 moves nothing; give --dx or --dy. Nothing was done")
+        raise UsageError("a drag by 0,0 moves nothing; give a distance (dx or dy). Nothing "
+                         "was done")
     if max(abs(dx), abs(dy)) > BY_MAX:
         raise UsageError(f"a drag moves at most {BY_MAX:,} px either way; nothing was done")
     tab.attach_ahead(MOUSE)
     src, info = await tab.resolve_info(source)
     what = describe(src, info)
+    if src.frame.id != tab.target_id:
+        raise TargetNotInteractable(f"{what} is inside a frame: a drag by a distance starts "
+                                    "and ends in the page's own document; nothing was done")
     grip = await tab.evaluate(src.frame, f"__ts.handleOf({src.local})")
     if grip:  # an item with a drag handle is taken by its handle, as a person does
         src = Handle(src.frame, int(grip), src.ref)
     first = await aim_and_ask(tab, src, what, info, Ask("drag"))
     ex, ey = first.x + dx, first.y + dy
-    if src.frame.id != tab.target_id:
-        raise TargetNotInteractable(f"{what} is inside a frame: a drag by an offset starts "
-                                    "and ends in the page's own document; nothing was done")
     end = await tab.evaluate(src.frame, f"__ts.endOf({ex}, {ey}, {json.dumps(HOOK_SECRET)})")
     if not isinstance(end, dict) or end.get("outside"):
-        w, h = (end or {}).get("outside") or ("?", "?")
+        size = end.get("outside") if isinstance(end, dict) else None
+        w, h = size if isinstance(size, list) and len(size) == 2 else ("?", "?")
         raise UsageError(f"a drag of {what} by {dx},{dy} would end at {ex:.0f},{ey:.0f}, "
                          f"outside the window ({w}x{h}); nothing was done")
     if end.get("frame"):

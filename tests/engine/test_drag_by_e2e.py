@@ -10,7 +10,12 @@ from pagetools import goto, listened_snapshot, run_tool, target, text_of, watch_
 from tabsteward.bridge.engine import actions, dragging
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
-from tabsteward.bridge.errors import PolicyError, TargetCovered, UsageError
+from tabsteward.bridge.errors import (
+    PolicyError,
+    TargetCovered,
+    TargetNotInteractable,
+    UsageError,
+)
 from tabsteward.bridge.policy.intent import Intent
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -86,6 +91,14 @@ async def test_a_drag_of_a_pixel_on_a_button_is_judged_as_the_click_it_makes(
         browser.gate = None
     assert await pressed(tab) == 0
     assert await text_of(tab, "#out") == "nothing yet"
+
+
+async def test_a_drag_by_a_distance_inside_a_frame_is_refused_before_any_press(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("swipes.html"))
+    with pytest.raises(TargetNotInteractable, match=r"is inside a frame: .*nothing was done"):
+        await dragging.drag_by(tab, target(shot, "button", "In frame"), 20, 0)
+    assert await pressed(tab) == 0
 
 
 @pytest.mark.parametrize(("dx", "dy", "says"), [
