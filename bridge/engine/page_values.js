@@ -130,6 +130,11 @@
     return out.join("\n");
   }
 
+  // The label a code editor's kit gives its field when the page gives none and that follows
+  // its caret (Ace's "Cursor at row 3"): a name that changes as the caret moves names
+  // nothing, so the field is named as one with no label is (hinted by the words before it).
+  const KIT_LABEL = /^Cursor at row \d+$/;
+
   // The code editor whose keys `el` takes, when it is the field such an editor keeps of no
   // size or unseen, its lines drawn beside it (Monaco's EditContext box or text area, Ace's
   // and CodeMirror 5's text area); null for any other element (a field of the editor's own
@@ -301,5 +306,5 @@
   }
 
   Object.assign(P, { valueOf, optionsOf, takesMany, editorText, codeEditorOf, drawsForEditor,
-    editorBox, editorPartial });
+    editorBox, editorPartial, KIT_LABEL });
 })();

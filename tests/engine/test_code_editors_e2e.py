@@ -6,6 +6,7 @@ indentation and blank lines, and not its placeholder. On both transports."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from fixture_server import Site
@@ -17,7 +18,8 @@ from tabsteward.bridge.engine.targets import parse
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
 CODE = "def f(x):\n    if x:\n        return 1\n\n    return 0"
-FIELDS = {"mono": 'loc=textbox "Code editor"', "cm5": 'loc=textbox "Query"'}
+FIELDS = {"mono": 'loc=textbox "Code editor"', "cm5": 'loc=textbox "Query"',
+          "ace": "textarea.ace_text-input"}
 
 
 async def held(tab: Tab) -> dict[str, str]:
@@ -68,7 +70,7 @@ async def test_a_code_editor_is_one_field_whose_value_is_the_lines_it_shows(
     # its lines, gutter and scroll box are the field's: no clickable of their own, no text
     # (nor its box, which listens for clicks, its find box open: the field has the ref)
     assert [i["role"] for i in shot.refs.values()] == \
-        ["textbox"] * 3 + ["button"] * 2 + ["textbox"] * 4 + ["button"], shot.text
+        ["textbox"] * 3 + ["button"] * 2 + ["textbox"] * 5 + ["button"], shot.text
     assert "b = 2" not in shot.text.replace(shot.refs[mono]["value"].replace("\n", "\\n"), "")
     # the fields of its own widgets are theirs, even one of no size (its find box's)
     assert shot.refs[ref(shot, "textbox", "Find")]["value"] == "needle"
@@ -106,9 +108,20 @@ async def test_an_editor_that_draws_only_some_of_its_lines_says_its_value_is_a_p
     for editor in FIELDS.values():  # lines that fill the editor's box: it may hold more
         await actions.enter_text(tab, parse(editor), "\n".join(map(str, range(12))), "fill")
     shot = await tab.snapshot()
-    for name in ("Code editor", "Query"):
-        assert "partial" in line_of(shot, ref(shot, "textbox", name)), shot.text
-        await actions.enter_text(tab, parse(f'loc=textbox "{name}"'), "a\nb", "fill")
+    assert len(re.findall(r"\[[^\]]*\bpartial\b", shot.text)) == len(FIELDS) + 1, shot.text
+    for editor in FIELDS.values():
+        await actions.enter_text(tab, parse(editor), "a\nb", "fill")
     shot = await tab.snapshot()
     assert "partial" not in shot.text.replace(line_of(shot, ref(shot, "textbox", "Log")), ""), \
         shot.text
+
+
+async def test_a_name_a_code_editor_gives_its_field_by_its_caret_names_nothing(
+        tab: Tab, site: Site) -> None:
+    # (Ace's "Cursor at row 1" changes as the caret moves: the words before it say which)
+    await goto(tab, site.url("codeeditors.html"))
+    shot = await tab.snapshot()
+    style = next(r for r, i in shot.refs.items() if i.get("hint") == "Style")
+    assert shot.refs[style]["name"] == ""
+    assert shot.refs[style]["value"] == "a { color: red; }"
+    assert "Cursor at row" not in shot.text
