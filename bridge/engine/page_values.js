@@ -145,9 +145,9 @@
     if (el.isContentEditable || !(el.tagName === "TEXTAREA" || el.editContext ||
         el.getAttribute("role") === "textbox")) return null;
     const box = el.closest(CODE_EDITORS);
+    if (!box) return null;
     for (let n = el.parentElement; n && n !== box; n = n.parentElement)
       if (/^(?!presentation$|none$)./.test(n.getAttribute("role") || "")) return null;
-    if (!box) return null;
     const tiny = (n) => {
       const r = n.getBoundingClientRect();
       return r.width <= 1 || r.height <= 1;
