@@ -175,13 +175,16 @@
       .some((f) => codeEditorOf(f) === el);
   }
 
+  // The line elements a code editor's box drew (not those of an editor inside it).
+  const drawnLines = (box) => [...box.querySelectorAll(CODE_LINES)]
+    .filter((l) => l.closest(CODE_EDITORS) === box);
+
   // The lines a code editor shows (codeEditorOf), top to bottom: only those it has drawn (it
   // leaves a long file's others out of the page); null for any other element.
   function codeLines(el) {
     const box = codeEditorOf(el);
     if (!box) return null;
-    const lines = [...box.querySelectorAll(CODE_LINES)]
-      .filter((l) => l.closest(CODE_EDITORS) === box)
+    const lines = drawnLines(box)
       .map((l) => [l.getBoundingClientRect().top, l.textContent.replace(/\u00a0/g, " ")]);
     lines.sort((a, b) => a[0] - b[0]);
     const text = lines.map(([, t]) => t.replace(/[\u200b\ufeff]/g, "").replace(/\s+$/, ""))
@@ -198,9 +201,7 @@
   function editorPartial(el) {
     if (el.isContentEditable) return !!el.querySelector(":scope > .cm-gap");
     const box = codeEditorOf(el);
-    const lines = box ? [...box.querySelectorAll(CODE_LINES)]
-      .filter((l) => l.closest(CODE_EDITORS) === box).map((l) => l.getBoundingClientRect())
-      : [];
+    const lines = box ? drawnLines(box).map((l) => l.getBoundingClientRect()) : [];
     if (!lines.length) return false;
     const b = box.getBoundingClientRect(), line = lines[0].height || 1;
     const first = Math.min(...[...box.querySelectorAll(LINE_NUMBERS)]
