@@ -10,7 +10,7 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, text_of
+from pagetools import goto, js, line_of, ref, run_tool, text_of
 from tabsteward.bridge.engine import actions, reading
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -105,6 +105,12 @@ async def test_an_editor_that_draws_only_some_of_its_lines_says_its_value_is_a_p
     assert shot.refs[log]["value"] == "line 1\nline 2\n\u2026\nline 80"  # where its gap is
     assert await reading.read_element(tab, parse(log)) == \
         ("lines", "line 1\nline 2\n\u2026\nline 80")
+    # `text @N` says so above what it drew, and how to bring more
+    said = await run_tool(tab, "text", target=log)
+    assert said.data["format"] == "lines"
+    assert f"it may hold more: `scroll {log} --dy 600` and read again" in said.text
+    whole = await run_tool(tab, "text", target=ref(shot, "textbox", "Script"))
+    assert "may hold more" not in whole.text
     for editor in FIELDS.values():  # lines that fill the editor's box: it may hold more
         await actions.enter_text(tab, parse(editor), "\n".join(map(str, range(12))), "fill")
     shot = await tab.snapshot()

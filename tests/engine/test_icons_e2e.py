@@ -246,4 +246,4 @@ async def test_an_icon_set_s_class_names_its_icon_by_all_its_words_less_its_styl
     # name they say what it is; `fa-solid`, `fa-2x`, `ph-bold` and `-fill` only draw it)
     assert [info.get("hint") for info in shot.refs.values()] == [
         "bold", "italic", "link", "image", "circle info", "trash", "bookmark", "heart",
-        "external link", "format bold", "trash", "edit", "share", "star"], shot.text
+        "external link", "format bold", "trash", "edit", "share", "star", None], shot.text
