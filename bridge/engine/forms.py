@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from typing import Any
 
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
@@ -105,11 +106,13 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     """Choose in a list of the page's own (a combobox, a button that opens a listbox or a
     menu) as a person does: click it, then the option with that name once it shows; each
     click is put to policy as a click. An open list (or the option itself) is not clicked
-    first. A button that says nothing of a list is only hovered (put to policy as a
-    hover): a list it shows then is chosen from; it is never clicked to find out."""
+    first. The box a widget library draws for a <select> it hides opens a list, whatever
+    its role says. A button that says nothing of a list is only hovered (put to policy as
+    a hover): a list it shows then is chosen from; it is never clicked to find out."""
     states = info.get("states") or []
     unsaid = info.get("role") not in (*LIST_ROLES, *OPTION_ROLES) and \
-        not {"haspopup", "expanded", "collapsed"} & set(states)
+        not {"haspopup", "expanded", "collapsed"} & set(states) and \
+        not await _stands_for_select(tab, ref)
     refused = (f"{what} is not a <select> nor a list that opens (a combobox, a listbox, a "
                "button with a popup)")
     if unsaid and info.get("role") not in HOVER_OPENERS:
@@ -124,13 +127,13 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     opened: Outcome | None = None
     if info.get("role") in OPTION_ROLES and _same(str(info.get("name") or ""), want):
         option: Line | None = next((ln for ln in lines if ln.ref == ref), None)
-    else:
-        option = _option(lines, want, set())
+    else:  # its own list, open already (never another widget's that shows the same words)
+        option = _option(lines, want, before, await _tied(tab, ref, lines, want, before))
     if option is None and unsaid:
         # (what the page shows only under the pointer counts as come once it is there)
         known = {ln.ref for ln in lines if ln.ref and "hover-only" not in ln.states}
         opened = await hover(tab, RefTarget(ref))
-        option, shown = await _shown_option(tab, want, known, HOVER_WAIT)
+        option, shown = await _shown_option(tab, ref, want, known, HOVER_WAIT)
         if option is None:
             offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else ""
             raise TargetNotInteractable(
@@ -143,12 +146,12 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         # a combobox one types in may show its list only once typed in (React Aria's,
         # Headless UI's): what a person does next is type the choice's words
         editable = _types(info)
-        option, shown = await _shown_option(tab, want, known,
+        option, shown = await _shown_option(tab, ref, want, known,
                                             TYPE_AFTER if editable else LIST_WAIT)
         if option is None and editable:
             opened = await enter_text(tab, RefTarget(ref), want, "fill")
             typed = True
-            option, shown = await _shown_option(tab, want, known)
+            option, shown = await _shown_option(tab, ref, want, known)
         if option is None:
             offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else \
                 "; it showed no options"
@@ -157,7 +160,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                 "chosen (its list may still be open; to type into it, use type)")
     if len(wants) > 1:
         many = many or await _takes_many(tab, option.ref)  # (a list that came says so now)
-        refusal = await _refusal(tab, what, wants[1:], many, _types(info), before)
+        refusal = await _refusal(tab, ref, what, wants[1:], many, _types(info), before)
         if refusal is not None:
             # backed out of as a person backs out: the list opened for it goes again
             left = "" if opened is None else {
@@ -189,8 +192,9 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             changes.append("its list was closed with Escape, as a person closes it when done"
                            if closing == "closed" else "its list is open: Escape did not "
                            "close it")
+    # (each choice of several says the same of its option: said once)
     out = Outcome(f"chose {', '.join(quote(c) for c in chosen)} in {what} ({'; '.join(did)})",
-                  changes, {**picked.data, "selected": chosen})
+                  list(dict.fromkeys(changes)), {**picked.data, "selected": chosen})
     if opened is not None and "url" not in out.data and tab.state.dialog is None:
         with contextlib.suppress(TabstewardError):
             # a list may close in its next animation frame (Choices.js does)
@@ -200,16 +204,29 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     return out
 
 
+async def _stands_for_select(tab: Tab, ref: int) -> bool:
+    """Whether `ref` is the box a widget library draws for a <select> it hides (Chosen's,
+    bootstrap-select's: no role says it opens a list, but it does)."""
+    with contextlib.suppress(TabstewardError):
+        handle = await tab.resolve(RefTarget(ref))
+        said = await tab.evaluate(handle.frame, f"__ts.selectBehind({handle.local})")
+        return isinstance(said, dict)
+    return False
+
+
 async def _takes_many(tab: Tab, ref: int) -> bool:
     """Whether the list `ref` opens (or `ref`, an option of it) takes several options."""
     with contextlib.suppress(TabstewardError):
         handle = await tab.resolve(RefTarget(ref))
-        return await tab.evaluate(handle.frame, f"__ts.takesMany({handle.local})") is True
+        return await tab.evaluate(
+            handle.frame, f"__ts.takesMany({handle.local}) || "
+            f"(__ts.selectBehind({handle.local}) || {{}}).multiple === true") is True
     return False
 
 
-async def _refusal(tab: Tab, what: str, rest: list[str], many: bool, editable: bool,
-                   before: set[int]) -> tuple[type[TabstewardError], str] | None:
+async def _refusal(tab: Tab, ref: int, what: str, rest: list[str], many: bool,
+                   editable: bool, before: set[int]
+                   ) -> tuple[type[TabstewardError], str] | None:
     """Why a second option is refused, nothing chosen (the error and its words, to which
     the caller adds how the list was left): for a list that takes one, or one its open list
     does not show (a list one types in shows each once typed: not asked ahead); None when
@@ -220,7 +237,8 @@ async def _refusal(tab: Tab, what: str, rest: list[str], many: bool, editable: b
     if editable:
         return None
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
-    missing = [w for w in rest if _option(lines, w, before) is None]
+    missing = [w for w in rest
+               if _option(lines, w, before, await _tied(tab, ref, lines, w, before)) is None]
     if not missing:
         return None
     shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
@@ -244,10 +262,10 @@ async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want
     """One more option of a list that takes several: from its list while it stays open,
     else typed into it where it takes words; the click's outcome, and the option."""
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
-    option = _option(lines, want, before)
+    option = _option(lines, want, before, await _tied(tab, ref, lines, want, before))
     if option is None and _types(info):
         await enter_text(tab, RefTarget(ref), want, "fill")
-        option, _ = await _shown_option(tab, want, before)
+        option, _ = await _shown_option(tab, ref, want, before)
     if option is None:
         raise TargetNotInteractable(
             f"chose {', '.join(quote(c) for c in chosen)} in {what}, then no option "
@@ -266,15 +284,37 @@ def _same(name: str, want: str) -> bool:
     return " ".join(name.split()).casefold() == want.casefold()
 
 
-def _option(lines: list[Line], want: str, known: set[int]) -> Line | None:
-    """The line that offers `want`: an option (menu item, tree item) of that name, one that
-    came since `known` first; else a line that came since then with that name (a list whose
-    choices carry no role)."""
+def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Line | None:
+    """The line that offers `want`: an option (menu item, tree item) of that name that came
+    since `known`, or one of the control's own list that showed before (`tied`); else a line
+    that came since then with that name (a list whose choices carry no role). What another
+    list showed before is never it: two widgets may offer the same words."""
     named = [ln for ln in lines if ln.ref and _same(ln.name, want)]
-    options = [ln for ln in named if ln.role in OPTION_ROLES]
+    options = [ln for ln in named if ln.role in OPTION_ROLES and
+               (ln.ref not in known or ln.ref in tied)]
     options.sort(key=lambda ln: ln.ref in known)
-    came = [ln for ln in named if ln.ref not in known] if known else []
+    came = [ln for ln in named if ln.ref not in known]
     return options[0] if options else came[0] if came else None
+
+
+async def _tied(tab: Tab, control: int, lines: list[Line], want: str, known: set[int]
+                ) -> set[int]:
+    """Of the lines named `want` that showed before (`known`), those of the list the
+    control opens (page_values.js tiedTo); none asked for when there are none."""
+    old = [ln.ref for ln in lines
+           if ln.ref in known and ln.ref != control and _same(ln.name, want)]
+    if not old:
+        return set()
+    with contextlib.suppress(TabstewardError):
+        box = await tab.resolve(RefTarget(control))
+        handles = [await tab.resolve(RefTarget(r)) for r in old]
+        here = [(r, h.local) for r, h in zip(old, handles, strict=True) if h.frame is box.frame]
+        if here:
+            said = await tab.evaluate(
+                box.frame, f"__ts.tiedTo({box.local}, {json.dumps([h for _, h in here])})")
+            if isinstance(said, list):
+                return {r for (r, _), yes in zip(here, said, strict=False) if yes is True}
+    return set()
 
 
 def _types(info: dict[str, Any]) -> bool:
@@ -285,14 +325,14 @@ def _types(info: dict[str, Any]) -> bool:
         "readonly" not in states and "disabled" not in states
 
 
-async def _shown_option(tab: Tab, want: str, known: set[int], wait: float = LIST_WAIT
-                        ) -> tuple[Line | None, list[str]]:
-    """The option `want` once the list a click (or the pointer) opened shows it (`wait`
-    seconds at most); else None and the names of the options it shows."""
+async def _shown_option(tab: Tab, control: int, want: str, known: set[int],
+                        wait: float = LIST_WAIT) -> tuple[Line | None, list[str]]:
+    """The option `want` once the list a click on `control` (or the pointer over it) opened
+    shows it (`wait` seconds at most); else None and the names of the options it shows."""
     deadline = asyncio.get_running_loop().time() + wait
     while True:
         lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
-        found = _option(lines, want, known)
+        found = _option(lines, want, known, await _tied(tab, control, lines, want, known))
         if found is not None or asyncio.get_running_loop().time() >= deadline:
             shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES]
             return found, shown

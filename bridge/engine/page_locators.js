@@ -418,6 +418,7 @@
           el = el.parentElement;
         if (!el || !clean(el.textContent).toLowerCase().includes(want)) return true;
       }
+      el = shownFor(el);
       if (seen.has(el)) return true;
       seen.add(el);
       if (!(el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
@@ -427,6 +428,18 @@
     });
     const found = whole.length ? whole : part;
     return (within ? inCards(found, within) : found.map(idOf)).slice(0, max);
+  }
+
+  // The box a person sees for words kept for screen readers only (a calendar's "December
+  // 18, 2026" in a box of one pixel, beside the "18" it draws): the nearest box around
+  // them of more than a pixel either way, SR_UP boxes up at most; else the words' own.
+  const SR_UP = 3;
+  function shownFor(el) {
+    for (let n = el, up = 0; n && up <= SR_UP; up++, n = n.parentElement) {
+      const r = n.getBoundingClientRect();
+      if (r.width > 1 && r.height > 1 && !P.clippedAway(getComputedStyle(n))) return n;
+    }
+    return el;
   }
 
   Object.assign(P, { locOf, hinted, cardLocs, queryIn, pickIn, byText, stillIn,

@@ -209,5 +209,31 @@
     return [Math.min(w || innerWidth, innerWidth), Math.min(h || innerHeight, innerHeight)];
   }
 
-  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view });
+  // Whether el shows (nearly) nothing of what it holds, unless it only keeps a field: a box
+  // of its own that clips what overflows it a pixel wide or high (screen readers' words),
+  // or one clipped away whole (Chosen keeps its closed list drawn, clip-path inset(100%
+  // 100%)). (Not a replaced element: a field's text box is its own.)
+  const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
+                            "IFRAME", "FRAME", "OBJECT", "EMBED"]);
+  function clipsAll(el, cs) {
+    if (REPLACED.has(el.tagName)) return false;
+    if (clippedAway(cs)) return !P.keepsField(el);
+    if ((cs.overflowX === "visible" && cs.overflowY === "visible") ||
+        !P.standsApart(cs.display)) return false;
+    const r = el.getBoundingClientRect();
+    return (r.width <= 1 || r.height <= 1) && !P.keepsField(el);
+  }
+  function clippedAway(cs) {
+    const inset = /^inset\(([\d.]+)%(?: ([\d.]+)%)?(?: ([\d.]+)%)?(?: ([\d.]+)%)?\)$/
+      .exec(cs.clipPath);
+    if (inset) {
+      const [t, r = t, b = t, l = r] = inset.slice(1).filter(Boolean).map(Number);
+      if (t + b >= 100 || l + r >= 100) return true;
+    }
+    return cs.position !== "static" && cs.position !== "relative" &&
+      /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip);
+  }
+
+  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,
+    clipsAll, clippedAway });
 })();

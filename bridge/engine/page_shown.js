@@ -389,12 +389,15 @@
   // a part of it (`togglePart`), or the box of a field (`fieldWrap`).
   const controlPart = (el, handlers) => togglePart(el, handlers) || fieldWrap(el);
 
-  // A label that names its control by aria-labelledby, not `for` (MUI's select): a click
-  // on it is the control's, which a script of the page passes on (it focuses it).
+  // A label that names its control by aria-labelledby, not `for` (MUI's select), or by a
+  // `for` a widget kit moved to the box it draws for the field (jQuery UI's selectmenu): a
+  // click on it is the control's, which a script of the page passes on (it focuses it).
   function labels(el) {
     if (el.control) return true;
-    if (!el.id) return false;
     const root = el.getRootNode();
+    const moved = el.htmlFor && root.getElementById ? root.getElementById(el.htmlFor) : null;
+    if (moved && moved !== el && (moved.tabIndex >= 0 || moved.hasAttribute("role"))) return true;
+    if (!el.id) return false;
     const named = `[aria-labelledby~="${CSS.escape(el.id)}"]`;
     return !!(root.querySelector && root.querySelector(named));
   }
@@ -425,18 +428,6 @@
     const only = el.children.length === 1 ? el.firstElementChild : null;
     return !!only && FIELD_TAGS.has(only.tagName) && only.type !== "hidden" &&
       !HAS_WORD.test(el.textContent || "");
-  }
-
-  // Whether el, a box of its own that clips what overflows it, shows (nearly) nothing of
-  // what it holds: a pixel wide or high (screen readers' words), unless it only keeps a
-  // field. (Not a replaced element: a field's text box is its own.)
-  const REPLACED = new Set(["INPUT", "SELECT", "TEXTAREA", "IMG", "VIDEO", "CANVAS",
-                            "IFRAME", "FRAME", "OBJECT", "EMBED"]);
-  function clipsAll(el, cs) {
-    if ((cs.overflowX === "visible" && cs.overflowY === "visible") ||
-        !P.standsApart(cs.display) || REPLACED.has(el.tagName)) return false;
-    const r = el.getBoundingClientRect();
-    return (r.width <= 1 || r.height <= 1) && !keepsField(el);
   }
 
   // A native field a widget library keeps behind its own (Select2, Tom Select and Choices.js
@@ -494,7 +485,7 @@
     return "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly, clipsAll,
+  Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly,
     wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
     namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

@@ -41,10 +41,15 @@
       // its internals: Material Web's)
       const menu = c.matches(MENUS) || /^(?:menu|listbox)$/.test(P.roleOf(c)) ? c
         : c.querySelector(MENUS) || (c.shadowRoot && c.shadowRoot.querySelector(MENUS));
-      if (menu && !menu.checkVisibility()) return true;
+      // (not one held with the control that opens it: a phone field's list of countries, a
+      // select widget's list, in a form beside its submit button)
+      if (menu && !menu.checkVisibility() && (menu === c || !c.querySelector(OPENERS)))
+        return true;
     }
     return false;
   }
+  const OPENERS = "[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded], " +
+    "[role=combobox], select";
 
   function statesOf(el, role) {
     const s = [];

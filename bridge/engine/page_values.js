@@ -306,6 +306,79 @@
     });
   }
 
-  Object.assign(P, { valueOf, optionsOf, takesMany, editorText, codeEditorOf, drawsForEditor,
+  // Whether each element of `ids` (the options a list shows) is of the list the control
+  // `controlId` opens: inside it, or inside what it or a part of it names (aria-controls,
+  // aria-owns, aria-activedescendant: Select2 draws its list at the end of the page); or,
+  // where nothing names the list, one no other list's control names while the control is
+  // the only one open (a list button kept beside its list). An option another widget's
+  // open list shows is never the control's.
+  const OPENERS = "[role=combobox], [aria-haspopup]:not([aria-haspopup=false])";
+  function tiedTo(controlId, ids) {
+    const el = P.get(controlId);
+    if (!el) return ids.map(() => false);
+    const own = listsOf(el);
+    const open = (n) => n.getAttribute("aria-expanded") === "true";
+    const root = el.getRootNode();
+    const scopes = root === document ? [document] : [document, root];
+    const others = scopes.flatMap((s) => [...s.querySelectorAll("[aria-expanded=true]")])
+      .filter((n) => n.matches(OPENERS) && !el.contains(n) && !n.contains(el));
+    const alone = !others.length && (open(el) || !!el.querySelector("[aria-expanded=true]"));
+    const theirs = alone ? [] : others.flatMap(listsOf);
+    return ids.map((id) => {
+      const o = P.get(id);
+      if (!o) return false;
+      if (own.some((r) => r.contains(o))) return true;
+      return alone && !theirs.some((r) => r.contains(o));
+    });
+  }
+
+  // The control and the lists it or its parts name.
+  function listsOf(el) {
+    const found = [el], root = el.getRootNode();
+    const byId = (id) => (id && root.getElementById ? root.getElementById(id) : null);
+    const parts = [el, ...[...el.querySelectorAll(
+      "[aria-controls], [aria-owns], [aria-activedescendant]")].slice(0, 40)];
+    for (const part of parts) {
+      const named = [part.getAttribute("aria-controls"), part.getAttribute("aria-owns")];
+      for (const id of named.join(" ").split(/\s+/)) {
+        const list = byId(id);
+        if (list) found.push(list);
+      }
+      const active = byId(part.getAttribute("aria-activedescendant"));
+      if (active) found.push(active.closest(LISTS) || active.parentElement || active);
+    }
+    return found;
+  }
+  const LISTS = "[role=listbox], [role=menu], [role=tree], [role=grid], [role=treegrid]";
+
+  // The native <select> a widget library hides and draws its own box for (Chosen and
+  // Select2 put their box right after it, bootstrap-select beside it in one box, Choices.js
+  // inside its own): the one hidden in the widget, or just before it or before a box around
+  // it (SELECT_UP boxes out at most); null where there is none.
+  const SELECT_UP = 3;
+  function selectFor(el) {
+    const unseen = (s) => !s.getClientRects().length || s.tabIndex < 0;
+    const inside = el.querySelectorAll("select");
+    if (inside.length) return inside.length === 1 && unseen(inside[0]) ? inside[0] : null;
+    for (let n = el, k = 0; n && k <= SELECT_UP; n = n.parentElement, k++) {
+      if (k && n.querySelector("select")) return null;
+      const before = n.previousElementSibling;
+      if (before && before.tagName === "SELECT") return unseen(before) ? before : null;
+    }
+    return null;
+  }
+
+  // The words of the label of the <select> the widget `id` stands for (or ""), and whether
+  // it takes several; null where it stands for none.
+  function selectBehind(id) {
+    const el = P.get(id);
+    const kept = el && selectFor(el);
+    return kept ? { label: labelOf(kept), multiple: kept.multiple } : null;
+  }
+  const labelOf = (field) => clean((field.labels && field.labels[0] &&
+    field.labels[0].textContent) || field.getAttribute("aria-label") || "");
+
+  Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor,
+    labelOf, editorText, codeEditorOf, drawsForEditor,
     editorBox, editorPartial, KIT_LABEL });
 })();

@@ -259,7 +259,7 @@
       const unseen = inert || !!clipper;  // no person reaches it
       // (a box the pointer grows from nothing over its box shows what it holds then)
       if (!clipper && !hoverOnly && clipsAll(el, cs) && !P.codeEditorOf(el)) {
-        if (onHover.grows(el)) revealing((hoverOnly = el));
+        if (onHover.grows(el) && !P.clippedAway(cs)) revealing((hoverOnly = el));
         else clipper = el;
       }
       if (tag === "INPUT" && el.type === "hidden") return;

@@ -270,3 +270,79 @@ async def test_what_a_selects_box_draws_over_its_field_is_said_once_on_the_field
     assert [ln.split(" @")[0] for ln in lines if "Pick a city" in ln] == ["- combobox"], lines
     assert [ln.split(" @")[0] for ln in lines if 'value="Large"' in ln] == ["- combobox"]
     assert not [ln for ln in lines if ln.startswith(("> Large", "- group"))], shot.text
+
+
+async def test_an_option_another_open_list_shows_is_not_chosen_for_this_one(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("twolists.html"))
+    await actions.click(tab, parse("#tags"))  # its list opens and stays open
+    assert await js(tab, "document.getElementById('tags').ariaExpanded") == "true"
+    # "Urgent" shows already, in the tags' list: the labels' box is opened, and the option
+    # its own list shows is the one clicked
+    out = await actions.select(tab, parse("#labels"), ["Urgent"])
+    assert out.did.startswith('chose "Urgent"'), out.did
+    assert await text_of(tab, "#out") == "tags: ; labels: Urgent; label clicks: 1"
+
+
+async def test_a_list_drawn_elsewhere_and_named_by_its_box_is_chosen_from_while_open(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("twolists.html"))
+    await actions.click(tab, parse("#tags"))
+    await actions.click(tab, parse("#labels"))  # its list, at the end of the page, opens
+    await actions.select(tab, parse("#labels"), ["Fragile"])
+    # (not clicked again: that would have closed it)
+    assert await text_of(tab, "#out") == "tags: ; labels: Fragile; label clicks: 1"
+    # and the tags' own list, drawn inside its box, is chosen from as it stands open
+    await actions.select(tab, parse("#tags"), ["Gift"])
+    assert await text_of(tab, "#out") == "tags: Gift; labels: Fragile; label clicks: 1"
+    assert await js(tab, "document.getElementById('tags').ariaExpanded") == "true"
+
+
+async def test_the_box_a_kit_draws_for_a_select_it_hides_is_opened_and_chosen_from(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keptselects.html"))
+    shot = await tab.snapshot(interactive=True)
+    box = ref(shot, "clickable", "Pick a speed")  # no role says it opens a list
+    out = await actions.select(tab, parse(box), ["Express"])
+    assert out.did.startswith('chose "Express"'), out.did
+    assert await text_of(tab, "#out") == "exp"
+    assert await js(tab, "document.getElementById('speed').value") == "exp"
+
+
+async def test_a_list_clipped_away_whole_gives_no_refs_until_it_opens(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keptselects.html"))
+    shot = await tab.snapshot(interactive=True)
+    # (its search field and its items are drawn, but clipped away to nothing)
+    assert "Standard" not in shot.text, shot.text
+    assert [ln for ln in shot.text.splitlines() if "textbox" in ln] == \
+        [line_of(shot, ref(shot, "textbox", "Phone"))], shot.text
+    await actions.click(tab, parse(ref(shot, "clickable", "Pick a speed")))
+    shot = await tab.snapshot(interactive=True)
+    assert "Standard" in line_of(shot, ref(shot, "listitem", "Standard")), shot.text
+
+
+async def test_a_nameless_box_drawn_for_a_hidden_select_is_hinted_by_that_selects_label(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keptselects.html"))
+    shot = await tab.snapshot(interactive=True)
+    line = next(ln for ln in shot.text.splitlines() if "combobox" in ln)
+    assert 'hint="Tags"' in line, shot.text
+
+
+async def test_a_submit_button_beside_a_field_holding_its_own_list_opens_no_popup(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keptselects.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "haspopup" not in line_of(shot, ref(shot, "button", "Save")), shot.text
+    assert "haspopup" in line_of(shot, ref(shot, "button", "Country")), shot.text
+
+
+async def test_a_label_a_kit_turned_to_its_box_hints_the_box_and_is_no_control_itself(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keptselects.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert not [ln for ln in shot.text.splitlines() if '"Room"' in ln and "@" in ln and
+                "combobox" not in ln], shot.text
+    line = next(ln for ln in shot.text.splitlines() if "combobox" in ln and "Single" in ln)
+    assert 'hint="Room"' in line, shot.text

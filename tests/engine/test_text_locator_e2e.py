@@ -63,3 +63,12 @@ async def test_words_inside_a_longer_text_and_in_a_frame_are_found_and_hidden_on
     with pytest.raises(RefNotFound, match='no shown element has the text "Nobody here"'):
         await actions.click(tab, parse("text=Nobody here"))
     assert await js(tab, "document.getElementById('out').textContent") == "framed"
+
+
+async def test_words_kept_for_screen_readers_are_clicked_where_a_person_sees_them(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("srdays.html"))
+    # the date is in a box of one pixel, under the day's number: the day's box is clicked
+    out = await actions.click(tab, parse("text=February 18, 2027"))
+    assert "February 18, 2027" in out.did, out.did
+    assert await text_of(tab, "#out") == "day 18"
