@@ -139,19 +139,23 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             raise TargetNotInteractable(
                 f"{refused}, and with the pointer over it no option {quote(want)} showed"
                 f"{offered}; nothing was selected. To click it, use click")
-    typed = False
+    typed, search = False, None
     if option is None:
         known = {ln.ref for ln in lines if ln.ref}
         opened = await click(tab, RefTarget(ref))
         # a combobox one types in may show its list only once typed in (React Aria's,
         # Headless UI's): what a person does next is type the choice's words
         editable = _types(info)
-        option, shown = await _shown_option(tab, ref, want, known,
-                                            TYPE_AFTER if editable else LIST_WAIT)
-        if option is None and editable:
-            opened = await enter_text(tab, RefTarget(ref), want, "fill")
+        option, shown = await _shown_option(tab, ref, want, known, TYPE_AFTER)
+        # or one that opens a search box of its own and lists only what is typed there
+        # (Select2's that asks for two letters first): the person types there
+        search = None if editable or option is not None else await _search_box(tab, known)
+        if option is None and (editable or search is not None):
+            opened = await enter_text(tab, RefTarget(search or ref), want, "fill")
             typed = True
             option, shown = await _shown_option(tab, ref, want, known)
+        elif option is None:
+            option, shown = await _shown_option(tab, ref, want, known, LIST_WAIT - TYPE_AFTER)
         if option is None:
             offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else \
                 "; it showed no options"
@@ -176,7 +180,8 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     # how the list stands now against before it opened (closed again, named by the choice)
     changes = [c for c in (opened.changes if opened else []) if not state_said(c)]
     if typed:
-        changes.insert(0, f"its list showed the option once {quote(want)} was typed in it")
+        changes.insert(0, f"its list showed the option once {quote(want)} was typed in "
+                          f"{'its search box' if search else 'it'}")
     # (the option going with its list is no news: the list closing is how a choice ends)
     changes += [c for c in picked.changes if c != GONE]
     chosen, did = [option.name], [picked.did]
@@ -212,6 +217,14 @@ async def _stands_for_select(tab: Tab, ref: int) -> bool:
         said = await tab.evaluate(handle.frame, f"__ts.selectBehind({handle.local})")
         return isinstance(said, dict)
     return False
+
+
+async def _search_box(tab: Tab, known: set[int]) -> int | None:
+    """The text field the opening of a list brought and focused (its search box), if any."""
+    lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    return next((ln.ref for ln in lines if ln.ref and ln.ref not in known and
+                 ln.role in ("searchbox", "textbox", "combobox") and
+                 "focused" in ln.states.split()), None)
 
 
 async def _takes_many(tab: Tab, ref: int) -> bool:

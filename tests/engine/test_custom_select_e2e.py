@@ -346,3 +346,13 @@ async def test_a_label_a_kit_turned_to_its_box_hints_the_box_and_is_no_control_i
                 "combobox" not in ln], shot.text
     line = next(ln for ln in shot.text.splitlines() if "combobox" in ln and "Single" in ln)
     assert 'hint="Room"' in line, shot.text
+
+
+async def test_a_list_that_shows_only_what_its_own_search_box_finds_is_typed_in_first(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("searchfirst.html"))
+    out = await actions.select(tab, parse("#country"), ["Greece"])
+    assert out.did.startswith('chose "Greece"'), out.did
+    assert 'its list showed the option once "Greece" was typed in its search box' in \
+        out.changes, out.changes
+    assert await text_of(tab, "#out") == "Greece"
