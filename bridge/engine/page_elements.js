@@ -377,7 +377,7 @@
   function fullNameOf(el, role) {
     let name = "";
     if (el.hasAttribute("aria-labelledby")) name = byIds(el, "aria-labelledby");
-    // (not the label a code editor's kit gives its field: page_values.js `KIT_LABEL`)
+    // (not the label a kit puts on its field over the page's: page_values.js `KIT_LABEL`)
     if (!name) name = clean(ariaAttr(el, "aria-label")).replace(P.KIT_LABEL, "");
     // a web component labelled as a form's field is (Material Web's radio, a <label>
     // around it), and a field in its shadow root by its host's label (its check box)

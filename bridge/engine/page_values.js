@@ -130,10 +130,11 @@
     return out.join("\n");
   }
 
-  // The label a code editor's kit gives its field when the page gives none and that follows
-  // its caret (Ace's "Cursor at row 3"): a name that changes as the caret moves names
-  // nothing, so the field is named as one with no label is (hinted by the words before it).
-  const KIT_LABEL = /^Cursor at row \d+$/;
+  // The label a kit puts on a field over the page's own, which names nothing: one that
+  // follows a code editor's caret (Ace's "Cursor at row 3"; the field is then named as one
+  // with no label is, hinted by the words before it), or a date picker's instructions put
+  // there once it opened (Pikaday's: the field keeps the name its <label> gives it).
+  const KIT_LABEL = /^(?:Cursor at row \d+|Use the arrow keys to pick a date)$/;
 
   // The code editor whose keys `el` takes, when it is the field such an editor keeps of no
   // size or unseen, its lines drawn beside it (Monaco's EditContext box or text area, Ace's

@@ -45,3 +45,10 @@ async def test_a_progress_bar_or_a_meter_says_how_far_it_is(tab: Tab, site: Site
     assert '- progressbar "Import" value="2 files of 9"' in found, found
     assert '- meter "Disk" value="60%"' in found, found
     assert '- progressbar "Loading"' in found, found  # busy: it measures nothing
+
+
+async def test_a_field_is_named_by_its_label_not_by_a_date_pickers_instructions(
+        tab: Tab, site: Site) -> None:
+    found = await lines(tab, site)
+    assert line_starting(found, '- textbox "Check-out" @')
+    assert not [ln for ln in found if "arrow keys" in ln], found
