@@ -160,12 +160,12 @@
     return TAG_ROLES[tag] || "";
   }
 
-  // A label whose control is not rendered (a styled toggle hides its input and draws the
-  // label) is what a person clicks: it stands in for the control.
+  // A label whose control is not rendered (a styled toggle hides its input, draws the label)
+  // stands in for it: a person clicks it (not for a field off the page: page_shown `offPage`).
   function standIn(el) {
     if (el.tagName !== "LABEL") return null;
     const c = el.control;
-    if (!c || c.tagName !== "INPUT") return null;
+    if (!c || c.tagName !== "INPUT" || P.offPage(c, getComputedStyle(c))) return null;
     const r = c.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && getComputedStyle(c).visibility === "visible") return null;
     return c;

@@ -226,9 +226,10 @@
     const tag = el.tagName;
     if (tag === "INPUT" ? NOT_FIELDS.test(el.type) : tag !== "TEXTAREA" && tag !== "SELECT" &&
         !el.isContentEditable && !FIELD_ROLES.test(el.getAttribute("role") || "")) return "";
-    // (a widget drawn for a <select> it hides, as Select2's is: that select's label, or the
-    // label a kit turned to the widget itself, as jQuery UI's selectmenu does)
-    const kept = tag !== "SELECT" && P.selectFor(el);
+    // (a widget drawn for a <select> it hides, as Select2's is, or a field it keeps off the
+    // page, as Tagify's is: that field's label; or the label a kit turned to the widget
+    // itself, as jQuery UI's selectmenu does)
+    const kept = tag !== "SELECT" && (P.selectFor(el) || P.fieldAfter(el));
     const moved = el.id && !el.labels &&
       document.querySelector(`label[for="${CSS.escape(el.id)}"]`);
     const said = kept ? P.labelOf(kept) || (moved ? clean(moved.textContent) : "") : "";

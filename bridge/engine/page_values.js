@@ -133,8 +133,9 @@
   // The label a kit puts on a field over the page's own, which names nothing: one that
   // follows a code editor's caret (Ace's "Cursor at row 3"; the field is then named as one
   // with no label is, hinted by the words before it), or a date picker's instructions put
-  // there once it opened (Pikaday's: the field keeps the name its <label> gives it).
-  const KIT_LABEL = /^(?:Cursor at row \d+|Use the arrow keys to pick a date)$/;
+  // there once it opened (Pikaday's: the field keeps the name its <label> gives it), or
+  // the same words on every field a kit draws (Tagify's "Tags input field").
+  const KIT_LABEL = /^(?:Cursor at row \d+|Use the arrow keys to pick a date|Tags input field)$/;
 
   // The code editor whose keys `el` takes, when it is the field such an editor keeps of no
   // size or unseen, its lines drawn beside it (Monaco's EditContext box or text area, Ace's
@@ -369,6 +370,17 @@
     return null;
   }
 
+  // The text field a widget keeps off the page right after its box (Tagify's original
+  // input, which the form sends), up to KEPT_UP boxes out; null where there is none.
+  const KEPT_UP = 2;
+  function fieldAfter(el) {
+    for (let n = el, k = 0; n && k <= KEPT_UP; n = n.parentElement, k++) {
+      const next = n.nextElementSibling;
+      if (next && P.offPage(next, getComputedStyle(next))) return next;
+    }
+    return null;
+  }
+
   // The words of the label of the <select> the widget `id` stands for (or ""), and whether
   // it takes several; null where it stands for none.
   function selectBehind(id) {
@@ -380,6 +392,6 @@
     field.labels[0].textContent) || field.getAttribute("aria-label") || "");
 
   Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor,
-    labelOf, editorText, codeEditorOf, drawsForEditor,
+    fieldAfter, labelOf, editorText, codeEditorOf, drawsForEditor,
     editorBox, editorPartial, KIT_LABEL });
 })();

@@ -315,7 +315,7 @@ async def test_a_list_clipped_away_whole_gives_no_refs_until_it_opens(
     shot = await tab.snapshot(interactive=True)
     # (its search field and its items are drawn, but clipped away to nothing)
     assert "Standard" not in shot.text, shot.text
-    assert [ln for ln in shot.text.splitlines() if "textbox" in ln] == \
+    assert [ln for ln in shot.text.splitlines() if "textbox" in ln and "Topics" not in ln] == \
         [line_of(shot, ref(shot, "textbox", "Phone"))], shot.text
     await actions.click(tab, parse(ref(shot, "clickable", "Pick a speed")))
     shot = await tab.snapshot(interactive=True)
@@ -356,3 +356,17 @@ async def test_a_list_that_shows_only_what_its_own_search_box_finds_is_typed_in_
     assert 'its list showed the option once "Greece" was typed in its search box' in \
         out.changes, out.changes
     assert await text_of(tab, "#out") == "Greece"
+
+
+async def test_a_field_kept_off_the_page_gets_no_ref_and_its_label_hints_the_kits_box(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("keptselects.html"))
+    shot = await tab.snapshot()
+    # the kept input (its label not standing in for it), and the trap for bots: no lines
+    assert 'textbox "Topics"' not in shot.text, shot.text
+    assert "[{" not in shot.text, shot.text
+    assert "Leave this empty" not in shot.text, shot.text
+    # the kit's own words on its box name nothing; the kept field's label hints it
+    assert "Tags input field" not in shot.text, shot.text
+    line = next(ln for ln in shot.text.splitlines() if 'hint="Topics"' in ln)
+    assert "textbox @" in line, shot.text
