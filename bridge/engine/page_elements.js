@@ -161,7 +161,7 @@
   }
 
   // A label whose control is not rendered (a styled toggle hides its input, draws the label)
-  // stands in for it: a person clicks it (not for a field off the page: page_shown `offPage`).
+  // stands in for it: a person clicks it (not for a field off the page: page_scroll offPage).
   function standIn(el) {
     if (el.tagName !== "LABEL") return null;
     const c = el.control;

@@ -228,12 +228,30 @@
       .exec(cs.clipPath);
     if (inset) {
       const [t, r = t, b = t, l = r] = inset.slice(1).filter(Boolean).map(Number);
-      if (t + b >= 100 || l + r >= 100) return true;
+      // (both ways: a box wiped in one way only is a reveal on scroll, drawn once in view)
+      if (t + b >= 100 && l + r >= 100) return true;
     }
     return cs.position !== "static" && cs.position !== "relative" &&
       /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip);
   }
 
+  // Whether el is a text field laid off the page, where no scroll brings it (Tagify keeps its
+  // original input at -9999em; a form's trap for bots, which a person never fills): put
+  // there by a negative left or top of its own or of a box around it, OFF_UP boxes up at
+  // most (not scrolled out of a box: a carousel's slide, a step of a form).
+  const TEXT_TYPES = /^(?:text|search|email|url|tel|number|password)$/, OFF_UP = 2;
+  function offPage(el, cs) {
+    const text = el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && TEXT_TYPES.test(el.type));
+    const r = text && cs.direction !== "rtl" ? el.getBoundingClientRect() : null;
+    if (!r || (r.right + scrollX > 0 && r.bottom + scrollY > 0)) return false;
+    for (let n = el, k = 0; n && k <= OFF_UP; n = n.parentElement, k++) {
+      const s = k ? getComputedStyle(n) : cs;
+      if (s.position !== "static" && (parseFloat(s.left) < 0 || parseFloat(s.top) < 0))
+        return true;
+    }
+    return false;
+  }
+
   Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,
-    clipsAll, clippedAway });
+    clipsAll, clippedAway, offPage });
 })();

@@ -434,16 +434,9 @@
   // keep the original <select> for the form): out of the tab order and drawn invisible
   // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
   const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
-  // So is a text field laid off the page, where no scroll brings it (Tagify keeps its
-  // original input at -9999em; a form's trap for bots, which a person never fills).
-  const TEXT_TYPES = /^(?:text|search|email|url|tel|number|password)$/;
-  function offPage(el, cs) {
-    const text = el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && TEXT_TYPES.test(el.type));
-    const r = text && cs.direction !== "rtl" ? el.getBoundingClientRect() : null;
-    return !!r && (r.right + scrollX <= 0 || r.bottom + scrollY <= 0);
-  }
+  // So is a text field laid off the page (page_scroll.js `offPage`).
   function leftBehind(el, cs) {
-    if (offPage(el, cs)) return true;
+    if (P.offPage(el, cs)) return true;
     // (a file input laid see-through over the button it is drawn as is what takes files)
     if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
         el.type === "file") return false;
@@ -496,5 +489,5 @@
 
   Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly,
     wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
-    namesControl, keepsField, leftBehind, offPage, shownOnly, REGIONS, veil, dialogName });
+    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();
