@@ -224,10 +224,10 @@
     return (r.width <= 1 || r.height <= 1) && !P.keepsField(el);
   }
   function clippedAway(cs) {
-    const inset = /^inset\(([\d.]+)%(?: ([\d.]+)%)?(?: ([\d.]+)%)?(?: ([\d.]+)%)?\)$/
-      .exec(cs.clipPath);
+    // (in shares of the box; a side of none is written 0px)
+    const inset = /^inset\(((?:[\d.]+%|0px)(?: (?:[\d.]+%|0px)){0,3})\)$/.exec(cs.clipPath);
     if (inset) {
-      const [t, r = t, b = t, l = r] = inset.slice(1).filter(Boolean).map(Number);
+      const [t, r = t, b = t, l = r] = inset[1].split(" ").map(parseFloat);
       // (both ways: a box wiped in one way only is a reveal on scroll, drawn once in view)
       if (t + b >= 100 && l + r >= 100) return true;
     }
