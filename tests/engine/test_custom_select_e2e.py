@@ -95,6 +95,7 @@ async def test_several_options_are_chosen_where_the_list_takes_several(
     out = await actions.select(tab, parse("#colours"), ["red", "Blue"])
     assert out.did.startswith('chose "Red", "Blue" in @'), out.did
     assert out.data["selected"] == ["Red", "Blue"]
+    assert len(out.changes) == len(set(out.changes)), out.changes  # (each option's, once)
     assert await text_of(tab, "#out") == "colours Red, Blue"
     # it stayed open over the page: closed as a person closes it
     assert "its list was closed with Escape" in " ".join(out.changes), out.changes
