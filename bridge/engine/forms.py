@@ -210,8 +210,8 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
 
 
 async def _stands_for_select(tab: Tab, ref: int) -> bool:
-    """Whether `ref` is the box a widget library draws for a <select> it hides (Chosen's,
-    bootstrap-select's: no role says it opens a list, but it does)."""
+    """Whether `ref` is the box a widget library draws for a <select> it hides (Chosen's:
+    no role says it opens a list, but it does)."""
     with contextlib.suppress(TabstewardError):
         handle = await tab.resolve(RefTarget(ref))
         said = await tab.evaluate(handle.frame, f"__ts.selectBehind({handle.local})")
