@@ -165,10 +165,10 @@
   function standIn(el) {
     if (el.tagName !== "LABEL") return null;
     const c = el.control;
-    if (!c || c.tagName !== "INPUT" || P.offPage(c, getComputedStyle(c))) return null;
-    const r = c.getBoundingClientRect();
-    if (r.width > 0 && r.height > 0 && getComputedStyle(c).visibility === "visible") return null;
-    return c;
+    if (!c || c.tagName !== "INPUT") return null;
+    const r = c.getBoundingClientRect(), cs = getComputedStyle(c);
+    if (r.width > 0 && r.height > 0 && cs.visibility === "visible") return null;
+    return P.offPage(c, cs) ? null : c;
   }
 
   // Whether a rendered label stands in for `input` (standIn): the label's line and ref are
@@ -494,7 +494,7 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
-    revealing,
+    revealing, labelsText,
     textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
     folded, summaryOf, byIds, sharesWords, saysName, showsOther, WORDS_NAME, ariaAttr });
 })();

@@ -314,7 +314,7 @@
   // where nothing names the list, one no other list's control names while the control is
   // the only one open (a list button kept beside its list). An option another widget's
   // open list shows is never the control's.
-  const OPENERS = "[role=combobox], [aria-haspopup]:not([aria-haspopup=false])";
+  const LIST_OPENERS = "[role=combobox], [aria-haspopup]:not([aria-haspopup=false])";
   function tiedTo(controlId, ids) {
     const el = P.get(controlId);
     if (!el) return ids.map(() => false);
@@ -323,7 +323,7 @@
     const root = el.getRootNode();
     const scopes = root === document ? [document] : [document, root];
     const others = scopes.flatMap((s) => [...s.querySelectorAll("[aria-expanded=true]")])
-      .filter((n) => n.matches(OPENERS) && !el.contains(n) && !n.contains(el));
+      .filter((n) => n.matches(LIST_OPENERS) && !el.contains(n) && !n.contains(el));
     const alone = !others.length && (open(el) || !!el.querySelector("[aria-expanded=true]"));
     const theirs = alone ? [] : others.flatMap(listsOf);
     return ids.map((id) => {
@@ -388,8 +388,8 @@
     const kept = el && selectFor(el);
     return kept ? { label: labelOf(kept), multiple: kept.multiple } : null;
   }
-  const labelOf = (field) => clean((field.labels && field.labels[0] &&
-    field.labels[0].textContent) || field.getAttribute("aria-label") || "");
+  // (its label's words as its name takes them: not its own options where the label holds it)
+  const labelOf = (field) => P.labelsText(field) || clean(field.getAttribute("aria-label") || "");
 
   Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor,
     fieldAfter, labelOf, editorText, codeEditorOf, drawsForEditor,

@@ -330,6 +330,9 @@ async def test_a_nameless_box_drawn_for_a_hidden_select_is_hinted_by_that_select
     shot = await tab.snapshot(interactive=True)
     line = next(ln for ln in shot.text.splitlines() if "combobox" in ln)
     assert 'hint="Tags"' in line, shot.text
+    # a select inside its own label: the label's words, not the select's options
+    line = next(ln for ln in shot.text.splitlines() if "#sizesbox" in ln)
+    assert 'hint="Sizes"' in line, shot.text
 
 
 async def test_a_submit_button_beside_a_field_holding_its_own_list_opens_no_popup(
