@@ -46,6 +46,7 @@ class Locating(SnapshotTaking):
         place: that is refused, and nothing is done."""
         what = f"{entry.role} {snap.quote(entry.name)}"
         gone = f"@{ref} ({what}) is gone from the page"
+        self._same_document(entry, ref, what)
         if entry.loc:
             target = parse("loc=" + entry.loc)
             try:
@@ -54,8 +55,10 @@ class Locating(SnapshotTaking):
                 finds = "several elements" if "must name one" in exc.message else "nothing"
                 raise RefNotFound(f"{gone}, and its locator {entry.loc} finds {finds} now; "
                                   "nothing was done. Take a new snapshot") from None
+            self._same_document(entry, ref, what)
             return _in_place_of(handle, ref)
         lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
+        self._same_document(entry, ref, what)
         matches = [ln for ln in lines if ln.ref and ln.role == entry.role and
                    ln.name == entry.name]
         if not matches:
@@ -71,6 +74,17 @@ class Locating(SnapshotTaking):
         found = self.refs[matches[entry.nth].ref]
         return _in_place_of(Handle(self.frames[found.frame], found.local,
                                    matches[entry.nth].ref), ref)
+
+    def _same_document(self, entry: RefEntry, ref: int, what: str) -> None:
+        """Refuse a ref of a document its frame no longer shows (the tab went to another
+        page, reloaded, or a frame loaded anew): what took its place there is another page's
+        element, however alike (a "Delete" on the next page deletes something else)."""
+        frame = self.frames.get(entry.frame)
+        if frame is not None and frame.doc and frame.doc != entry.doc:
+            where = "the tab" if frame.parent is None else "its frame"
+            raise RefNotFound(f"@{ref} ({what}) was on an earlier page: {where} has loaded "
+                              "another since (a navigation or a reload); nothing was done. "
+                              "Take a new snapshot and use a ref from it")
 
     async def _resolve_line(self, role: str, name: str, nth: int) -> Handle | None:
         """The nth line of the full snapshot this role and name locate (a line with no ref

@@ -314,7 +314,8 @@
   // that follows it in its box, up to the next field or line break, links' words included
   // (`I agree to the terms`); "" for none, or for more than a label's words. In a box that
   // lays its children in a row (a flex row: Element Plus's switch, its track and then its
-  // words), a block among them stands in the same line.
+  // words), a block among them stands in the same line; so does a label that names no
+  // control, a block or not (Fomantic draws its box and words there).
   const STOPS = /^(?:INPUT|SELECT|TEXTAREA|BUTTON|BR|HR)$/;
   function toggleLabel(el) {
     if (el.tagName !== "INPUT" || (el.type !== "checkbox" && el.type !== "radio")) return "";
@@ -327,6 +328,10 @@
         continue;
       }
       if (s.nodeType !== 1 || SKIP_TAGS.has(s.tagName)) continue;
+      if (s.tagName === "LABEL" && !s.htmlFor && !s.control) {  // (Fomantic's: a block)
+        words += " " + (s.innerText || "");
+        break;
+      }
       if (STOPS.test(s.tagName) || s.querySelector("input, select, textarea, button") ||
           (!inRow && /^(?:block|flex|grid|table|list-item)$/.test(getComputedStyle(s).display)))
         break;

@@ -81,8 +81,7 @@
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
-  // `kind`: "drop" those with drop listeners instead, "hover" those with pointer-over ones,
-  // "wheel" those with wheel ones.
+  // `kind`: "drop", "hover" (pointer-over) or "wheel": those with such listeners instead.
   const LISTENED = { click: ["ts-ask-", "ts-mark-"], drop: ["ts-ask-drop-", "ts-drop-"],
                      hover: ["ts-ask-hover-", "ts-hover-"], wheel: ["ts-ask-wheel-", "ts-wheel-"] };
   function listened(secret, kind = "click") {
@@ -130,8 +129,7 @@
   }
 
   // How many of those the top document armed as it loaded (0 in a frame, or without the
-  // hook): a read waits for them before it reads (page.js `snapshot`, page_info.js
-  // `readText`).
+  // hook): a read waits for them (page.js `snapshot`, page_info.js `readText`).
   const loadTimers = (secret) => secret && window === top ? armed(secret)[2] : 0;
 
   // -- what a click really activates ---------------------------------------------------
@@ -299,15 +297,16 @@
   // keeps its range input in its thumb, clipped away; React Aria's, in a box a pixel wide
   // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
   // box around it that is drawn. So too a check box or radio button the page draws as a
-  // switch beside it, no size of its own (Element Plus's), when that box holds no other
-  // control and is no bigger than a switch with its words: it takes the click. So too the
+  // switch beside it, no size of its own (Element Plus's) or unseen under its words
+  // (Fomantic's), when that box holds no other control and is no bigger than a switch
+  // with its words: it takes the click. So too the
   // field a code editor takes its keys in (page_values.js `codeEditorOf`): in the editor.
   function viaWidget(el, res) {
     const editor = res.error ? P.codeEditorOf(el) : null;
     if (!editor && !FIELDS.has(el.tagName)) return null;
     const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
-    const toggle = res.error === "hidden" && !res.clip && el.tagName === "INPUT" &&
-      (el.type === "checkbox" || el.type === "radio");
+    const toggle = (res.error === "hidden" && !res.clip || res.error === "covered" &&
+      !res.around) && el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio");
     if (!editor && !kept && !toggle && (res.error !== "covered" || !res.around)) return null;
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
     if (!editor && !kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
@@ -328,9 +327,8 @@
     return null;
   }
 
-  // The box a check box, radio button or switch is drawn in: the nearest drawn box around
-  // it, when that box holds no other control and is no bigger than a switch with its
-  // words (null: none such).
+  // The box a check box, radio button or switch is drawn in (or null): the nearest drawn
+  // box around it, holding no other control, no bigger than a switch with its words.
   function toggleBox(el) {
     const box = drawnAround(el);
     if (!box) return null;
@@ -341,27 +339,29 @@
   const FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
   const TOGGLE_TYPES = new Set(["checkbox", "radio"]);
 
-  // A field the box around it covers with its own drawing (Element Plus draws its select's
-  // placeholder and value over the input; a label floating over a field): a person clicks
-  // the box there, and it takes the click for the field. A point of the field whose click
-  // activates that box, when the box holds no other control and is little more than the
-  // field (its wrapper, not a card around it).
+  // A field the box around it covers with its own drawing (Element Plus's select's value;
+  // a floating label; a multiple select's chips of its values, with Remove buttons): a
+  // person clicks the box there, and it takes the click for the field. A point of the field
+  // whose click activates that box, when the box is little more than the field (not a
+  // card) and holds no other control but buttons a quarter of its size, the point missed.
   function viaWrapper(el, res) {
     if (res.error !== "covered" || !el.matches(P.CONTROLS)) return null;
-    const r = el.getBoundingClientRect();
+    const r = el.getBoundingClientRect(), area = Math.max(r.width * r.height, 1);
     let box = null;
     const there = pointOn(el, (hit) => {
       const act = hit && hit !== el && !el.contains(hit) ? activationOf(hit) : null;
       if (!act || act === el || !act.contains(el) || !act.contains(hit)) return false;
       const b = act.getBoundingClientRect();
-      if (b.width * b.height > 6 * Math.max(r.width * r.height, 1)) return false;
+      if (b.width * b.height > 6 * area) return false;
       const alone = Array.from(act.querySelectorAll(P.CONTROLS)).every((c) => c === el ||
-        el.contains(c) || c.contains(el));
+        el.contains(c) || c.contains(el) || (isPart(c, area) && !c.contains(hit)));
       if (alone) box = act;
       return alone;
     });
     return there.error || !box ? null : there;
   }
+  const isPart = (c, area, b = c.getBoundingClientRect()) => !FIELDS.has(c.tagName) &&
+    !c.isContentEditable && b.width * b.height * 4 <= area;
 
   function pointOn(el, reaches) {
     const b = el.getBoundingClientRect();

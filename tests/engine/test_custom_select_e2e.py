@@ -383,3 +383,24 @@ async def test_a_box_wiped_one_way_and_a_field_scrolled_out_of_its_box_keep_thei
     shot = await tab.snapshot(interactive=True)
     assert ref(shot, "button", "Read more"), shot.text
     assert ref(shot, "textbox", "First name"), shot.text
+
+
+async def test_a_field_under_the_chips_of_its_chosen_values_opens_through_its_box(
+        tab: Tab, site: Site) -> None:
+    # (Shoelace's, Select2's, Ant Design's multiple select: once a value is chosen the field
+    # lies invisible under the chips, each with its Remove button; the box takes the press)
+    await goto(tab, site.url("chipselect.html"))
+    shot = await tab.snapshot(interactive=True)
+    tags = parse(ref(shot, "combobox", "Tags"))
+    await actions.select(tab, tags, ["Urgent"])
+    assert await text_of(tab, "#out") == '["Urgent"]'
+    await actions.press(tab, "Escape")
+    await actions.select(tab, tags, ["Docs"])  # its chips lie over it now
+    assert await text_of(tab, "#out") == '["Urgent","Docs"]'
+    await actions.press(tab, "Escape")
+    await actions.click(tab, tags)
+    assert await js(tab, "document.getElementById('lb').hidden") is False
+    # a Remove button is its own control, not a way into the box
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "button", "Remove Urgent")))
+    assert await text_of(tab, "#out") == '["Docs"]'

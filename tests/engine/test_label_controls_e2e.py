@@ -68,3 +68,17 @@ async def test_the_class_that_hides_a_control_from_sight_says_nothing_of_what_it
     await actions.check(tab, parse('loc=input.sr-only in "Dark mode"'), True)
     await actions.check(tab, parse('loc=input.visually-hidden in "Email alerts"'), True)
     assert await text_of(tab, "#out") == "dark,alerts"
+
+
+async def test_a_toggle_unseen_under_the_words_of_its_box_is_checked_there_and_hinted_by_them(
+        tab: Tab, site: Site) -> None:
+    # (Fomantic UI: the input lies under a label that names no control, and the kit's
+    # script toggles it on a click in its box)
+    await goto(tab, site.url("undertoggles.html"))
+    shot = await tab.snapshot(interactive=True)
+    hints = {info.get("hint"): r for r, info in shot.refs.items()}
+    assert set(hints) == {"I agree to the terms", "Phone", "Mail"}, shot.refs
+    out = await actions.check(tab, parse(hints["I agree to the terms"]), True)
+    assert out.changes == ["now checked"], out.text()
+    await actions.check(tab, parse(hints["Mail"]), True)
+    assert await text_of(tab, "#out") == "terms mail"

@@ -8,7 +8,7 @@ import re
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, line_of, loc_on_line, ref, target, text_of, watch_listeners
-from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine import actions, navigation
 from tabsteward.bridge.engine.snapshot import UNTRUSTED
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -349,6 +349,32 @@ async def test_stale_ref_in_a_list_drawn_anew_acts_on_its_own_item_not_the_one_n
     out = await actions.click(tab, parse(deletes[2]))
     assert await text_of(tab, "#out") == "deleted Bread"
     assert out.did.endswith(f'(button "Delete", drawn anew in place of {deletes[2]})'), out.did
+
+
+async def test_a_ref_of_the_page_before_a_navigation_is_refused_not_sent_to_its_namesake(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("drafts.html"))
+    shot = await tab.snapshot(interactive=True)
+    draft_delete = ref(shot, "button", "Delete")
+    out = await actions.click(tab, target(shot, "link", "Account settings"))
+    assert "navigated to" in out.text(), out.text()
+    # the account page has its own "Delete", alike in role, name and place
+    with pytest.raises(RefNotFound, match="was on an earlier page: the tab has loaded another"):
+        await actions.click(tab, parse(draft_delete))
+    assert await text_of(tab, "#st") == ""
+    await tab.snapshot(interactive=True)  # read the new page first: still refused
+    with pytest.raises(RefNotFound, match="earlier page"):
+        await actions.click(tab, parse(draft_delete))
+    assert await text_of(tab, "#st") == ""
+
+
+async def test_a_ref_taken_before_a_reload_is_refused(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("drafts.html"))
+    delete = ref(await tab.snapshot(interactive=True), "button", "Delete")
+    await navigation.reload(tab)
+    with pytest.raises(RefNotFound, match="earlier page"):
+        await actions.click(tab, parse(delete))
+    assert await text_of(tab, "#st") == ""
 
 
 async def test_stale_ref_in_a_changed_list_of_rows_with_no_words_is_refused(
