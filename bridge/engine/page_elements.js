@@ -259,7 +259,7 @@
       if (own && own.said === false && HAS_WORD.test(words)) own.said = true;
       return " " + words + " ";
     };
-    if (label && label.trim()) return says(label);
+    if (label && label.trim()) return depth && P.iconBeside(el, label) ? " " : says(label);
     if (el.tagName === "IMG" || (el.tagName === "INPUT" && el.type === "image"))
       return says(el.getAttribute("alt") || "");
     // a checkbox's or radio's value is what the form sends, never shown (HTML-AAM names only

@@ -91,10 +91,10 @@
   }
 
   // An open dialog a page makes modal itself (aria-modal, with a veil over the rest, as
-  // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: each corner
-  // of the viewport reaches the dialog, or a fixed box over (nearly) all the viewport. The
-  // corners are taken INSET px in, off a scroll bar or the gutter a page keeps for one
-  // while its modal stops the scrolling (Fluent's; the root's width still counts it).
+  // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: all corners
+  // of the viewport but one (a toast's) reach the dialog, or a fixed box over (nearly) all
+  // the viewport. The corners are taken INSET px in, off a scroll bar or the gutter a page
+  // keeps for one while its modal stops the scrolling (Fluent's; the root still counts it).
   const INSET = 24;
   function pageModal() {
     const veiled = (d, x, y) => {
@@ -113,10 +113,20 @@
       const r = d.getBoundingClientRect();
       if (!r.width || !r.height || getComputedStyle(d).visibility === "hidden") continue;
       const [w, h] = P.view().map((n) => n - INSET);
-      if ([[INSET, INSET], [w, INSET], [INSET, h], [w, h]].every(([x, y]) => veiled(d, x, y)))
-        return d;
+      if ([[INSET, INSET], [w, INSET], [INSET, h], [w, h]].filter(([x, y]) => veiled(d, x, y))
+        .length >= 3) return d;
     }
     return null;
+  }
+
+  // Whether a box outside the open modal is drawn over its veil (the list a control of the
+  // modal opens, which Ant Design and MUI draw at the end of the page): reached as it is.
+  function overVeil(el, cs, modal) {
+    const b = (cs.position === "fixed" || cs.position === "absolute") && !el.contains(modal) &&
+      !el.closest("[inert]") && el.getBoundingClientRect();
+    const hit = b && b.width > 1 && b.height > 1 &&
+      P.hitTarget(null, b.left + b.width / 2, b.top + b.height / 2);
+    return !!hit && (hit === el || el.contains(hit));
   }
 
   // Whether `el`, which a click listener alone makes clickable, only passes its clicks on:
@@ -126,8 +136,7 @@
   //   clickable row or card holds: its checkbox, its edit, delete and menu buttons);
   // - the frame a widget library draws around one field, focusing it on a click anywhere
   //   in the frame (MUI's text field, select and autocomplete): it holds a field one types
-  //   or chooses in, and at most WRAPPED controls in all (the field's open and clear
-  //   buttons);
+  //   or chooses in, and at most WRAPPED controls in all (its open and clear buttons);
   // - a box its only control covers at least half of (MUI's switch and checkbox lay their
   //   see-through input over the box that listens);
   // - a box that only frames its controls (`framesOnly`);
@@ -380,8 +389,7 @@
   }
 
   // Whether the snapshot's walk leaves el out as hidden from assistive technology: not one
-  // that holds the focus, nor a page's mistake while no `modal` is open, nor an icon a
-  // person clicks.
+  // holding the focus, nor a page's mistake while no `modal` is open, nor a clicked icon.
   const ariaHidden = (el, focused, modal) => el.getAttribute("aria-hidden") === "true" &&
     !el.contains(focused) && (!!modal || !hiddenByMistake(el)) && !clickedIcon(el);
 
@@ -461,8 +469,7 @@
                            "contentinfo", "complementary", "region", "form", "search"]);
 
   // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty,
-  // laid over (nearly) all the viewport. It takes a click to close what it is under, but
-  // it is no control.
+  // over (nearly) all the viewport. It takes a click to close what it is under: no control.
   function veil(el, cs) {
     if ((cs.position !== "fixed" && cs.position !== "absolute") || el.firstElementChild ||
         HAS_WORD.test(el.textContent || "")) return false;
@@ -487,7 +494,7 @@
     return "";
   }
 
-  Object.assign(P, { hoverShown, pageModal, passesOn, ownClick, tabStop, guardOnly,
+  Object.assign(P, { hoverShown, pageModal, overVeil, passesOn, ownClick, tabStop, guardOnly,
     wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
     namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

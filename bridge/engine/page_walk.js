@@ -252,7 +252,7 @@
       // cached view or a page kept for later: no person sees it, and no click reaches it)
       if (cs.contentVisibility === "hidden") return;
       if (leftBehind(el, cs) || P.drawsForEditor(el)) return;  // a kept field; editor lines
-      if (el === modal) inert = false;
+      if (el === modal || (inert && modal && P.overVeil(el, cs, modal))) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
       if (clipper && (cs.position === "fixed" ||
           (cs.position === "absolute" && !clipper.contains(el.offsetParent)))) clipper = null;

@@ -76,5 +76,20 @@
     return hintWords(url.split(/[?#]/)[0].split("/").pop().replace(/\.\w+$/, ""));
   }
 
-  Object.assign(P, { NOISE, ICON_SET, hintWords, iconName, fileWords });
+  // Whether an icon's label stands beside words that name what holds it (Ant Design labels
+  // each icon by its file name: a button "right Danger zone", an option "Jiangsu right", a
+  // column header "Age caret-up caret-down"): then no part of that name. Words within three
+  // boxes up, short of a control or a box with a role; an icon alone still names by it.
+  const ICON_LABEL = /^[a-z]+(?:-[a-z]+){0,3}$/, LETTER = /\p{L}/u;
+  function iconBeside(el, label) {
+    if (el.getAttribute("role") !== "img" || !ICON_LABEL.test(label.trim()) ||
+        LETTER.test(el.textContent)) return false;
+    for (let n = el.parentElement, up = 0; n && up < 3; n = n.parentElement, up++) {
+      if (LETTER.test(n.textContent)) return true;
+      if (n.matches(P.CONTROLS) || n.hasAttribute("role")) return false;
+    }
+    return false;
+  }
+
+  Object.assign(P, { NOISE, ICON_SET, hintWords, iconName, fileWords, iconBeside });
 })();

@@ -247,3 +247,19 @@ async def test_an_icon_set_s_class_names_its_icon_by_all_its_words_less_its_styl
     assert [info.get("hint") for info in shot.refs.values()] == [
         "bold", "italic", "link", "image", "circle info", "trash", "bookmark", "heart",
         "external link", "format bold", "trash", "edit", "share", "star", None], shot.text
+
+
+async def test_an_icon_labelled_by_its_file_name_beside_words_is_no_part_of_their_name(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design: `<span role="img" aria-label="right">` before "Danger zone", after an
+    # option's words, a column header's sort carets)
+    await goto(tab, site.url("iconlabels.html"))
+    shot = await tab.snapshot()
+    assert 'button "Danger zone"' in shot.text, shot.text
+    assert "header | Age | Name |" in shot.text, shot.text
+    assert "caret" not in shot.text and "right" not in shot.text, shot.text
+    # an icon alone still names its control
+    await actions.click(tab, parse(ref(shot, "button", "delete")))
+    assert await text_of(tab, "#out") == "deleted"
+    out = await actions.select(tab, parse(ref(shot, "combobox", "Region")), ["Jiangsu"])
+    assert await text_of(tab, "#out") == "region Jiangsu", out.text()

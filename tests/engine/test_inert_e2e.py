@@ -143,3 +143,22 @@ async def test_a_modal_on_a_page_with_a_scroll_bar_is_modal_and_its_header_named
     assert header["name"] == "Delete this note"
     # a dialog in a live region is a dialog, not a message
     assert '- dialog "Delete this note"' in shot.text, shot.text
+
+
+async def test_a_list_a_modals_field_draws_outside_it_over_the_veil_is_chosen_from(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design, MUI: the select's list is drawn at the end of the page, above the veil;
+    # a toast shown before lies over a corner of the viewport, and the modal is one still)
+    await goto(tab, site.url("modalportal.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "note: a modal dialog is open" in shot.text, shot.text
+    assert not [i for i in shot.refs.values() if i["name"] == "Export"], shot.text
+    role = parse(ref(shot, "combobox", "Role"))
+    await actions.click(tab, role)
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "clickable", "Editor"), shot.text  # the list over the veil is reached
+    await actions.click(tab, role)  # shut again
+    await actions.select(tab, role, ["Viewer"])
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "button", "Create")))
+    assert await text_of(tab, "#out") == "created Viewer"
