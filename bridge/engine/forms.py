@@ -300,14 +300,14 @@ def _same(name: str, want: str) -> bool:
 def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Line | None:
     """The line that offers `want`: an option (menu item, tree item) of that name that came
     since `known`, or one of the control's own list that showed before (`tied`); else a line
-    that came since then with that name (a list whose choices carry no role). What another
-    list showed before is never it: two widgets may offer the same words."""
-    named = [ln for ln in lines if ln.ref and _same(ln.name, want)]
-    options = [ln for ln in named if ln.role in OPTION_ROLES and
-               (ln.ref not in known or ln.ref in tied)]
-    options.sort(key=lambda ln: ln.ref in known)
-    came = [ln for ln in named if ln.ref not in known]
-    return options[0] if options else came[0] if came else None
+    with that name, come since or of that list (a list whose choices carry no role: Ant
+    Design's, which stays open for a second choice). What another list showed before is
+    never it: two widgets may offer the same words."""
+    named = [ln for ln in lines if ln.ref and (ln.ref not in known or ln.ref in tied) and
+             _same(ln.name, want)]
+    named.sort(key=lambda ln: ln.ref in known)
+    options = [ln for ln in named if ln.role in OPTION_ROLES]
+    return options[0] if options else named[0] if named else None
 
 
 async def _tied(tab: Tab, control: int, lines: list[Line], want: str, known: set[int]

@@ -70,9 +70,10 @@
       const view = { left: br.left + box.clientLeft * kx, top: br.top + box.clientTop * ky };
       view.right = view.left + box.clientWidth * kx;
       view.bottom = view.top + box.clientHeight * ky;
-      const own = !LETS.has(cs.overflowX) && !LETS.has(cs.overflowY) && pageScrolls(box);
-      const sx = own || cs.overflowX === "auto" || cs.overflowX === "scroll";
-      const sy = own || cs.overflowY === "auto" || cs.overflowY === "scroll";
+      // (one axis hidden makes the other's `visible` auto: Ant Design's list hides y alone)
+      const own = (!LETS.has(cs.overflowX) || !LETS.has(cs.overflowY)) && pageScrolls(box);
+      const sx = (own && !LETS.has(cs.overflowX)) || /^(?:auto|scroll)$/.test(cs.overflowX);
+      const sy = (own && !LETS.has(cs.overflowY)) || /^(?:auto|scroll)$/.test(cs.overflowY);
       const dx = sx ? shift(r.left, r.right, view.left, view.right, centre) : 0;
       const dy = sy ? shift(r.top, r.bottom, view.top, view.bottom, centre) : 0;
       if (dx || dy) {

@@ -404,3 +404,24 @@ async def test_a_field_under_the_chips_of_its_chosen_values_opens_through_its_bo
     shot = await tab.snapshot(interactive=True)
     await actions.click(tab, parse(ref(shot, "button", "Remove Urgent")))
     assert await text_of(tab, "#out") == '["Docs"]'
+
+
+async def test_an_option_in_a_list_the_page_scrolls_on_the_wheel_is_scrolled_to_and_chosen(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design: its list's box hides its overflow, and the page scrolls it on the wheel)
+    await goto(tab, site.url("wheellist.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.select(tab, parse(ref(shot, "combobox", "Country")), ["Japan"])
+    assert await text_of(tab, "#out") == '{"country":["Japan"],"languages":[]}'
+
+
+async def test_a_list_that_stays_open_after_a_choice_is_chosen_from_again(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design's that takes several: its choices carry no role, and its list stays open)
+    await goto(tab, site.url("wheellist.html"))
+    shot = await tab.snapshot(interactive=True)
+    languages = parse(ref(shot, "combobox", "Languages"))
+    await actions.select(tab, languages, ["French"])
+    out = await actions.select(tab, languages, ["Spanish"])  # its list is open still
+    assert await text_of(tab, "#out") == '{"country":[],"languages":["French","Spanish"]}'
+    assert "Spanish" in out.did, out.text()
