@@ -257,7 +257,8 @@ async def test_an_icon_labelled_by_its_file_name_beside_words_is_no_part_of_thei
     shot = await tab.snapshot()
     assert 'button "Danger zone"' in shot.text, shot.text
     assert "header | Age | Name |" in shot.text, shot.text
-    assert "caret" not in shot.text and "right" not in shot.text, shot.text
+    assert "caret" not in shot.text, shot.text
+    assert "right" not in shot.text, shot.text
     # an icon alone still names its control
     await actions.click(tab, parse(ref(shot, "button", "delete")))
     assert await text_of(tab, "#out") == "deleted"
