@@ -16,7 +16,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy import keystrokes
-from . import keyboard, keys, pasting, stepping
+from . import keyboard, keys, pasting, pointer, stepping
 from .acting import (
     Outcome,
     _call_on,
@@ -29,7 +29,7 @@ from .acting import (
 )
 from .model import Handle
 from .tab import Tab
-from .targets import Target
+from .targets import RefTarget, Target
 
 # fields with no text caret, whose value is set as a picker sets it, and the form each
 # value must take (HTML's value formats)
@@ -88,7 +88,17 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     # focus it and place the caret (page_info.js `prepare`), once the debugger that sends
     # the text is there: the page is shown to have focus, as a person's would
     await tab.ready_for(keyboard.TEXT)
-    state = await tab.evaluate(handle.frame, f"__ts.prepare({handle.local}, {json.dumps(mode)})")
+    prepare = f"__ts.prepare({handle.local}, {json.dumps(mode)})"
+    state = await tab.evaluate(handle.frame, prepare)
+    if state == "readonly":
+        # a person clicks into a field first: a kit's may take text only then (Ant Design's
+        # date field, read-only until pressed, opens its picker on the press)
+        clicked = await pointer.click(tab, RefTarget(handle.ref))
+        out.changes += [c for c in clicked.changes if c not in out.changes]
+        state = await tab.evaluate(handle.frame, prepare)
+        if state == "readonly":
+            raise TargetNotInteractable(f"{what} is readonly, also once clicked; nothing was "
+                                        "typed")
     room = None  # how many characters it takes (its maxlength); None for any number
     if isinstance(state, str) and state.startswith("ok:") and state[3:].isdigit():
         state, room = "ok", int(state[3:])

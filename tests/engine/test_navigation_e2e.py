@@ -297,9 +297,22 @@ async def test_target_that_matches_nothing_says_so(tab: Tab, site: Site) -> None
 async def test_text_entry_refuses_a_read_only_or_disabled_field(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     await js(tab, "document.getElementById('email').readOnly = true")
-    with pytest.raises(TargetNotInteractable, match="readonly; nothing was typed"):
+    with pytest.raises(TargetNotInteractable, match="readonly, also once clicked; nothing"):
         await actions.enter_text(tab, parse("#email"), "x", "fill")
     assert await js(tab, "document.getElementById('email').value") == ""
+
+
+async def test_a_field_read_only_until_focused_takes_the_text_once_focused(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design's date field: read-only until its picker is pressed or focused)
+    await goto(tab, site.url("typinglater.html"))
+    out = await actions.enter_text(tab, parse("#start"), "2024-05-01", "fill")
+    assert await js(tab, "document.getElementById('out').textContent") == "typed 2024-05-01"
+    assert "filled" in out.did, out.text()
+    # one that stays read-only is refused, as before
+    with pytest.raises(TargetNotInteractable, match="readonly, also once clicked; nothing"):
+        await actions.enter_text(tab, parse("#total"), "1", "fill")
+    assert await js(tab, "document.getElementById('total').value") == "42.00"
 
 
 async def test_policy_is_asked_with_the_pages_facts_before_an_action_reaches_the_page(
