@@ -172,6 +172,16 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                 "open": " (its list is open: Escape did not close it)"}.get(
                     await _close_list(tab, option.ref), "")
             raise refusal[0](refusal[1] + left)
+    if len(wants) == 1 and {"selected", "checked"} & set(option.states.split()) and \
+            await _takes_many(tab, ref):
+        # in a list of several a click takes a chosen option out again: it is left alone,
+        # as `check` leaves a checked box
+        left = "" if opened is None else {
+            "closed": " (its list was closed again with Escape)",
+            "open": " (its list is open: Escape did not close it)"}.get(
+                await _close_list(tab, option.ref), "")
+        return Outcome(f"{quote(option.name)} is chosen in {what} already; nothing was "
+                       f"clicked{left}", data={"selected": [option.name]})
     if opened is not None:  # a list that just came may be starting its entrance
         with contextlib.suppress(TabstewardError):
             await tab.next_frame()

@@ -425,3 +425,7 @@ async def test_a_list_that_stays_open_after_a_choice_is_chosen_from_again(
     out = await actions.select(tab, languages, ["Spanish"])  # its list is open still
     assert await text_of(tab, "#out") == '{"country":[],"languages":["French","Spanish"]}'
     assert "Spanish" in out.did, out.text()
+    # one chosen already is left so: a click would take it out of a list of several
+    out = await actions.select(tab, languages, ["French"])
+    assert out.did.startswith('"French" is chosen in @'), out.text()
+    assert await text_of(tab, "#out") == '{"country":[],"languages":["French","Spanish"]}'
