@@ -42,14 +42,16 @@
       const menu = c.matches(MENUS) || /^(?:menu|listbox)$/.test(P.roleOf(c)) ? c
         : c.querySelector(MENUS) || (c.shadowRoot && c.shadowRoot.querySelector(MENUS));
       // (not one held with the control that opens it: a phone field's list of countries, a
-      // select widget's list, in a form beside its submit button)
-      if (menu && !menu.checkVisibility() && (menu === c || !c.querySelector(OPENERS)))
-        return true;
+      // select widget's list, in a form beside its submit button; a dropdown's trigger that
+      // says nothing of it, or says it in its shadow root: Shoelace's, beside a toolbar's
+      // buttons)
+      if (menu && !menu.checkVisibility() && (menu === c ||
+          ![...c.querySelectorAll(OPENERS)].some((n) => !menu.contains(n)))) return true;
     }
     return false;
   }
   const OPENERS = "[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded], " +
-    "[role=combobox], select";
+    "[role=combobox], select, button, [role=button], [slot=trigger]";
 
   function statesOf(el, role) {
     const s = [];

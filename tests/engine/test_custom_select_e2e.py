@@ -429,3 +429,14 @@ async def test_a_list_that_stays_open_after_a_choice_is_chosen_from_again(
     out = await actions.select(tab, languages, ["French"])
     assert out.did.startswith('"French" is chosen in @'), out.text()
     assert await text_of(tab, "#out") == '{"country":[],"languages":["French","Spanish"]}'
+
+
+async def test_buttons_beside_a_dropdown_whose_trigger_says_nothing_of_its_menu_open_none(
+        tab: Tab, site: Site) -> None:
+    # (an old jQuery dropdown's trigger says nothing of its menu; Shoelace's says it in
+    # its shadow root: a toolbar's other buttons open no popup)
+    await goto(tab, site.url("toolbarmenu.html"))
+    shot = await tab.snapshot(interactive=True)
+    for name in ("Settings", "Delete", "Home"):
+        assert "haspopup" not in line_of(shot, ref(shot, "button", name)), shot.text
+    assert "[haspopup]" in line_of(shot, ref(shot, "button", "Actions")), shot.text
