@@ -157,7 +157,10 @@
         // (and its label sections, words of their own, none)
         const said = a !== "data-pc-section" ? v : /label$/.test(v) ? ""
           : v.replace(/(?:button|icon)$/, "");
-        if (!TEST_ATTRS.has(a) || !hintWords(said)) continue;
+        // (an icon component's name: Shoelace's `<sl-icon name="trash">`, Ionic's)
+        const icon = (a === "name" || a === "icon") && n.tagName.includes("-") &&
+          /ICON/.test(n.tagName);
+        if ((!TEST_ATTRS.has(a) && !icon) || !hintWords(said)) continue;
         hints.push(hintWords(said));
         const s = attrSel(a, v);
         if (s) sels.push(n === el ? tag + s : holds(el, n, s));
@@ -220,6 +223,22 @@
   // boxes up, with no other control between; "" for none, or for more than a label's words.
   // In a table with a header row, its column's header names it (the cell before it holds
   // the row's data, not a label).
+  // A label that names no control beside the field, before or after it in its box or the
+  // box around it, which holds no other control a person sees (Materialize lays it after
+  // the field, and draws it above).
+  function besideLabel(el) {
+    for (let n = el, up = 0; n.parentElement && up < 2; n = n.parentElement, up++) {
+      const box = n.parentElement;
+      const label = [...box.children].find((c) => c.tagName === "LABEL" && !c.htmlFor &&
+        !c.control);
+      if (!label) continue;
+      const t = clean(label.innerText || "");
+      const alone = [...box.querySelectorAll(CONTROLS)].every((c) => c === el ||
+        c.contains(el) || !c.checkVisibility());
+      return alone && HAS_LETTER.test(t) && t.length <= 60 ? t : "";
+    }
+    return "";
+  }
   const FIELD_ROLES = /^(?:textbox|searchbox|combobox|spinbutton|slider)$/;
   const NOT_FIELDS = /^(?:checkbox|radio|button|submit|reset|image|hidden|file|range|color)$/;
   function fieldLabel(el) {
@@ -244,6 +263,8 @@
       const t = th ? clean(th.innerText || "") : "";
       if (HAS_WORD.test(t)) return t.length <= 60 ? t : "";
     }
+    const beside = besideLabel(el);
+    if (beside) return beside;
     let n = el;
     for (let up = 0; n && up < 3; up++, n = n.parentElement) {
       let k = 0;

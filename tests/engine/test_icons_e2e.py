@@ -264,3 +264,13 @@ async def test_an_icon_labelled_by_its_file_name_beside_words_is_no_part_of_thei
     assert await text_of(tab, "#out") == "deleted"
     out = await actions.select(tab, parse(ref(shot, "combobox", "Region")), ["Jiangsu"])
     assert await text_of(tab, "#out") == "region Jiangsu", out.text()
+
+
+async def test_an_icon_components_name_hints_the_button_that_draws_it(
+        tab: Tab, site: Site) -> None:
+    # (Shoelace's `<sl-icon-button name="trash">`: its button draws `<sl-icon name=...>`)
+    await goto(tab, site.url("besidelabels.html"))
+    shot = await tab.snapshot(interactive=True)
+    trash = next(r for r, i in shot.refs.items() if i.get("hint") == "trash")
+    await actions.click(tab, parse(trash))
+    assert await text_of(tab, "#out") == "trashed"

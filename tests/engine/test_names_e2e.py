@@ -52,3 +52,17 @@ async def test_a_field_is_named_by_its_label_not_by_a_date_pickers_instructions(
     found = await lines(tab, site)
     assert line_starting(found, '- textbox "Check-out" @')
     assert not [ln for ln in found if "arrow keys" in ln], found
+
+
+async def test_a_label_beside_a_field_naming_no_control_hints_it_where_it_is_alone(
+        tab: Tab, site: Site) -> None:
+    # (Materialize: the label after the field, drawn above it; its select's field in a box
+    # of its own)
+    await goto(tab, site.url("besidelabels.html"))
+    shot = await tab.snapshot(interactive=True)
+    hints = [info.get("hint") for info in shot.refs.values()]
+    assert "City" in hints, shot.refs
+    assert "Fruit" in hints, shot.refs
+    # beside two fields, it names neither (nor does the header before them)
+    assert "Pair" not in hints, shot.refs
+    assert "Name Age" not in hints, shot.refs
