@@ -53,6 +53,29 @@
   const OPENERS = "[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded], " +
     "[role=combobox], select, button, [role=button], [slot=trigger]";
 
+  // The state a page marks only by a class among peers that lack it, or on the list item
+  // that holds the control alone (Bootstrap's pager says `aria-current` there; its tabs and
+  // Fomantic's menus say `active`, Tabulator's rows `tabulator-selected`): "selected" or
+  // "current"; null for none.
+  const MARKED_ROLES = /^(?:link|button|clickable|tab|row|listitem|treeitem|menuitem)$/;
+  const MARK = /^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$/;
+  function markedAs(el, role) {
+    if (!MARKED_ROLES.test(role)) return null;
+    const li = el.parentElement && el.parentElement.tagName === "LI" &&
+      el.parentElement.querySelectorAll(P.CONTROLS).length === 1 ? el.parentElement : null;
+    const said = li && li.getAttribute("aria-current");
+    if (said && said !== "false") return "current";
+    for (const n of li ? [el, li] : [el]) {
+      const tok = [...n.classList].find((c) => MARK.test(c));
+      if (!tok || !n.parentElement) continue;
+      const peers = [...n.parentElement.children].filter((c) => c !== n &&
+        c.tagName === n.tagName);
+      if (peers.length && peers.some((c) => !c.classList.contains(tok)))
+        return /select/.test(tok) ? "selected" : "current";
+    }
+    return null;
+  }
+
   function statesOf(el, role) {
     const s = [];
     const aria = (n) => P.ariaAttr(el, n);
@@ -77,6 +100,10 @@
       s.push(invokedPopover(el).matches(":popover-open") ? "expanded" : "collapsed");
     if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
     if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
+    else if (aria("aria-selected") === null && pressed === null) {
+      const marked = markedAs(el, role);
+      if (marked && !s.includes(marked)) s.push(marked);
+    }
     if (disabledOf(el, role)) s.push("disabled");
     if (el.required || aria("aria-required") === "true") s.push("required");
     if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");

@@ -445,3 +445,26 @@ async def test_a_fieldset_is_a_named_group_and_its_legend_is_not_repeated(
     shot = await tab.snapshot()
     assert '- group "Shipping"' in shot.text
     assert "> Shipping" not in shot.text
+
+
+async def test_a_state_a_page_says_only_by_a_class_among_its_peers_is_shown(
+        tab: Tab, site: Site) -> None:
+    # (Fomantic's open tab `active`, Bootstrap's pager's `aria-current` on the list item,
+    # Tabulator's selected rows)
+    await goto(tab, site.url("classstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[current]" in line_of(shot, ref(shot, "clickable", "Billing")), shot.text
+    assert "current" not in line_of(shot, ref(shot, "clickable", "General")), shot.text
+    assert "[current]" in line_of(shot, ref(shot, "link", "2")), shot.text
+    assert "current" not in line_of(shot, ref(shot, "link", "3")), shot.text
+    assert "[selected]" in next(ln for ln in shot.text.splitlines() if "Bob" in ln), shot.text
+    assert "selected" not in next(ln for ln in shot.text.splitlines() if "Alice" in ln)
+    # a class all its peers have is a look; a pressed toggle says so, and only that
+    for name in ("Cut", "Copy"):
+        assert "current" not in line_of(shot, ref(shot, "button", name)), shot.text
+    assert line_of(shot, ref(shot, "button", "Bold")).endswith("[pressed]"), shot.text
+    # the page moves the class: the next snapshot says it
+    await actions.click(tab, parse(ref(shot, "clickable", "Security")))
+    shot = await tab.snapshot(interactive=True)
+    assert "[current]" in line_of(shot, ref(shot, "clickable", "Security")), shot.text
+    assert "current" not in line_of(shot, ref(shot, "clickable", "Billing")), shot.text
