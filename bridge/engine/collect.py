@@ -35,6 +35,9 @@ DRAW_WAIT, DRAW_LOOK = 0.3, 0.02
 # components come by dynamic imports the load does not wait for) is read again every
 # EMPTY_LOOK until it shows something, EMPTY_WAIT at most
 YOUNG, EMPTY_WAIT, EMPTY_LOOK = 10_000, 2.0, 0.05
+# a young page's components not defined yet (page.js) are waited for, once per document,
+# asked every PARTS_POLL up to PARTS_WAIT
+PARTS_WAIT, PARTS_POLL = 1.0, 0.05
 UNDRAWN = ("note: the page waits to be drawn (for an animation frame or a size report), and "
            "this background tab is not drawn while only read: what the page shows once drawn "
            "may be missing here; `screenshot`, or any action, has it drawn")
@@ -58,6 +61,7 @@ class SnapshotTaking(PageFrames):
     _last_doc: int
     _behind_modal: set[int]  # the refs shown before a modal dialog made the page inert
     _last_bodies: dict[bool, list[str]]  # the last whole-page snapshot's lines, by -i or not
+    parts_waited: set[int]  # documents whose components were waited for (`_parts_defined`)
 
     if TYPE_CHECKING:  # provided by Tab
         async def resolve(self, target: Target) -> Handle: ...
@@ -103,6 +107,9 @@ class SnapshotTaking(PageFrames):
                 await self._load_timers_run()
                 return await self.collect(interactive=interactive, viewport=viewport,
                                           scope=None)
+            if by_frame.get(self.target_id, {}).get("parts") and await self._parts_defined():
+                return await self.collect(interactive=interactive, viewport=viewport,
+                                          scope=None)
         children: dict[tuple[str, int], Frame] = {}
         if scope is None:
             children = await self._children_of(frames, by_frame)
@@ -134,6 +141,22 @@ class SnapshotTaking(PageFrames):
                     self.refs[ln.ref].dupes = seen[(ln.role, ln.name)]
         page = by_frame.get(root.id, {})
         return lines, page
+
+    async def _parts_defined(self) -> bool:
+        """Wait (up to PARTS_WAIT, once per document) for the components of the page not
+        defined yet to be (a kit's loader defines each as its code comes); whether it
+        waited."""
+        main = self.frames[self.target_id]
+        if main.doc in self.parts_waited:
+            return False
+        self.parts_waited.add(main.doc)
+        deadline = asyncio.get_running_loop().time() + PARTS_WAIT
+        while asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(PARTS_POLL)
+            left = await self.evaluate(main, "__ts.undefinedParts()", follow=False)
+            if not left:
+                break
+        return True
 
     async def _load_timers_run(self) -> None:
         """Wait (up to LOAD_TIMERS_WAIT) for the timers the page armed as it loaded, to draw

@@ -26,6 +26,9 @@
         res.owed = owed();
         res.age = Math.round(performance.now());  // (collect.py reads a young empty page again)
         res.undrawn = late(res.owed);
+        // (a young document's components not defined yet: a kit's loader defines them as
+        // their code comes, Shoelace's; until then they show as plain boxes)
+        if (opts.settle && performance.now() < YOUNG_MS) res.parts = undefinedParts();
       }
       return res;
     } finally {
@@ -35,6 +38,9 @@
       revealing(null);
     }
   }
+
+  const YOUNG_MS = 10000;
+  const undefinedParts = () => document.querySelectorAll(":not(:defined)").length;
 
   // Whether the page waits for a frame (an animation frame, an observer's first report)
   // that this tab does not draw: hidden (no frame comes), or over OWED_MS without one.
@@ -64,7 +70,7 @@
     "pageText", "hasText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText",
     "takesMany", "tiedTo", "selectBehind", "pasteInto", "endOf"];
-  globalThis.__ts = { idOf, get, snapshot, undrawn, owed };
+  globalThis.__ts = { idOf, get, snapshot, undrawn, owed, undefinedParts };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;
   return "installed";

@@ -78,6 +78,7 @@ class Tab(Placing, Locating):
         self._last_doc = 0
         self._behind_modal: set[int] = set()
         self._last_bodies: dict[bool, list[str]] = {}
+        self.parts_waited: set[int] = set()
         self._waiters: list[_Waiter] = []
         self._recording = False
         self.browser: Any = None  # the engine Browser, set by it (downloads go through it)

@@ -468,3 +468,13 @@ async def test_a_state_a_page_says_only_by_a_class_among_its_peers_is_shown(
     shot = await tab.snapshot(interactive=True)
     assert "[current]" in line_of(shot, ref(shot, "clickable", "Security")), shot.text
     assert "current" not in line_of(shot, ref(shot, "clickable", "Billing")), shot.text
+
+
+async def test_a_first_look_waits_for_components_a_loader_defines_as_their_code_comes(
+        tab: Tab, site: Site) -> None:
+    # (Shoelace's autoloader: until a component's code comes, it shows what it holds, a
+    # closed dialog's field and button among them)
+    await goto(tab, site.url("lazyparts.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "Send invite" not in shot.text, shot.text
+    assert ref(shot, "combobox", "Role"), shot.text
