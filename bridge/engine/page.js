@@ -26,9 +26,12 @@
         res.owed = owed();
         res.age = Math.round(performance.now());  // (collect.py reads a young empty page again)
         res.undrawn = late(res.owed);
-        // (a young document's components not defined yet: a kit's loader defines them as
-        // their code comes, Shoelace's; until then they show as plain boxes)
-        if (opts.settle && performance.now() < YOUNG_MS) res.parts = undefinedParts();
+        // (a young document's components not defined yet, where modules may still bring
+        // them: a kit's loader defines them as their code comes, Shoelace's; until then
+        // they show as plain boxes. A page's stray tags that nothing defines, with no module
+        // of its own, are no reason to wait)
+        if (opts.settle && performance.now() < YOUNG_MS && document.querySelector(MODULES))
+          res.parts = undefinedParts();
       }
       return res;
     } finally {
@@ -39,7 +42,7 @@
     }
   }
 
-  const YOUNG_MS = 10000;
+  const YOUNG_MS = 10000, MODULES = "script[type=module], link[rel=modulepreload]";
   const undefinedParts = () => document.querySelectorAll(":not(:defined)").length;
 
   // Whether the page waits for a frame (an animation frame, an observer's first report)

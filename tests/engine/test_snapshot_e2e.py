@@ -478,3 +478,14 @@ async def test_a_first_look_waits_for_components_a_loader_defines_as_their_code_
     shot = await tab.snapshot(interactive=True)
     assert "Send invite" not in shot.text, shot.text
     assert ref(shot, "combobox", "Role"), shot.text
+    assert tab.parts_waited  # (once per page: a later look asks no more)
+
+
+async def test_stray_custom_tags_on_a_page_with_no_module_are_not_waited_for(
+        tab: Tab, site: Site) -> None:
+    # (a news page's `<gallery-count>` that no script defines)
+    await goto(tab, site.url("lazyparts.html"))
+    await js(tab, "document.querySelectorAll('script[type=module]').forEach((s) => s.remove())")
+    assert await js(tab, "document.querySelectorAll(':not(:defined)').length") > 0
+    await tab.snapshot(interactive=True)  # (its first look, the one that would wait)
+    assert not tab.parts_waited
