@@ -114,8 +114,12 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                           "snapshot")
     if state != "ok":
         if str(state).startswith("not-text"):
-            raise TargetNotInteractable(f"{what} does not take text ({str(state)[9:]}); "
-                                        "nothing was typed")
+            cell = info.get("role") in ("gridcell", "cell")
+            raise TargetNotInteractable(
+                f"{what} does not take text ({str(state)[9:]}); nothing was typed" + (
+                    f". A grid's cell takes text in the editor it opens: dblclick @{handle.ref}"
+                    " (or click it and press the keys), fill the field it shows, then press "
+                    "Enter" if cell else ""))
         raise TargetNotInteractable(f"{what} is {state}; nothing was typed")
 
     typed: list[str] = []

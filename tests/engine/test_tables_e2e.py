@@ -11,6 +11,7 @@ from pagetools import goto, js, line_of, ref, refs_in, target, under, watch_list
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable
 
 pytestmark = pytest.mark.browser
 
@@ -327,3 +328,13 @@ async def test_rows_a_framework_writes_after_empty_anchors_name_their_controls_b
                      'button "Edit" in "Grace"'], shot.text
     await actions.click(tab, parse('loc=button "Edit" in "Alan"'))
     assert await js(tab, "document.getElementById('out').textContent") == "edit Alan"
+
+
+async def test_fill_on_a_grid_cell_that_takes_no_text_says_how_its_editor_is_opened(
+        tab: Tab, site: Site) -> None:
+    # (Handsontable's and AG Grid's cells are plain boxes until their editor opens)
+    await goto(tab, site.url("grid_field.html"))
+    with pytest.raises(TargetNotInteractable, match=r"does not take text.*nothing was typed\. "
+                       r"A grid's cell takes text in the editor it opens: dblclick @\d+"):
+        await actions.enter_text(tab, parse('loc=text "Grace"'), "Ada", "fill")
+    assert await js(tab, "document.querySelector('[role=gridcell]').textContent") == "Grace"
