@@ -217,12 +217,6 @@
     return { hint: hints.find(Boolean) || "", sels: sels.filter(Boolean) };
   }
 
-  // The words a page writes before a field it left unlabelled, as a person reads them for
-  // its label (a div or a table cell beside it, a span above it: forms built of divs, and
-  // old forms laid out in tables): the nearest text before it in its box, or up to two
-  // boxes up, with no other control between; "" for none, or for more than a label's words.
-  // In a table with a header row, its column's header names it (the cell before it holds
-  // the row's data, not a label).
   // A label that names no control beside the field, before or after it in its box or the
   // box around it, which holds no other control a person sees (Materialize lays it after
   // the field, and draws it above).
@@ -239,6 +233,13 @@
     }
     return "";
   }
+
+  // The words a page writes before a field it left unlabelled, as a person reads them for
+  // its label (a div or a table cell beside it, a span above it: forms built of divs, and
+  // old forms laid out in tables): the nearest text before it in its box, or up to two
+  // boxes up, with no other control between; "" for none, or for more than a label's words.
+  // In a table with a header row, its column's header names it (the cell before it holds
+  // the row's data, not a label).
   const FIELD_ROLES = /^(?:textbox|searchbox|combobox|spinbutton|slider)$/;
   const NOT_FIELDS = /^(?:checkbox|radio|button|submit|reset|image|hidden|file|range|color)$/;
   function fieldLabel(el) {

@@ -298,9 +298,8 @@
   // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
   // box around it that is drawn. So too a check box or radio button the page draws as a
   // switch beside it, no size of its own (Element Plus's) or unseen under its words
-  // (Fomantic's), when that box holds no other control and is no bigger than a switch
-  // with its words: it takes the click. So too the
-  // field a code editor takes its keys in (page_values.js `codeEditorOf`): in the editor.
+  // (Fomantic's), when that box holds no other control and is no bigger than a switch with
+  // its words: it takes the click. So too a code editor's field (`codeEditorOf`): in it.
   function viaWidget(el, res) {
     const editor = res.error ? P.codeEditorOf(el) : null;
     if (!editor && !FIELDS.has(el.tagName)) return null;
