@@ -120,9 +120,11 @@
   }
 
   // Whether a box outside the open modal is drawn over its veil (the list a control of the
-  // modal opens, which Ant Design and MUI draw at the end of the page): reached as it is.
+  // modal opens, which Ant Design and MUI draw in the body or a box of it): reached so.
   function overVeil(el, cs, modal) {
-    const b = (cs.position === "fixed" || cs.position === "absolute") && !el.contains(modal) &&
+    const up = el.parentElement, body = document.body;
+    const b = (cs.position === "fixed" || cs.position === "absolute") && up &&
+      (up === body || up.parentElement === body) && !el.contains(modal) &&
       !el.closest("[inert]") && el.getBoundingClientRect();
     const hit = b && b.width > 1 && b.height > 1 &&
       P.hitTarget(null, b.left + b.width / 2, b.top + b.height / 2);
@@ -218,7 +220,6 @@
       role !== "dialog" && role !== "tabpanel" && !P.LANDMARKS.has(role) && tag !== "BODY" &&
       tag !== "HTML" && role !== "list" && !passesOn(el) && !guardOnly(el);
   }
-
   // (a box that says it opens something, a menu's trigger around its link, is a control)
   const opens = (el) => el.hasAttribute("aria-haspopup") || el.hasAttribute("aria-expanded");
 
@@ -251,8 +252,7 @@
     return w > 0 && h > 0 && w * h * 2 >= a.width * a.height ? c : null;
   }
 
-  // Whether `n` is inside `c` as the page is drawn: a host's words slotted into a control of
-  // its shadow root are that control's.
+  // Whether `n` is inside `c` as drawn: a host's words slotted into its shadow root's are.
   function drawnIn(c, n) {
     for (let p = n; p; p = p.assignedSlot || p.parentNode || p.host) if (p === c) return true;
     return false;
