@@ -132,10 +132,11 @@
   }
 
   // Whether `el`, which a click listener alone makes clickable, only passes its clicks on:
-  // - a box taking its children's clicks for them (a calendar's days, a list's rows: one
-  //   listener on the box for all, as jQuery's `.on(event, selector)` puts it): DELEGATES
-  //   or more of its first DELEGATE_LOOK elements are controls themselves (more than a
-  //   clickable row or card holds: its checkbox, its edit, delete and menu buttons);
+  // - a box taking its children's clicks (a calendar's days, a list's rows: jQuery's
+  //   `.on(event, selector)`): DELEGATES or more of its first DELEGATE_LOOK elements are
+  //   controls (more than a clickable row or card holds: its checkbox, edit, delete, menu);
+  // - one showing no pointer whose controls are two or more parts showing one of their own
+  //   and nothing else (Fomantic's accordion, its titles): they are the clickables;
   // - the frame a widget library draws around one field, focusing it on a click anywhere
   //   in the frame (MUI's text field, select and autocomplete): it holds a field one types
   //   or chooses in, and at most WRAPPED controls in all (its open and clear buttons);
@@ -155,11 +156,14 @@
     "input[type=url], input[type=tel], input[type=number], input[type=password], textarea, " +
     "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
     "[role=searchbox], [role=spinbutton]";
+  const pointer = (n) => !!n && getComputedStyle(n).cursor === "pointer";
+  const byLook = (n) => !n.matches(`${CONTROLS}, [tabindex], [onclick]`);
   function passesOn(el) {
     if (opens(el)) return false;
     if (el.querySelector(GRIDS)) return true;
     const found = controlsIn(el);
     if (!found.length) return false;
+    if (found.length > 1 && !pointer(el) && found.every(byLook)) return true;
     if (COMPOSITES.has(el.getAttribute("role"))) return true;
     const dialog = el.parentElement && el.parentElement.closest(DIALOGS);
     if (dialog && controlsIn(dialog).length === found.length) return true;
@@ -310,11 +314,10 @@
   }
 
   // The box a check box or radio button is drawn in with its words (page_hits.js
-  // `toggleBox`: Element Plus draws its switch's track and words beside a native input of
-  // no size), or a part of it that shows a pointer and has no listener of its own: a click
-  // there is the toggle's, as on its label. `handlers`: the elements that listen for clicks.
-  // So too a wordless part beside that box in a small box that holds no other control
-  // (Vuetify's switch track, which listens itself).
+  // `toggleBox`: Element Plus's switch, its track and words beside an input of no size), or
+  // a part of it showing a pointer, no listener of its own (`handlers` listen): a click there
+  // is the toggle's, as on its label; so too a wordless part beside that box in a small box
+  // holding no other control (Vuetify's switch track, which listens itself).
   const TOGGLES = "input[type=checkbox], input[type=radio]";
   function togglePart(el, handlers) {
     for (let box = el; box && box !== document.body; box = box.parentElement) {
@@ -358,11 +361,10 @@
   }
 
   // Whether a box of the page's body hidden from assistive technology (aria-hidden) holds a
-  // control a person sees and can tab to: a page's mistake, not something hidden (a modal
-  // that closed without giving the app back: react-modal and MUI hide the body's other
-  // boxes while one is open, and can leave them so), read as shown while no modal is open.
-  // Deeper in the page, aria-hidden is taken at its word (a menu a style sheet hides, a
-  // carousel's clone).
+  // control a person sees and can tab to: a page's mistake (a modal that closed without
+  // giving the app back: react-modal and MUI hide the body's other boxes while one is
+  // open, and can leave them so), read as shown while no modal is open. Deeper in the page,
+  // aria-hidden is taken at its word (a menu a style sheet hides, a carousel's clone).
   const TABBABLE = "button, a[href], input:not([type=hidden]), select, textarea, [tabindex]";
   function hiddenByMistake(el) {
     if (el.parentElement !== document.body) return false;
@@ -380,9 +382,7 @@
   // control in it (MUI's chip draws its delete so, leaving screen readers the chip's keys).
   // A box of the page hidden so (a carousel's clone, a closed menu) is no icon.
   function clickedIcon(el) {
-    if (getComputedStyle(el).cursor !== "pointer" || el.querySelector(TABBABLE)) return false;
-    const box = el.parentElement;
-    if (box && getComputedStyle(box).cursor === "pointer") return false;
+    if (!pointer(el) || el.querySelector(TABBABLE) || pointer(el.parentElement)) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && r.width <= ICON_MAX && r.height <= ICON_MAX &&
       el.checkVisibility({ opacityProperty: true, visibilityProperty: true });

@@ -489,3 +489,19 @@ async def test_stray_custom_tags_on_a_page_with_no_module_are_not_waited_for(
     assert await js(tab, "document.querySelectorAll(':not(:defined)').length") > 0
     await tab.snapshot(interactive=True)  # (its first look, the one that would wait)
     assert not tab.parts_waited
+
+
+async def test_a_box_listening_for_its_parts_that_show_a_pointer_leaves_them_the_clicks(
+        tab: Tab, site: Site) -> None:
+    # (Fomantic's accordion: its root listens for its titles' clicks; an open panel's words
+    # are lines of their own, not the root's name)
+    await goto(tab, site.url("accordionroot.html"))
+    shot = await tab.snapshot()
+    assert [i["name"] for i in shot.refs.values() if i["role"] == "clickable"] == [
+        "What is a dog?", "What kinds are there?", "Weekly report Opened 3 times"], shot.text
+    await actions.click(tab, parse(ref(shot, "clickable", "What is a dog?")))
+    shot = await tab.snapshot()
+    assert "> A dog is a loyal animal, a welcome guest in many households." in shot.text, \
+        shot.text
+    await actions.click(tab, parse(ref(shot, "clickable", "Weekly report Opened 3 times")))
+    assert await text_of(tab, "#out") == "card"
