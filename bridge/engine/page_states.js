@@ -53,6 +53,14 @@
   const OPENERS = "[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded], " +
     "[role=combobox], select, button, [role=button], [slot=trigger]";
 
+  // A box holding the field a form sends and a shut list of items that carry the values it
+  // takes (Semantic's and Fomantic's dropdown of divs, no ARIA): it opens that list.
+  function valueList(el) {
+    if (!el.querySelector(":scope > input[type=hidden]")) return false;
+    return [...el.children].some((c) => !c.checkVisibility() &&
+      c.querySelectorAll(":scope > [data-value]").length > 1);
+  }
+
   // The state a page marks only by a class among peers that lack it, or on the list item
   // that holds the control alone (Bootstrap's pager says `aria-current` there; its tabs and
   // Fomantic's menus say `active`, Tabulator's rows `tabulator-selected`): "selected" or
@@ -113,7 +121,8 @@
     // (an editor that may hold more lines than it drew: its value is those it drew)
     if (role === "textbox" && P.editorPartial(el)) s.push("partial");
     if (aria("aria-haspopup") ? aria("aria-haspopup") !== "false"
-      : role === "button" && expanded === null && menuBeside(el)) s.push("haspopup");
+      : expanded === null && ((role === "button" && menuBeside(el)) ||
+        ((role === "clickable" || !role) && valueList(el)))) s.push("haspopup");
     // a sortable column's header says how the rows are sorted now (aria-sort); so does the
     // button in it that sorts them (DataTables draws one beside the header's words)
     const sort = aria("aria-sort") || headerSort(el, role);

@@ -150,8 +150,10 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     name = after.get("name")
     if isinstance(name, str) and name and before.get("name") and name != before["name"]:
         out.changes.append(f"now named {quote(shorten(name, 80))}")
-    gone = set(before.get("states", [])) - set(after.get("states", []))
-    new = set(after.get("states", [])) - set(before.get("states", []))
+    # (whether it says it opens a list is what it is, no news: a list it keeps shut beside it
+    # that shows as it closes is not a change of it)
+    gone = set(before.get("states", [])) - set(after.get("states", [])) - {"haspopup"}
+    new = set(after.get("states", [])) - set(before.get("states", [])) - {"haspopup"}
     if new or gone:
         out.changes.append("now " + " ".join(sorted(new) or ["not " + s for s in sorted(gone)]))
     if after.get("value") != before.get("value") and after.get("value") is not None:

@@ -440,3 +440,16 @@ async def test_buttons_beside_a_dropdown_whose_trigger_says_nothing_of_its_menu_
     for name in ("Settings", "Delete", "Home"):
         assert "haspopup" not in line_of(shot, ref(shot, "button", name)), shot.text
     assert "[haspopup]" in line_of(shot, ref(shot, "button", "Actions")), shot.text
+
+
+async def test_a_dropdown_of_divs_holding_its_field_and_a_list_of_values_opens_a_list(
+        tab: Tab, site: Site) -> None:
+    # (Semantic UI's and Fomantic's: no ARIA; a hidden field and a shut menu of items that
+    # carry its values)
+    await goto(tab, site.url("valuelist.html"))
+    shot = await tab.snapshot(interactive=True)
+    box = ref(shot, "clickable", "Select Country")
+    assert "[haspopup]" in line_of(shot, box), shot.text
+    out = await actions.select(tab, parse(box), ["Portugal"])
+    assert await text_of(tab, "#out") == "country pt"
+    assert "haspopup" not in out.text(), out.text()
