@@ -218,17 +218,22 @@
   }
 
   // A label that names no control beside the field, before or after it in its box or the
-  // box around it, which holds no other control a person sees (Materialize lays it after
-  // the field, and draws it above).
-  function besideLabel(el) {
+  // box around it, which holds no other control a person sees but the one `kept` the field
+  // stands for (Materialize lays it after the field, and draws it above; its select keeps
+  // the page's own in a box of no size).
+  const tiny = (b) => {  // (a box that shows nothing of what it holds, no wider than a pixel)
+    const r = b ? b.getBoundingClientRect() : null;
+    return !!r && (r.width <= 1 || r.height <= 1) && getComputedStyle(b).overflow !== "visible";
+  };
+  function besideLabel(el, kept) {
     for (let n = el, up = 0; n.parentElement && up < 2; n = n.parentElement, up++) {
       const box = n.parentElement;
       const label = [...box.children].find((c) => c.tagName === "LABEL" && !c.htmlFor &&
         !c.control);
       if (!label) continue;
       const t = clean(label.innerText || "");
-      const alone = [...box.querySelectorAll(CONTROLS)].every((c) => c === el ||
-        c.contains(el) || !c.checkVisibility());
+      const alone = [...box.querySelectorAll(CONTROLS)].every((c) => c === el || c === kept ||
+        c.contains(el) || !c.checkVisibility({ opacityProperty: true }) || tiny(c.parentElement));
       return alone && HAS_LETTER.test(t) && t.length <= 60 ? t : "";
     }
     return "";
@@ -264,7 +269,7 @@
       const t = th ? clean(th.innerText || "") : "";
       if (HAS_WORD.test(t)) return t.length <= 60 ? t : "";
     }
-    const beside = besideLabel(el);
+    const beside = besideLabel(el, kept);
     if (beside) return beside;
     let n = el;
     for (let up = 0; n && up < 3; up++, n = n.parentElement) {

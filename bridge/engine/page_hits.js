@@ -359,8 +359,9 @@
     });
     return there.error || !box ? null : there;
   }
-  const isPart = (c, area, b = c.getBoundingClientRect()) => !FIELDS.has(c.tagName) &&
-    !c.isContentEditable && b.width * b.height * 4 <= area;
+  const isPart = (c, area, b = c.getBoundingClientRect()) => !c.checkVisibility(UNSEEN) ||
+    (!FIELDS.has(c.tagName) && !c.isContentEditable && b.width * b.height * 4 <= area);
+  const UNSEEN = { opacityProperty: true, visibilityProperty: true };  // (Shoelace's form value)
 
   function pointOn(el, reaches) {
     const b = el.getBoundingClientRect();

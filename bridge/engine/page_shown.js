@@ -7,7 +7,6 @@
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
   const { roleOf, cut, clean, nameOf, HAS_WORD, NAME_MAX, CONTROLS, listened, ICON_MAX } = P;
-
   // -- what the pointer shows ------------------------------------------------------------
   // A page may show a row's actions only while the pointer is over the row (a mail's
   // archive and delete, a post's edit link): hidden (display none, visibility hidden), put
@@ -119,13 +118,14 @@
     return null;
   }
 
-  // Whether a box outside the open modal is drawn over its veil (the list a control of the
-  // modal opens, which Ant Design and MUI draw in the body or a box of it): reached so.
+  // Whether a box outside the open modal, at most 3 boxes into the body, is drawn over its
+  // veil (the list a modal's select opens: Ant Design's, MUI's): it is reached there.
   function overVeil(el, cs, modal) {
-    const up = el.parentElement, body = document.body;
-    const b = (cs.position === "fixed" || cs.position === "absolute") && up &&
-      (up === body || up.parentElement === body) && !el.contains(modal) &&
-      !el.closest("[inert]") && el.getBoundingClientRect();
+    if (cs.position !== "fixed" && cs.position !== "absolute") return false;
+    let up = el.parentElement;
+    for (let k = 0; up && up !== document.body && k < 3; k++) up = up.parentElement;
+    const b = up === document.body && !el.contains(modal) && !el.closest("[inert]") &&
+      el.getBoundingClientRect();
     const hit = b && b.width > 1 && b.height > 1 &&
       P.hitTarget(null, b.left + b.width / 2, b.top + b.height / 2);
     return !!hit && (hit === el || el.contains(hit));
@@ -135,8 +135,8 @@
   // - a box taking its children's clicks (a calendar's days, a list's rows: jQuery's
   //   `.on(event, selector)`): DELEGATES or more of its first DELEGATE_LOOK elements are
   //   controls (more than a clickable row or card holds: its checkbox, edit, delete, menu);
-  // - one showing no pointer whose controls are two or more parts showing one of their own
-  //   and nothing else (Fomantic's accordion, its titles): they are the clickables;
+  // - one showing no pointer whose controls are only 2+ parts showing one (Fomantic's
+  //   accordion, its titles): they are the clickables;
   // - the frame a widget library draws around one field, focusing it on a click anywhere
   //   in the frame (MUI's text field, select and autocomplete): it holds a field one types
   //   or chooses in, and at most WRAPPED controls in all (its open and clear buttons);

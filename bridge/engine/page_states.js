@@ -54,17 +54,18 @@
     "[role=combobox], select, button, [role=button], [slot=trigger]";
 
   // A box holding the field a form sends and a shut list of items that carry the values it
-  // takes (Semantic's and Fomantic's dropdown of divs, no ARIA): it opens that list.
+  // takes (Semantic's and Fomantic's dropdown of divs, no ARIA): it opens that list, and
+  // so does the search field it may hold.
   function valueList(el) {
     if (!el.querySelector(":scope > input[type=hidden]")) return false;
     return [...el.children].some((c) => !c.checkVisibility() &&
       c.querySelectorAll(":scope > [data-value]").length > 1);
   }
 
-  // The state a page marks only by a class among peers that lack it, or on the list item
-  // that holds the control alone (Bootstrap's pager says `aria-current` there; its tabs and
-  // Fomantic's menus say `active`, Tabulator's rows `tabulator-selected`): "selected" or
-  // "current"; null for none.
+  // The state a page marks only by a class among peers that lack it (selected: Tabulator's
+  // rows, `tabulator-selected`), or it alone of them (current: Bootstrap's tabs, Fomantic's
+  // menus, `active`), or on the list item holding the control alone (Bootstrap's pager says
+  // `aria-current` there): "selected" or "current"; null for none.
   const MARKED_ROLES = /^(?:link|button|clickable|tab|row|listitem|treeitem|menuitem)$/;
   const MARK = /^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$/;
   function markedAs(el, role) {
@@ -78,7 +79,10 @@
       if (!tok || !n.parentElement) continue;
       const peers = [...n.parentElement.children].filter((c) => c !== n &&
         c.tagName === n.tagName);
-      if (peers.length && peers.some((c) => !c.classList.contains(tok)))
+      const marked = peers.filter((c) => c.classList.contains(tok)).length;
+      // (several selected rows; one current tab or page: a rating's lit stars, an
+      // accordion's open title and panel are none)
+      if (/select/.test(tok) ? marked < peers.length : peers.length && !marked)
         return /select/.test(tok) ? "selected" : "current";
     }
     return null;
@@ -122,7 +126,9 @@
     if (role === "textbox" && P.editorPartial(el)) s.push("partial");
     if (aria("aria-haspopup") ? aria("aria-haspopup") !== "false"
       : expanded === null && ((role === "button" && menuBeside(el)) ||
-        ((role === "clickable" || !role) && valueList(el)))) s.push("haspopup");
+        ((role === "clickable" || !role) && valueList(el)) ||
+        (role === "textbox" && !!el.parentElement && valueList(el.parentElement))))
+      s.push("haspopup");
     // a sortable column's header says how the rows are sorted now (aria-sort); so does the
     // button in it that sorts them (DataTables draws one beside the header's words)
     const sort = aria("aria-sort") || headerSort(el, role);

@@ -453,3 +453,9 @@ async def test_a_dropdown_of_divs_holding_its_field_and_a_list_of_values_opens_a
     out = await actions.select(tab, parse(box), ["Portugal"])
     assert await text_of(tab, "#out") == "country pt"
     assert "haspopup" not in out.text(), out.text()
+    # its search field opens it too
+    shot = await tab.snapshot(interactive=True)
+    city = next(r for r, i in shot.refs.items() if i["role"] == "textbox")
+    assert "[haspopup]" in line_of(shot, city), shot.text
+    await actions.select(tab, parse(city), ["Porto"])
+    assert await text_of(tab, "#out") == "city por"

@@ -57,7 +57,7 @@ async def test_a_field_is_named_by_its_label_not_by_a_date_pickers_instructions(
 async def test_a_label_beside_a_field_naming_no_control_hints_it_where_it_is_alone(
         tab: Tab, site: Site) -> None:
     # (Materialize: the label after the field, drawn above it; its select's field in a box
-    # of its own)
+    # of its own, the page's select kept beside it in a box of no size)
     await goto(tab, site.url("besidelabels.html"))
     shot = await tab.snapshot(interactive=True)
     hints = [info.get("hint") for info in shot.refs.values()]

@@ -459,6 +459,10 @@ async def test_a_state_a_page_says_only_by_a_class_among_its_peers_is_shown(
     assert "current" not in line_of(shot, ref(shot, "link", "3")), shot.text
     assert "[selected]" in next(ln for ln in shot.text.splitlines() if "Bob" in ln), shot.text
     assert "selected" not in next(ln for ln in shot.text.splitlines() if "Alice" in ln)
+    # lit stars of a rating, an accordion's open title and panel: none is the current one
+    for ln in shot.text.splitlines():
+        if 'hint="star"' in ln or '"Shipping"' in ln:
+            assert "current" not in ln, shot.text
     # a class all its peers have is a look; a pressed toggle says so, and only that
     for name in ("Cut", "Copy"):
         assert "current" not in line_of(shot, ref(shot, "button", name)), shot.text
