@@ -167,6 +167,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             after.get("value")
         out.changes.append(f"value now {shown!r}")
         out.data["value"] = shown
+        if mode == "fill" and text and shown != text and shown == info.get("value"):
+            # (Ant Design's date field once its picker closed: it writes its own value back)
+            out.changes.append("the page put its value back: the text did not take (a kit's "
+                               "field may take text only once clicked, its picker open)")
         report_invalid(tab, handle.frame, after.get("invalid"), out)  # an Enter sent a form
         report_said(after.get("said"), out)
     return out

@@ -309,6 +309,10 @@ async def test_a_field_read_only_until_focused_takes_the_text_once_focused(
     out = await actions.enter_text(tab, parse("#start"), "2024-05-01", "fill")
     assert await js(tab, "document.getElementById('out').textContent") == "typed 2024-05-01"
     assert "filled" in out.did, out.text()
+    # one that writes its own value back says so
+    out = await actions.enter_text(tab, parse("#when"), "2024-06-01", "fill")
+    assert "the page put its value back: the text did not take" in out.text(), out.text()
+    assert await js(tab, "document.getElementById('when').value") == "2024-05-01"
     # one that stays read-only is refused, as before
     with pytest.raises(TargetNotInteractable, match="readonly, also once clicked; nothing"):
         await actions.enter_text(tab, parse("#total"), "1", "fill")
