@@ -24,6 +24,9 @@ from .targets import RefTarget, Target
 OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
 LIST_WAIT, LIST_LOOK = 2.0, 0.1
 TYPE_AFTER = 0.5  # seconds a combobox one types in may take to show its list on a click
+# seconds a list Escape closes may take to go (Shoelace's closes once its hide animation ran),
+# looked at every CLOSE_LOOK
+CLOSE_WAIT, CLOSE_LOOK = 0.5, 0.05
 LIST_ROLES = ("combobox", "listbox", "menu")  # what holds or opens such a list
 # a button that says nothing of a list may show one while the pointer is over it (a nav
 # menu, Ant Design's dropdown): tried by hovering it, never by a click, for this long
@@ -277,7 +280,12 @@ async def _close_list(tab: Tab, option: int) -> str:
     if not await _still_shown(tab, option):
         return ""
     await press(tab, "Escape")
-    return "open" if await _still_shown(tab, option) else "closed"
+    deadline = asyncio.get_running_loop().time() + CLOSE_WAIT
+    while await _still_shown(tab, option):
+        if asyncio.get_running_loop().time() >= deadline:
+            return "open"
+        await asyncio.sleep(CLOSE_LOOK)
+    return "closed"
 
 
 async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want: str,

@@ -429,6 +429,10 @@ async def test_a_list_that_stays_open_after_a_choice_is_chosen_from_again(
     out = await actions.select(tab, languages, ["French"])
     assert out.did.startswith('"French" is chosen in @'), out.text()
     assert await text_of(tab, "#out") == '{"country":[],"languages":["French","Spanish"]}'
+    # several at once: the list is closed with Escape once done, which it takes a moment to
+    out = await actions.select(tab, languages, ["English", "German"])
+    assert "its list was closed with Escape, as a person closes it when done" in out.changes, \
+        out.text()
 
 
 async def test_buttons_beside_a_dropdown_whose_trigger_says_nothing_of_its_menu_open_none(
