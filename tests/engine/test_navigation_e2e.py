@@ -302,7 +302,7 @@ async def test_text_entry_refuses_a_read_only_or_disabled_field(tab: Tab, site: 
     assert await js(tab, "document.getElementById('email').value") == ""
 
 
-async def test_a_field_read_only_until_focused_takes_the_text_once_focused(
+async def test_a_field_read_only_until_pressed_is_clicked_into_then_typed_in(
         tab: Tab, site: Site) -> None:
     # (Ant Design's date field: read-only until its picker is pressed or focused)
     await goto(tab, site.url("typinglater.html"))
