@@ -170,19 +170,12 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         refusal = await _refusal(tab, ref, what, wants[1:], many, _types(info), before)
         if refusal is not None:
             # backed out of as a person backs out: the list opened for it goes again
-            left = "" if opened is None else {
-                "closed": " (its list was closed again with Escape)",
-                "open": " (its list is open: Escape did not close it)"}.get(
-                    await _close_list(tab, option.ref), "")
-            raise refusal[0](refusal[1] + left)
+            raise refusal[0](refusal[1] + await _closed_again(tab, opened, option.ref))
     if len(wants) == 1 and {"selected", "checked"} & set(option.states.split()) and \
             await _takes_many(tab, ref):
         # in a list of several a click takes a chosen option out again: it is left alone,
         # as `check` leaves a checked box
-        left = "" if opened is None else {
-            "closed": " (its list was closed again with Escape)",
-            "open": " (its list is open: Escape did not close it)"}.get(
-                await _close_list(tab, option.ref), "")
+        left = await _closed_again(tab, opened, option.ref)
         return Outcome(f"{quote(option.name)} is chosen in {what} already; nothing was "
                        f"clicked{left}", data={"selected": [option.name]})
     if opened is not None:  # a list that just came may be starting its entrance
@@ -272,6 +265,16 @@ async def _refusal(tab: Tab, ref: int, what: str, rest: list[str], many: bool,
     return TargetNotInteractable, (
         f"{what}'s list shows no option {', '.join(quote(w) for w in missing)}; it shows "
         f"{', '.join(quote(n) for n in shown[:30])}. Nothing was chosen")
+
+
+async def _closed_again(tab: Tab, opened: Outcome | None, option: int) -> str:
+    """A list this choice opened (`opened`), closed again with Escape: how it went, as words
+    to end the report with ("" when nothing was opened or it had closed)."""
+    if opened is None:
+        return ""
+    return {"closed": " (its list was closed again with Escape)",
+            "open": " (its list is open: Escape did not close it)"}.get(
+        await _close_list(tab, option), "")
 
 
 async def _close_list(tab: Tab, option: int) -> str:
