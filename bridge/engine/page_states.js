@@ -70,10 +70,13 @@
   const MARK = /^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$/;
   function markedAs(el, role) {
     if (!MARKED_ROLES.test(role)) return null;
-    const li = el.parentElement && el.parentElement.tagName === "LI" &&
-      el.parentElement.querySelectorAll(P.CONTROLS).length === 1 ? el.parentElement : null;
-    const said = li && li.getAttribute("aria-current");
-    if (said && said !== "false") return "current";
+    // (its list item only where that says something: no count of its controls for every
+    // link of a menu on every snapshot)
+    const up = el.parentElement, said = up && up.tagName === "LI" &&
+      (up.hasAttribute("aria-current") || [...up.classList].some((c) => MARK.test(c)));
+    const li = said && up.querySelectorAll(P.CONTROLS).length === 1 ? up : null;
+    const current = li && li.getAttribute("aria-current");
+    if (current && current !== "false") return "current";
     for (const n of li ? [el, li] : [el]) {
       const tok = [...n.classList].find((c) => MARK.test(c));
       if (!tok || !n.parentElement) continue;
