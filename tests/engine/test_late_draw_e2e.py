@@ -1,7 +1,9 @@
 """A snapshot of a page that draws what it shows a moment after its load (on a short timer
 its loading armed, or when the browser is next idle) reads it once drawn, as a person sees
 it; a timer armed for later, and a page's own clock, are not waited for. A hidden tab
-(the person's browser: it runs a page's timers up to a second late) is read at once."""
+(the person's browser: it runs a page's timers up to a second late) is read at once. So is
+one whose web components a loader defines as their code comes, once, where modules may
+bring them."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import json
 
 import pytest
 from fixture_server import Site
-from pagetools import run_tool
+from pagetools import goto, js, ref, run_tool
 from tabsteward.bridge.engine import actions, reading
 from tabsteward.bridge.engine.collect import HOOK_SECRET
 from tabsteward.bridge.engine.session import Browser
@@ -73,3 +75,24 @@ async def test_a_young_page_that_shows_nothing_yet_is_read_once_its_scripts_drew
     opened = await run_tool(tab, "open", url=site.url("hydrates.html"), snapshot=True)
     assert 'button "Compose" @' in opened.text, opened.text
     assert "> 3 new messages" in opened.text
+
+
+async def test_a_first_look_waits_for_components_a_loader_defines_as_their_code_comes(
+        tab: Tab, site: Site) -> None:
+    # (Shoelace's autoloader: until a component's code comes, it shows what it holds, a
+    # closed dialog's field and button among them)
+    await goto(tab, site.url("lazyparts.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "Send invite" not in shot.text, shot.text
+    assert ref(shot, "combobox", "Role"), shot.text
+    assert tab.parts_waited  # (once per page: a later look asks no more)
+
+
+async def test_stray_custom_tags_on_a_page_with_no_module_are_not_waited_for(
+        tab: Tab, site: Site) -> None:
+    # (a news page's `<gallery-count>` that no script defines)
+    await goto(tab, site.url("lazyparts.html"))
+    await js(tab, "document.querySelectorAll('script[type=module]').forEach((s) => s.remove())")
+    assert await js(tab, "document.querySelectorAll(':not(:defined)').length") > 0
+    await tab.snapshot(interactive=True)  # (its first look, the one that would wait)
+    assert not tab.parts_waited

@@ -474,27 +474,6 @@ async def test_a_state_a_page_says_only_by_a_class_among_its_peers_is_shown(
     assert "current" not in line_of(shot, ref(shot, "clickable", "Billing")), shot.text
 
 
-async def test_a_first_look_waits_for_components_a_loader_defines_as_their_code_comes(
-        tab: Tab, site: Site) -> None:
-    # (Shoelace's autoloader: until a component's code comes, it shows what it holds, a
-    # closed dialog's field and button among them)
-    await goto(tab, site.url("lazyparts.html"))
-    shot = await tab.snapshot(interactive=True)
-    assert "Send invite" not in shot.text, shot.text
-    assert ref(shot, "combobox", "Role"), shot.text
-    assert tab.parts_waited  # (once per page: a later look asks no more)
-
-
-async def test_stray_custom_tags_on_a_page_with_no_module_are_not_waited_for(
-        tab: Tab, site: Site) -> None:
-    # (a news page's `<gallery-count>` that no script defines)
-    await goto(tab, site.url("lazyparts.html"))
-    await js(tab, "document.querySelectorAll('script[type=module]').forEach((s) => s.remove())")
-    assert await js(tab, "document.querySelectorAll(':not(:defined)').length") > 0
-    await tab.snapshot(interactive=True)  # (its first look, the one that would wait)
-    assert not tab.parts_waited
-
-
 async def test_a_box_listening_for_its_parts_that_show_a_pointer_leaves_them_the_clicks(
         tab: Tab, site: Site) -> None:
     # (Fomantic's accordion: its root listens for its titles' clicks; an open panel's words
