@@ -1,10 +1,10 @@
 // Tabsteward's main-world hook: remembers which elements got click-like listeners (and
 // which drop listeners: a sortable list's; hover listeners: a row's; wheel listeners: a
 // box the page scrolls itself), and names them, when asked, by dispatching an event the
-// isolated-world helper listens for; it counts the timers the page arms in reply to input
-// and as it loads, for a look after an action or a load to wait for, and in a hidden
-// document runs the timers that are due when a read asks (the pump: Chrome runs them late
-// there). It also holds the shield: while
+// isolated-world helper listens for; it counts the timers (and frame callbacks) the page
+// arms in reply to input and as it loads, for a look after an action or a load to wait
+// for, and in a hidden document runs the timers that are due when a read asks (the pump:
+// Chrome runs them late there). It also holds the shield: while
 // mouse input meant for a frame of another process is sent, this document stops every
 // trusted mouse and pointer event before its page sees one, and tells the helper that some
 // came. It keeps the ARIA web components set through their ElementInternals, which no
@@ -169,15 +169,18 @@ export default function tabstewardHook(KEY) {
   const report = typeof reportError === "function" ? reportError : (e) => { throw e; };
   const shown = Object.getOwnPropertyDescriptor(Document.prototype, "visibilityState").get;
   // `name` arms, `clearName` disarms; ids are kept under `tag` (each kind counts its own);
-  // `repeats`: an interval; `pumped`: its timers may be run by the pump
-  const timer = (name, clearName, tag, delayOf, repeats = false, pumped = false) => {
+  // `repeats`: an interval; `pumped`: its timers may be run by the pump; `loads`: those
+  // armed as the page loads count
+  const timer = (name, clearName, tag, delayOf, repeats = false, pumped = false,
+                 loads = true) => {
     const arm = window[name], clear = window[clearName];
     if (typeof arm !== "function" || typeof clear !== "function") return;
     const patchedTimer = {
       [name](handler, ...rest) {
         if (typeof handler !== "function") return arm.call(window, handler, ...rest);
         const delay = delayOf(rest);
-        const [at, kind] = place(delay);
+        let [at, kind] = place(delay);
+        if (kind === LOADING && !loads) at = 0;
         const tracked = pumped && pending.size < PENDING_MAX;
         if (!at && !tracked) return arm.call(window, handler, ...rest);
         let id = 0;
@@ -228,6 +231,10 @@ export default function tabstewardHook(KEY) {
   timer("setInterval", "clearInterval", "t", given, true, true);
   // an idle moment comes soon after a load: due at once
   timer("requestIdleCallback", "cancelIdleCallback", "i", () => 0);
+  // the next frame: a page that opens its menu or dialog there (UIkit's, Fluent's, Ionic's)
+  // shows it once the tab draws again (replies.py draws a tab that does not draw itself);
+  // not as it loads (a tab nobody draws would hold every read)
+  timer("requestAnimationFrame", "cancelAnimationFrame", "a", () => 16, false, false, false);
   let pumping = false;
   add.call(document, "ts-pump-" + KEY, () => {
     if (pumping || shown.call(document) !== "hidden") return;

@@ -6,10 +6,12 @@
   const { idOf, get, SKIP_TAGS, roleOf, HAS_WORD, clean, cut, textOf, hitTarget, hits,
     activationOf } = P;
 
-  // Items a person drags: draggable, grabbed, a drag handle, or a child of a sortable list.
-  const DRAG_CLASS = new RegExp("(?:^|\\s)(?:drag-?handle|sortable-handle|ui-sortable-handle|" +
+  // Items a person drags: draggable, grabbed, a drag handle, or a child of a sortable list;
+  // by their classes also with a kit's prefix (UIkit's uk-sortable-handle, a js- hook's)
+  const KIT = "(?:^|\\s)(?:[a-z]{1,4}-)?";
+  const DRAG_CLASS = new RegExp(KIT + "(?:drag-?handle|sortable-handle|ui-sortable-handle|" +
     "cdk-drag|grip|draggable|sortable-item|dnd-item)(?:\\s|$)", "i");
-  const SORTABLE = new RegExp("(?:^|\\s)(?:sortable|ui-sortable|cdk-drop-list|sortable-list|" +
+  const SORTABLE = new RegExp(KIT + "(?:sortable|ui-sortable|cdk-drop-list|sortable-list|" +
     "dnd-list|reorderable)(?:\\s|$)", "i");
   const DRAG_WORDS = /drag|sortable|reorder/i;
   const PLACEHOLDER = /placeholder/i;

@@ -42,5 +42,41 @@
     return text;
   }
 
-  Object.assign(P, { ending, fadingOut, unfaded });
+  // What an animation moves that changes what a person can read: whether and where a thing
+  // shows (a panel growing open, a dialog fading in, a menu sliding down), not its colours,
+  // nor the lift or press of what the pointer is over (a card rising under it)
+  const SHOWING = new Set(["opacity", "visibility", "display", "height", "maxHeight",
+    "minHeight", "width", "maxWidth", "minWidth", "transform", "translate", "scale", "clip",
+    "clipPath", "top", "left", "right", "bottom", "gridTemplateRows", "gridTemplateColumns"]);
+  const LIFTS = new Set(["transform", "translate", "scale"]);
+  const FRAME_KEYS = new Set(["offset", "computedOffset", "easing", "composite"]);
+  function shows(a) {
+    const keys = new Set();
+    for (const frame of a.effect.getKeyframes()) {
+      for (const key of Object.keys(frame)) if (!FRAME_KEYS.has(key)) keys.add(key);
+    }
+    const all = [...keys];
+    if (!all.some((k) => SHOWING.has(k) || k.startsWith("inset") || k.startsWith("margin")))
+      return false;
+    const target = a.effect.target;
+    return !(all.every((k) => LIFTS.has(k)) && target && target.matches(":hover"));
+  }
+
+  // The ms until the last of the page's animations that change what shows (in any shadow
+  // root too) and end within `cap` ms has ended; 0 when none runs. A look right after an
+  // action waits for them (motion.py), as a person waits for a panel to open.
+  function motionLeft(cap) {
+    let left = 0;
+    for (const root of P.allRoots()) {
+      for (const a of root.getAnimations()) {
+        if (!ending(a) || !(a.playbackRate > 0) || !shows(a)) continue;
+        const t = a.effect.getComputedTiming();
+        const ms = (t.endTime - (t.localTime || 0)) / a.playbackRate;
+        if (ms > 0 && ms <= cap) left = Math.max(left, ms);
+      }
+    }
+    return Math.ceil(left);
+  }
+
+  Object.assign(P, { ending, fadingOut, unfaded, motionLeft });
 })();

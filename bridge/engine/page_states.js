@@ -145,11 +145,14 @@
 
   // Whether a field is invalid as a person sees it: the page says so (aria-invalid), or
   // the browser's own check failed once the person changed the field or tried to send its
-  // form (:user-invalid; a required field nobody touched yet is not).
+  // form (:user-invalid; a required field nobody touched yet is not), unless its form
+  // checks itself (novalidate: the browser says nothing, and `pattern` may name the page's
+  // own rule, as Foundation's do)
   function invalidOf(el) {
     const a = el.getAttribute("aria-invalid");
     if (a && a !== "false") return true;
-    return !!el.willValidate && !el.validity.valid && userInvalid(el);
+    return !!el.willValidate && !el.validity.valid && !(el.form && el.form.noValidate) &&
+      userInvalid(el);
   }
 
   function userInvalid(el) {

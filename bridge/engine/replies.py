@@ -1,15 +1,17 @@
-"""The timers a page armed in reply to an action's input (a search box's debounce: hook.js
-counts them), which a look after the action waits for to run, with the data they fetch; and
-those it armed as it loaded, which a snapshot waits for (collect.py)."""
+"""The timers a page armed in reply to an action's input (a search box's debounce, a menu
+opened in the next frame: hook.js counts them), which a look after the action waits for to
+run, with the data they fetch; and those it armed as it loaded, which a snapshot waits for
+(collect.py)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 
 from ..errors import TabstewardError
-from . import sent
+from . import drawing, sent
 from .acting import ANSWERS_WAIT
 from .collect import HOOK_SECRET
 from .model import Frame
@@ -39,16 +41,19 @@ async def came(tab: Tab, frame_id: str | None = None, cap: float | None = None) 
     tab.start_recording()
     waited = False
     try:
-        while True:
-            pending, due_ms = await _armed(tab, frame)
-            if not pending:
-                break
-            left = deadline - loop.time()
-            if left <= 0:
-                return False
-            waited = True
-            await asyncio.sleep(min(left, due_ms / 1000 + SLACK if due_ms > 0 else
-                                    OVERDUE_POLL))
+        async with contextlib.AsyncExitStack() as drawn:
+            while True:
+                pending, due_ms = await _armed(tab, frame)
+                if not pending:
+                    break
+                left = deadline - loop.time()
+                if left <= 0:
+                    return False
+                if not waited:  # frame callbacks run only in a frame: the tab is drawn
+                    await drawn.enter_async_context(drawing.drawn_while(tab))
+                waited = True
+                await asyncio.sleep(min(left, due_ms / 1000 + SLACK if due_ms > 0 else
+                                        OVERDUE_POLL))
         return not waited or await sent.data_came(tab, ANSWERS_WAIT)
     except TabstewardError as exc:  # the page went, or opened a dialog: nothing to wait for
         log.debug("stopped waiting for the page's timers: %s", exc.message)

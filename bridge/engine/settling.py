@@ -1,14 +1,15 @@
 """What a look right after an action waits for, as a person waits before reading: the page
 the action loaded and the data it was still fetching at its load, or else the data the
-action had the page fetch and the timers the page armed in reply to its input (with their
-data); each up to its cap, after which the page is read as it is."""
+action had the page fetch, the timers the page armed in reply to its input (with their
+data) and the animations they set going; each up to its cap, after which the page is read
+as it is."""
 
 from __future__ import annotations
 
 import asyncio
 
 from ..errors import ActionTimeout
-from . import replies, sent
+from . import motion, replies, sent
 from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome
 from .navigation import load_capped
 from .tab import Tab
@@ -45,9 +46,16 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
             elif tab.state.dialog is None and \
                     not await sent.data_in_flight(tab, ANSWERS_WAIT):
                 said.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
-    elif out.armed is not False and tab.state.dialog is None and \
-            not await replies.came(tab, out.armed_in):
-        # the timers it armed in reply to the input (a search box's debounce), and their data
-        said.append(f"the page was still replying to the input after "
-                    f"{replies.TIMERS_WAIT:g} s")
+    else:
+        if out.armed is not False and tab.state.dialog is None and \
+                not await replies.came(tab, out.armed_in):
+            # the timers it armed in reply to the input (a search box's debounce), and their
+            # data
+            said.append(f"the page was still replying to the input after "
+                        f"{replies.TIMERS_WAIT:g} s")
+        # then the animations it (or they) set going: a panel opening, a dialog fading in
+        frame = tab.frames.get(out.armed_in or tab.target_id) or tab.frames.get(tab.target_id)
+        if frame is not None and tab.state.dialog is None and \
+                not await motion.ended(tab, frame):
+            said.append(f"the page was still animating after {motion.MOTION_WAIT:g} s")
     return said

@@ -265,3 +265,15 @@ async def test_items_held_by_a_handle_named_for_them_are_read_by_their_own_words
                               parse(ref(shot, "button", "Drag Bravo")))
     assert await text_of(tab, "#crew-out") == "crew: Alpha, Delta, Bravo, Charlie"
     assert "the list now reads: Alpha | Delta | Bravo | Charlie" in out.text(), out.text()
+
+
+async def test_a_kits_sortable_list_whose_classes_carry_its_prefix_is_dragged_by_its_handles(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitsortable.html"))
+    shot = await tab.snapshot()
+    for name in ("Speed", "Support"):
+        assert "draggable" in line_of(shot, ref(shot, "listitem", name)).split("[")[-1], name
+    out = await dragging.drag(tab, target(shot, "listitem", "Support"),
+                              target(shot, "listitem", "Speed"))
+    assert await text_of(tab, "#order") == "Order: Support, Speed, Price, Quality"
+    assert "the list now reads: Support | Speed | Price | Quality" in out.text()
