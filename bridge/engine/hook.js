@@ -8,7 +8,7 @@
 // mouse input meant for a frame of another process is sent, this document stops every
 // trusted mouse and pointer event before its page sees one, and tells the helper that some
 // came. It keeps the ARIA web components set through their ElementInternals, which no
-// attribute shows, for the helper to ask.
+// attribute shows, and counts the shadow roots the page makes, for the helper to ask.
 // One function, run with the hub's secret as KEY: as the debugger's script for new
 // documents (tab.py wraps it in a call) and, through the extension, by chrome.scripting in
 // each agent tab's document as it commits (extension/reader.js), which sends its source
@@ -325,6 +325,23 @@ export default function tabstewardHook(KEY) {
     }
     withAria.length = live;
   });
+  // How many shadow roots the page made: the helper looks for what a page says (a toast's
+  // live region) inside them only where there are some (page_said.js)
+  let shadows = 0;
+  const attachShadow = Element.prototype.attachShadow;
+  if (typeof attachShadow === "function") {
+    const patchedShadow = {
+      attachShadow(...args) {
+        const root = attachShadow.apply(this, args);
+        shadows++;
+        return root;
+      },
+    }.attachShadow;
+    hide(patchedShadow, attachShadow);
+    Element.prototype.attachShadow = patchedShadow;
+  }
+  add.call(document, "ts-ask-shadows-" + KEY, () =>
+    dispatch.call(document, new Said("ts-shadows-are-" + KEY, { detail: shadows })));
   add.call(document, "ts-ask-" + KEY, () => tell(marked, "ts-mark-"));
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));
   add.call(document, "ts-ask-hover-" + KEY, () => tell(hovered, "ts-hover-"));

@@ -12,11 +12,13 @@
 
   // The elements fading out of the document: an animation that ends runs them from some
   // opacity to none (a CSS transition or animation, or the page's own), outermost only.
+  // (not yet while it waits out its delay: a toast shown for 2 s, then faded, is read)
   function fadingOut() {
     const found = new Set();
     for (const a of document.getAnimations()) {
       const target = a.effect && a.effect.target;
       if (!target || a.effect.pseudoElement || !ending(a)) continue;
+      if ((a.currentTime || 0) < a.effect.getTiming().delay) continue;
       const frames = a.effect.getKeyframes();
       const first = frames[0], last = frames[frames.length - 1];
       if (frames.length > 1 && last.opacity !== undefined && Number(last.opacity) === 0 &&

@@ -40,12 +40,31 @@
   const shows = (el) => el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
     : !hiddenForName(el);
 
-  // The outermost live regions of the document that show, and their words (one inside
-  // another speaks through it).
+  // Whether the page made shadow roots (the hook counts them; hook.js): a web component's
+  // toast speaks from inside its own
+  function shadowsMade() {
+    const key = P.hookKey;
+    let made = 0;
+    if (!key) return false;
+    const take = (e) => { made = Number(e.detail) || 0; };
+    document.addEventListener("ts-shadows-are-" + key, take, true);
+    try {
+      document.dispatchEvent(new CustomEvent("ts-ask-shadows-" + key));
+    } finally {
+      document.removeEventListener("ts-shadows-are-" + key, take, true);
+    }
+    return made > 0;
+  }
+
+  // The outermost live regions of the document (and of its shadow roots) that show, and
+  // their words (one inside another speaks through it).
   function regions() {
     const out = new Map();
     let all;
-    try { all = document.querySelectorAll(LIVE); } catch (e) { return out; }
+    try {
+      all = shadowsMade() ? P.allRoots().flatMap((r) => [...r.querySelectorAll(LIVE)]) :
+        document.querySelectorAll(LIVE);
+    } catch (e) { return out; }
     for (const el of all) {
       if (out.size >= REGIONS_MAX) break;
       const up = el.parentElement && el.parentElement.closest(LIVE);

@@ -38,3 +38,12 @@ async def test_a_dialog_fading_in_is_read_and_one_fading_out_is_not(
         read = await reading.read(tab, fmt)
         assert WORDS not in read, (fmt, read)
         assert "Drafts" in read, (fmt, read)
+
+
+async def test_a_note_set_to_fade_after_a_delay_is_read_while_it_shows(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("fading.html"))
+    out = await actions.click(tab, parse("#notify"))
+    assert 'the page said "Equipment added"' in out.changes, out.text()
+    assert "Equipment added" in (await tab.snapshot()).text
+    assert "Equipment added" in await reading.read(tab, "text")

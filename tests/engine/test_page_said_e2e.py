@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, target
+from pagetools import goto, ref, target, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.acting import Outcome
 from tabsteward.bridge.engine.tab import Tab
@@ -24,6 +24,13 @@ async def test_a_click_reports_the_toast_its_handler_showed(tab: Tab, site: Site
     out = await click(tab, site, "Save")
     assert out.changes == ['the page said "Settings saved"'], out.text()
     assert out.data["said"] == ["Settings saved"]
+
+
+async def test_a_web_components_toast_speaking_from_its_shadow_root_is_reported(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the hook counts the shadow roots the page makes)
+    out = await click(tab, site, "Clear cache")
+    assert out.changes == ['the page said "Cache cleared"'], out.text()
 
 
 async def test_a_toast_is_reported_by_its_words_not_its_buttons(tab: Tab, site: Site) -> None:
