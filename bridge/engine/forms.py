@@ -49,6 +49,8 @@ _SELECT = """function(values) {
   const off = picked.filter(o => o.disabled || (o.parentNode && o.parentNode.disabled));
   if (off.length) return {error: 'off', off: off.map(o => o.text.trim())};
   if (!this.multiple && picked.length > 1) return {error: 'single'};
+  // a person's choice takes focus there first: the field left says its change then
+  if (this.getRootNode().activeElement !== this) this.focus({preventScroll: true});
   for (const o of opts) o.selected = picked.includes(o);
   this.dispatchEvent(new Event('input', {bubbles: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));

@@ -303,3 +303,14 @@ async def test_a_check_on_a_box_already_as_asked_does_not_scroll_to_it(
     await actions.check(tab, target(shot, "checkbox", "Terms accepted"), False)
     assert await js(tab, "scrollY") > 0
     assert await js(tab, "document.getElementById('terms').checked") is False
+
+
+async def test_a_select_takes_focus_as_a_persons_choice_does_and_the_field_left_says_its_change(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("form.html"))
+    await js(tab, "document.getElementById('email').addEventListener('change', () => "
+                  "{ document.getElementById('out').textContent = 'email checked'; })")
+    await actions.enter_text(tab, parse("#email"), "ada@example.com", "fill")
+    await actions.select(tab, parse("#country"), ["Germany"])
+    assert await text_of(tab, "#out") == "email checked"
+    assert await js(tab, "document.activeElement.id") == "country"
