@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from typing import Any
 
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
@@ -320,6 +321,20 @@ def _same(name: str, want: str) -> bool:
     return " ".join(name.split()).casefold() == want.casefold()
 
 
+# an option's name that says its state before or after its words, as a screen reader
+# would read both (UI5's "Not Selected, Python")
+_STATED = re.compile(r"^(?:not )?(?:selected|checked|chosen), (.+)$|^(.+), (?:not )?"
+                     r"(?:selected|checked|chosen)$", re.I)
+
+
+def _offers(ln: Line, want: str) -> bool:
+    """Whether the line offers `want`: named so, or an option named so with its state."""
+    if _same(ln.name, want):
+        return True
+    stated = ln.role in OPTION_ROLES and _STATED.match(" ".join(ln.name.split()))
+    return bool(stated) and _same(stated[1] or stated[2], want)
+
+
 def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Line | None:
     """The line that offers `want`: an option (menu item, tree item) of that name that came
     since `known`, or one of the control's own list that showed before (`tied`); else a line
@@ -327,7 +342,7 @@ def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Li
     Design's, which stays open for a second choice). What another list showed before is
     never it: two widgets may offer the same words."""
     named = [ln for ln in lines if ln.ref and (ln.ref not in known or ln.ref in tied) and
-             _same(ln.name, want)]
+             _offers(ln, want)]
     named.sort(key=lambda ln: ln.ref in known)
     options = [ln for ln in named if ln.role in OPTION_ROLES]
     return options[0] if options else named[0] if named else None
@@ -338,7 +353,7 @@ async def _tied(tab: Tab, control: int, lines: list[Line], want: str, known: set
     """Of the lines named `want` that showed before (`known`), those of the list the
     control opens (page_values.js tiedTo); none asked for when there are none."""
     old = [ln.ref for ln in lines
-           if ln.ref in known and ln.ref != control and _same(ln.name, want)]
+           if ln.ref in known and ln.ref != control and _offers(ln, want)]
     if not old:
         return set()
     with contextlib.suppress(TabstewardError):
