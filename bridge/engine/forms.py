@@ -331,8 +331,8 @@ def _offers(ln: Line, want: str) -> bool:
     """Whether the line offers `want`: named so, or an option named so with its state."""
     if _same(ln.name, want):
         return True
-    stated = ln.role in OPTION_ROLES and _STATED.match(" ".join(ln.name.split()))
-    return bool(stated) and _same(stated[1] or stated[2], want)
+    stated = _STATED.match(" ".join(ln.name.split())) if ln.role in OPTION_ROLES else None
+    return stated is not None and _same(stated[1] or stated[2], want)
 
 
 def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Line | None:

@@ -17,12 +17,14 @@ def option(ref: int, name: str, role: str = "option") -> Line:
 def test_an_option_named_with_its_state_offers_its_words(name: str) -> None:
     lines = [option(4, "Not Selected, Java"), option(5, name)]
     found = _option(lines, "Python", set(), set())
-    assert found is not None and found.ref == 5
+    assert found is not None
+    assert found.ref == 5
 
 
 def test_an_option_is_still_found_by_its_whole_name() -> None:
     found = _option([option(6, "Selected, Python")], "Selected, Python", set(), set())
-    assert found is not None and found.ref == 6
+    assert found is not None
+    assert found.ref == 6
 
 
 @pytest.mark.parametrize(("name", "role"), [
