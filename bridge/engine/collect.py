@@ -87,7 +87,8 @@ class SnapshotTaking(PageFrames):
     async def collect(self, *, interactive: bool, viewport: bool, scope: Handle | None,
                       settle: bool = False) -> tuple[list[snap.Line], dict[str, Any]]:
         """Rows of every frame (or of one scoped subtree), stitched into one list of lines.
-        `settle`: read once the timers the page armed as it loaded have run (page.js)."""
+        `settle`: read once the timers the page armed as it loaded or in reply to input have
+        run (page.js)."""
         self.check_no_dialog()
         flag = {True: "true", False: "false"}
         opts_js = (f"{{hook:'{HOOK_SECRET}',interactive:{flag[interactive]},"
@@ -159,8 +160,9 @@ class SnapshotTaking(PageFrames):
         return True
 
     async def _load_timers_run(self) -> None:
-        """Wait (up to LOAD_TIMERS_WAIT) for the timers the page armed as it loaded, to draw
-        what it shows a moment later, and for the data they fetch (replies.py)."""
+        """Wait (up to LOAD_TIMERS_WAIT) for the timers the page armed as it loaded or in
+        reply to the last input, to draw what it shows a moment later, and for the data they
+        fetch (replies.py)."""
         from . import replies  # (at call time: replies.py works on the Tab this is part of)
         await replies.came(cast("Tab", self), cap=replies.LOAD_TIMERS_WAIT)
 

@@ -12,6 +12,7 @@ from ..errors import TabstewardError, TargetNotInteractable, UsageError
 from ..policy.facts import is_toggle
 from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
+from . import replies
 from .acting import Outcome, _call_on, describe, guarded
 from .aiming import Ask
 from .entry import enter_text, press
@@ -24,6 +25,7 @@ from .targets import RefTarget, Target
 # list may take to show them after the click that opens it, and how often it is looked at
 OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
 LIST_WAIT, LIST_LOOK = 2.0, 0.1
+TOGGLE_WAIT = 1.0  # seconds a toggle's page may take to say its new state (its timers)
 TYPE_AFTER = 0.5  # seconds a combobox one types in may take to show its list on a click
 # seconds a list Escape closes may take to go (Shoelace's closes once its hide animation ran),
 # looked at every CLOSE_LOOK
@@ -411,9 +413,12 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
         after = await tab.info(handle)
     now = "checked" in after.get("states", []) or after.get("checked") is True
     if now != on:
-        # a page may say its new state on its next frame (FAST's elements reflect it then)
+        # a page may say its new state on its next frame (FAST's elements reflect it then),
+        # or once the timers it armed in reply ran (DevExtreme's switch slides over first)
         with contextlib.suppress(TabstewardError):
             await tab.frame_drawn()
+            if out.armed:
+                await replies.came(tab, out.armed_in, cap=TOGGLE_WAIT)
             after = await tab.info(handle)
             now = "checked" in after.get("states", []) or after.get("checked") is True
             if now == on:

@@ -11,8 +11,9 @@
 
   // A snapshot: the walk's rows (page_walk.js), their cards' locators, and whether the page
   // waits for a frame this tab does not draw. `opts.settle`: in the top document, while
-  // timers it armed as it loaded have not run (hook.js: a page that draws what it shows a
-  // moment after its load), only {loading: how many}, for a read once they ran.
+  // timers it armed as it loaded or in reply to the last input have not run (hook.js: a
+  // page that draws what it shows a moment after its load, a grid a click sorts redrawn a
+  // moment later), only {loading: how many}, for a read once they ran.
   function snapshot(opts) {
     P.pump(opts.hook);
     const loading = opts.settle ? P.loadTimers(opts.hook) : 0;

@@ -128,9 +128,10 @@
     }
   }
 
-  // How many of those the top document armed as it loaded (0 in a frame, or without the
-  // hook): a read waits for them (page.js `snapshot`, page_info.js `readText`).
-  const loadTimers = (secret) => secret && window === top ? armed(secret)[2] : 0;
+  // How many of those the top document has not run yet, armed as it loaded or in reply to
+  // the last input (0 in a frame, or without the hook): a read waits for them (page.js
+  // `snapshot`, page_info.js `readText`), as a person waits for a grid a click sorts.
+  const loadTimers = (secret) => secret && window === top ? armed(secret)[0] : 0;
 
   // -- what a click really activates ---------------------------------------------------
   // The element whose own behaviour a click at a point runs: walking up the composed tree

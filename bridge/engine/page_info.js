@@ -221,8 +221,8 @@
   }
 
   // A document's text for `text` (`fmt` "markdown" or "text"): [its URL, the text, 0]; in
-  // the top document while timers it armed as it loaded have not run (`secret`: the hook's,
-  // hook.js), [its URL, null, how many], for a read once they ran.
+  // the top document while timers it armed as it loaded or in reply to input have not run
+  // (`secret`: the hook's, hook.js), [its URL, null, how many], for a read once they ran.
   function readText(fmt, secret) {
     P.pump(secret);
     const loading = P.loadTimers(secret);

@@ -17,7 +17,8 @@ from .targets import Target
 
 async def read(tab: Tab, fmt: str) -> str:
     """The page's text, then each frame's text under a `[frame URL]` line; read once the
-    timers the page armed as it loaded have run, as a snapshot is (collect.py)."""
+    timers the page armed as it loaded or in reply to input have run, as a snapshot is
+    (collect.py)."""
     tab.check_no_dialog()
     kind = json.dumps("markdown" if fmt == "markdown" else "text")
     # (the top document says how many such timers are left instead of its text)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from fixture_server import Site
 from pagetools import js, run_tool
-from tabsteward.bridge.engine import actions, motion
+from tabsteward.bridge.engine import actions, motion, reading
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 
@@ -25,6 +25,25 @@ async def test_a_dialog_the_page_opens_in_its_next_frame_shows_in_the_look_after
     saved = await run_tool(tab, "click", target="#save", snapshot=True)
     assert "Status: saved" in saved.text, saved.text
     assert "still" not in saved.text, saved.text
+
+
+async def test_a_snapshot_and_a_text_after_a_click_show_what_the_page_drew_a_moment_later(
+        tab: Tab, site: Site) -> None:
+    for read in ("snapshot", "text"):
+        await actions.navigate(tab, site.url("nextframe.html"))
+        out = await actions.click(tab, parse("#by-name"))
+        assert out.changes == ["now sort=ascending"], out.text()
+        got = (await tab.snapshot()).text if read == "snapshot" else \
+            await reading.read(tab, "text")
+        assert got.index("Alice") < got.index("Bob") < got.index("Charlie"), got
+
+
+async def test_a_toggle_that_says_its_state_once_its_timer_ran_is_checked(
+        tab: Tab, site: Site) -> None:
+    await actions.navigate(tab, site.url("nextframe.html"))
+    out = await actions.check(tab, parse("#refresh"), True)
+    assert out.did.startswith("checked "), out.text()
+    assert await js(tab, "document.getElementById('refresh').ariaChecked") == "true"
 
 
 @pytest.mark.parametrize(("button", "shown"), [
