@@ -331,7 +331,8 @@ def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None
         role, name = str(entry.get("role") or ""), str(entry.get("name") or "")
         handle = Handle(frame, entry["id"], tab.ref_of(frame, entry["id"], role, name))
         message = shorten(str(entry.get("message") or ""), 150)
-        said.append(describe(handle, {"role": role, "name": name}) +
+        tag = str(entry.get("tag") or "element")
+        said.append(describe(handle, {"role": role, "name": name, "tag": tag}) +
                     (f" {quote(message)}" if message else ""))
         data.append({"ref": f"@{handle.ref}", "role": role, "name": name,
                      "message": message})

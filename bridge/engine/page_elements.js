@@ -338,7 +338,7 @@
           if (c !== el) t += textOfExcept(c, el);
           continue;
         }
-        t += textOf(c, 0);
+        if (!P.errorPart(c, el)) t += textOf(c, 0);
       }
       parts.push(clean(t));
     }

@@ -36,19 +36,34 @@
     before = new Set(marked());
   }
 
-  // What the action met: {fields: [{id, role, name, message}], more, blocked} (blocked: the
-  // browser's own check stopped a form, and none went on), or null; the record starts anew.
+  // A form-associated custom element is checked as itself, with no role, its field drawn
+  // in its shadow root (Fluent's, UI5's text field): that field, which a person sees and
+  // the snapshot lists, stands for it
+  const FIELD = "input:not([type=hidden]), textarea, select, [role=textbox], [role=combobox]," +
+    " [role=spinbutton], [role=checkbox], [role=radio], [role=switch]";
+  const custom = (el) => !roleOf(el) && !!el.shadowRoot;
+  const shownField = (el) => custom(el) && el.shadowRoot.querySelector(FIELD) || el;
+
+  // What the action met: {fields: [{id, role, name, tag, message}], more, blocked}
+  // (blocked: the browser's own check stopped a form, and none went on), or null; the
+  // record starts anew.
   function invalidFound() {
     const fired = seen.filter((el) => el.isConnected);
-    const blocked = fired.length > 0 && !submitted && fired.every(userInvalid);
-    const found = [...new Set([...fired, ...marked().filter((el) => !before.has(el))])];
+    const blocked = fired.length > 0 && !submitted &&
+      fired.every((el) => userInvalid(el) || custom(el));
+    const met = new Map();  // the field shown -> the element checked
+    for (const el of [...fired, ...marked().filter((m) => !before.has(m))]) {
+      if (!met.has(shownField(el))) met.set(shownField(el), el);
+    }
+    const found = [...met];
     invalidStart();
     if (!found.length) return null;
     return {
-      fields: found.slice(0, SHOWN).map((el) => {
+      fields: found.slice(0, SHOWN).map(([el, checked]) => {
         const role = roleOf(el);
-        return { id: idOf(el), role, name: nameOf(el, role),
-                 message: errorOf(el) || cut(clean(el.validationMessage || ""), NAME_MAX)[0] };
+        const message = errorOf(el) || el.validationMessage || checked.validationMessage || "";
+        return { id: idOf(el), role, name: nameOf(el, role), tag: el.localName,
+                 message: cut(clean(message), NAME_MAX)[0] };
       }),
       more: Math.max(0, found.length - SHOWN), blocked,
     };

@@ -167,8 +167,22 @@
     if (!invalidOf(el)) return "";
     const a = el.getAttribute("aria-invalid");
     const said = a && a !== "false" ? byIds(el, "aria-errormessage") ||
-      byIds(el, "aria-describedby") : "";
+      byIds(el, "aria-describedby") || inLabel(el) : "";
     return cut(said || clean(el.validationMessage || ""), NAME_MAX)[0];
+  }
+  // the error its label shows (errorPart)
+  const inLabel = (el) => clean([...(el.labels || [])].flatMap((l) => [...l.children])
+    .filter((c) => errorPart(c, el) && !P.hiddenForName(c)).map((c) => c.textContent).join(" "));
+
+  // Whether a label's part is the error its field shows (Foundation's form-error inside the
+  // label, an alert): no part of the field's name, which would change as the page checks it
+  // (it is the field's error= instead)
+  const ERRORISH = /(?:^|[\s_-])(?:error|invalid)(?:[\s_-]|$)/i;
+  function errorPart(part, field) {
+    if (part.nodeType !== 1) return false;
+    return part.matches("[role=alert], [aria-live]") ||
+      (typeof part.className === "string" && ERRORISH.test(part.className)) ||
+      (!!part.id && (field.getAttribute("aria-errormessage") || "").split(/\s+/).includes(part.id));
   }
 
   // The row with the field's error, if it has one (its 12th cell).
@@ -215,5 +229,6 @@
     return root !== n && root.host ? root.host : null;
   }
 
-  Object.assign(P, { statesOf, disabledOf, withError, invalidOf, errorOf, userInvalid });
+  Object.assign(P, { statesOf, disabledOf, withError, invalidOf, errorOf, userInvalid,
+                    errorPart });
 })();

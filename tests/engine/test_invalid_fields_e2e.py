@@ -42,6 +42,19 @@ async def test_an_enter_in_a_field_that_fails_the_check_says_so(tab: Tab, site: 
     assert f'form not sent, invalid: {email} (textbox "Email")' in typed.text()
 
 
+async def test_a_custom_element_the_check_stops_is_named_by_the_field_it_draws(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("invalid.html"))
+    shot = await tab.snapshot(interactive=True)
+    field = ref(shot, "textbox", "Work email")
+    before = len(site.posts())
+    out = await actions.click(tab, target(shot, "button", "Join team"))
+    assert out.changes == [f'form not sent, invalid: {field} (textbox "Work email") '
+                           '"Please fill out this field."'], out.text()
+    assert out.data["invalid"][0]["ref"] == field
+    assert site.posts()[before:] == []
+
+
 async def test_a_page_s_own_check_is_reported_with_the_words_it_shows(
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("invalid.html"))
@@ -73,3 +86,16 @@ async def test_an_invalid_field_shows_its_error_and_a_valid_one_its_help_not(
     line = line_of(shot, ref(shot, "textbox", "Email"))
     assert "invalid" in line, line
     assert line.endswith('error="Please fill out this field."'), line
+
+
+async def test_an_error_shown_inside_the_fields_label_is_its_error_and_no_part_of_its_name(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("invalid.html"))
+    shot = await tab.snapshot(interactive=True)
+    city = ref(shot, "textbox", "City")
+    await actions.click(tab, target(shot, "button", "Ship here"))
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "textbox", "City") == city
+    assert line_of(shot, city).endswith('error="City is required."'), shot.text
+    await actions.enter_text(tab, target(shot, "textbox", "City"), "Oslo", "fill")
+    assert 'textbox "City"' in line_of(await tab.snapshot(interactive=True), city)
