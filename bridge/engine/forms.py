@@ -143,13 +143,13 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         opened = await hover(tab, RefTarget(ref))
         option, shown = await _shown_option(tab, ref, want, known, HOVER_WAIT)
         if option is None:
-            offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else ""
             raise TargetNotInteractable(
                 f"{refused}, and with the pointer over it no option {quote(want)} showed"
-                f"{offered}; nothing was selected. To click it, use click")
+                f"{_offered(want, shown)}; nothing was selected. To click it, use click")
     typed, search = False, None
     if option is None:
-        known = {ln.ref for ln in lines if ln.ref}
+        # (what shows only under the pointer, as the press brings it, comes with the press)
+        known = {ln.ref for ln in lines if ln.ref and "hover-only" not in ln.states}
         opened = await click(tab, RefTarget(ref))
         # a combobox one types in may show its list only once typed in (React Aria's,
         # Headless UI's): what a person does next is type the choice's words
@@ -165,11 +165,10 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         elif option is None:
             option, shown = await _shown_option(tab, ref, want, known, LIST_WAIT - TYPE_AFTER)
         if option is None:
-            offered = f"; it shows {', '.join(quote(n) for n in shown[:30])}" if shown else \
-                "; it showed no options"
             raise TargetNotInteractable(
-                f"{opened.did}, but no option {quote(want)} showed{offered}. Nothing was "
-                "chosen (its list may still be open; to type into it, use type)")
+                f"{opened.did}, but no option {quote(want)} showed"
+                f"{_offered(want, shown, '; it showed no options')}. Nothing was chosen (its "
+                "list may still be open; to type into it, use type)")
     if len(wants) > 1:
         many = many or await _takes_many(tab, option.ref)  # (a list that came says so now)
         refusal = await _refusal(tab, ref, what, wants[1:], many, _types(info), before)
@@ -378,17 +377,31 @@ def _types(info: dict[str, Any]) -> bool:
         "readonly" not in states and "disabled" not in states
 
 
+def _offered(want: str, shown: list[Line], none: str = "") -> str:
+    """What an error says the page shows instead of `want`: its options' names; and where
+    one of them is `want` in a list not the control's (another widget's, or one open before
+    the control was pressed), which one, for the agent to click."""
+    if not shown:
+        return none
+    names = ", ".join(quote(ln.name) for ln in shown[:30])
+    other = next((ln for ln in shown if _offers(ln, want)), None)
+    if other is None:
+        return f"; it shows {names}"
+    return (f"; it shows {names}, but {quote(want)} (@{other.ref}) is in a list that is not "
+            f"this control's (another's, or one open before it was pressed): to choose it, "
+            f"click @{other.ref}")
+
+
 async def _shown_option(tab: Tab, control: int, want: str, known: set[int],
-                        wait: float = LIST_WAIT) -> tuple[Line | None, list[str]]:
+                        wait: float = LIST_WAIT) -> tuple[Line | None, list[Line]]:
     """The option `want` once the list a click on `control` (or the pointer over it) opened
-    shows it (`wait` seconds at most); else None and the names of the options it shows."""
+    shows it (`wait` seconds at most); else None and the options the page shows."""
     deadline = asyncio.get_running_loop().time() + wait
     while True:
         lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
         found = _option(lines, want, known, await _tied(tab, control, lines, want, known))
         if found is not None or asyncio.get_running_loop().time() >= deadline:
-            shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES]
-            return found, shown
+            return found, [ln for ln in lines if ln.ref and ln.role in OPTION_ROLES]
         await asyncio.sleep(LIST_LOOK)
 
 

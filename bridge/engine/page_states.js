@@ -29,12 +29,15 @@
   // though it says nothing of it (Shoelace's dropdown: its trigger and its menu in one
   // host). A button drawn in a component's shadow root is its host's place in the box.
   const MENUS = "[role=menu], [role=listbox]", BESIDE_MAX = 6;
-  function menuBeside(el) {
+  const menuBeside = (el) => !!besideMenu(el, true);
+  // That menu, shut (`shut`) or open: the list a `select` on the button chooses from
+  // (page_values.js `tiedTo`); null where there is none.
+  function besideMenu(el, shut) {
     const root = el.getRootNode();
     const me = root.host && root !== document ? root.host : el;
     const box = me.parentElement;
     // (a dropdown's box holds its trigger, its menu and little more)
-    if (!box || box === document.body || box.children.length > BESIDE_MAX) return false;
+    if (!box || box === document.body || box.children.length > BESIDE_MAX) return null;
     for (const c of box.children) {
       if (c === me || c.contains(me)) continue;
       // (a menu component draws its list in its shadow root, or says what it is through
@@ -45,10 +48,10 @@
       // select widget's list, in a form beside its submit button; a dropdown's trigger that
       // says nothing of it, or says it in its shadow root: Shoelace's, beside a toolbar's
       // buttons)
-      if (menu && !menu.checkVisibility() && (menu === c ||
-          ![...c.querySelectorAll(OPENERS)].some((n) => !menu.contains(n)))) return true;
+      if (menu && !(shut && menu.checkVisibility()) && (menu === c ||
+          ![...c.querySelectorAll(OPENERS)].some((n) => !menu.contains(n)))) return menu;
     }
-    return false;
+    return null;
   }
   const OPENERS = "[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded], " +
     "[role=combobox], select, button, [role=button], [slot=trigger]";
@@ -230,5 +233,5 @@
   }
 
   Object.assign(P, { statesOf, disabledOf, withError, invalidOf, errorOf, userInvalid,
-                    errorPart });
+                    errorPart, besideMenu });
 })();

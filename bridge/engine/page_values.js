@@ -334,9 +334,12 @@
     });
   }
 
-  // The control and the lists it or its parts name.
+  // The control and the lists it or its parts name, or the menu kept beside it (a button
+  // that says nothing of it: page_states.js `besideMenu`).
   function listsOf(el) {
     const found = [el], root = el.getRootNode();
+    const beside = P.roleOf(el) === "button" && P.besideMenu(el, false);
+    if (beside) found.push(beside);
     const byId = (id) => (id && root.getElementById ? root.getElementById(id) : null);
     const parts = [el, ...[...el.querySelectorAll(
       "[aria-controls], [aria-owns], [aria-activedescendant]")].slice(0, 40)];
