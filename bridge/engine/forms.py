@@ -200,7 +200,11 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         chosen.append(option.name)
         did.append(picked.did)
         changes += [c for c in picked.changes if c != GONE]
-    if len(chosen) > 1:
+    confirmed = await _confirm(tab, option.ref)
+    if confirmed is not None:  # (its dialog chooses nothing until it is confirmed)
+        did.append(confirmed.did)
+        changes += [c for c in confirmed.changes if c != GONE]
+    elif len(chosen) > 1:
         # (a list of several stays open over the page: a person closes it once done)
         closing = await _close_list(tab, option.ref)
         if closing:
@@ -217,6 +221,22 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             now = await tab.info(await tab.resolve(RefTarget(ref)))
             _report_state(tab, info, now, out)
     return out
+
+
+async def _confirm(tab: Tab, option: int) -> Outcome | None:
+    """Where the option's list is a dialog still open once it was clicked, with a button
+    that alone confirms its choices (Ionic's alert select: nothing is chosen until OK),
+    that button clicked, as a person ends the choice (put to policy as a click); else
+    None."""
+    found = None
+    with contextlib.suppress(TabstewardError):
+        handle = await tab.resolve(RefTarget(option))
+        found = await tab.evaluate(handle.frame, f"__ts.confirmOf({handle.local})")
+    if not isinstance(found, dict) or not isinstance(found.get("id"), int):
+        return None
+    ref = tab.ref_of(handle.frame, found["id"], str(found.get("role") or ""),
+                     str(found.get("name") or ""))
+    return await click(tab, RefTarget(ref))
 
 
 async def _stands_for_select(tab: Tab, ref: int) -> bool:

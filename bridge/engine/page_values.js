@@ -285,8 +285,10 @@
   // `is-multiple`, `react-select__value-container--is-multi`, Mantine's
   // `mantine-MultiSelect-input`, PrimeReact's `p-multiselect`), up to MANY_UP boxes out,
   // the list found from the control by aria-controls or aria-owns; or its options are items
-  // one checks each on its own (Fluent's multiselect Dropdown lists menuitemcheckboxes).
-  const MANY_UP = 6, CHECKED_ITEMS = "[role=menuitemcheckbox]";
+  // one checks each on its own (Fluent's multiselect Dropdown lists menuitemcheckboxes,
+  // Ionic's alert check boxes).
+  const MANY_UP = 6;
+  const CHECKED_ITEMS = "[role=menuitemcheckbox], [role=checkbox], input[type=checkbox]";
   const MULTI = /^(?:is-)?multiple$|[-_]multiple$|[-_]is-multi$|(?:^|[-_])multi-?select(?:$|[-_])/i;
   function takesMany(id) {
     const el = P.get(id);
@@ -394,7 +396,32 @@
   // (its label's words as its name takes them: not its own options where the label holds it)
   const labelOf = (field) => P.labelsText(field) || clean(field.getAttribute("aria-label") || "");
 
-  Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor,
+  // A form field the page keeps out of sight by its own style attribute (the select a
+  // kit keeps behind the box it draws: DevExtreme's tag box): no pointer shows it, though
+  // the box around it listens for one (page_walk.js)
+  const keptHidden = (el) => /^(?:SELECT|INPUT|TEXTAREA)$/.test(el.tagName) &&
+    el.style.display === "none";
+
+  // The button that confirms the choices made in the dialog an option is in, where it
+  // alone says so (Ionic's alert select: radios or check boxes, then OK; nothing is chosen
+  // until it is pressed): {id, role, name}, or null.
+  const CONFIRMS = /^(?:ok|okay|done|apply|confirm|select|choose|set|save)$/i;
+  const BUTTONS = "button, [role=button], input[type=button], input[type=submit]";
+  function confirmOf(id) {
+    let box = P.get(id);
+    while (box && !(box.nodeType === 1 && box.matches("dialog, [role=dialog], [role=alertdialog]")))
+      box = box.parentNode || box.host;  // (out through shadow roots)
+    if (!box) return null;
+    const named = [...box.querySelectorAll(BUTTONS)].map((b) => [b, P.roleOf(b)])
+      .map(([b, role]) => ({ b, role, name: P.nameOf(b, role) }))
+      .filter((o) => CONFIRMS.test(clean(o.name)) && o.b.checkVisibility());
+    if (named.length !== 1) return null;
+    const [{ b, role, name }] = named;
+    return { id: P.idOf(b), role, name };
+  }
+
+  Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor, confirmOf,
+    keptHidden,
     fieldAfter, labelOf, editorText, codeEditorOf, drawsForEditor,
     editorBox, editorPartial, KIT_LABEL });
 })();

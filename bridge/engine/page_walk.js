@@ -246,7 +246,7 @@
       const cs = getComputedStyle(el);
       // (hidden by itself, not in a hidden box: a closed calendar's days, their box listening)
       if ((cs.display === "none" || (cs.visibility === "hidden" && textVisible)) &&
-          onHover.has(el)) revealing((hoverOnly = el));
+          onHover.has(el) && !P.keptHidden(el)) revealing((hoverOnly = el));
       else if (cs.display === "none") return;
       // (content-visibility: hidden draws nothing of what the box holds, as a browser's
       // cached view or a page kept for later: no person sees it, and no click reaches it)
