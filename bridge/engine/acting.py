@@ -347,9 +347,15 @@ def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None
 
 def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
-    `saidFound`, the element's read-back carries it): an alert, a status line, a toast."""
+    `saidFound`, the element's read-back carries it): an alert, a status line, a toast; and
+    that the dialog the action's element was in closed with it."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
+    closed = found.get("closed")
+    if isinstance(closed, dict) and isinstance(closed.get("role"), str):
+        name = closed.get("name")
+        outcome.changes.append(f"closed the {closed['role']}" +
+                               (f" {quote(name)}" if isinstance(name, str) and name else ""))
     said = [(words, left) for words, left in
             (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
             if isinstance(words, str) and words and isinstance(left, int)]

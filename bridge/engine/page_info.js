@@ -13,7 +13,7 @@
     const el = get(id);
     if (!el) return null;
     invalidStart();
-    saidStart();
+    saidStart(el);
     const src = standIn(el) || el;
     const role = roleOf(src);
     const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);

@@ -1,7 +1,8 @@
 // The page helper: what the page said in reply to an action, where a page speaks to the
 // person who acts: its live regions (an alert, a status line, a toast that announces
 // itself, an <output>). The words there that were not there when the action began go in
-// the action's report (acting.py), as a screen reader would read them out.
+// the action's report (acting.py), as a screen reader would read them out; and whether the
+// dialog the action's element was in went with it.
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
@@ -76,9 +77,33 @@
     return out;
   }
 
-  // An action begins (info() begins every one): what the regions say now.
-  function saidStart() {
+  // An action begins (info() begins every one, on its element): what the regions say now,
+  // and the dialog the element is in, if one shows
+  let dialogAt = null;
+  function saidStart(el) {
     before = regions();
+    dialogAt = null;
+    // (as drawn: through the slot it is put in, out through shadow roots)
+    for (let n = el; n; n = n.assignedSlot || n.parentNode || n.host) {
+      if (n.nodeType === 1 && n.matches(DIALOGS)) {
+        if (n.checkVisibility()) dialogAt = n;
+        break;
+      }
+    }
+  }
+  const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
+  // Whether that dialog went with the action (gone, hidden, shut, or fading out: a Save or
+  // a Cancel closing it): its role and name, for the report
+  function dialogGone() {
+    const d = dialogAt;
+    dialogAt = null;
+    if (!d || (d.isConnected && d.checkVisibility() && !(d.tagName === "DIALOG" && !d.open) &&
+               ![...P.fadingOut()].some((f) => f.contains(d)))) return null;
+    const role = P.roleOf(d) || "dialog";
+    // (one that names itself by no attribute: by its heading)
+    const head = d.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
+    return { role, name: cut(P.nameOf(d, role) || clean(head ? head.textContent : ""),
+                             SAID_MAX)[0] };
   }
 
   // The words the regions took on since the action began (what a region added at its end,
@@ -95,9 +120,10 @@
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     before = now;
-    if (!said.length) return null;
+    const closed = dialogGone();
+    if (!said.length && !closed) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
-             more: Math.max(0, said.length - SHOWN) };
+             more: Math.max(0, said.length - SHOWN), closed };
   }
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live

@@ -25,7 +25,8 @@ async def test_a_dialog_fading_in_is_read_and_one_fading_out_is_not(
     assert "Draft saved" in shot.text, shot.text  # (fading in)
     assert "modal dialog is open" in shot.text, shot.text
     assert "Draft saved" in await reading.read(tab, "text")
-    await actions.click(tab, parse(ref(shot, "button", "Keep it")))
+    kept = await actions.click(tab, parse(ref(shot, "button", "Keep it")))
+    assert 'closed the dialog "Confirm"' in kept.changes, kept.text()
     assert await js(tab, "document.getAnimations().length") == 2  # (the dialog fading out)
     shot = await tab.snapshot()
     assert WORDS not in shot.text, shot.text

@@ -59,7 +59,8 @@ async def test_what_a_closed_modal_shows_again_is_not_marked_new(tab: Tab, site:
     assert '"Close" @' in shot.text
     await tab.evaluate(tab.frames[tab.target_id], "document.body.append(Object.assign("
                        "document.createElement('button'), {textContent: 'Added meanwhile'}))")
-    await actions.click(tab, target(shot, "button", "Close"))
+    closed = await actions.click(tab, target(shot, "button", "Close"))
+    assert closed.changes[-1] == 'closed the dialog "Sign in to continue"', closed.text()
     shot = await tab.snapshot(interactive=True)
     marked = sorted(re.sub(r' @\d+.*', "", ln).strip() for ln in shot.text.splitlines()
                     if ln.endswith("[new]"))

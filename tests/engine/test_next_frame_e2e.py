@@ -21,7 +21,8 @@ async def test_a_dialog_the_page_opens_in_its_next_frame_shows_in_the_look_after
     clicked = await run_tool(tab, "click", target="#invite", interactive=True)
     assert 'dialog "Invite guest"' in clicked.text, clicked.text
     assert 'textbox "Guest email" @' in clicked.text, clicked.text
-    await run_tool(tab, "click", target="#cancel")
+    cancelled = await run_tool(tab, "click", target="#cancel")
+    assert cancelled.text.endswith('; closed the dialog "Invite guest"'), cancelled.text
     saved = await run_tool(tab, "click", target="#save", snapshot=True)
     assert "Status: saved" in saved.text, saved.text
     assert "still" not in saved.text, saved.text
