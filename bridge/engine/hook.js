@@ -126,7 +126,8 @@ export default function tabstewardHook(KEY) {
   const REPLIES = new Set(["input", "beforeinput", "change", "keydown", "keyup", "keypress",
                            "click", "dblclick", "mousedown", "mouseup", "pointerdown",
                            "pointerup", "submit", "paste", "compositionend", "focusin",
-                           "focusout", "focus", "blur", "mouseover", "pointerover"]);
+                           "focusout", "focus", "blur", "mouseover", "pointerover",
+                           "mouseenter", "pointerenter"]);
   // Those a document arms as it loads (its scripts, their DOMContentLoaded and load
   // handlers) to draw what it shows a moment later (Preact runs its effects after the next
   // frame or 100 ms) count too, if short: a read after the load waits for them as well.

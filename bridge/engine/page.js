@@ -73,7 +73,8 @@
     "order", "dropSide", "dropSpot", "placeIn", "handleOf", "settling", "focusedInfo", "describe",
     "pageText", "hasText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText",
-    "takesMany", "tiedTo", "selectBehind", "pasteInto", "endOf", "motionLeft", "confirmOf"];
+    "takesMany", "tiedTo", "selectBehind", "pasteInto", "endOf", "motionLeft", "confirmOf",
+    "tooltips"];
   globalThis.__ts = { idOf, get, snapshot, undrawn, owed, undefinedParts };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

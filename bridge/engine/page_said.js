@@ -135,5 +135,20 @@
     return (live === "polite" || live === "assertive") && !laidOut(el);
   }
 
-  Object.assign(P, { saidStart, saidFound, tells });
+  // The words of the tooltips that show: the page's [role=tooltip] and what the element
+  // `id` says describes it, once shown (a hover's report says which it brought: pointer.py)
+  function tooltips(id) {
+    const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
+    const root = el ? el.getRootNode() : null;
+    for (const d of (el && el.getAttribute("aria-describedby") || "").split(/\s+/)) {
+      const n = d && root.getElementById ? root.getElementById(d) : null;
+      if (n) found.add(n);
+    }
+    const fading = P.fadingOut();
+    return [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
+      visibilityProperty: true }) && !fading.has(n))
+      .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]).filter(Boolean);
+  }
+
+  Object.assign(P, { saidStart, saidFound, tells, tooltips });
 })();

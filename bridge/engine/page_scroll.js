@@ -240,8 +240,13 @@
   // original input at -9999em; a form's trap for bots, which a person never fills): put
   // there by a negative left or top of its own or of a box around it, OFF_UP boxes up at
   // most (not scrolled out of a box: a carousel's slide, a step of a form).
+  // So is a box fixed wholly outside the window, or laid wholly before the page's start
+  // (a drawer slid away to its side, Flowbite's, Bootstrap's offcanvas): no scroll brings
+  // it or what it holds, until the page slides it in.
   const TEXT_TYPES = /^(?:text|search|email|url|tel|number|password)$/, OFF_UP = 2;
   function offPage(el, cs) {
+    if ((cs.position === "fixed" || cs.position === "absolute") && slidAway(el, cs))
+      return true;
     const text = el.tagName === "TEXTAREA" || (el.tagName === "INPUT" && TEXT_TYPES.test(el.type));
     const r = text && cs.direction !== "rtl" ? el.getBoundingClientRect() : null;
     if (!r || (r.right + scrollX > 0 && r.bottom + scrollY > 0)) return false;
@@ -251,6 +256,14 @@
         return true;
     }
     return false;
+  }
+
+  function slidAway(el, cs) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || cs.direction === "rtl") return false;
+    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return true;
+    return cs.position === "fixed" &&
+      (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight);
   }
 
   Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,

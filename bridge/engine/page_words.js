@@ -18,6 +18,8 @@
     "sprites bg background lucide octicon feather tabler iconify ti ph ri bx bxs la las " +
     "lar lab danger success warning info muted ghost plain neutral accent subtle " +
     "contained elevated tonal " +
+    // a utility class's look alone (Tailwind's)
+    "border shadow ring transition transform grow shrink antialiased capitalize " +
     "material-icons material-symbols-outlined material-symbols-rounded " +
     // what hides an element from sight but not from screen readers says nothing of it
     "sr-only sr-only-focusable visually-hidden visuallyhidden screen-reader-text " +

@@ -6,8 +6,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from ..cdp.connection import Command
-from ..errors import PolicyError, TargetCovered, TargetNotInteractable, UsageError
-from . import keys, sent, shield
+from ..errors import (
+    BrowserError,
+    PolicyError,
+    TabError,
+    TargetCovered,
+    TargetNotInteractable,
+    UsageError,
+)
+from . import keys, motion, replies, sent, shield
 from .acting import (
     ANSWERS_WAIT,
     Outcome,
@@ -27,6 +34,7 @@ from .tab import Tab
 from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
+TIP_WAIT = 1.0  # seconds a page may take to show a tooltip under the pointer (its delay)
 MOUSE = "Input.dispatchMouseEvent"
 T = TypeVar("T")
 
@@ -175,8 +183,27 @@ async def hover(tab: Tab, target: Target) -> Outcome:
         await up.up()
         await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
 
+    tips = await _tooltips(tab, handle)
     await shielded(tab, session, what, "hover", move)
+    if tips is not None:
+        # what a person reads once the pointer rests: the tooltips it brought (after the
+        # delay the page arms for them, and their fading in)
+        await replies.came(tab, handle.frame.id, cap=TIP_WAIT)
+        await motion.ended(tab, handle.frame)
+        came = [t for t in await _tooltips(tab, handle) or [] if t not in tips]
+        if came:
+            out.changes.append("shows the tooltip " + ", ".join(quote(t) for t in came))
+            out.data["tooltips"] = came
     return out
+
+
+async def _tooltips(tab: Tab, handle: Handle) -> list[str] | None:
+    """The words of the tooltips that show (page_said.js `tooltips`); None unread."""
+    try:
+        got = await tab.evaluate(handle.frame, f"__ts.tooltips({handle.local})", follow=False)
+    except (BrowserError, TabError, UsageError):
+        return None
+    return [str(t) for t in got] if isinstance(got, list) else None
 
 
 async def focus(tab: Tab, target: Target) -> Outcome:
