@@ -2,17 +2,22 @@
 the action loaded and the data it was still fetching at its load, or else the data the
 action had the page fetch, the timers the page armed in reply to its input (with their
 data) and the animations they set going; each up to its cap, after which the page is read
-as it is."""
+as it is. What the page said meanwhile (a toast once its fetch was answered) joins the
+action's report."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
-from ..errors import ActionTimeout
+from ..errors import ActionTimeout, TabstewardError
 from . import motion, replies, sent
-from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome
+from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome, report_invalid, report_said
+from .model import Frame
 from .navigation import load_capped
 from .tab import Tab
+
+log = logging.getLogger("tabsteward.engine")
 
 LOAD_WAIT = 10.0  # seconds a page an action opened may take to be ready before it is read anyway
 
@@ -55,7 +60,21 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
                         f"{replies.TIMERS_WAIT:g} s")
         # then the animations it (or they) set going: a panel opening, a dialog fading in
         frame = tab.frames.get(out.armed_in or tab.target_id) or tab.frames.get(tab.target_id)
-        if frame is not None and tab.state.dialog is None and \
-                not await motion.ended(tab, frame):
-            said.append(f"the page was still animating after {motion.MOTION_WAIT:g} s")
+        if frame is not None and tab.state.dialog is None:
+            if not await motion.ended(tab, frame):
+                said.append(f"the page was still animating after {motion.MOTION_WAIT:g} s")
+            await _replied_since(tab, frame, out)
     return said
+
+
+async def _replied_since(tab: Tab, frame: Frame, out: Outcome) -> None:
+    """What the page said (a toast after its fetch's answer) and the fields it marked
+    invalid (its server's check) since the action's own report was read, into it."""
+    try:
+        found = await tab.evaluate(frame, "__ts.replied()", follow=False)
+    except TabstewardError as exc:  # the page went meanwhile: nothing more to say
+        log.debug("no late reply read: %s", exc.message)
+        return
+    if isinstance(found, dict):
+        report_invalid(tab, frame, found.get("invalid"), out)
+        report_said(found.get("said"), out)

@@ -31,14 +31,15 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
     the page fetch, the timers the page armed in reply to its input; `loads` defaults to
     whether it began a page's load): what a person looking right after a click or a
     keystroke that loads results sees once they came."""
-    done = result(out, tab)
     if not wanted(args):
         if out.answered is not None:
             out.answered.cancel()
-        return done
+        return result(out, tab)
     # (the snapshot's own trip to the page comes after the page took the answers in:
     # measured, 20 of 20 drawn on both transports without a pause of ours)
-    for said in await settling.settle(tab, out, loads):
+    late = await settling.settle(tab, out, loads)  # (what the page said meanwhile joins it)
+    done = result(out, tab)
+    for said in late:
         done.text += f"\n{said}; read as it was"
     return await then_look(tab, done, args)
 

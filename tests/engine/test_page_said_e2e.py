@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, target, watch_listeners
+from pagetools import goto, ref, run_tool, target, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.acting import Outcome
 from tabsteward.bridge.engine.tab import Tab
@@ -31,6 +31,17 @@ async def test_a_web_components_toast_speaking_from_its_shadow_root_is_reported(
     await watch_listeners(tab)  # (the hook counts the shadow roots the page makes)
     out = await click(tab, site, "Clear cache")
     assert out.changes == ['the page said "Cache cleared"'], out.text()
+
+
+async def test_what_the_page_says_a_moment_later_joins_the_report_of_a_click_that_looks(
+        tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Export later")  # (no look: said once the look came)
+    assert out.changes == [], out.text()
+    await goto(tab, site.url("said.html"))
+    looked = await run_tool(tab, "click", target="#later", interactive=True)
+    first = looked.text.partition("\n")[0]
+    assert first.endswith('; the page said "Export ready"'), looked.text
+    assert looked.data["changes"] == ['the page said "Export ready"']
 
 
 async def test_a_toast_is_reported_by_its_words_not_its_buttons(tab: Tab, site: Site) -> None:
