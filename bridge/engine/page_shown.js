@@ -1,8 +1,7 @@
 // The page helper: what a person is shown and what they use of it. What the page shows only
 // while the pointer is over a box around it (its `:hover` rules, a hover listener); a modal
 // of the page's own and the veil it lays over the rest; and which shown elements are no
-// controls (a widget's field left behind it, a text box only shown, a box taking its
-// children's clicks, a page's parts).
+// controls (a field left behind, a text box only shown, a box passing clicks on, regions).
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
@@ -146,11 +145,12 @@
   // - a box around a grid or its rows, listening for its cells (Handsontable's holder): the
   //   rows are read, their cells clicked by their words;
   // - a dialog's panel holding all of its controls, listening to keep its clicks from the
-  //   veil that closes it (Headless UI's); what says it holds controls (FAST's radio group).
+  //   veil that closes it (Headless UI's); what says it holds controls (FAST's radio group),
+  //   or a message with its links (GOV.UK's error summary: an alert, focused, listening).
   // Its controls get the refs; it none.
   const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
   const COMPOSITES = new Set(["radiogroup", "tablist", "menu", "menubar", "toolbar", "tree"]);
-  const GRIDS = "[role=grid], [role=treegrid], [role=row]";
+  const GRIDS = "[role=grid], [role=treegrid], [role=row]", TELLS = "[role=alert]";
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
   const ENTRY = "input:not([type]), input[type=text], input[type=search], input[type=email], " +
     "input[type=url], input[type=tel], input[type=number], input[type=password], textarea, " +
@@ -164,7 +164,7 @@
     const found = controlsIn(el);
     if (!found.length) return false;
     if (found.length > 1 && !pointer(el) && found.every(byLook)) return true;
-    if (COMPOSITES.has(el.getAttribute("role"))) return true;
+    if (COMPOSITES.has(el.getAttribute("role")) || el.querySelector(TELLS)) return true;
     const dialog = el.parentElement && el.parentElement.closest(DIALOGS);
     if (dialog && controlsIn(dialog).length === found.length) return true;
     if (found.length >= DELEGATES || !wordsOutside(el, found)) return true;

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, target, text_of
+from pagetools import goto, js, line_of, ref, target, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -99,3 +99,14 @@ async def test_an_error_shown_inside_the_fields_label_is_its_error_and_no_part_o
     assert line_of(shot, city).endswith('error="City is required."'), shot.text
     await actions.enter_text(tab, target(shot, "textbox", "City"), "Oslo", "fill")
     assert 'textbox "City"' in line_of(await tab.snapshot(interactive=True), city)
+
+
+async def test_an_error_summary_listening_for_its_links_is_an_alert_not_a_clickable(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("invalid.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert '- alert "There is a problem Enter your city"' in shot.text, shot.text
+    assert "clickable" not in shot.text, shot.text
+    await actions.click(tab, target(shot, "link", "Enter your city"))
+    assert await js(tab, "document.activeElement.id") == "city"
