@@ -70,10 +70,17 @@ async def dialog(tab: Tab, action: str, text: str | None = None) -> Outcome:
     params: dict[str, Any] = {"accept": action == "accept"}
     if text is not None:
         params["promptText"] = text
-    await tab.send("Page.handleJavaScriptDialog", params)
-    tab.state.dialog = None
-    return Outcome(f"{'accepted' if action == 'accept' else 'dismissed'} the {d.type} "
-                   f"dialog {d.message!r}")
+    out = Outcome(f"{'accepted' if action == 'accept' else 'dismissed'} the {d.type} "
+                  f"dialog {d.message!r}")
+
+    async def answer() -> None:
+        await tab.send("Page.handleJavaScriptDialog", params)
+        tab.state.dialog = None
+
+    # the page goes on once answered: what it sends then, a page it loads, a dialog it
+    # opens next, as after any action
+    await guarded(tab, answer(), "dialog", out)
+    return out
 
 
 async def evaluate(tab: Tab, expression: str) -> Outcome:

@@ -142,13 +142,19 @@ async def download(call: Call, args: dict[str, Any]) -> Result:
 @tool("dialog", "Answer or look at a JavaScript dialog (alert, confirm, prompt)",
       Param("action", positional=True, help="accept, dismiss or status", default="status",
             choices=("accept", "dismiss", "status")),
-      Param("text", help="text to enter into a prompt before accepting"), mutating=True)
+      Param("text", help="text to enter into a prompt before accepting"), *looking.LOOK,
+      mutating=True)
 async def dialog(call: Call, args: dict[str, Any]) -> Result:
     tab = await call.session.current_tab(create=False) if not args.get("tab") else \
         call.session.tab(str(args["tab"]))
     # no tab lock: a dialog blocks the action that holds it until answered
-    out = await actions.dialog(tab, str(args.get("action") or "status"), args.get("text"))
-    return result(out, tab)
+    action = str(args.get("action") or "status")
+    out = await actions.dialog(tab, action, args.get("text"))
+    if action == "status":
+        return await looking.then_look(tab, result(out, tab), args)
+    # what the answer lets the page go on with (the delete a confirm held: its request, the
+    # row it removes), reported and, with a look, waited for as an action's is
+    return await looking.reported(tab, out, args)
 
 
 @tool("eval", "Run JavaScript in the page and print the JSON result (where the agent's "

@@ -9,7 +9,7 @@ import pytest
 from extension_env import PERSON_TABS, chrome_call
 from fixture_server import Site
 from looprunner import LoopThread
-from pagetools import goto, js, target, value_of
+from pagetools import goto, js, run_tool, target, value_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -55,6 +55,19 @@ async def test_prompt_accepted_with_text_answers_that_text(tab: Tab, site: Site)
     assert status.data["dialog"]["default"] == "Ada"
     await actions.dialog(tab, "accept", "Grace")
     await actions.wait(tab, text="prompt Grace")
+
+
+async def test_an_answer_is_reported_and_looked_after_as_an_action_is(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("dialogs.html"))
+    out = await actions.click(tab, parse("#delete"))
+    assert "confirm dialog open: 'Delete Ada Lovelace?'" in out.text()
+    accepted = await run_tool(tab, "dialog", action="accept", interactive=True)
+    first, _, shot = accepted.text.partition("\n[untrusted")
+    assert first.startswith("accepted the confirm dialog 'Delete Ada Lovelace?'"), first
+    assert "the page sent data to" not in first  # (a GET: a read, no data sent)
+    assert "Ada Lovelace" not in shot, shot
+    assert 'button "Delete"' not in shot, shot
 
 
 async def test_answering_when_no_dialog_is_open_is_a_usage_error(
