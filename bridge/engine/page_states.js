@@ -94,8 +94,19 @@
     return null;
   }
 
+  // A calendar's day of the month before or after the one it shows, drawn greyed among its
+  // days (flatpickr's prevMonthDay, bootstrap-datepicker's old and new, the Flowbite
+  // datepicker's prev and next, react-day-picker's and MUI's outside): said, for an agent
+  // picking "29" not to take last month's
+  const OTHER_MONTH = new RegExp("^(?:prev|next|old|new|outside|(?:prev|next)MonthDay)$|" +
+    "(?:^|[-_]+)(?:day[-_]*)?(?:outside(?:[-_]*month)?|(?:other|adjacent|prev|next)[-_]?" +
+    "month)(?:[-_]?day)?$", "i");
+  const otherMonth = (el) => /^\d{1,2}$/.test((el.textContent || "").trim()) &&
+    [el, el.parentElement].some((n) => !!n && [...n.classList].some((c) => OTHER_MONTH.test(c)));
+
   function statesOf(el, role) {
     const s = [];
+    if (otherMonth(el)) s.push("other-month");
     const aria = (n) => P.ariaAttr(el, n);
     const tag = el.tagName;
     if (role === "checkbox" || role === "radio" || role === "switch" ||
