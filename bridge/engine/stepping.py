@@ -10,9 +10,9 @@ from .model import Handle
 from .tab import Tab
 
 PRESSES_MAX = 200  # a widget still short of the number after this many is left there
-# its value and bounds as ARIA states them
-_READ = ("(e => e && e.isConnected ? ['aria-valuenow', 'aria-valuemin', 'aria-valuemax']"
-         ".map(a => e.getAttribute(a)) : null)(__ts.get({}))")
+# its value and bounds as ARIA states them, and the words it says its value in
+_READ = ("(e => e && e.isConnected ? ['aria-valuenow', 'aria-valuemin', 'aria-valuemax', "
+         "'aria-valuetext'].map(a => e.getAttribute(a)) : null)(__ts.get({}))")
 
 
 def number(text: str | None) -> float | None:
@@ -30,9 +30,13 @@ def shown(value: float) -> str:
 
 async def _read(tab: Tab, handle: Handle) -> tuple[float | None, float | None, float | None]:
     got = await tab.evaluate(handle.frame, _READ.format(handle.local))
-    if not isinstance(got, list) or len(got) != 3:
+    if not isinstance(got, list) or len(got) != 4:
         return None, None, None
-    now, low, high = (number(v) if v is not None else None for v in got)
+    now, low, high, said = (number(v) if v is not None else None for v in got)
+    if said is not None and (now is None or (low is not None and low == high)):
+        # a wheel that states no range, its value only in words (Ionic's date picker
+        # column: 0 to 0, "2000"): the number it says, no bounds
+        return said, None, None
     return now, low, high
 
 
@@ -76,14 +80,17 @@ async def set_number(tab: Tab, handle: Handle, role: str, what: str, text: str,
         if want in (low, high):
             at = await step("Home" if want == low else "End", at)
         moved = False  # whether a pair of keys moved it: the page's own pair
+        flipped = False  # its up key lowers it (a wheel whose up goes back a year)
         while at is not None and at != want and pressed < PRESSES_MAX:
             up, down = pairs[0]
-            new = await step(up if want > at else down, at)
+            new = await step(up if (want > at) != flipped else down, at)
             if new == at and not moved and len(pairs) > 1:
                 pairs.pop(0)  # not its keys: the others
                 continue
             if new is None or new == at:
                 break  # the page goes no further that way
+            if not moved and abs(new - want) > abs(at - want):
+                flipped = not flipped  # the other way round: its other key
             moved = True
             passed = (new - want) * (at - want) < 0
             at = new

@@ -55,3 +55,14 @@ async def test_a_number_a_slider_cannot_take_is_refused_before_any_key(
     with pytest.raises(UsageError, match=said):
         await enter_text(tab, target(shot, "slider", "Brightness"), text, "fill")
     assert await text_of(tab, "#out") == "untouched"
+
+
+async def test_a_wheel_that_states_its_value_only_in_words_is_set_by_its_keys_either_way(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("yearwheel.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await enter_text(tab, target(shot, "slider", "Select a year"), "1990", "fill")
+    assert out.changes == ["value now '1990'"], out.text()
+    assert await text_of(tab, "#out") == "Year: 1990"
+    await enter_text(tab, target(shot, "slider", "Select a year"), "1994", "fill")
+    assert await text_of(tab, "#out") == "Year: 1994"
