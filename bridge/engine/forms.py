@@ -200,7 +200,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         chosen.append(option.name)
         did.append(picked.did)
         changes += [c for c in picked.changes if c != GONE]
-    confirmed = await _confirm(tab, option.ref)
+    confirmed = await _confirm(tab, ref, option.ref)
     if confirmed is not None:  # (its dialog chooses nothing until it is confirmed)
         did.append(confirmed.did)
         changes += [c for c in confirmed.changes if c != GONE]
@@ -223,15 +223,17 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     return out
 
 
-async def _confirm(tab: Tab, option: int) -> Outcome | None:
-    """Where the option's list is a dialog still open once it was clicked, with a button
-    that alone confirms its choices (Ionic's alert select: nothing is chosen until OK),
-    that button clicked, as a person ends the choice (put to policy as a click); else
-    None."""
+async def _confirm(tab: Tab, control: int, option: int) -> Outcome | None:
+    """Where the option's list is a dialog the control opened, still open once the option
+    was clicked, with a button that alone confirms its choices (Ionic's alert select:
+    nothing is chosen until OK), that button clicked, as a person ends the choice (put to
+    policy as a click); else None. Never a dialog the control is in (a form's modal)."""
     found = None
     with contextlib.suppress(TabstewardError):
-        handle = await tab.resolve(RefTarget(option))
-        found = await tab.evaluate(handle.frame, f"__ts.confirmOf({handle.local})")
+        handle, box = await tab.resolve(RefTarget(option)), await tab.resolve(RefTarget(control))
+        if box.frame is handle.frame:
+            found = await tab.evaluate(handle.frame,
+                                       f"__ts.confirmOf({handle.local}, {box.local})")
     if not isinstance(found, dict) or not isinstance(found.get("id"), int):
         return None
     ref = tab.ref_of(handle.frame, found["id"], str(found.get("role") or ""),

@@ -404,14 +404,17 @@
 
   // The button that confirms the choices made in the dialog an option is in, where it
   // alone says so (Ionic's alert select: radios or check boxes, then OK; nothing is chosen
-  // until it is pressed): {id, role, name}, or null.
+  // until it is pressed), and the dialog is the list the control `controlId` opened, not
+  // one it is in (a form's modal, whose Save sends the form): {id, role, name}, or null.
   const CONFIRMS = /^(?:ok|okay|done|apply|confirm|select|choose|set|save)$/i;
   const BUTTONS = "button, [role=button], input[type=button], input[type=submit]";
-  function confirmOf(id) {
+  function confirmOf(id, controlId) {
     let box = P.get(id);
+    const control = P.get(controlId);
     while (box && !(box.nodeType === 1 && box.matches("dialog, [role=dialog], [role=alertdialog]")))
       box = box.parentNode || box.host;  // (out through shadow roots)
-    if (!box) return null;
+    if (!box || !control) return null;
+    for (let n = control; n; n = n.parentNode || n.host) if (n === box) return null;
     const named = [...box.querySelectorAll(BUTTONS)].map((b) => [b, P.roleOf(b)])
       .map(([b, role]) => ({ b, role, name: P.nameOf(b, role) }))
       .filter((o) => CONFIRMS.test(clean(o.name)) && o.b.checkVisibility());

@@ -31,3 +31,12 @@ async def test_several_check_boxes_of_such_a_dialog_are_several_choices(
     out = await actions.select(tab, parse("#topics"), ["News", "Tech"])
     assert await text_of(tab, "#out") == "Chosen: News, Tech", out.text()
     assert out.data["selected"] == ["News", "Tech"]
+
+
+async def test_a_choice_in_a_list_inside_a_forms_modal_is_never_confirmed_with_its_save(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("confirmselect.html"))
+    out = await actions.select(tab, parse("#roles"), ["Admin", "Viewer"])
+    assert out.data["selected"] == ["Admin", "Viewer"], out.text()
+    assert "Save" not in out.text()
+    assert await text_of(tab, "#saved") == "Saved: no"
