@@ -298,15 +298,16 @@
   // keeps its range input in its thumb, clipped away; React Aria's, in a box a pixel wide
   // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
   // box around it that is drawn. So too a check box or radio button the page draws as a
-  // switch beside it, no size of its own (Element Plus's) or unseen under its words
-  // (Fomantic's), when that box holds no other control and is no bigger than a switch with
-  // its words: it takes the click. So too a code editor's field (`codeEditorOf`): in it.
+  // switch beside it, no size of its own (Element Plus's; Syncfusion's grid's, clipped by
+  // its cell) or unseen under its words (Fomantic's), when that box holds no other control
+  // and is no bigger than a switch with its words: it takes the click. So too a code
+  // editor's field (`codeEditorOf`): in it.
   function viaWidget(el, res) {
     const editor = res.error ? P.codeEditorOf(el) : null;
     if (!editor && !FIELDS.has(el.tagName)) return null;
     const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
-    const toggle = (res.error === "hidden" && !res.clip || res.error === "covered" &&
-      !res.around) && el.tagName === "INPUT" && (el.type === "checkbox" || el.type === "radio");
+    const toggle = (res.error === "hidden" || res.error === "offscreen" || res.error ===
+      "covered" && !res.around) && TOGGLE_TYPES.has(el.type) && el.tagName === "INPUT";
     if (!editor && !kept && !toggle && (res.error !== "covered" || !res.around)) return null;
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
     if (!editor && !kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&

@@ -62,15 +62,15 @@
 
   // The elements the `:hover` rules of the document's style sheets show (`has`), and a test
   // of whether a hidden element holding a control is one a box around it shows by script
-  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up);
-  // `grows`: those the rules only give a size (a box kept at none until then).
-  const HOVER_UP = 4;
+  // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up; no tab
+  // panel, dialog or slide, which no pointer shows); `grows`: those the rules only give a size.
+  const HOVER_UP = 4, PANELS = new Set(["tabpanel", "dialog", "alertdialog"]);
   function hoverShown(secret) {
     const shown = new Set(), grown = new Set();
     let listening = null;  // asked of the hook once a hidden element is met
     const byScript = (el) => {
       if (listening === null) listening = listened(secret, "hover");
-      if (!listening.size) return false;
+      if (!listening.size || PANELS.has(roleOf(el)) || P.oneOfPanels(el)) return false;
       let n = el.parentElement;
       for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
         if (listening.has(n)) return el.matches(CONTROLS) || !!el.querySelector(CONTROLS);

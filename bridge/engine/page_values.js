@@ -402,6 +402,12 @@
   const keptHidden = (el) => /^(?:SELECT|INPUT|TEXTAREA)$/.test(el.tagName) &&
     el.style.display === "none";
 
+  // Whether a hidden box is one of the panels its box shows one at a time (a tab's panel, a
+  // slide: a sibling of its kind, by tag and first class, shows): no pointer shows it
+  const oneOfPanels = (el) => !!el.parentElement && !!el.classList[0] &&
+    [...el.parentElement.children].some((c) => c !== el && c.tagName === el.tagName &&
+      c.classList[0] === el.classList[0] && c.checkVisibility());
+
   // The button that confirms the choices made in the dialog an option is in, where it
   // alone says so (Ionic's alert select: radios or check boxes, then OK; nothing is chosen
   // until it is pressed), and the dialog is the list the control `controlId` opened, not
@@ -424,7 +430,7 @@
   }
 
   Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor, confirmOf,
-    keptHidden,
+    keptHidden, oneOfPanels,
     fieldAfter, labelOf, editorText, codeEditorOf, drawsForEditor,
     editorBox, editorPartial, KIT_LABEL });
 })();

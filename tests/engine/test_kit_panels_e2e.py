@@ -1,0 +1,34 @@
+"""What enterprise kits draw: a grid's row boxes with no size of their own, clipped by their
+cells and drawn by a frame beside them, are checked there; a tab's hidden panels in a box
+that listens for the pointer are no controls shown under it. On both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, run_tool, text_of, watch_listeners
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_grids_row_box_clipped_by_its_cell_is_checked_where_its_frame_is_drawn(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitpanels.html"))
+    out = await actions.check(tab, parse("#bolido"), True)
+    assert out.changes == ["now checked"], out.text()
+    assert await text_of(tab, "#selected") == "1 selected"
+
+
+async def test_a_tabs_hidden_panels_in_a_box_listening_for_the_pointer_are_not_listed(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitpanels.html"))
+    shot = await tab.snapshot(interactive=True)
+    for hidden in ("Reset everything", "Purge the cache", "hover-only"):
+        assert hidden not in shot.text, shot.text
+    shown = await run_tool(tab, "click", target="#tab-two", interactive=True)
+    assert 'button "Reset everything" @' in shown.text, shown.text
+    assert "hover-only" not in shown.text
