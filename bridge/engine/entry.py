@@ -39,6 +39,21 @@ _FORMATS = {"date": "YYYY-MM-DD", "time": "HH:MM or HH:MM:SS", "month": "YYYY-MM
             "color": "#rrggbb"}
 
 # null, and nothing set, when the field would refuse the value (the browser empties it)
+_FIELD_IN = ("(e => {{ const f = e && e.querySelector('input:not([type=hidden]):not([type=range])"
+             ":not([type=checkbox]):not([type=radio]), textarea'); return f && "
+             "f.checkVisibility() && !f.readOnly && !f.disabled ? __ts.idOf(f) : 0 }})"
+             "(__ts.get({}))")
+
+
+async def _field_in(tab: Tab, handle: Handle) -> Handle | None:
+    """The text field a widget holds (a counter's number between its buttons), if one shows
+    and takes text."""
+    found = await tab.evaluate(handle.frame, _FIELD_IN.format(handle.local))
+    if not isinstance(found, int) or found <= 0:
+        return None
+    return Handle(handle.frame, found, tab.ref_of(handle.frame, found, "textbox", ""))
+
+
 _SET_VALUE = """function(v) {
   if (v !== '' && this.tagName === 'INPUT') {
     const probe = document.createElement('input');
@@ -73,8 +88,11 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     out = Outcome(f"{verb} {what}")
     if mode == "fill" and info.get("role") in ("slider", "spinbutton") and \
             info.get("tag") not in ("input", "textarea") and not info.get("editable"):
-        # a widget of the page's own: no text goes in, its keys move it
-        return await stepping.set_number(tab, handle, str(info["role"]), what, text, out)
+        field = await _field_in(tab, handle)
+        if field is None:
+            # a widget of the page's own: no text goes in, its keys move it
+            return await stepping.set_number(tab, handle, str(info["role"]), what, text, out)
+        handle = field  # a counter that holds its number's field (Webix's): typed there
     if info.get("tag") == "input" and (info.get("type") or "") in _FORMATS and mode == "fill":
         # these have no text caret: set the value the way a picker would
         kind = str(info.get("type"))

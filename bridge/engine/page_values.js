@@ -253,6 +253,10 @@
         for (let c = el.firstChild; c; c = c.nextSibling) words += textOf(c, 1, { seen: true });
         return clean(words) || null;
       }
+      // a box that shows its choice in a field it holds (Syncfusion's drop-down list: the
+      // combobox is the box, its read-only input shows the choice)
+      const field = el.querySelector("input:not([type=hidden]), textarea");
+      if (field && field.value && !masked(field) && field.checkVisibility()) return field.value;
       // one that holds its own list and no field (FAST's select): the options it marks chosen
       if (!el.querySelector("input, textarea, [contenteditable], [role=textbox]")) {
         const picked = Array.from(el.querySelectorAll("[role=option][aria-selected=true]"),

@@ -3,7 +3,7 @@ sets it without the mouse: focused, then its keys pressed until it shows the num
 
 from __future__ import annotations
 
-from ..errors import TargetNotInteractable, UsageError
+from ..errors import CDPError, TargetNotInteractable, UsageError
 from . import keyboard, keys
 from .acting import Outcome, guarded
 from .model import Handle
@@ -62,7 +62,11 @@ async def set_number(tab: Tab, handle: Handle, role: str, what: str, text: str,
         ("ArrowRight", "ArrowLeft"), ("ArrowUp", "ArrowDown")]
     await tab.ready_for(keyboard.KEY)
     obj = await tab.object_id(handle)
-    await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+    try:
+        await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+    except CDPError as exc:  # (the role on a box no key reaches)
+        raise TargetNotInteractable(f"{what} takes no focus, so no key reaches it; nothing "
+                                    "was done. Click its own buttons to change it") from exc
     pressed = 0
 
     async def step(key: str, at: float | None) -> float | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, run_tool, text_of, watch_listeners
+from pagetools import goto, line_of, ref, run_tool, target, text_of, value_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -32,3 +32,13 @@ async def test_a_tabs_hidden_panels_in_a_box_listening_for_the_pointer_are_not_l
     shown = await run_tool(tab, "click", target="#tab-two", interactive=True)
     assert 'button "Reset everything" @' in shown.text, shown.text
     assert "hover-only" not in shown.text
+
+
+async def test_a_counter_is_filled_in_its_field_and_a_box_shows_the_choice_its_field_holds(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitpanels.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.enter_text(tab, target(shot, "spinbutton", "Quantity"), "5", "fill")
+    assert out.changes == ["value now '5'"], out.text()
+    assert await value_of(tab, "#quantity") == "5"
+    assert 'value="Germany"' in line_of(shot, ref(shot, "combobox", "Country")), shot.text
