@@ -88,12 +88,12 @@
     return { has, grows: (el) => grown.has(el) || has(el) };
   }
 
-  // An open dialog a page makes modal itself (aria-modal, with a veil over the rest, as
-  // Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: all corners
+  // An open dialog a page makes modal itself (aria-modal, or not saying so: Webix's; with a
+  // veil over the rest, as Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: all corners
   // of the viewport but one (a toast's) reach the dialog, or a fixed box over (nearly) all
   // the viewport. The corners are taken INSET px in, off a scroll bar or the gutter a page
   // keeps for one while its modal stops the scrolling (Fluent's; the root still counts it).
-  const INSET = 24;
+  const INSET = 24, MODALS = "[aria-modal=true], [role=dialog], [role=alertdialog]";
   function pageModal() {
     const veiled = (d, x, y) => {
       const hit = P.hitTarget(null, x, y);  // (into shadow roots: Ionic draws its veil there)
@@ -105,7 +105,7 @@
       }
       return false;
     };
-    for (const d of P.allRoots().flatMap((r) => [...r.querySelectorAll("[aria-modal=true]")])) {
+    for (const d of P.allRoots().flatMap((r) => [...r.querySelectorAll(MODALS)])) {
       const role = roleOf(d);
       if (role !== "dialog" && role !== "alertdialog") continue;
       const r = d.getBoundingClientRect();

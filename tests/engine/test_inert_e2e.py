@@ -113,13 +113,29 @@ async def test_a_dialog_marked_modal_with_no_veil_leaves_the_page_reachable(
     assert await text_of(tab, "#out") == "deleted"
 
 
+async def test_a_dialog_over_a_veil_is_modal_though_it_does_not_say_so(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("veilmodal.html"))
+    shot = await tab.snapshot(interactive=True)
+    behind = ref(shot, "button", "Delete profile")
+    await actions.click(tab, target(shot, "button", "About us"))
+    shot = await tab.snapshot(interactive=True)
+    assert "note: a modal dialog is open; the page behind it takes no input" in shot.text
+    assert "Delete profile" not in shot.text, shot.text
+    with pytest.raises(TargetError, match="nothing was done"):
+        await actions.click(tab, parse(behind))
+    assert await text_of(tab, "#out") == "nothing yet"
+
+
 @pytest.mark.parametrize("query", ["", "?role=1"], ids=["plain-divs", "dialog-role"])
 async def test_a_click_a_cookie_walls_veil_stops_names_the_wall_the_agent_must_answer(
         tab: Tab, site: Site, query: str) -> None:
     await goto(tab, site.url(f"cookiewall.html{query}"))
     shot = await tab.snapshot(interactive=True)
+    # (a wall that says it is a dialog is a modal one: the page behind is not listed)
+    assert ("modal dialog is open" in shot.text) == bool(query), shot.text
     with pytest.raises(TargetCovered) as stopped:
-        await actions.click(tab, target(shot, "button", "Read more"))
+        await actions.click(tab, parse("#more"))
     message = stopped.value.message
     named = '"Cookie consent"' if query else '"We value your privacy'
     assert re.search(rf'is covered by div#consent.*{named}.* \(over div#veil\); nothing was done',
