@@ -352,9 +352,11 @@ def report_said(found: Any, outcome: Outcome) -> None:
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     closed = found.get("closed")
-    if isinstance(closed, dict) and isinstance(closed.get("role"), str):
+    if isinstance(closed, dict):
+        # (the page's words only inside quotes: its role is one of two, or "dialog")
+        role = closed.get("role") if closed.get("role") == "alertdialog" else "dialog"
         name = closed.get("name")
-        outcome.changes.append(f"closed the {closed['role']}" +
+        outcome.changes.append(f"closed the {role}" +
                                (f" {quote(name)}" if isinstance(name, str) and name else ""))
     said = [(words, left) for words, left in
             (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
