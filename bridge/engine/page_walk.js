@@ -411,8 +411,8 @@
         return;
       }
       let structural = false;
-      if (interactiveOnly && role === "heading" && !consumed && !tr && visible && inView &&
-          unnamed()) {  // -i shows no heading, but a container's is still its name
+      if (interactiveOnly && (role === "heading" || tag === "FIELDSET") && !consumed && !tr &&
+          visible && inView && unnamed()) {  // -i shows no heading nor legend: still its name
         const name = nameOf(el, role);
         if (name) nameBox(name, -1);
       }

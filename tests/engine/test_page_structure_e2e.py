@@ -203,3 +203,15 @@ async def test_an_app_hidden_while_a_modal_is_open_stays_out_of_the_snapshot(
     assert 'button "No thanks"' in shot.text, shot.text
     assert "Add to cart" not in shot.text, shot.text
     assert "Fresh bread daily." not in shot.text, shot.text
+
+
+async def test_a_fieldsets_group_in_the_interactive_snapshot_is_named_by_its_legend(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("legendgroups.html"))
+    shot = await tab.snapshot(interactive=True)
+    for legend, hint in (("When do you want the permit to start?", "For example"),
+                         ("How will you pay?", "Cards are charged")):
+        assert f'- group "{legend}"' in shot.text, shot.text
+        assert hint not in shot.text, shot.text
+    assert under(shot, '- group "When do you want the permit to start?"')[0].startswith(
+        '- textbox "Day" @'), shot.text
