@@ -10,6 +10,7 @@ from pagetools import goto, line_of, ref, run_tool, target, text_of, value_of, w
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable
 
 pytestmark = pytest.mark.browser
 
@@ -42,3 +43,12 @@ async def test_a_counter_is_filled_in_its_field_and_a_box_shows_the_choice_its_f
     assert out.changes == ["value now '5'"], out.text()
     assert await value_of(tab, "#quantity") == "5"
     assert 'value="Germany"' in line_of(shot, ref(shot, "combobox", "Country")), shot.text
+
+
+async def test_a_counter_no_key_reaches_and_with_no_field_is_refused_saying_so(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitpanels.html"))
+    shot = await tab.snapshot(interactive=True)
+    with pytest.raises(TargetNotInteractable, match="takes no focus, so no key reaches it; "
+                       "nothing was done"):
+        await actions.enter_text(tab, target(shot, "spinbutton", "Guests"), "5", "fill")
