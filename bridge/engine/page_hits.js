@@ -99,9 +99,8 @@
     return found;
   }
 
-  // The timers the page armed in reply to input or as it loaded and that have not run (see
-  // hook.js), as [how many, ms until the last is due, how many were armed as it loaded];
-  // [0, 0, 0] without the hook.
+  // The timers the page armed in reply to input or as it loaded that have not run (hook.js):
+  // [how many, ms until the last is due, how many were armed as it loaded]; 0s without it.
   function armed(secret) {
     let got = [0, 0, 0];
     if (!secret) return got;
@@ -203,8 +202,7 @@
 
   // Another element on the path the click also runs: one with a page-given button role or
   // an onclick (a role=button holding a real button, a role=button span inside one), or
-  // another button or link around the target (Chromium follows a link around a button).
-  // The nearest one.
+  // another button or link around the target (Chromium follows a link around one): nearest.
   function alsoOf(hit, target) {
     for (let n = hit; n && n.nodeType === 1; n = composedParent(n)) {
       if (n.tagName === "BODY" || n.tagName === "HTML") break;
@@ -298,16 +296,16 @@
   // keeps its range input in its thumb, clipped away; React Aria's, in a box a pixel wide
   // in its thumb, page_shown.js `keepsField`): a person reaches it there, at the nearest
   // box around it that is drawn. So too a check box or radio button the page draws as a
-  // switch beside it, no size of its own (Element Plus's; Syncfusion's grid's, clipped by
-  // its cell) or unseen under its words (Fomantic's), when that box holds no other control
-  // and is no bigger than a switch with its words: it takes the click. So too a code
-  // editor's field (`codeEditorOf`): in it.
+  // switch beside it, no size of its own (Element Plus's; Syncfusion's grid's, its cell
+  // clipping it) or unseen under its words (Fomantic's), when that box holds no other
+  // control and is no bigger than a switch with its words: it takes the click (a code
+  // editor's field, `codeEditorOf`: in it).
   function viaWidget(el, res) {
     const editor = res.error ? P.codeEditorOf(el) : null;
     if (!editor && !FIELDS.has(el.tagName)) return null;
     const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
-    const toggle = (res.error === "hidden" || res.error === "offscreen" || res.error ===
-      "covered" && !res.around) && TOGGLE_TYPES.has(el.type) && el.tagName === "INPUT";
+    const toggle = el.tagName === "INPUT" && TOGGLE_TYPES.has(el.type) && (res.error ===
+      "hidden" || res.error === "offscreen" || res.error === "covered" && !res.around);
     if (!editor && !kept && !toggle && (res.error !== "covered" || !res.around)) return null;
     const cs = getComputedStyle(el), r = el.getBoundingClientRect();
     if (!editor && !kept && cs.opacity !== "0" && cs.clipPath !== "inset(50%)" && r.width > 1 &&
