@@ -149,8 +149,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             await keyboard.press_chord(tab, keys.parse_chord(chord))
         if mode == "type" or (room is not None and len(text) > room):
             # (a fill longer than the field takes goes on as typing does: a code's boxes)
-            over = await keyboard.type_lines(tab, text, typed, handle, room)
-            if over.fields and keyed:
+            over = await keyboard.type_lines(tab, text, typed, handle, room, mode == "type")
+            if over.fields and (keyed or mode == "type"):
                 out.changes.append(
                     f"its keys went in one at a time, on into the {over.fields} field"
                     f"{'s' if over.fields != 1 else ''} the page moved focus to")
@@ -162,7 +162,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             if over.dropped:
                 out.changes.append(
                     f"{over.dropped} character{'s' if over.dropped != 1 else ''} did not go "
-                    "in: the field that had focus was full")
+                    "in: " + ("no field had focus any more (the page took it away)"
+                              if over.lost else "the field that had focus was full"))
         elif text:
             taken = bool(chord) and await pasting.into_editor(tab, handle, text)
             rich = None if chord else pasting.wanted(str(info.get("tag") or ""), text)

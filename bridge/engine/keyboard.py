@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
+from ..cdp.connection import Command
 from ..errors import PolicyError
 from ..policy import keystrokes
 from . import keys
@@ -42,31 +43,40 @@ async def press_steps(tab: Tab, steps: list[list[str]], focused: Handle | None,
 
 
 async def type_lines(tab: Tab, text: str, typed: list[str], field: Handle,
-                     room: int | None = None) -> Overflow:
+                     room: int | None = None, each: bool = False) -> Overflow:
     """Type text as a person would: each line break is an Enter, judged like a `press` of
     Enter against the element focused when it lands (it may submit a form or send). What
     went in is counted into `typed`, never quoted (it may be a password). `room`: how many
-    characters `field` takes (its maxlength), None for any number."""
+    characters `field` takes (its maxlength), None for any number; `each`: every character
+    as its keys (`insert`)."""
     over = Overflow()
-    for n, piece in enumerate(keystrokes.lines(text)):
+    pieces = list(keystrokes.lines(text))
+    for n, piece in enumerate(pieces):
         if n > 0:
             await tab.permit("press", await tab.focused_info(), keys="Enter")
             await press_chord(tab, keys.parse_chord("Enter"))
             typed.append("Enter")
             room = None
         if piece:
-            got = await insert(tab, piece, typed, field, room)
-            over = Overflow(over.fields + got.fields, over.dropped + got.dropped)
+            got = await insert(tab, piece, typed, field, room, each)
+            over = Overflow(over.fields + got.fields, over.dropped + got.dropped,
+                            over.lost or got.lost)
+            if got.lost:  # no field has focus: the lines after it go nowhere either
+                left = sum(len(p) for p in pieces[n + 1:])
+                return Overflow(over.fields, over.dropped + left, True)
     return over
 
 
 @dataclass(frozen=True)
 class Overflow:
-    """What became of text longer than its field takes: how many more fields the page
-    moved focus on to took some, and how many characters none took."""
+    """What became of text that did not all go into its field at once: how many more
+    fields the page moved focus on to took some, how many characters none took, and
+    whether they were left because no field had focus any more (else: the one that had
+    it was full)."""
 
     fields: int = 0
     dropped: int = 0
+    lost: bool = False
 
 
 def _counted(n: int) -> str:
@@ -84,30 +94,52 @@ def _count_into(typed: list[str], n: int) -> None:
 
 
 async def insert(tab: Tab, text: str, typed: list[str], field: Handle,
-                 room: int | None = None) -> Overflow:
+                 room: int | None = None, each: bool = False) -> Overflow:
     """Text into `field`, which has focus: at once where it takes it all (`room`: how many
-    more characters it takes, None for any number). Where it takes fewer (one box of a
-    code's six), a key at a time, as a person's keys go, into what has focus at each: a page
-    that moves focus on to the next box gets them there, and policy judges each field
-    focus moves to before a key goes in. Keys stop where the field that has focus is full
-    (they would go nowhere) or focus left the field's document."""
-    if room is None or len(text) <= room:
+    more characters it takes, None for any number) and not `each`. Else a key at a time, as
+    a person's keys go (a page listening for keys hears each: a filter on keyup, a code's
+    six boxes moving focus on), into what has focus at each: policy judges each field focus
+    moves to before a key goes in. Keys stop where the field that has focus is full (they
+    would go nowhere) or no field has focus any more (the page took it away, or went)."""
+    if not each and (room is None or len(text) <= room):
         await tab.send(TEXT, {"text": text})
         _count_into(typed, len(text))
         return Overflow()
     frame, current, fields = field.frame, field.local, 0
+    world = await tab.world_of(frame)
+
+    def where(answer: Any) -> tuple[int, int] | None:
+        """typingAt's [id, room] from an evaluate's answer (None: no answer, the document
+        went)."""
+        if isinstance(answer, Exception) or "exceptionDetails" in answer:
+            return None
+        at = answer.get("result", {}).get("value")
+        ok = isinstance(at, list) and len(at) == 2 and all(isinstance(v, int) for v in at)
+        return (at[0], at[1]) if ok else None
+
+    def asked() -> Command:
+        return ("Runtime.evaluate", {"expression": f"__ts.typingAt({current})",
+                                     "contextId": world, "returnByValue": True}, frame.session)
+
+    at = where((await tab.conn.sequence([[asked()]]))[0][0])
     for i, ch in enumerate(text):
-        at = await tab.evaluate(frame, "__ts.typingAt()")
-        now, left = (at[0], at[1]) if isinstance(at, list) and len(at) == 2 else (0, 0)
-        if not isinstance(now, int) or now == 0 or left == 0:
+        if at is None or at[0] == 0:
+            return Overflow(fields, len(text) - i, lost=True)
+        if at[1] == 0:
             return Overflow(fields, len(text) - i)
-        if now != current:
-            info = await tab.evaluate(frame, f"__ts.info({now})")
-            await tab.permit("type", info if isinstance(info, dict) else None, text=text[i:])
-            current, fields = now, fields + 1
-        for ev in keys.events(keys.Chord((), keys.key_for(ch), 0)):
-            await tab.send(KEY, ev)
+        if at[0] != current:
+            await tab.permit("type", await tab.focused_info(), text=text[i:])
+            current, fields = at[0], fields + 1
+        # a control character has no key of its own that types it: it goes in as text
+        down: list[Command] = [(TEXT, {"text": ch}, tab.session_id)] if ord(ch) < 32 else [
+            (KEY, ev, tab.session_id)
+            for ev in keys.events(keys.Chord((), keys.key_for(ch), 0))]
+        sent, (read,) = await tab.conn.sequence([down, [asked()]])
+        for answer in sent:
+            if isinstance(answer, Exception):
+                raise answer
         _count_into(typed, 1)
+        at = where(read)
     return Overflow(fields, 0)
 
 

@@ -7,7 +7,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { idOf, get, info, aim, point, fullText, hitTarget, hits, roleOf } = P;
+  const { idOf, get, info, aim, point, fullText, hitTarget, hits, roleOf, composedParent } = P;
 
   // A ref's element read only while it is still in the page (null when it is not), in one
   // call: `what` is "alive" (true), "info", "fullText", or, with its info, where input
@@ -108,14 +108,21 @@
                                                            cancelable: true, composed: true }));
   }
 
-  // Where keys typed now go: [the id of the element that has focus in this document (0:
-  // none, or the body), how many more characters it takes (-1: any number; 0: it is full)].
-  function typingAt() {
-    const el = document.activeElement;
+  // Where keys typed now go: [the id of the element that has focus in this document, deep
+  // in shadow roots (`cur` when it is element `cur` or inside it: a field a component
+  // draws; 0: none, or the body), how many more characters it takes (-1: any number; 0: it
+  // is full)]. A frame's element holding focus is where keys go on into that frame.
+  function typingAt(cur) {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
     if (!el || el === document.body || el === document.documentElement) return [0, 0];
-    if (!(el.maxLength >= 0)) return [idOf(el), -1];
+    const held = cur ? get(cur) : null;
+    let id = 0;
+    for (let n = el; held && n && !id; n = composedParent(n)) if (n === held) id = cur;
+    id = id || idOf(el);
+    if (!(el.maxLength >= 0)) return [id, -1];
     const picked = (el.selectionEnd || 0) - (el.selectionStart || 0);
-    return [idOf(el), Math.max(0, el.maxLength - el.value.length + picked)];
+    return [id, Math.max(0, el.maxLength - el.value.length + picked)];
   }
 
   // Whether the element (or one inside it) has focus: a focus handler may pass it on.
