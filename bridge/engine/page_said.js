@@ -32,9 +32,10 @@
   // Whether a live region is, or holds, a table, a list or a dialog: a page that tells of
   // its changes there (Carbon's table body, a list of results, Blueprint's overlay) lays out
   // what it holds, no message; it is read as it stands.
+  // (a carousel's track, live as it slides, holds its slides as groups or articles)
   const LAID_OUT = "table, thead, tbody, tfoot, tr, ul, ol, [role=table], [role=grid], " +
     "[role=treegrid], [role=rowgroup], [role=row], [role=list], [role=listbox], [role=feed], " +
-    "dialog, [role=dialog], [role=alertdialog]";
+    "dialog, [role=dialog], [role=alertdialog], [role=group], article, [role=article]";
   const laidOut = (el) => el.matches(LAID_OUT) || !!el.querySelector(LAID_OUT);
 
   // Whether the element shows (a box of its own hidden, or one it is inside)
@@ -58,7 +59,8 @@
   }
 
   // The outermost live regions of the document (and of its shadow roots) that show, and
-  // their words (one inside another speaks through it).
+  // their words (one inside another speaks through it; one inside a region read as it
+  // stands speaks for itself: a toast in a live list of toasts).
   function regions() {
     const out = new Map();
     let all;
@@ -68,7 +70,8 @@
     } catch (e) { return out; }
     for (const el of all) {
       if (out.size >= REGIONS_MAX) break;
-      const up = el.parentElement && el.parentElement.closest(LIVE);
+      let up = el.parentElement && el.parentElement.closest(LIVE);
+      while (up && !out.has(up)) up = up.parentElement && up.parentElement.closest(LIVE);
       if (up || el.closest("[aria-hidden=true]") || !shows(el)) continue;
       if (el.hasAttribute("aria-live") && !el.matches("[role=alert],[role=status]") &&
           laidOut(el)) continue;
@@ -77,11 +80,32 @@
     return out;
   }
 
+  // The popups that show: the words a live region says as its popup opens (a date
+  // picker's month and year) are what the popup shows, no reply
+  const POPUPS = "dialog, [role=dialog], [role=alertdialog], [role=tooltip], [role=menu], " +
+    "[role=listbox]";
+  function popups() {
+    const out = new Set();
+    for (const p of document.querySelectorAll(POPUPS)) {
+      if (out.size >= REGIONS_MAX) break;
+      if (shows(p)) out.add(p);
+    }
+    return out;
+  }
+  let popupsAt = new Set();
+  // whether a record was taken in this document: until one is, the regions it loaded with
+  // say only their alerts (as a screen reader reads a page that loads: a status line's
+  // "Draft", "idle", is what it shows)
+  let started = false;
+  const alerts = (el) => el.matches("[role=alert],[aria-live=assertive]");
+
   // An action begins (info() begins every one, on its element): what the regions say now,
   // and the dialog the element is in, if one shows
   let dialogAt = null;
   function saidStart(el) {
     before = regions();
+    popupsAt = popups();
+    started = true;
     dialogAt = null;
     // (as drawn: through the slot it is put in, out through shadow roots)
     for (let n = el; n; n = n.assignedSlot || n.parentNode || n.host) {
@@ -107,19 +131,31 @@
   }
 
   // The words the regions took on since the action began (what a region added at its end,
-  // or all it says now; not words a region said before, as a toast redrawn says them),
-  // {said: [[words, characters cut]], more}, or null; the record starts anew.
+  // or all it says now; not words as many regions said before, as a toast redrawn says
+  // them, while a second toast of the same words is news), {said: [[words, characters
+  // cut]], more}, or null; the record starts anew.
   function saidFound() {
     const now = regions();
-    const had = new Set(before.values());
+    const count = (m) => {
+      const c = new Map();
+      for (const w of m.values()) if (w) c.set(w, (c.get(w) || 0) + 1);
+      return c;
+    };
+    const had = count(before), has = count(now);
     const said = [];
     for (const [el, words] of now) {
       const was = before.get(el) || "";
-      if (!words || had.has(words)) continue;
+      if (!words || words === was || has.get(words) <= (had.get(words) || 0)) continue;
+      if (!before.has(el)) {  // a region that came, or showed, since
+        const pop = el.parentElement && el.parentElement.closest(POPUPS);
+        if ((!started && !alerts(el)) || (pop && !popupsAt.has(pop))) continue;
+      }
       const fresh = was && words.startsWith(was) ? clean(words.slice(was.length)) : words;
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     before = now;
+    popupsAt = popups();
+    started = true;
     const closed = dialogGone();
     if (!said.length && !closed) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),

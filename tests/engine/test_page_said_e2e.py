@@ -107,3 +107,38 @@ async def test_a_live_table_and_a_live_list_are_read_as_laid_out_not_as_a_messag
     # what changes there is no message of the page's
     out = await click(tab, site, "Stop balancer")
     assert not out.changes, out.text()
+
+
+async def test_a_second_alert_of_the_same_words_is_reported_again(tab: Tab, site: Site) -> None:
+    first = await click(tab, site, "Save order")
+    shot = await tab.snapshot(interactive=True)
+    again = await actions.click(tab, target(shot, "button", "Save order"))
+    assert first.changes == again.changes == ['the page said "Order saved"'], again.text()
+
+
+async def test_the_words_a_popup_opens_with_are_no_reply_and_its_changes_are(
+        tab: Tab, site: Site) -> None:
+    opened = await click(tab, site, "Pick a date")
+    assert not [c for c in opened.changes if "said" in c], opened.text()
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Previous month"))
+    assert out.changes == ['the page said "November"'], out.text()
+
+
+async def test_a_page_that_loads_says_only_its_alerts(tab: Tab, site: Site) -> None:
+    opened = await run_tool(tab, "open", url=site.url("said.html"), interactive=True)
+    assert "the page said" not in opened.text.partition("\n")[0], opened.text
+    assert "- status \"Online\"" in opened.text
+
+
+async def test_a_live_carousel_track_is_content_not_a_message(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Next slide")
+    assert not out.changes, out.text()
+    shot = await tab.snapshot(interactive=True)
+    assert not [ln for ln in shot.text.splitlines() if "status" in ln and "sync" in ln]
+
+
+async def test_a_toast_in_a_live_list_of_toasts_speaks_for_itself(
+        tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Sync")
+    assert out.changes == ['the page said "Synced 3 files"'], out.text()
