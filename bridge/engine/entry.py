@@ -150,7 +150,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         if mode == "type" or (room is not None and len(text) > room):
             # (a fill longer than the field takes goes on as typing does: a code's boxes)
             over = await keyboard.type_lines(tab, text, typed, handle, room, mode == "type")
-            if over.fields and (keyed or mode == "type"):
+            if over.fields and (keyed or room is None):
                 out.changes.append(
                     f"its keys went in one at a time, on into the {over.fields} field"
                     f"{'s' if over.fields != 1 else ''} the page moved focus to")

@@ -1,5 +1,5 @@
 // The page helper: drag items (what a person drags, its handle and list), where a drop
-// lands, and a list's order.
+// lands, a list's order, and whether an element takes dropped files.
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
@@ -323,6 +323,30 @@
     };
   }
 
+  // Whether the page takes dropped files on the element (`here`), and on its root too
+  // (`everywhere`: a page that cancels every drop so that a file dropped by mistake is not
+  // opened). A drop target cancels the dragover of a drag that carries files (HTML's rule,
+  // which React's and every library's drop zones follow): asked with a drag of our own
+  // carrying one empty file, left at once (dragleave), so nothing is dropped.
+  function cancelsDragover(el) {
+    const files = new DataTransfer();
+    files.items.add(new File([""], "probe.txt", { type: "text/plain" }));
+    const r = el.getBoundingClientRect();
+    const at = { bubbles: true, cancelable: true, composed: true, dataTransfer: files,
+                 clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    el.dispatchEvent(new DragEvent("dragenter", at));
+    const over = new DragEvent("dragover", at);
+    el.dispatchEvent(over);
+    el.dispatchEvent(new DragEvent("dragleave", at));
+    return over.defaultPrevented;
+  }
+
+  function takesDrops(id) {
+    const el = get(id);
+    if (!el || !el.isConnected) return { here: false, everywhere: false };
+    return { here: cancelsDragover(el), everywhere: cancelsDragover(document.documentElement) };
+  }
+
   Object.assign(P, { dragItem, handleOf, settling, dropSide, dropSpot, placeIn, order, zonesFor,
-                     frameBoth });
+                     frameBoth, takesDrops });
 })();

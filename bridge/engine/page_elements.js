@@ -214,7 +214,7 @@
   }
 
   function hiddenForName(el) {
-    if (el.hidden || el.getAttribute("aria-hidden") === "true") return true;
+    if (el.getAttribute("aria-hidden") === "true") return true;  // (`hidden`: by its style)
     const cs = getComputedStyle(el);
     if (shownOnHover && (el === shownOnHover || shownOnHover.contains(el)))
       return el !== shownOnHover && cs.display === "none";

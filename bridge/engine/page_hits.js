@@ -7,7 +7,6 @@
   const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, allRoots, ending } = P;
   // (page_scroll.js, the file after this one, brings an element into view)
   const reveal = (el, centre) => P.reveal(el, centre);
-  const isRoot = (n) => P.isRoot(n);
 
   // -- lookups used by actions ----------------------------------------------------------------
   function deepQuery(root, selector, out, limit) {
@@ -21,11 +20,8 @@
     }
   }
 
-  function query(selector, limit) {
-    const out = [];
-    deepQuery(document, selector, out, limit || 50);
-    return out.map(idOf);
-  }
+  const query = (selector, limit, out = []) =>
+    (deepQuery(document, selector, out, limit || 50), out.map(idOf));
 
   // The closed details (named by its summary) or `hidden="until-found"` box that keeps `el`
   // from showing, or null. The browser lays out their content for a script that asks, so
@@ -200,6 +196,16 @@
     return soft;
   }
 
+  // What a click at `hit` aimed at `el` activates, and another element it runs too: a switch
+  // clicked in the box it is drawn in (`ownBox`) is the switch's, its box's handler beside.
+  function clickOf(el, hit, secret) {
+    const t = hit ? activationOf(hit, secret) : null;
+    const ctl = (el.tagName === "LABEL" && P.standIn(el)) || el;
+    if (t && t !== ctl && ctl.tagName === "INPUT" && TOGGLE_TYPES.has(ctl.type) &&
+        !isControl(t) && t.contains(ctl)) return [ctl, t];
+    return [t, hit ? alsoOf(hit, t) : null];
+  }
+
   // Another element on the path the click also runs: one with a page-given button role or
   // an onclick (a role=button holding a real button, a role=button span inside one), or
   // another button or link around the target (Chromium follows a link around one): nearest.
@@ -241,6 +247,8 @@
     if (!el || !el.isConnected) return { error: "gone" };
     const fold = foldOf(el);
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
+    const own = el.tagName === "LABEL" && P.standIn(el) ? ownBox(P.standIn(el)) : null;
+    if (own) return own;  // (a label standing in for a switch that is clicked in its box)
     const res = pointOn(el);
     if (!res.error) {
       // the page runs animations that end (a panel opening above it slides it down): the
@@ -280,11 +288,27 @@
       res.moving = allRoots().some((r) => r.getAnimations().some(ending));
     return res;
   }
+  // A switch drawn in a box of its own that takes the click, its form's label apart (Element
+  // Plus's, whose box cancels the click a label passes on): a person clicks the switch, not
+  // the words beside it. A point of that box, or null.
+  function ownBox(el) {
+    const labels = [...(el.labels || [])];
+    const box = el.tagName === "INPUT" && TOGGLE_TYPES.has(el.type) && labels.length &&
+      !labels.some((l) => l.contains(el)) ? toggleBox(el) : null;
+    const own = box && !labels.some((l) => box.contains(l)) && pointOn(box, (hit) => {
+      const act = box.contains(hit) && activationOf(hit, P.hookKey);
+      return !!act && act !== el && act.contains(el);
+    });
+    return own && !own.error ? own : null;
+  }
+
   // A control the page hides behind its own label (a visually hidden checkbox beside a
   // styled switch, a radio drawn as a pill): a person clicks the label, and the browser
   // passes the click on to the control. A point of a label's visible part whose click
   // activates the control (not a link inside the label), or null.
   function viaLabel(el) {
+    const own = ownBox(el);
+    if (own) return own;
     for (const label of el.labels || []) {
       const res = pointOn(label, (hit) => !!hit && activationOf(hit) === el);
       if (!res.error) return res;
@@ -462,30 +486,6 @@
     return null;
   }
 
-  // Whether the page takes dropped files on the element (`here`), and on its root too
-  // (`everywhere`: a page that cancels every drop so that a file dropped by mistake is not
-  // opened). A drop target cancels the dragover of a drag that carries files (HTML's rule,
-  // which React's and every library's drop zones follow): asked with a drag of our own
-  // carrying one empty file, left at once (dragleave), so nothing is dropped.
-  function cancelsDragover(el) {
-    const files = new DataTransfer();
-    files.items.add(new File([""], "probe.txt", { type: "text/plain" }));
-    const r = el.getBoundingClientRect();
-    const at = { bubbles: true, cancelable: true, composed: true, dataTransfer: files,
-                 clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-    el.dispatchEvent(new DragEvent("dragenter", at));
-    const over = new DragEvent("dragover", at);
-    el.dispatchEvent(over);
-    el.dispatchEvent(new DragEvent("dragleave", at));
-    return over.defaultPrevented;
-  }
-
-  function takesDrops(id) {
-    const el = get(id);
-    if (!el || !el.isConnected) return { here: false, everywhere: false };
-    return { here: cancelsDragover(el), everywhere: cancelsDragover(document.documentElement) };
-  }
-
   // The border box in this frame's viewport, covered or not.
   function rect(id) {
     const el = get(id);
@@ -495,6 +495,6 @@
   }
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, pump, loadTimers,
-    composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, takesDrops, point,
+    composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, clickOf, point,
     frameOffset, coverOf, rect, TOGGLE_BOX });
 })();

@@ -6,7 +6,7 @@
   const P = globalThis.__tsParts;
   const { idOf, get, NAME_FROM_CONTENT, SKIP_TAGS, roleOf, standIn, clean, NAME_MAX, cut,
     hiddenForName, nameOf, fullNameOf, standsApart, breaksLine, isBlock, statesOf, disabledOf,
-    valueOf, hintOf, describe, hitTarget, composedParent, activationOf, alsoOf, point, dragItem,
+    valueOf, hintOf, describe, hitTarget, composedParent, activationOf, point, dragItem,
     masked, isControl, clickable, invalidStart, invalidFound, saidStart, saidFound } = P;
 
   function info(id) {
@@ -152,7 +152,7 @@
     if (res.error) return res;
     const el = get(id);
     const hit = hitTarget(el, res.x, res.y);
-    const t = hit ? activationOf(hit, secret) : null;
+    const [t, also] = P.clickOf(el, hit, secret);
     if (t && (t.tagName === "IFRAME" || t.tagName === "FRAME")) {
       res.frame = describe(t);
       return res;
@@ -161,7 +161,6 @@
       res.target = info(idOf(t));
       res.target.id = idOf(t);
     }
-    const also = hit ? alsoOf(hit, t) : null;
     if (also) {
       res.also = info(idOf(also));
       res.also.id = idOf(also);

@@ -77,6 +77,35 @@
           laidOut(el)) continue;
       out.set(el, wordsOf(el));
     }
+    for (const el of messageBoxes(out)) out.set(el, wordsOf(el));
+    return out;
+  }
+
+  // Where a page says something with no live region, as many do: a box its classes call a
+  // message (an error line, a toast: "err", "n-message", "toast", "flash", ...), short
+  // words and no field in it, outside the regions found and any row or list; outermost.
+  const MESSAGE = /(?:^|[\s_-])(?:err|errors?|alert|toast|snackbar|notice|notification|message|msg|feedback|flash|success|warning|invalid|danger)(?:$|[\s_-])/i;
+  const MESSAGE_CSS = ["err", "alert", "toast", "snack", "notice", "notif", "message", "msg",
+    "feedback", "flash", "success", "warn", "invalid", "danger"]
+    .map((w) => `[class*="${w}" i]`).join(",");
+  const MESSAGE_CHARS = 200, MESSAGE_LOOKS = 300;
+  const FIELDS = "input:not([type=hidden]), select, textarea, [contenteditable], " +
+    "[role=textbox], [role=combobox]";
+  function messageBoxes(found) {
+    const out = [];
+    let looked = 0;
+    for (const el of document.querySelectorAll(MESSAGE_CSS)) {
+      if (++looked > MESSAGE_LOOKS || found.size + out.length >= REGIONS_MAX) break;
+      // (its class's words apart where they run together: "formError", "errorMessage")
+      const cls = typeof el.className === "string" ?
+        el.className.replace(/([a-z])([A-Z])/g, "$1 $2") : "";
+      if (!MESSAGE.test(cls) || el.matches(CONTROLS) || el.closest(LIVE) ||
+          el.closest("[aria-hidden=true], tr, li, [role=row], [role=listitem]") ||
+          out.some((m) => m.contains(el)) || [...found.keys()].some((r) => el.contains(r)) ||
+          el.querySelector(FIELDS) || laidOut(el) ||
+          (el.textContent || "").length > MESSAGE_CHARS || !shows(el)) continue;
+      out.push(el);
+    }
     return out;
   }
 

@@ -37,8 +37,7 @@
     const lists = new Map();
     const labelIds = new Map();  // root -> ids its controls are labelled by (namesControl)
     const interactiveOnly = !!opts.interactive, viewportOnly = !!opts.viewport;
-    const deep = document.activeElement;
-    let focused = deep;
+    let focused = document.activeElement;
     while (focused && focused.shadowRoot && focused.shadowRoot.activeElement)
       focused = focused.shadowRoot.activeElement;
     let pending = "", pendingDepth = 0;
@@ -267,8 +266,8 @@
       textVisible = visible;  // for its text nodes; walk() restores the parent's
       let role = wrapsControl(el) ? "" : roleOf(el);
       const block = breaksLine(cs.display);
-      // a box of its own in a line (a badge, a chip): its words stand apart from the next
-      const apart = !block && standsApart(cs.display);
+      // a box of its own in a line (a badge, a chip), or a line break: its words stand apart
+      const apart = !block && (standsApart(cs.display) || tag === "BR");
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
@@ -304,7 +303,7 @@
       }
       if (actionable && clickable && !role) role = "clickable";
       const inView = !viewportOnly || inViewport(el);
-      if (tr && tr.cur && (block || apart || actionable || tag === "BR")) tr.cur += " ";
+      if (tr && tr.cur && (block || apart || actionable)) tr.cur += " ";
       // a data table in a cell: its rows are lines of their own, under the row; the cell
       // says where they went
       if (tr && tr.cur !== null && !consumed && visible && (tag === "TABLE" ? dataTable(el)
@@ -331,7 +330,9 @@
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
                               locOf(el, role), extra], src, byWords ? "clickable" : role,
                              valueLeft);
-        const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3])) ||
+        // (a box taking clicks around controls, a popover's panel, keeps its words under it)
+        const holds = role === "clickable" && !dragging && !!el.querySelector(P.CONTROLS);
+        const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3]) && !holds) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
         if (face && ((face.whole && role === face.role && row[3] === face.name) ||
@@ -481,9 +482,8 @@
       if (box) closeBox(box, el, depth, role);
     }
 
-    let start = document.documentElement;
+    const start = opts.scope ? get(opts.scope) : document.documentElement;
     if (opts.scope) {
-      start = get(opts.scope);
       if (!start) return { error: "scope" };
       inert = (!!modal && !modal.contains(start)) || !!(start.closest && start.closest("[inert]"));
     }

@@ -8,7 +8,8 @@ from pagetools import browser_calls, goto, js, line_of, ref, target, text_of, va
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
-from tabsteward.bridge.errors import TargetNotInteractable, UsageError
+from tabsteward.bridge.errors import PolicyError, TargetNotInteractable, UsageError
+from test_keys_policy_e2e import DefaultPolicy, policy  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.browser
 
@@ -314,3 +315,32 @@ async def test_a_select_takes_focus_as_a_persons_choice_does_and_the_field_left_
     await actions.select(tab, parse("#country"), ["Germany"])
     assert await text_of(tab, "#out") == "email checked"
     assert await js(tab, "document.activeElement.id") == "country"
+
+
+async def test_check_clicks_a_switch_drawn_in_its_own_box_not_the_forms_label_beside_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("ownswitch.html"))
+    shot = await tab.snapshot()
+    out = await actions.check(tab, target(shot, "switch", "Email notifications"), True)
+    assert "now checked" in out.text(), out.text()
+    assert await text_of(tab, "#status") == "notify=true"
+    assert await js(tab, "document.getElementById('notify').checked") is True
+
+
+async def test_check_reaches_a_hidden_check_box_by_its_label_where_its_box_does_nothing(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("ownswitch.html"))
+    shot = await tab.snapshot()
+    await actions.check(tab, target(shot, "checkbox", "I accept the terms"), True)
+    assert await js(tab, "document.getElementById('terms').checked") is True
+
+
+async def test_a_switch_box_that_buys_as_it_takes_the_click_is_judged_by_its_words(
+        tab: Tab, site: Site, policy: DefaultPolicy) -> None:  # noqa: F811
+    await goto(tab, site.url("ownswitch.html"))
+    shot = await tab.snapshot()
+    before = len(site.posts("/buy"))
+    with pytest.raises(PolicyError) as refused:
+        await actions.check(tab, target(shot, "switch", "Pro features"), True)
+    assert "purchase" in refused.value.details["categories"]
+    assert site.posts("/buy")[before:] == []

@@ -142,3 +142,22 @@ async def test_a_toast_in_a_live_list_of_toasts_speaks_for_itself(
         tab: Tab, site: Site) -> None:
     out = await click(tab, site, "Sync")
     assert out.changes == ['the page said "Synced 3 files"'], out.text()
+
+
+async def test_an_error_line_with_no_live_region_is_reported_by_its_class(
+        tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Apply code")
+    assert out.changes == ['the page said "This code is not valid"'], out.text()
+
+
+async def test_a_toast_with_no_role_is_reported_by_its_class(tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Update member")
+    assert out.changes == ['the page said "✓ Member updated"'], out.text()
+
+
+async def test_a_message_box_a_page_loads_with_and_a_rows_status_cell_are_no_reply(
+        tab: Tab, site: Site) -> None:
+    opened = await run_tool(tab, "open", url=site.url("said.html"), interactive=True)
+    assert "Welcome back" not in opened.text.partition("\n")[0], opened.text
+    out = await click(tab, site, "Halt job")
+    assert not out.changes, out.text()

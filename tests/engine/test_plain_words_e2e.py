@@ -1,0 +1,44 @@
+"""Words as a person reads them: a line break parts them, and what the page's style shows
+is named though its markup says hidden."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, ref, watch_listeners
+from tabsteward.bridge.engine.tab import Tab
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_line_break_parts_the_words_of_a_containers_name(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert '- group "Email digests A weekly summary of activity"' in shot.text, shot.text
+
+
+async def test_a_button_marked_hidden_that_its_style_shows_is_named(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "button", "Load more posts"), shot.text
+
+
+async def test_a_box_that_takes_clicks_around_controls_keeps_its_words_under_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    shot = await tab.snapshot()
+    lines = [ln.strip() for ln in shot.text.splitlines()]
+    at = lines.index("> Adults")
+    assert lines[at + 1].startswith('- button "\u2212"'), shot.text
+    assert lines[at + 2] == "> 2", shot.text
+    assert "> Children" in lines
+
+
+async def test_a_list_whose_box_listens_for_its_items_keeps_its_items(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("plainwords.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert '- listitem "Ada — Owner"' in shot.text, shot.text
+    assert '- listitem "Grace — Admin"' in shot.text, shot.text
