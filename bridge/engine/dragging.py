@@ -13,9 +13,16 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import TargetCovered, TargetError, TargetNotInteractable, UsageError
+from ..errors import (
+    BrowserError,
+    TabError,
+    TargetCovered,
+    TargetError,
+    TargetNotInteractable,
+    UsageError,
+)
 from . import shield
-from .acting import Outcome, describe
+from .acting import Outcome, describe, report_said
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
 from .drag_report import ListState, report
@@ -232,8 +239,11 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         await hand.button("mouseReleased", hand.x, hand.y)
     await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
     await _dropped(tab, src)
+    replied = await _replied(tab, src.frame)
     said = report(src_what, dst_what, before, *await _read_back(tab, src, dst, plan, before))
-    return Outcome(said.did, said.changes, said.data)
+    out = Outcome(said.did, said.changes, said.data)
+    report_said(replied, out)
+    return out
 
 
 BY_MAX = 10_000  # pixels a drag by an offset may move either way
@@ -287,8 +297,11 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
             await _drag_event(tab, "drop", ex, ey, hand.html5)
         await hand.button("mouseReleased", ex, ey)
     await asyncio.sleep(STEP_PAUSE)  # a page's handler of the release may run on the next frame
-    return _moved_by(what, dx, dy, before, await tab.evaluate(
+    replied = await _replied(tab, src.frame)
+    out = _moved_by(what, dx, dy, before, await tab.evaluate(
         src.frame, f"[__ts.rect({held}), __ts.info({src.local})]"), info)
+    report_said(replied, out)
+    return out
 
 
 def _moved_by(what: str, dx: int, dy: int, before: Any, after: Any,
@@ -335,6 +348,16 @@ async def _dropped(tab: Tab, src: Handle) -> None:
     if moving:
         async with drawn_while(tab):
             await asyncio.sleep(float(moving) / 1000 + STEP_PAUSE)
+
+
+async def _replied(tab: Tab, frame: Frame) -> Any:
+    """What the page said in reply to the drag (page_said.js, read before any read of an
+    element starts its record anew): a status line a drop or a swipe set."""
+    try:
+        found = await tab.evaluate(frame, "__ts.replied()")
+    except (BrowserError, TabError, TargetError, UsageError):
+        return None
+    return found.get("said") if isinstance(found, dict) else None
 
 
 def _cause(e: TargetError) -> str:

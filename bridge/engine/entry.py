@@ -108,6 +108,14 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     await tab.ready_for(keyboard.TEXT)
     prepare = f"__ts.prepare({handle.local}, {json.dumps(mode)})"
     state = await tab.evaluate(handle.frame, prepare)
+    if isinstance(state, str) and state.startswith("moved:") and state[6:].isdigit():
+        # the page handed focus on to another field (its raw number's): the text goes
+        # there, once policy allowed it, and that field is read back
+        local = int(state[6:])
+        handle = Handle(handle.frame, local, tab.ref_of(handle.frame, local, "textbox", ""))
+        await tab.permit(mode, await tab.info(handle), text=text)
+        prepare = f"__ts.prepare({handle.local}, {json.dumps(mode)})"
+        state = await tab.evaluate(handle.frame, prepare)
     if state == "readonly":
         # a person clicks into a field first: a kit's may take text only then (Ant Design's
         # date field, read-only until pressed, opens its picker on the press)
@@ -218,8 +226,9 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
         pressed, "pressed")
-    if any(keystrokes.activates(part) for part in parts) and tab.state.dialog is None and \
-            "url" not in out.data:  # an Enter or a Space may have asked a form to go
+    # what the keys made the page say, or close (an Escape shutting a dialog), and the
+    # fields an Enter or a Space that asked a form to go found invalid
+    if tab.state.dialog is None and "url" not in out.data:
         frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
         with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
             found = None if frame is None else await tab.evaluate(frame, "__ts.replied()")

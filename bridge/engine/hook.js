@@ -236,6 +236,26 @@ export default function tabstewardHook(KEY) {
   // shows it once the tab draws again (replies.py draws a tab that does not draw itself);
   // not as it loads (a tab nobody draws would hold every read)
   timer("requestAnimationFrame", "cancelAnimationFrame", "a", () => 16, false, false, false);
+  // What scrolling brings in (an endless feed: the observer of its last post arms the timer
+  // or the fetch that loads the next ones): an intersection observer's callback within a
+  // second of a scroll runs as a reply to input, the timers it arms counted so
+  let scrolled = -Infinity;
+  add.call(window, "scroll", () => { scrolled = now(); }, { capture: true, passive: true });
+  const Observer = window.IntersectionObserver;
+  if (typeof Observer === "function") {
+    const Patched = function IntersectionObserver(callback, options) {
+      const seen = typeof callback !== "function" ? callback : function (...args) {
+        if (depth > 0 || now() - scrolled > REPLY.wait) return callback.apply(this, args);
+        const outer = depth, outerKind = chained;
+        [depth, chained] = [1, REPLY];
+        try { return callback.apply(this, args); } finally { depth = outer; chained = outerKind; }
+      };
+      return new Observer(seen, options);
+    };
+    Patched.prototype = Observer.prototype;
+    hide(Patched, Observer);
+    window.IntersectionObserver = Patched;
+  }
   let pumping = false;
   add.call(document, "ts-pump-" + KEY, () => {
     if (pumping || shown.call(document) !== "hidden") return;

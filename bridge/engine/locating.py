@@ -3,11 +3,12 @@ words it shows, CSS."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
-from ..errors import BrowserError, RefNotFound, UsageError
+from ..errors import BrowserError, RefNotFound, TabError, UsageError
 from . import snapshot as snap
 from .collect import SnapshotTaking
 from .model import Frame, Handle, RefEntry
@@ -15,15 +16,44 @@ from .targets import CssTarget, RoleTarget, TextTarget, parse
 
 CSS_COUNTED = 20  # a CSS target's matches counted before it is refused as "20 or more"
 TEXT_FOUND = 50  # a text target's matches read from each frame
+YOUNG_MS = 2000  # a document this young may still draw what a locator names (a lazy loader)
+LOOK_EVERY = 0.1  # s between looks meanwhile
+T = TypeVar("T")
 
 
 class Locating(SnapshotTaking):
     """The locator half of a Tab: the element a role, a card's words or a CSS selector names,
     read from the tab's snapshot lines and its frames' documents."""
 
+    async def _found_later(self, look: Callable[[bool], Awaitable[T]],
+                           found: Callable[[T], bool]) -> T:
+        """What `look` finds (given whether to wait for the timers the page armed as it
+        loaded or in reply to input first): at once; else once those ran (what a page draws
+        a moment later); else, in a young document, as it draws (a hidden tab's timers go
+        uncounted), looked at again until it is found or YOUNG_MS old."""
+        got = await look(False)
+        if found(got):
+            return got
+        got = await look(True)
+        while not found(got) and await self._age_ms() < YOUNG_MS:
+            await asyncio.sleep(LOOK_EVERY)
+            got = await look(False)
+        return got
+
+    async def _age_ms(self) -> float:
+        """How long ago the main frame's document began (YOUNG_MS when it cannot say)."""
+        try:
+            age = await self.evaluate(self.frames[self.target_id], "performance.now()")
+        except (BrowserError, TabError, UsageError):
+            return YOUNG_MS
+        return float(age) if isinstance(age, int | float) else YOUNG_MS
+
     async def _resolve_role(self, role: str, name: str, nth: int) -> Handle:
-        lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
-        matches = [ln for ln in lines if ln.ref and ln.role == role and ln.name == name]
+        async def look(settle: bool) -> list[snap.Line]:
+            lines, _ = await self.collect(interactive=True, viewport=False, scope=None,
+                                          settle=settle)
+            return [ln for ln in lines if ln.ref and ln.role == role and ln.name == name]
+        matches = await self._found_later(look, lambda m: len(m) > nth)
         what = f"{role} {snap.quote(name)}"
         if len(matches) > nth:
             entry = self.refs[matches[nth].ref]
@@ -105,18 +135,22 @@ class Locating(SnapshotTaking):
     async def _resolve_role_in(self, target: RoleTarget) -> Handle:
         """`ROLE "NAME" in "WORDS"`: of the elements of that role and name, the one whose
         card says WORDS (page.js groups them by card as it does a CSS locator's matches)."""
-        lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
-        by_frame: dict[str, list[int]] = {}
-        for ln in lines:
-            if ln.ref and ln.role == target.role and ln.name == target.name:
-                entry = self.refs[ln.ref]
-                by_frame.setdefault(entry.frame, []).append(entry.local)
-        found: list[tuple[Frame, int]] = []
-        for fid, locals_ in by_frame.items():
-            frame = self.frames[fid]
-            ids = await self.evaluate(frame, f"__ts.pickIn({json.dumps(locals_)}, "
-                                             f"{json.dumps(target.within)})")
-            found += [(frame, int(i)) for i in ids or []]
+        async def look(settle: bool) -> list[tuple[Frame, int]]:
+            lines, _ = await self.collect(interactive=True, viewport=False, scope=None,
+                                          settle=settle)
+            by_frame: dict[str, list[int]] = {}
+            for ln in lines:
+                if ln.ref and ln.role == target.role and ln.name == target.name:
+                    entry = self.refs[ln.ref]
+                    by_frame.setdefault(entry.frame, []).append(entry.local)
+            got: list[tuple[Frame, int]] = []
+            for fid, locals_ in by_frame.items():
+                frame = self.frames[fid]
+                ids = await self.evaluate(frame, f"__ts.pickIn({json.dumps(locals_)}, "
+                                                 f"{json.dumps(target.within)})")
+                got += [(frame, int(i)) for i in ids or []]
+            return got
+        found = await self._found_later(look, bool)
         what = f"{target.role} {snap.quote(target.name)} in {snap.quote(target.within or '')}"
         if len(found) > 1:
             raise RefNotFound(f"{len(found)} elements are {what}; nothing was done: a target "
@@ -134,7 +168,7 @@ class Locating(SnapshotTaking):
         as a CSS target's are, naming the first few)."""
         found, shown = await self._matching(
             f"__ts.byText({json.dumps(target.words)}, {json.dumps(target.within)}, "
-            f"{TEXT_FOUND})", lambda exc: None)
+            f"{TEXT_FOUND})", lambda exc: None, again=True)
         what = f"text {snap.quote(target.words)}" + (
             f" in {snap.quote(target.within)}" if target.within else "")
         if target.nth is not None:
@@ -164,7 +198,7 @@ class Locating(SnapshotTaking):
                                  ) from None
         found, shown = await self._matching(
             f"__ts.queryIn({json.dumps(sel)}, {json.dumps(target.within)})" if target.within
-            else f"__ts.query({json.dumps(sel)}, {CSS_COUNTED})", invalid)
+            else f"__ts.query({json.dumps(sel)}, {CSS_COUNTED})", invalid, again=True)
         where = f" near {target.within!r}" if target.within else ""
         if len(found) > 1:
             many = f"{len(found)}{' or more' if len(found) >= CSS_COUNTED else ''}"
@@ -176,11 +210,23 @@ class Locating(SnapshotTaking):
             raise RefNotFound(f"no element matches {sel!r}{where}; nothing was done")
         return await self._handle_of(*found[0])
 
-    async def _matching(self, query: str, failed: Callable[[BrowserError], None]
-                        ) -> tuple[list[tuple[Frame, int]], list[str]]:
+    async def _matching(self, query: str, failed: Callable[[BrowserError], None],
+                        again: bool = False) -> tuple[list[tuple[Frame, int]], list[str]]:
         """The elements a page helper query (JavaScript giving element ids) finds in every
         frame, the main frame's first, and the first few of each described; `failed` hears
-        a frame's error (and may raise), else that frame (going away) is passed over."""
+        a frame's error (and may raise), else that frame (going away) is passed over.
+        `again`: where none is found, asked once more once the timers the page armed as it
+        loaded or in reply ran (what it draws a moment later)."""
+        async def look(settle: bool) -> tuple[list[tuple[Frame, int]], list[str]]:
+            if settle:
+                await self._load_timers_run()
+            return await self._matching_now(query, failed)
+        if not again:
+            return await look(False)
+        return await self._found_later(look, lambda got: bool(got[0]))
+
+    async def _matching_now(self, query: str, failed: Callable[[BrowserError], None]
+                            ) -> tuple[list[tuple[Frame, int]], list[str]]:
         frames = await self._frame_list()
         frames.sort(key=lambda f: f.id != self.target_id)
         expr = (f"(ids => ({{ids, shown: ids.slice(0, 3).map(i => __ts.describe(__ts.get(i)))"

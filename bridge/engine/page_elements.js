@@ -161,11 +161,11 @@
   }
 
   // A label whose control is not rendered (a styled toggle hides its input, draws the label)
-  // stands in for it: a person clicks it (not for a field off the page: page_scroll offPage).
+  // stands in for it, a person clicking it; not for a field off the page, nor a text field.
   function standIn(el) {
-    if (el.tagName !== "LABEL") return null;
-    const c = el.control;
-    if (!c || c.tagName !== "INPUT") return null;
+    const c = el.tagName === "LABEL" ? el.control : null;
+    if (!c || c.tagName !== "INPUT" || /^(?:text|search|email|url|tel|number|password)$/
+      .test(c.type)) return null;
     const r = c.getBoundingClientRect(), cs = getComputedStyle(c);
     if (r.width > 0 && r.height > 0 && cs.visibility === "visible") return null;
     return P.offPage(c, cs) ? null : c;

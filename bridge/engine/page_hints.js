@@ -20,7 +20,8 @@
   // framework's component classes, nor hashed CSS-module names.
   const TEST_ATTRS = new Set(["data-testid", "data-test", "data-test-id", "data-qa", "data-cy",
                               "data-action", "data-command", "data-icon", "data-icon-name",
-                              "data-direction", "data-pc-section"]);
+                              "data-direction", "data-pc-section", "data-item-name",
+                              "data-tool", "data-cmd"]);
   // a tooltip's words, as the page or its tooltip library keeps them (Bootstrap moves the
   // title to data-bs-original-title; Tippy.js, react-tooltip, balloon.css have their own)
   const TIP_ATTRS = ["title", "data-tooltip", "data-tip", "data-original-title",
@@ -30,10 +31,11 @@
     "max|gap|space|justify|align|items|self|float|position|order|grid|flex|col|row|font|" +
     "leading|tracking|z|opacity|overflow|cursor|transition|duration|is|has|sm|md|lg|xl)-");
   // made by a build, not a person: a prefix of CSS-in-JS tools, a CSS module's
-  // `Name_local__hash`, styled-components' `bZoeiQ`, a long run without a vowel (a digit
-  // too, outside an icon set's names: `bi-cart3` is one)
-  const HASHED = new RegExp("^(?:_|sc-|css-|jsx-|svelte-|emotion-|ng-)|__|[^\\w-]|" +
-    "^[a-z][A-Z]|[A-Z](?![a-z]{2})|[b-df-hj-np-tv-xz]{5}", "");
+  // `Name_local__hash` (not BEM's `toast__dismiss-btn`, words after its `__`),
+  // styled-components' `bZoeiQ`, a long run without a vowel (a digit too, outside an icon
+  // set's names: `bi-cart3` is one)
+  const HASHED = new RegExp("^(?:_|sc-|css-|jsx-|svelte-|emotion-|ng-)|__(?![a-z][a-z-]*$)|" +
+    "[^\\w-]|^[a-z][A-Z]|[A-Z](?![a-z]{2})|[b-df-hj-np-tv-xz]{5}", "");
   // a component framework's class names say what the element is made of, not what it does
   // (`DraftEditor-root`, `MuiIconButton-root`, `ant-btn`, `ag-cell`, `tabulator-cell`,
   // DataTables' `dt-paging-button`), or how it looks (jQuery UI's `ui-state-highlight`,
@@ -160,8 +162,11 @@
         // (an icon component's name: Shoelace's `<sl-icon name="trash">`, Ionic's)
         const icon = (a === "name" || a === "icon") && n.tagName.includes("-") &&
           /ICON/.test(n.tagName);
-        if ((!TEST_ATTRS.has(a) && !icon) || !hintWords(said)) continue;
-        hints.push(hintWords(said));
+        // (one word that is all of it says what the tool is, a style's word as it may be:
+        // Editor.js's data-item-name="bold")
+        const words = hintWords(said) || (/^[a-z]{3,20}$/i.test(said) ? said.toLowerCase() : "");
+        if ((!TEST_ATTRS.has(a) && !icon) || !words) continue;
+        hints.push(words);
         const s = attrSel(a, v);
         if (s) sels.push(n === el ? tag + s : holds(el, n, s));
       }
@@ -282,9 +287,11 @@
         }
         if (s.nodeType !== 1 || SKIP_TAGS.has(s.tagName)) continue;
         k++;
-        // another field's words, or more than a label's (not read whole: an article)
+        // another field's words (an editor's block beside it too), or more than a label's
+        // (not read whole: an article)
         if (s.matches(CONTROLS) || (s.textContent || "").length > 400 ||
-            s.querySelector(CONTROLS)) return "";
+            s.querySelector(CONTROLS) || s.isContentEditable ||
+            s.querySelector("[contenteditable]:not([contenteditable=false])")) return "";
         const t = clean(s.innerText || "");
         if (HAS_LETTER.test(t)) return t.length <= 60 ? t : "";
       }

@@ -439,24 +439,23 @@
   function frameOffset(id) {
     const el = get(id);
     if (!el) return null;
-    const r = el.getBoundingClientRect();
-    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
     return [r.left + el.clientLeft + parseFloat(cs.paddingLeft),
             r.top + el.clientTop + parseFloat(cs.paddingTop)];
   }
 
   // What covers the element at (x, y) of this frame's viewport, or null when it is on top.
   function coverOf(id, x, y) {
-    const el = get(id);
-    if (!el) return "nothing (it is gone)";
-    const hit = hitTarget(el, x, y);
-    return hits(el, hit) ? null : coverName(hit);
+    const el = get(id), hit = el && hitTarget(el, x, y);
+    return !el ? "nothing (it is gone)" : hits(el, hit) ? null : coverName(hit);
   }
 
   // What covers a point, as an error names it to the agent: a veil (a bare box dimming the
   // whole viewport: a cookie wall's, a modal's) by the dialog it holds up, which the agent
   // has to answer or close first, where one shows over it.
+  // (a shape drawn over the page is its SVG's: Shepherd's overlay, a hole cut for its step)
   function coverName(hit) {
+    for (; hit && hit.ownerSVGElement; hit = hit.ownerSVGElement);
     const held = hit && hit.nodeType === 1 && P.veil(hit, getComputedStyle(hit)) ?
       veiledBy(hit) : null;
     return held ? `${describe(held)} (over ${describe(hit)})` : describe(hit);

@@ -58,6 +58,11 @@
       if (el.readOnly) return "readonly";
       if (el.disabled) return "disabled";
       el.focus();
+      // a field that hands its focus on to another as it takes it (a formatted number shown
+      // until focused, its raw field then: Kendo's): the text goes there ("moved:" its id)
+      const took = document.activeElement;
+      if (took !== el && took && (took.tagName === "INPUT" || took.tagName === "TEXTAREA") &&
+          !NO_TEXT.has((took.type || "").toLowerCase())) return "moved:" + idOf(took);
       try {
         if (mode === "fill") el.select();
         else { const n = el.value.length; el.setSelectionRange(n, n); }

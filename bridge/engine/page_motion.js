@@ -13,9 +13,10 @@
   // The elements fading out of the document: an animation that ends runs them from some
   // opacity to none (a CSS transition or animation, or the page's own), outermost only.
   // (not yet while it waits out its delay: a toast shown for 2 s, then faded, is read)
-  function fadingOut() {
+  // `roots`: shadow roots whose animations count too (the document's leave them out)
+  function fadingOut(roots = []) {
     const found = new Set();
-    for (const a of document.getAnimations()) {
+    for (const a of [document, ...roots].flatMap((r) => r.getAnimations())) {
       const target = a.effect && a.effect.target;
       if (!target || a.effect.pseudoElement || !ending(a)) continue;
       if ((a.currentTime || 0) < a.effect.getTiming().delay) continue;

@@ -6,7 +6,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { clean, cut, textOf, hiddenForName, CONTROLS, SKIP_TAGS } = P;
+  const { clean, cut, textOf, hiddenForName, CONTROLS, SKIP_TAGS, HAS_WORD } = P;
 
   const LIVE = "[role=alert],[role=status],[aria-live=polite],[aria-live=assertive],output";
   const REGIONS_MAX = 30;  // regions looked at: a page of hundreds is read as its first
@@ -147,17 +147,32 @@
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
   // Whether that dialog went with the action (gone, hidden, shut, or fading out: a Save or
   // a Cancel closing it): its role and name, for the report
+  let dialogWas = null;  // the dialog the last action's element was in, still shown then
   function dialogGone() {
     const d = dialogAt;
-    dialogAt = null;
+    dialogAt = dialogWas = null;
+    // (one in a web component's shadow root fades there: Web Awesome's, Shoelace's)
+    const root = d && d.getRootNode();
+    const fading = d ? P.fadingOut(root instanceof ShadowRoot ? [root] : []) : null;
     if (!d || (d.isConnected && d.checkVisibility() && !(d.tagName === "DIALOG" && !d.open) &&
-               ![...P.fadingOut()].some((f) => f.contains(d)))) return null;
+               ![...fading].some((f) => f.contains(d)))) {
+      dialogWas = d;
+      return null;
+    }
     const role = P.roleOf(d) || "dialog";
     // (one that names itself by no attribute: by its heading)
     const head = d.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
     return { role, name: cut(P.nameOf(d, role) || clean(head ? head.textContent : ""),
                              SAID_MAX)[0] };
   }
+
+  // Whether the dialog the last action's element was in, shown as it ended, went since
+  // (a kit's that starts to fade out frames later: Vue's transition): its role and name
+  function dialogLater() {
+    dialogAt = dialogWas;
+    return dialogGone();
+  }
+  const inDialog = () => !!dialogWas;
 
   // The words the regions took on since the action began (what a region added at its end,
   // or all it says now; not words as many regions said before, as a toast redrawn says
@@ -179,7 +194,10 @@
         const pop = el.parentElement && el.parentElement.closest(POPUPS);
         if ((!started && !alerts(el)) || (pop && !popupsAt.has(pop))) continue;
       }
-      const fresh = was && words.startsWith(was) ? clean(words.slice(was.length)) : words;
+      // (what a region added after a break, a toast stacked under one; not a status line
+      // that grew its own sentence: "3 files uploaded, 2 failed" is said whole)
+      const fresh = was && words.startsWith(was + " ") && HAS_WORD.test(words[was.length + 1]) ?
+        clean(words.slice(was.length)) : words;
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     before = now;
@@ -202,18 +220,26 @@
 
   // The words of the tooltips that show: the page's [role=tooltip] and what the element
   // `id` says describes it, once shown (a hover's report says which it brought: pointer.py)
+  // (and a box its classes call a tooltip, with a few words and no control: a kit's that
+  // says no role, CKEditor's, TinyMCE's, a page's own `.tip`)
+  const TIP = /(?:^|[\s_-])(?:tooltip|tip|tippy|balloon)(?:$|[\s_-])/i;
+  const TIP_CSS = '[class*="tip" i], [class*="balloon" i], [class*="tippy" i]';
   function tooltips(id) {
     const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
+    for (const n of [...document.querySelectorAll(TIP_CSS)].slice(0, MESSAGE_LOOKS)) {
+      if (TIP.test(typeof n.className === "string" ? n.className : "") && !n.matches(CONTROLS) &&
+          !n.querySelector(CONTROLS) && (n.textContent || "").length <= SAID_MAX) found.add(n);
+    }
     const root = el ? el.getRootNode() : null;
     for (const d of (el && el.getAttribute("aria-describedby") || "").split(/\s+/)) {
       const n = d && root.getElementById ? root.getElementById(d) : null;
       if (n) found.add(n);
     }
     const fading = P.fadingOut();
-    return [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
+    return [...new Set([...found].filter((n) => n.checkVisibility({ opacityProperty: true,
       visibilityProperty: true }) && !fading.has(n))
-      .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]).filter(Boolean);
+      .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]).filter(Boolean))];
   }
 
-  Object.assign(P, { saidStart, saidFound, tells, tooltips });
+  Object.assign(P, { saidStart, saidFound, tells, tooltips, dialogLater, inDialog });
 })();

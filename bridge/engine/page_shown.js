@@ -93,7 +93,7 @@
   // of the viewport but one (a toast's) reach the dialog, or a fixed box over (nearly) all
   // the viewport. The corners are taken INSET px in, off a scroll bar or the gutter a page
   // keeps for one while its modal stops the scrolling (Fluent's; the root still counts it).
-  const INSET = 24, MODALS = "[aria-modal=true], [role=dialog], [role=alertdialog]";
+  const INSET = 24, MODALS = "[aria-modal=true], [role=dialog], [role=alertdialog], dialog[open]";
   function pageModal() {
     const veiled = (d, x, y) => {
       const hit = P.hitTarget(null, x, y);  // (into shadow roots: Ionic draws its veil there)
@@ -471,8 +471,8 @@
   // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty,
   // over (nearly) all the viewport. It takes a click to close what it is under: no control.
   function veil(el, cs) {
-    if ((cs.position !== "fixed" && cs.position !== "absolute") || el.firstElementChild ||
-        HAS_WORD.test(el.textContent || "")) return false;
+    if ((cs.position !== "fixed" && cs.position !== "absolute") || HAS_WORD.test(
+      el.textContent || "") || (el.firstElementChild && el.tagName !== "svg")) return false;
     const r = el.getBoundingClientRect();
     return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9;
   }

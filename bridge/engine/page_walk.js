@@ -21,6 +21,7 @@
   // A container that repeats among its siblings and holds text and a ref (a list item, a
   // post, a card) is one line, its controls under it.
   const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
+  const MARKER = /^(?:\u2022|\d+\.)\s*$/, MARKER_AT = /^(?:\u2022|\d+\.) /;  // a list item's
   const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
 
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
@@ -119,7 +120,7 @@
     function closeBox(box, el, depth, role) {
       boxes.pop();
       if (box.name === null || refCount === box.refs || !small(el, role)) return;
-      const name = box.name.replace(/^\u2022 /, "");
+      const name = box.name.replace(MARKER_AT, "");
       // one ref and no words but its own (a headline's link), or one line holding all the
       // rest (a dialog in the box that places it): the line would only repeat it
       const lone = refCount - box.refs === 1 && !box.said, first = rows[box.start];
@@ -308,8 +309,8 @@
       // says where they went
       if (tr && tr.cur !== null && !consumed && visible && (tag === "TABLE" ? dataTable(el)
         : role === "table" || role === "grid" || role === "treegrid")) tr.cur += " [table] ";
-      if (block || actionable) {
-        if (pending && pendingDepth >= depth) flush();
+      if (block || actionable) {  // (a list item's marker stays for the words in its block)
+        if (pending && pendingDepth >= depth && !MARKER.test(pending)) flush();
         else if (pending) pending += " ";
       } else if (apart && pending) pending += " ";
       if (actionable && inView) {
@@ -447,10 +448,9 @@
           rows.push(namedRow([depth, 1, role, "", idOf(el), statesOf(el, role).join(" ")], el,
                              role, 0));
           structural = true;
-        } else if (role === "listitem") {
+        } else if (role === "listitem") {  // its marker: a bullet, or its number in an <ol>
           flush();
-          pendingDepth = depth;
-          pending = "\u2022 ";
+          [pendingDepth, pending] = [depth, P.listMarker(el) + " "];
         }
       }
       const inner = structural ? depth + 1 : depth;
@@ -461,7 +461,7 @@
       }
       if (!tr && (tag === "TD" || tag === "TH")) addText(" | ", inner);
       if (block || structural || box) {
-        if (pending.trim() === "\u2022") pending = "";
+        if (MARKER.test(pending)) pending = "";
         flush();
       }
       const last = rows[rows.length - 1];  // (an unnamed part holding nothing says nothing)

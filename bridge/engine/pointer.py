@@ -11,6 +11,7 @@ from ..errors import (
     PolicyError,
     TabError,
     TargetCovered,
+    TargetError,
     TargetNotInteractable,
     UsageError,
 )
@@ -35,6 +36,7 @@ from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
 TIP_WAIT = 1.0  # seconds a page may take to show a tooltip under the pointer (its delay)
+CLOSE_WAIT = 0.5  # seconds a page may take to start closing a dialog a click closes
 MOUSE = "Input.dispatchMouseEvent"
 T = TypeVar("T")
 
@@ -112,7 +114,22 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)
+        if state.get("inDialog") and out.armed:
+            await _closed_later(tab, handle, out)
     return out, state
+
+
+async def _closed_later(tab: Tab, handle: Handle, out: Outcome) -> None:
+    """Say that the dialog the clicked element was in closed, where the page starts to
+    close it only once the timers or frames it asked for in reply ran (Vue's transition
+    takes two frames to start a fade: Element Plus's message box), within CLOSE_WAIT."""
+    try:
+        await replies.came(tab, out.armed_in, cap=CLOSE_WAIT)
+        closed = await tab.evaluate(handle.frame, "__ts.dialogLater()", follow=False)
+    except (BrowserError, TabError, TargetError, UsageError):
+        return
+    if isinstance(closed, dict):
+        report_said({"said": [], "closed": closed}, out)
 
 
 async def shielded(tab: Tab, session: str, what: str, verb: str,

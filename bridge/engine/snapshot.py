@@ -109,7 +109,8 @@ def more_rows(role: str, count: int) -> str:
                 "it, --dy]")
     rows = f"{count:,} more row{'' if count == 1 else 's'}"
     if role == "unloaded":
-        return f"- [{rows} not in the page yet (aria-rowcount); scrolling the table loads them]"
+        return (f"- [{rows} not in the page yet (aria-rowcount); scrolling the table, or its next "
+                "page, brings them]")
     return f"- [{rows} left out; --scope on the table or -v after scrolling shows them]"
 
 

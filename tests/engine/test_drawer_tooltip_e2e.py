@@ -37,3 +37,9 @@ async def test_utility_classes_give_no_hint_and_a_hover_says_the_tooltip_it_brou
     assert out.changes == ['shows the tooltip "Export report as PDF"'], out.text()
     again = await actions.hover(tab, parse("#export"))  # (shown already: no news)
     assert again.changes == [], again.text()
+
+
+async def test_a_hover_says_a_tooltip_a_kit_draws_with_no_role(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("drawer.html"))
+    out = await actions.hover(tab, parse("#link"))
+    assert out.changes == ['shows the tooltip "Link (Ctrl+K)"'], out.text()

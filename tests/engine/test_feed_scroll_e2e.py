@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, run_tool
+from pagetools import goto, run_tool, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 
@@ -43,3 +43,11 @@ async def test_a_scroll_whose_data_never_comes_says_so_after_the_wait(
     out = await actions.scroll(tab, None, 0, 5000)
     assert out.text().endswith("the page was still loading data after 0.05 s")
     assert "Loading more..." in (await tab.snapshot()).text
+
+
+async def test_a_scroll_waits_for_the_timer_an_observer_of_the_feeds_end_armed(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the hook before the page's own script makes its observer)
+    await goto(tab, site.url("endlessfeed.html"))
+    scrolled = await run_tool(tab, "scroll", dy=3000, interactive=True)
+    assert "Post 9" in scrolled.text, scrolled.text

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import browser_calls, goto, js, line_of, ref, target, text_of, value_of
+from pagetools import (
+    browser_calls,
+    goto,
+    js,
+    line_of,
+    ref,
+    target,
+    text_of,
+    value_of,
+    watch_listeners,
+)
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -344,3 +354,23 @@ async def test_a_switch_box_that_buys_as_it_takes_the_click_is_judged_by_its_wor
         await actions.check(tab, target(shot, "switch", "Pro features"), True)
     assert "purchase" in refused.value.details["categories"]
     assert site.posts("/buy")[before:] == []
+
+
+async def test_fill_types_into_the_field_a_shown_number_hands_its_focus_to(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("swapfield.html"))
+    shot = await tab.snapshot()
+    out = await actions.enter_text(tab, target(shot, "spinbutton", "Seats"), "7", "fill")
+    assert out.data["value"] == "7", out.text()
+    await actions.press(tab, "Tab")
+    assert await text_of(tab, "#status") == "seats=7"
+
+
+async def test_check_on_a_box_shown_only_under_the_pointer_reads_the_box_it_checked(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the hook sees the pointer listeners of the page's script)
+    await goto(tab, site.url("ownswitch.html"))
+    shot = await tab.snapshot()
+    out = await actions.check(tab, target(shot, "checkbox", "Parks"), True)
+    assert "now checked" in out.text(), out.text()
+    assert await js(tab, "document.getElementById('parks').checked") is True

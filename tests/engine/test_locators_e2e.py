@@ -8,7 +8,7 @@ import re
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, loc_on_line, ref, text_of
+from pagetools import goto, js, line_of, loc_on_line, ref, run_tool, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.reading import read_element
@@ -99,7 +99,7 @@ HINTS = [("h1", "trash can"), ("h2", "share"), ("h3", "chevron down"),
          ("h8", "trash"), ("h9", "Settings"), ("h10", "upvote"), ("h11", "Archive"),
          ("h12", "pin"), ("h13", "share"), ("h14", "like"), ("h15", None), ("h16", "delete"),
          ("h17", "edit pencil"), ("h18", None), ("h19", None), ("h20", "align center"),
-         ("h21", "arrow left")]
+         ("h21", "arrow left"), ("h22", "toast dismiss"), ("h23", "bold"), ("h24", None)]
 
 
 async def test_icon_hints_come_from_the_evidence_sites_give_in_its_order(
@@ -270,3 +270,11 @@ async def test_text_written_in_pieces_is_found_by_its_words_whole(tab: Tab, site
     assert await text_of(tab, "#out") == "logs shown"
     await actions.click(tab, parse('loc=text "add to cart"'))
     assert await text_of(tab, "#out") == "added"
+
+
+@pytest.mark.parametrize("locator", ['loc=button "Save"', "#later", "text=Later"])
+async def test_a_locator_finds_what_the_page_draws_a_moment_after_it_loaded(
+        tab: Tab, site: Site, locator: str) -> None:
+    await run_tool(tab, "open", url=site.url("latecontrols.html"))
+    await actions.click(tab, parse(locator))
+    assert await text_of(tab, "#s") in ("saved", "later")

@@ -9,7 +9,10 @@ from fixture_server import Site
 from pagetools import goto, ref, run_tool, target, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.acting import Outcome
+from tabsteward.bridge.engine.dragging import drag_by
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetError
 
 pytestmark = pytest.mark.browser
 
@@ -161,3 +164,66 @@ async def test_a_message_box_a_page_loads_with_and_a_rows_status_cell_are_no_rep
     assert "Welcome back" not in opened.text.partition("\n")[0], opened.text
     out = await click(tab, site, "Halt job")
     assert not out.changes, out.text()
+
+
+async def test_a_status_line_that_grows_its_own_sentence_is_said_whole(
+        tab: Tab, site: Site) -> None:
+    out = await click(tab, site, "Finish upload")
+    assert out.changes == ['the page said "Status: 3 files uploaded, 2 failed"'], out.text()
+
+
+async def test_an_escape_that_shuts_a_dialog_says_so_and_what_the_page_said(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("said.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, target(shot, "textbox", "Invite email"))
+    out = await actions.press(tab, "Escape")
+    assert 'closed the dialog "Invite member"' in out.text(), out.text()
+    assert 'the page said "window closed"' in out.text(), out.text()
+
+
+async def test_a_number_set_by_a_sliders_keys_says_what_the_page_said(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("said.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.enter_text(tab, target(shot, "slider", "Rating"), "4", "fill")
+    assert out.changes[-1] == 'the page said "rating=4"', out.text()
+
+
+async def test_a_swipe_says_what_the_page_said(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("said.html"))
+    out = await drag_by(tab, parse("#swipe"), -120, 0)
+    assert 'the page said "slide 2"' in out.text(), out.text()
+
+
+async def test_a_dialog_fading_out_in_a_shadow_root_is_said_closed(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)  # (the hook counts the shadow roots the page makes)
+    await goto(tab, site.url("shadowdialog.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, target(shot, "button", "Delete account"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Cancel"))
+    assert 'closed the dialog "Delete account?"' in out.text(), out.text()
+
+
+async def test_a_dialog_that_starts_to_fade_frames_after_the_click_is_said_closed(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("vueclose.html"))
+    shot = await tab.snapshot(interactive=True)
+    stays = await actions.click(tab, target(shot, "button", "More"))
+    assert not [c for c in stays.changes if "closed" in c], stays.text()
+    out = await actions.click(tab, target(shot, "button", "Keep"))
+    assert 'closed the dialog "Confirm"' in out.text(), out.text()
+
+
+async def test_a_tours_svg_overlay_is_a_modals_veil_named_by_its_step(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("touroverlay.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "modal" in shot.text.lower(), shot.text
+    assert ref(shot, "button", "Next"), shot.text
+    with pytest.raises(TargetError) as covered:
+        await actions.click(tab, parse("#save"))
+    assert 'dialog "Name your workspace" (over svg)' in covered.value.message, \
+        covered.value.message

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, watch_listeners
+from pagetools import goto, ref, run_tool, watch_listeners
 from tabsteward.bridge.engine.tab import Tab
 
 pytestmark = pytest.mark.browser
@@ -42,3 +42,41 @@ async def test_a_list_whose_box_listens_for_its_items_keeps_its_items(
     shot = await tab.snapshot(interactive=True)
     assert '- listitem "Ada — Owner"' in shot.text, shot.text
     assert '- listitem "Grace — Admin"' in shot.text, shot.text
+
+
+async def test_a_block_editors_block_is_not_hinted_by_the_block_before_it(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    shot = await tab.snapshot(interactive=True)
+    pears = [i for i in shot.refs.values() if i.get("value") == "pears and plums"]
+    assert len(pears) == 1, shot.text
+    assert not pears[0].get("hint"), shot.text
+
+
+async def test_an_ordered_lists_items_show_their_numbers_and_a_bullet_stays_with_its_block(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    shot = await tab.snapshot()
+    lines = [ln.strip() for ln in shot.text.splitlines()]
+    for line in ("> 1. Open the lid", "> 2. Pour the water", "> 4. Stir", "> \u2022 alpha",
+                 "> \u2022 beta"):
+        assert line in lines, shot.text
+
+
+async def test_markdown_numbers_lists_keeps_bullets_with_their_words_and_marks_emphasis(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    text = (await run_tool(tab, "text", markdown=True)).text
+    lines = text.splitlines()
+    for line in ("1. Open the lid", "2. Pour the water", "4. Stir", "- alpha", "- beta",
+                 "Say **hello** and *wave*, then go."):
+        assert line in lines, text
+
+
+async def test_text_shows_a_selects_choice_not_the_options_of_one_kept_out_of_sight(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("plainwords.html"))
+    text = (await run_tool(tab, "text")).text
+    assert "Germany" not in text, text
+    assert "Free" not in text, text
+    assert "Plan Pro" in text, text

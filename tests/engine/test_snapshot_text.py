@@ -332,7 +332,8 @@ def test_rows_left_out_of_a_long_table_are_counted() -> None:
                                                                "--scope on the table or -v "
                                                                "after scrolling shows them]")
     assert make([Line(0, ROW, "unloaded", more=970)]).text.endswith(
-        "- [970 more rows not in the page yet (aria-rowcount); scrolling the table loads them]")
+        "- [970 more rows not in the page yet (aria-rowcount); scrolling the table, or its "
+        "next page, brings them]")
 
 
 def test_items_left_out_of_a_long_list_are_counted_with_how_to_see_them() -> None:

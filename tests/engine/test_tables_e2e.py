@@ -95,7 +95,7 @@ async def test_aria_grid_and_treegrid_rows_are_lines_of_cells_with_their_states(
     assert "\n    - row [level=2] | main.py | file |\n" in text
     # a virtual grid holds 3 of its 40 rows (aria-rowcount): the rest are counted
     assert "    - row | photo.jpg | 3 MB |\n    - [37 more rows not in the page yet " \
-           "(aria-rowcount); scrolling the table loads them]\n" in text
+           "(aria-rowcount); scrolling the table, or its next page, brings them]\n" in text
 
 
 async def test_grid_cells_that_take_focus_or_selection_keep_their_refs_under_the_row(

@@ -1,0 +1,314 @@
+// The page helper: the page's text as a person reads it, for `text` (plain, or as
+// markdown), a wait for words, and all an element holds (`text @N`).
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { get, SKIP_TAGS, roleOf, standIn, clean, hiddenForName, standsApart, breaksLine,
+    isBlock, composedParent, masked, valueOf } = P;
+
+  // All an element holds, for `text @N`: a field's value (a password's stays masked), else
+  // its rendered text. Reads only: nothing scrolls, takes focus or changes.
+  function fullText(id) {
+    const el = get(id);
+    if (!el) return null;
+    if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { kind: "frame", text: "" };
+    const src = standIn(el) || el;
+    const role = roleOf(src);
+    if (role === "textbox" && (src.isContentEditable || P.codeEditorOf(src)))  // ("lines": in part)
+      return { kind: P.editorPartial(src) ? "lines" : "value", text: valueOf(src, role) || "" };
+    if (src.tagName === "SELECT") {  // every option, where a snapshot lists the first ones
+      return { kind: "options", text: Array.from(src.options, (o) => clean(o.label || o.text) +
+        (o.selected ? " [selected]" : "") + (o.disabled || (o.parentNode && o.parentNode.disabled)
+          ? " [disabled]" : "")).join("\n") };
+    }
+    const value = valueOf(src, role);
+    if (masked(src)) return { kind: "value", text: value || "" };
+    if (value !== null && value !== undefined &&
+        (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
+         value !== "")) return { kind: "value", text: String(value) };
+    return { kind: "text", text: flatText(el) };
+  }
+
+  function pageText() {
+    return document.body ? P.unfaded(flatText(document.body)) : "";
+  }
+
+  // Whether the document's text holds `text` (a wait's poll): in a hidden one, once the
+  // page's due timers ran (`secret`: the hook's; page_hits.js `pump`).
+  function hasText(text, secret) {
+    P.pump(secret);
+    return pageText().includes(text);
+  }
+
+  // A document's text for `text` (`fmt` "markdown" or "text"): [its URL, the text, 0]; in
+  // the top document while timers it armed as it loaded or in reply to input have not run
+  // (`secret`: the hook's, hook.js), [its URL, null, how many], for a read once they ran.
+  function readText(fmt, secret) {
+    P.pump(secret);
+    const loading = P.loadTimers(secret);
+    const text = loading ? null : fmt === "markdown" ? markdown() : pageText();
+    return [location.href, text, loading];
+  }
+
+  // The text a person reads in an element, as its innerText, with what innerText leaves
+  // out: the space between two boxes of their own in a line whose words touch (inline-block
+  // badges: innerText reads "NewSale", a person two words), and what its shadow roots show.
+  // A style is read only between two text nodes whose words innerText shows glued together,
+  // not for every element of a big page; a space is put there in innerText's text. With a
+  // shadow root or a slot inside, the elements on the way to them and to such boxes are read
+  // node by node, in the order the page is drawn (a host's shadow tree, a slot's assigned
+  // nodes); every other element by its innerText, as it is.
+  function flatText(root) {
+    const full = root.innerText;  // none for an element that is no HTML element (svg)
+    const onWay = new Set();
+    const mark = (n) => {
+      for (let up = n; up && !onWay.has(up); up = up === root ? null : composedParent(up))
+        onWay.add(up);
+    };
+    const displays = new Map();  // element -> its display, read once
+    const displayOf = (el) => {
+      let d = displays.get(el);
+      if (d === undefined) displays.set(el, (d = getComputedStyle(el).display));
+      return d;
+    };
+    const apart = [];  // the boxes whose words touch another's
+    const spaces = [];  // where in `full` a space keeps them apart (-1: not known)
+    const roots = [root];
+    while (roots.length) {
+      const tree = roots.pop();
+      // in the root's tree, words innerText shows glued to the ones before; in a shadow tree
+      // (innerText shows none of it), words that touch in the DOM
+      const aligned = tree === root && full !== undefined;
+      const walker = document.createTreeWalker(
+        tree, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      let last = null;  // the text node before (aligned: the last innerText shows)
+      const at = { shown: full, lower: null, p: 0, start: 0, slack: 0 };
+      for (let n = walker.currentNode; n; n = walker.nextNode()) {
+        if (n.nodeType === 3) {
+          if (SKIP_TAGS.has(n.parentNode.tagName)) continue;
+          let glued;  // a letter or digit right after one, across two text nodes
+          if (aligned) {
+            const was = at.p;
+            if (!shownAt(at, n.data)) continue;  // not shown: hidden, or only spaces
+            glued = last !== null && at.start === was &&
+              WORD_END.test(full.slice(Math.max(0, was - 2), was)) &&
+              WORD_START.test(full.slice(was, was + 2));
+          } else {
+            glued = last !== null && WORD_END.test(last.data) && WORD_START.test(n.data);
+          }
+          const box = glued ? boxBetween(last, n, displayOf) : null;
+          if (box) {
+            apart.push(box);
+            spaces.push(aligned ? at.start : -1);
+          }
+          last = n;
+          continue;
+        }
+        if (n.shadowRoot) roots.push(n.shadowRoot);
+        // (a select's words are what it shows: read apart, `selectShows`)
+        if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT") mark(n);
+      }
+    }
+    if (!onWay.size && !spaces.includes(-1)) {
+      if (full === undefined) return root.textContent;
+      let text = "";
+      let from = 0;
+      for (const i of spaces) {
+        text += full.slice(from, i) + " ";
+        from = i;
+      }
+      return text + full.slice(from);
+    }
+    for (const box of apart) mark(composedParent(box));
+    const out = [];
+    let line = "";
+    const push = () => {
+      const t = line.replace(/[ \t]+/g, " ").trim();
+      if (t) out.push(t);
+      line = "";
+    };
+    function walk(node) {
+      if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
+      if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName)) return;
+      const cs = getComputedStyle(node);
+      if (cs.display === "none") return;
+      if (node.tagName === "SELECT") {
+        line += " " + selectShows(node, cs) + " ";
+        return;
+      }
+      const block = breaksLine(cs.display) && cs.display !== "table-cell";
+      const gap = !block && standsApart(cs.display);  // a cell, a badge: a space around
+      if (block) push();
+      else if (gap) line += " ";
+      if (!onWay.has(node)) {
+        const t = cs.visibility === "hidden" ? "" : node.innerText || "";
+        const parts = t.split("\n");
+        for (let i = 0; i < parts.length; i++) {
+          line += parts[i];
+          if (i < parts.length - 1) push();
+        }
+      } else {
+        const assigned = node.tagName === "SLOT" ? node.assignedNodes({ flatten: true }) : [];
+        const kids = assigned.length ? assigned : (node.shadowRoot || node).childNodes;
+        for (const c of kids) walk(c);
+      }
+      if (block) push();
+      else if (gap) line += " ";
+    }
+    walk(root);
+    push();
+    return out.join("\n");
+  }
+
+  // What a person sees of a <select>: its choice (a list box: its options), none for one a
+  // widget keeps out of sight behind its own (Tom Select's, Select2's: page_shown.js)
+  function selectShows(sel, cs) {
+    if (P.leftBehind(sel, cs) || cs.visibility === "hidden") return "";
+    const list = sel.multiple || sel.size > 1;
+    return [...(list ? sel.options : sel.selectedOptions)].map((o) => clean(o.label))
+      .filter(Boolean).join(list ? ", " : " ");
+  }
+
+  // Two words read as one when glued; punctuation ("link, and") or a price's parts
+  // ("$19.99") glued read as they should, and are not looked at.
+  const WORD_END = /[\p{L}\p{N}]$/u;
+  const WORD_START = /^[\p{L}\p{N}]/u;
+
+  // Where the innerText `at.shown` shows a text node's words, after `at.p`: true, with
+  // at.start and at.p their start and end, or false when it does not (a hidden node, one of
+  // spaces only). As they are, or with their spaces collapsed, found at once; else read
+  // char by char, spaces and case aside (a pre's spaces, a text-transform), where up to
+  // SHOWN_SKIP characters innerText shows of no text node (a list's marker) may come first,
+  // and as many as the nodes not found since held (a text-transform that changed a word's
+  // length): the reading catches up after them.
+  const SHOWN_SKIP = 64;
+  function shownAt(at, data) {
+    const shown = at.shown;
+    let t = data.trim();
+    if (!t) return false;
+    let q = at.p;
+    while (q < shown.length && isSpace(shown.charCodeAt(q))) q++;
+    if (!shown.startsWith(t, q) && !(SPACES.test(t) && shown.startsWith(
+      (t = t.replace(/\s+/g, " ")), q))) return shownLike(at, data);
+    at.start = q;
+    at.p = q + t.length;
+    at.slack = 0;
+    return true;
+  }
+
+  const SPACES = /\s\s|[\t\n\r\f]/;
+
+  function shownLike(at, data) {
+    if (at.lower === null) at.lower = at.shown.toLowerCase();
+    const shown = at.lower;
+    const text = data.toLowerCase();
+    if (shown.length !== at.shown.length) return false;  // its places would not be innerText's
+    let i = 0;
+    while (i < text.length && isSpace(text.charCodeAt(i))) i++;
+    const first = text[i];
+    for (let q = shown.indexOf(first, at.p); q >= 0 && q - at.p <= SHOWN_SKIP + at.slack;
+         q = shown.indexOf(first, q + 1)) {
+      const end = matchFrom(shown, q, text, i);
+      if (end >= 0) {
+        at.start = q;
+        at.p = end;
+        at.slack = 0;
+        return true;
+      }
+    }
+    at.slack += text.length;
+    return false;
+  }
+
+  // The end in `shown` of text[i..] read from shown[q], spaces aside; -1 when it differs.
+  function matchFrom(shown, q, text, i) {
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (isSpace(c)) continue;
+      while (q < shown.length && isSpace(shown.charCodeAt(q))) q++;
+      if (shown.charCodeAt(q) !== c) return -1;
+      q++;
+    }
+    return q;
+  }
+
+  const isSpace = (c) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
+
+  // Of two text nodes whose words touch, a (before) and b: the box of its own in a line
+  // (standsApart) holding one but not the other, when no line break is between them
+  // (innerText keeps the words of two blocks, two cells, apart itself); else null.
+  function boxBetween(a, b, displayOf) {
+    let box = null;
+    let n = b.parentNode;
+    for (; n && n.nodeType === 1 && !n.contains(a); n = n.parentNode) {
+      const d = displayOf(n);
+      if (breaksLine(d)) return null;
+      if (standsApart(d)) box = n;
+    }
+    for (let m = a.parentNode; m && m !== n && m.nodeType === 1; m = m.parentNode) {
+      const d = displayOf(m);
+      if (breaksLine(d)) return null;
+      if (standsApart(d)) box = m;
+    }
+    return box;
+  }
+
+  // The marker a person reads before a list item: its number in an ordered list (its
+  // `value`, else its place from the list's `start`), else a bullet.
+  function listMarker(li) {
+    const ol = li.parentElement && li.parentElement.tagName === "OL" ? li.parentElement : null;
+    if (!ol) return "\u2022";
+    return (li.value || [...ol.children].filter((c) => c.tagName === "LI").indexOf(li) +
+      (ol.start || 1)) + ".";
+  }
+
+  // Inline emphasis as markdown writes it (an empty one, an icon's <i>, says nothing)
+  const MARKS = { STRONG: "**", B: "**", EM: "*", I: "*", CODE: "\u0060" };
+  const MARKED = /^(?:- |\d+\. )$/;  // a list item's line holding its marker only
+
+  function markdown() {
+    const out = [], leaving = P.fadingOut();
+    let line = "";
+    const push = () => { const t = line.replace(/[ \t]+/g, " ").trim(); if (t) out.push(t); line = ""; };
+    function md(node, listDepth) {
+      if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
+      if (node.nodeType !== 1) return;
+      const el = node;
+      if (SKIP_TAGS.has(el.tagName) || hiddenForName(el) || leaving.has(el)) return;
+      const tag = el.tagName;
+      if (/^H[1-6]$/.test(tag)) { push(); line = "#".repeat(+tag[1]) + " " + clean(el.innerText); push(); return; }
+      if (tag === "A" && el.hasAttribute("href")) {
+        const t = clean(el.innerText);
+        if (t) line += "[" + t + "](" + el.href + ")";
+        return;
+      }
+      if (tag === "IMG") { const alt = clean(el.getAttribute("alt")); if (alt) line += "![" + alt + "]"; return; }
+      if (tag === "BR") { push(); return; }
+      if (tag === "LI") {
+        const marker = listMarker(el);
+        push();
+        line = "  ".repeat(Math.max(0, listDepth - 1)) +
+          (marker === "\u2022" ? "-" : marker) + " ";
+      }
+      if (tag === "PRE") { push(); out.push("```\n" + el.innerText + "\n```"); return; }
+      const mark = MARKS[tag] && clean(el.innerText) ? MARKS[tag] : "";
+      if (mark) {
+        line += mark + clean(el.innerText) + mark;
+        return;
+      }
+      const block = isBlock(el);
+      // (a block in a list item, its <p>, goes on the line of the item's marker)
+      if (block && tag !== "LI" && !MARKED.test(line.trimStart())) push();
+      const nextDepth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
+      const root = el.shadowRoot || el;
+      for (let c = root.firstChild; c; c = c.nextSibling) md(c, nextDepth);
+      if (tag === "TD" || tag === "TH") line += " | ";
+      if (block) push();
+    }
+    if (document.body) md(document.body, 0);
+    push();
+    return out.join("\n");
+  }
+
+  Object.assign(P, { fullText, pageText, hasText, markdown, readText, listMarker });
+})();
