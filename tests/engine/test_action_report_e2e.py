@@ -94,6 +94,7 @@ async def test_the_read_after_input_gives_the_states_and_value_the_element_s_inf
         # what the page said (test_page_said_e2e.py)
         assert state.pop("invalid") is None, name
         assert state.pop("said") is None, name
+        assert state.pop("inDialog") is False, name  # (no dialog holds these)
         assert state.pop("name") in (None, info["name"]), name
         assert state.pop("armed") is None, name  # (asked with the hook's secret only)
         assert state == {k: info[k] for k in ("states", "value", "checked", "connected")}, name

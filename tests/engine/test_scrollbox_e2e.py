@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, ref, target, text_of, value_of
+from pagetools import goto, js, ref, target, text_of, value_of, watch_listeners
 from tabsteward.bridge.engine import actions, dragging, files
 from tabsteward.bridge.engine.model import Snapshot
 from tabsteward.bridge.engine.outputs import at
@@ -127,7 +127,9 @@ async def test_a_row_cut_off_by_a_box_that_cannot_scroll_is_hidden_not_covered(
 
 async def test_a_row_of_a_box_its_page_scrolls_on_the_wheel_is_scrolled_to_and_clicked(
         tab: Tab, site: Site) -> None:
-    # (its overflow is hidden, as perfect-scrollbar's: a person scrolls it with the wheel)
+    # (its overflow is hidden, as perfect-scrollbar's: a person scrolls it with the wheel;
+    # the hook hears the page's script add its wheel listener)
+    await watch_listeners(tab)
     shot = await open_page(tab, site, "wheeled")
     await actions.click(tab, target(shot, "button", "Roll 5"))
     assert await text_of(tab, "#out") == "Roll 5 clicked"
