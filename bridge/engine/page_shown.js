@@ -88,11 +88,11 @@
     return { has, grows: (el) => grown.has(el) || has(el) };
   }
 
-  // An open dialog a page makes modal itself (aria-modal, or not saying so: Webix's; with a
-  // veil over the rest, as Bootstrap's and SweetAlert2's are), or null. Only where the veil is there: all corners
-  // of the viewport but one (a toast's) reach the dialog, or a fixed box over (nearly) all
-  // the viewport. The corners are taken INSET px in, off a scroll bar or the gutter a page
-  // keeps for one while its modal stops the scrolling (Fluent's; the root still counts it).
+  // An open dialog a page makes modal itself (aria-modal, or not saying so: Webix's, a tour's
+  // open <dialog>; with a veil over the rest, as Bootstrap's and SweetAlert2's are), or
+  // null. Only where the veil is there: all corners of the viewport but one (a toast's)
+  // reach the dialog, or a fixed box over (nearly) all the viewport, taken INSET px in, off
+  // a scroll bar or the gutter a page keeps for one while its modal stops the scrolling.
   const INSET = 24, MODALS = "[aria-modal=true], [role=dialog], [role=alertdialog], dialog[open]";
   function pageModal() {
     const veiled = (d, x, y) => {
@@ -442,9 +442,9 @@
   // keep the original <select> for the form): out of the tab order and drawn invisible
   // (see-through, clipped away, a pixel wide). No person reaches it; they use the widget.
   const FIELD_TAGS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
-  // So is a text field laid off the page (page_scroll.js `offPage`).
+  // So is a text field laid off the page (page_scroll.js `offPage`), but not one moved aside
   function leftBehind(el, cs) {
-    if (P.offPage(el, cs)) return true;
+    if (P.offPage(el, cs)) return !P.movedAside(el);
     // (a file input laid see-through over the button it is drawn as is what takes files)
     if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
         el.type === "file") return false;
@@ -468,8 +468,8 @@
   const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner",
                            "contentinfo", "complementary", "region", "form", "search"]);
 
-  // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty,
-  // over (nearly) all the viewport. It takes a click to close what it is under: no control.
+  // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty (an
+  // SVG's shapes: a tour's), over (nearly) all the viewport; a click there closes: no control.
   function veil(el, cs) {
     if ((cs.position !== "fixed" && cs.position !== "absolute") || HAS_WORD.test(
       el.textContent || "") || (el.firstElementChild && el.tagName !== "svg")) return false;

@@ -41,6 +41,10 @@
     return null;
   }
 
+  // Whether a kit's combobox field laid off the page stands for the choice its box shows
+  // (Tom Select's, Selectize's, once one is chosen): it is the field, reached through the box
+  const movedAside = (el) => el.getAttribute("role") === "combobox" && !!shownChoice(el);
+
   // What a collapsed combobox with an empty field says is chosen in the list it controls,
   // where nothing beside the field shows it: its options marked selected (Element Plus
   // draws the choice where it draws its placeholder, and marks the option; Ant Design's
@@ -434,7 +438,7 @@
   }
 
   Object.assign(P, { valueOf, optionsOf, takesMany, tiedTo, selectBehind, selectFor, confirmOf,
-    keptHidden, oneOfPanels,
+    keptHidden, oneOfPanels, movedAside,
     fieldAfter, labelOf, editorText, codeEditorOf, drawsForEditor,
     editorBox, editorPartial, KIT_LABEL });
 })();

@@ -374,3 +374,13 @@ async def test_check_on_a_box_shown_only_under_the_pointer_reads_the_box_it_chec
     out = await actions.check(tab, target(shot, "checkbox", "Parks"), True)
     assert "now checked" in out.text(), out.text()
     assert await js(tab, "document.getElementById('parks').checked") is True
+
+
+async def test_a_combobox_whose_field_is_moved_aside_shows_its_choice_and_is_chosen_in(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("asidecombo.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'combobox "Country"' in shot.text, shot.text
+    assert 'value="Norway"' in line_of(shot, ref(shot, "combobox", "Country")), shot.text
+    out = await actions.select(tab, target(shot, "combobox", "Country"), ["France"])
+    assert await text_of(tab, "#status") == "country=France", out.text()
