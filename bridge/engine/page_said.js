@@ -84,7 +84,8 @@
   // Where a page says something with no live region, as many do: a box its classes call a
   // message (an error line, a toast: "err", "n-message", "toast", "flash", ...), short
   // words and no field in it, outside the regions found and any row or list; outermost.
-  const MESSAGE = /(?:^|[\s_-])(?:err|errors?|alert|toast|snackbar|notice|notification|message|msg|feedback|flash|success|warning|invalid|danger)(?:$|[\s_-])/i;
+  const MESSAGE = new RegExp("(?:^|[\\s_-])(?:err|errors?|alert|toast|snackbar|notice|" +
+    "notification|message|msg|feedback|flash|success|warning|invalid|danger)(?:$|[\\s_-])", "i");
   const MESSAGE_CSS = ["err", "alert", "toast", "snack", "notice", "notif", "message", "msg",
     "feedback", "flash", "success", "warn", "invalid", "danger"]
     .map((w) => `[class*="${w}" i]`).join(",");
@@ -196,8 +197,8 @@
       }
       // (what a region added after a break, a toast stacked under one; not a status line
       // that grew its own sentence: "3 files uploaded, 2 failed" is said whole)
-      const fresh = was && words.startsWith(was + " ") && HAS_WORD.test(words[was.length + 1]) ?
-        clean(words.slice(was.length)) : words;
+      const fresh = was && words.startsWith(was + " ") &&
+        HAS_WORD.test(words[was.length + 1]) ? clean(words.slice(was.length)) : words;
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     before = now;
@@ -227,8 +228,9 @@
   function tooltips(id) {
     const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
     for (const n of [...document.querySelectorAll(TIP_CSS)].slice(0, MESSAGE_LOOKS)) {
-      if (TIP.test(typeof n.className === "string" ? n.className : "") && !n.matches(CONTROLS) &&
-          !n.querySelector(CONTROLS) && (n.textContent || "").length <= SAID_MAX) found.add(n);
+      if (TIP.test(typeof n.className === "string" ? n.className : "") &&
+          !n.matches(CONTROLS) && !n.querySelector(CONTROLS) &&
+          (n.textContent || "").length <= SAID_MAX) found.add(n);
     }
     const root = el ? el.getRootNode() : null;
     for (const d of (el && el.getAttribute("aria-describedby") || "").split(/\s+/)) {
@@ -236,9 +238,10 @@
       if (n) found.add(n);
     }
     const fading = P.fadingOut();
-    return [...new Set([...found].filter((n) => n.checkVisibility({ opacityProperty: true,
+    const words = [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
       visibilityProperty: true }) && !fading.has(n))
-      .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]).filter(Boolean))];
+      .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]);
+    return [...new Set(words.filter(Boolean))];
   }
 
   Object.assign(P, { saidStart, saidFound, tells, tooltips, dialogLater, inDialog });

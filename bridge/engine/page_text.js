@@ -269,20 +269,33 @@
   function markdown() {
     const out = [], leaving = P.fadingOut();
     let line = "";
-    const push = () => { const t = line.replace(/[ \t]+/g, " ").trim(); if (t) out.push(t); line = ""; };
+    const push = () => {
+      const t = line.replace(/[ \t]+/g, " ").trim();
+      if (t) out.push(t);
+      line = "";
+    };
     function md(node, listDepth) {
       if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
       if (node.nodeType !== 1) return;
       const el = node;
       if (SKIP_TAGS.has(el.tagName) || hiddenForName(el) || leaving.has(el)) return;
       const tag = el.tagName;
-      if (/^H[1-6]$/.test(tag)) { push(); line = "#".repeat(+tag[1]) + " " + clean(el.innerText); push(); return; }
+      if (/^H[1-6]$/.test(tag)) {
+        push();
+        line = "#".repeat(+tag[1]) + " " + clean(el.innerText);
+        push();
+        return;
+      }
       if (tag === "A" && el.hasAttribute("href")) {
         const t = clean(el.innerText);
         if (t) line += "[" + t + "](" + el.href + ")";
         return;
       }
-      if (tag === "IMG") { const alt = clean(el.getAttribute("alt")); if (alt) line += "![" + alt + "]"; return; }
+      if (tag === "IMG") {
+        const alt = clean(el.getAttribute("alt"));
+        if (alt) line += "![" + alt + "]";
+        return;
+      }
       if (tag === "BR") { push(); return; }
       if (tag === "LI") {
         const marker = listMarker(el);
