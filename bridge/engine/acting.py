@@ -11,7 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..cdp.connection import Answer, Command, held
-from ..errors import ActionTimeout, BrowserError, TabError, TargetError, UsageError
+from ..errors import (
+    ActionTimeout,
+    BrowserError,
+    TabError,
+    TabstewardError,
+    TargetError,
+    UsageError,
+)
 from . import drawing, sent
 from .collect import HOOK_SECRET
 from .model import Frame, Handle
@@ -343,6 +350,27 @@ def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None
     outcome.changes.append(("form not sent, " if blocked else "") + "invalid: " +
                            ", ".join(said) + (f" and {more} more" if more > 0 else ""))
     outcome.data["invalid"] = data
+
+
+async def replied(tab: Tab, frame: Frame) -> dict[str, Any] | None:
+    """What the page replied in the frame's document since its last read (page_info.js
+    `replied`: the fields it found invalid, what it said, the dialog that went), read after
+    input that has no element to read back (keys, a drag, a slider's steps, a late look);
+    None where it could not be read (the document went)."""
+    try:
+        found = await tab.evaluate(frame, "__ts.replied()", follow=False)
+    except TabstewardError as exc:
+        log.debug("no reply read: %s", exc.message)
+        return None
+    return found if isinstance(found, dict) else None
+
+
+def report_replied(tab: Tab, frame: Frame, found: dict[str, Any] | None,
+                   outcome: Outcome) -> None:
+    """Say what `replied` read: the fields found invalid, what the page said."""
+    if found is not None:
+        report_invalid(tab, frame, found.get("invalid"), outcome)
+        report_said(found.get("said"), outcome)
 
 
 def report_said(found: Any, outcome: Outcome) -> None:

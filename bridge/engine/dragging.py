@@ -13,16 +13,9 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import (
-    BrowserError,
-    TabError,
-    TargetCovered,
-    TargetError,
-    TargetNotInteractable,
-    UsageError,
-)
+from ..errors import TargetCovered, TargetError, TargetNotInteractable, UsageError
 from . import shield
-from .acting import Outcome, describe, report_said
+from .acting import Outcome, describe, replied, report_replied
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
 from .drag_report import ListState, report
@@ -239,10 +232,11 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
         await hand.button("mouseReleased", hand.x, hand.y)
     await asyncio.sleep(STEP_PAUSE)  # a library's drop handler may run on the next frame
     await _dropped(tab, src)
-    replied = await _replied(tab, src.frame)
+    # (read before the list is read back: a read of an element starts the record anew)
+    found = await replied(tab, src.frame)
     said = report(src_what, dst_what, before, *await _read_back(tab, src, dst, plan, before))
     out = Outcome(said.did, said.changes, said.data)
-    report_said(replied, out)
+    report_replied(tab, src.frame, found, out)
     return out
 
 
@@ -297,10 +291,10 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
             await _drag_event(tab, "drop", ex, ey, hand.html5)
         await hand.button("mouseReleased", ex, ey)
     await asyncio.sleep(STEP_PAUSE)  # a page's handler of the release may run on the next frame
-    replied = await _replied(tab, src.frame)
+    found = await replied(tab, src.frame)  # (before the element's read starts it anew)
     out = _moved_by(what, dx, dy, before, await tab.evaluate(
         src.frame, f"[__ts.rect({held}), __ts.info({src.local})]"), info)
-    report_said(replied, out)
+    report_replied(tab, src.frame, found, out)
     return out
 
 
@@ -348,16 +342,6 @@ async def _dropped(tab: Tab, src: Handle) -> None:
     if moving:
         async with drawn_while(tab):
             await asyncio.sleep(float(moving) / 1000 + STEP_PAUSE)
-
-
-async def _replied(tab: Tab, frame: Frame) -> Any:
-    """What the page said in reply to the drag (page_said.js, read before any read of an
-    element starts its record anew): a status line a drop or a swipe set."""
-    try:
-        found = await tab.evaluate(frame, "__ts.replied()")
-    except (BrowserError, TabError, TargetError, UsageError):
-        return None
-    return found.get("said") if isinstance(found, dict) else None
 
 
 def _cause(e: TargetError) -> str:

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 from typing import Any
 
 from ..cdp.connection import Command
 from ..errors import (
-    BrowserError,
     RefNotFound,
-    TabError,
-    TargetError,
     TargetNotInteractable,
     UsageError,
 )
@@ -24,7 +20,9 @@ from .acting import (
     guarded,
     input_then_read,
     read_back,
+    replied,
     report_invalid,
+    report_replied,
     report_said,
 )
 from .model import Handle
@@ -230,9 +228,6 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     # fields an Enter or a Space that asked a form to go found invalid
     if tab.state.dialog is None and "url" not in out.data:
         frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
-        with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
-            found = None if frame is None else await tab.evaluate(frame, "__ts.replied()")
-            if frame is not None and isinstance(found, dict):
-                report_invalid(tab, frame, found.get("invalid"), out)
-                report_said(found.get("said"), out)
+        if frame is not None:
+            report_replied(tab, frame, await replied(tab, frame), out)
     return out

@@ -10,9 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..errors import ActionTimeout, TabstewardError
+from ..errors import ActionTimeout
 from . import motion, replies, sent
-from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome, report_invalid, report_said
+from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome, replied, report_replied
 from .model import Frame
 from .navigation import load_capped
 from .tab import Tab
@@ -70,11 +70,4 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
 async def _replied_since(tab: Tab, frame: Frame, out: Outcome) -> None:
     """What the page said (a toast after its fetch's answer) and the fields it marked
     invalid (its server's check) since the action's own report was read, into it."""
-    try:
-        found = await tab.evaluate(frame, "__ts.replied()", follow=False)
-    except TabstewardError as exc:  # the page went meanwhile: nothing more to say
-        log.debug("no late reply read: %s", exc.message)
-        return
-    if isinstance(found, dict):
-        report_invalid(tab, frame, found.get("invalid"), out)
-        report_said(found.get("said"), out)
+    report_replied(tab, frame, await replied(tab, frame), out)

@@ -3,18 +3,9 @@ sets it without the mouse: focused, then its keys pressed until it shows the num
 
 from __future__ import annotations
 
-import contextlib
-
-from ..errors import (
-    BrowserError,
-    CDPError,
-    TabError,
-    TargetError,
-    TargetNotInteractable,
-    UsageError,
-)
+from ..errors import CDPError, TargetNotInteractable, UsageError
 from . import keyboard, keys
-from .acting import Outcome, guarded, report_said
+from .acting import Outcome, guarded, replied, report_replied
 from .model import Handle
 from .tab import Tab
 
@@ -120,6 +111,5 @@ async def set_number(tab: Tab, handle: Handle, role: str, what: str, text: str,
     if at != want:
         out.changes.append(f"it stopped at {shown(at)}, not {shown(want)}, after {pressed} key "
                            f"press{'' if pressed == 1 else 'es'}: the page takes it no nearer")
-    with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
-        report_said((await tab.evaluate(handle.frame, "__ts.replied()") or {}).get("said"), out)
+    report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
     return out
