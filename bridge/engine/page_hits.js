@@ -247,7 +247,7 @@
     if (!el || !el.isConnected) return { error: "gone" };
     const fold = foldOf(el);
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
-    const own = el.tagName === "LABEL" && P.standIn(el) ? ownBox(P.standIn(el)) : null;
+    const own = el.tagName === "LABEL" ? ownBox(P.standIn(el) || el) : null;
     if (own) return own;  // (a label standing in for a switch that is clicked in its box)
     const res = pointOn(el);
     if (!res.error) {

@@ -21,7 +21,7 @@
   // A container that repeats among its siblings and holds text and a ref (a list item, a
   // post, a card) is one line, its controls under it.
   const ROWS_MAX = 100;  // rows of one table in an unscoped snapshot; the rest are counted
-  const MARKER = /^(?:\u2022|\d+\.)\s*$/, MARKER_AT = /^(?:\u2022|\d+\.) /;  // a list item's
+  const MARKER = /^(?:\u2022|\d+\.)\s*$/, MARKER_AT = /^(?:\u2022|\d+\.) /;  // an item's mark
   const LEAD_REFS = 3;  // refs a container's first words may follow and still name it
 
   // A row: [depth, kind, role, name, id, states, value, loc, extra]
