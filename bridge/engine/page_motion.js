@@ -81,5 +81,23 @@
     return Math.ceil(left);
   }
 
-  Object.assign(P, { ending, fadingOut, unfaded, motionLeft });
+  // Whether the page drew two frames since the debugger's attach number `n` showed it,
+  // counted from the first look once the page finds itself shown (placing.py
+  // `drawn_once_shown`: input waits for them)
+  const drawn = new Map();
+  function drawnSince(n) {
+    if (!drawn.has(n)) {
+      drawn.set(n, 0);
+      const count = () => {
+        drawn.set(n, drawn.get(n) + 1);
+        if (drawn.get(n) < 2) requestAnimationFrame(count);
+      };
+      if (!document.hidden) requestAnimationFrame(count);
+      else document.addEventListener("visibilitychange", () => requestAnimationFrame(count),
+                                     { once: true });
+    }
+    return drawn.get(n) >= 2;
+  }
+
+  Object.assign(P, { ending, fadingOut, unfaded, motionLeft, drawnSince });
 })();

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..cdp.connection import CDPConnection
 from ..cdp.extension import ExtensionConnection
-from ..errors import BrowserError, PolicyError, TabError
+from ..errors import BrowserError, PolicyError, TabError, UsageError
 from . import outputs, sent
 from .gate import Gate
 from .outputs import Output
@@ -253,6 +253,11 @@ class Browser:
             # on once they are enabled too (focus emulation, events), as if never detached
             if tab.child_inits:
                 await asyncio.wait(set(tab.child_inits), timeout=CHILD_INIT_WAIT)
+            try:  # its page shown now: input goes once it drew (placing.py)
+                await tab.drawn_once_shown()
+            except (BrowserError, TabError, UsageError) as exc:
+                log.debug("tab %s: no frame known drawn after the attach: %s", tab.id,
+                          exc.message)
 
     def _forget(self, tab: Tab) -> None:
         self.tabs.pop(tab.target_id, None)
