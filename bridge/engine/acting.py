@@ -375,17 +375,18 @@ def report_replied(tab: Tab, frame: Frame, found: dict[str, Any] | None,
 
 def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
-    `saidFound`, the element's read-back carries it): an alert, a status line, a toast; and
-    that the dialog the action's element was in closed with it."""
+    `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
+    that the dialog the action's element was in closed with it, and that one opened."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
-    closed = found.get("closed")
-    if isinstance(closed, dict):
-        # (the page's words only inside quotes: its role is one of two, or "dialog")
-        role = closed.get("role") if closed.get("role") == "alertdialog" else "dialog"
-        name = closed.get("name")
-        outcome.changes.append(f"closed the {role}" +
-                               (f" {quote(name)}" if isinstance(name, str) and name else ""))
+    for key, verb in (("closed", "closed"), ("opened", "opened")):
+        dialog = found.get(key)
+        if isinstance(dialog, dict):
+            # (the page's words only inside quotes: its role is one of two, or "dialog")
+            role = dialog.get("role") if dialog.get("role") == "alertdialog" else "dialog"
+            name = dialog.get("name")
+            outcome.changes.append(f"{verb} the {role}" +
+                                   (f" {quote(name)}" if isinstance(name, str) and name else ""))
     said = [(words, left) for words, left in
             (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
             if isinstance(words, str) and words and isinstance(left, int)]

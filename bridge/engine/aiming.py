@@ -84,7 +84,9 @@ def reaches(handle: Handle, aim: Aim) -> str:
     """', which activates button "Buy"' when the click reaches another element than the one
     named, else ''."""
     t = aim.target
-    if t is None or aim.target_id == handle.local:
+    # (nor when that element is a box handling the clicks of what it holds, a table's
+    # wrapper that selects its rows: page_info.js `delegate`)
+    if t is None or aim.target_id == handle.local or t.get("delegate") is True:
         return ""
     return f", which activates {named(t)}"
 

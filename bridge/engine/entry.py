@@ -12,7 +12,7 @@ from ..errors import (
     UsageError,
 )
 from ..policy import keystrokes
-from . import keyboard, keys, pasting, pointer, stepping
+from . import keyboard, keys, pasting, pointer, replies, stepping
 from .acting import (
     Outcome,
     _call_on,
@@ -225,9 +225,11 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
         pressed, "pressed")
     # what the keys made the page say, or close (an Escape shutting a dialog), and the
-    # fields an Enter or a Space that asked a form to go found invalid
+    # fields an Enter or a Space that asked a form to go found invalid: once the timers
+    # and frames they armed in reply ran (as a click's: pointer.REPLY_WAIT)
     if tab.state.dialog is None and "url" not in out.data:
         frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
         if frame is not None:
+            await replies.came(tab, frame.id, cap=pointer.REPLY_WAIT, data=False)
             report_replied(tab, frame, await replied(tab, frame), out)
     return out

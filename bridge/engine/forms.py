@@ -13,7 +13,7 @@ from ..policy.facts import is_toggle
 from ..policy.intent import Element
 from ..policy.words import TOGGLE_ROLES
 from . import replies
-from .acting import Outcome, _call_on, describe, guarded
+from .acting import Outcome, _call_on, describe, guarded, replied, report_replied
 from .aiming import Ask
 from .entry import enter_text, press
 from .pointer import GONE, MOUSE, _click, _report_state, click, hover, state_said
@@ -106,6 +106,8 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         raise TargetNotInteractable(f"{what} is {err}; nothing was selected")
     out = Outcome(f"selected {', '.join(res['selected'])} in {what}", seen.changes,
                   {**seen.data, "selected": res["selected"]})
+    # what the page said to the change (its handler's status line, a field it found wrong)
+    report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
     return out
 
 

@@ -55,5 +55,24 @@
   const small = (el, role) => !!role || el.tagName === "ARTICLE" ||
     el.textContent.length <= CARD_CHARS;
 
-  Object.assign(P, { boxable, small });
+  // Whether a box that takes clicks holds content that stays its own: a control (a
+  // popover's panel that stops clicks), a table or a list (a wrapper that selects a
+  // grid's rows by delegation, as DataTables' does). Such a box keeps its lines under it,
+  // and a click inside it is not reported as the box's.
+  const CONTENT = "table, [role=table], [role=grid], [role=treegrid], ul, ol, [role=list], " +
+    "[role=listbox], [role=tree]";
+  const holdsContent = (el) => !!el.querySelector(`${P.CONTROLS}, ${CONTENT}`);
+
+  // Whether a box's words are the name of a field among its lines (`rows` from `start`):
+  // the label written beside that field, not the box's title (a row of labelled fields,
+  // Material's, is no card)
+  const FIELDS = new Set(["textbox", "searchbox", "checkbox", "switch", "radio", "combobox",
+    "slider", "spinbutton", "listbox"]);
+  function labelsField(rows, start, name) {
+    const words = P.clean(name).toLowerCase();
+    return rows.slice(start).some((r) => r[1] === 0 && FIELDS.has(r[2]) &&
+      P.clean(r[3] || "").toLowerCase() === words);
+  }
+
+  Object.assign(P, { boxable, small, holdsContent, labelsField });
 })();

@@ -124,14 +124,15 @@
     return a && typeof a[key] === "string" ? a[key] : null;
   };
 
+  const FIELD_TAGS = /^(?:INPUT|TEXTAREA|SELECT)$/, NOT_FIELD = new RegExp("^(?:search|" +
+    "navigation|main|region|form|group|banner|contentinfo|complementary|none|presentation)$");
   function roleOf(el) {
     const explicit = el.getAttribute("role") ||
       (el.tagName.includes("-") ? (internalAria(el) || {}).role : null);
-    if (explicit) {
-      const first = explicit.trim().split(/\s+/)[0];
-      if (first && first !== "none" && first !== "presentation") return first;
-      if (first) return "";
-    }
+    const first = explicit ? explicit.trim().split(/\s+/)[0] : "";
+    // (a field keeps its kind under a landmark's role or none: Carbon's search field)
+    if (first && !(FIELD_TAGS.test(el.tagName) && NOT_FIELD.test(first)))
+      return first === "none" || first === "presentation" ? "" : first;
     const tag = el.tagName;
     switch (tag) {
       case "A": case "AREA": return el.hasAttribute("href") ? "link" : "";
@@ -473,14 +474,11 @@
   }
 
   function inViewport(el) {
-    let r;
-    if (el.nodeType === 3) {  // a text node: the box of its characters
-      const range = document.createRange();
-      range.selectNodeContents(el);
-      r = range.getBoundingClientRect();
-    } else r = el.getBoundingClientRect();
+    const range = el.nodeType === 3 ? document.createRange() : null;  // a text node's box:
+    if (range) range.selectNodeContents(el);  // its characters'
+    const r = (range || el).getBoundingClientRect();
     return r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth &&
-      (r.width > 0 || r.height > 0);
+      (r.width > 0 || r.height > 0) && !P.clippedOut(el, r);
   }
 
   // A field whose value the page hides as a password's: type=password, or a text field

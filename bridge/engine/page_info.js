@@ -164,6 +164,9 @@
     if (t) {
       res.target = info(idOf(t));
       res.target.id = idOf(t);
+      // (a box that handles the clicks of what it holds: the click is that content's)
+      if (t !== el && t.contains(el) && !P.isControl(t) && P.holdsContent(t))
+        res.target.delegate = true;
     }
     if (also) {
       res.also = info(idOf(also));

@@ -140,7 +140,7 @@
     // (as drawn: through the slot it is put in, out through shadow roots)
     for (let n = el; n; n = n.assignedSlot || n.parentNode || n.host) {
       if (n.nodeType === 1 && n.matches(DIALOGS)) {
-        if (n.checkVisibility()) dialogAt = n;
+        if (shows(n)) dialogAt = n;
         break;
       }
     }
@@ -155,16 +155,28 @@
     // (one in a web component's shadow root fades there: Web Awesome's, Shoelace's)
     const root = d && d.getRootNode();
     const fading = d ? P.fadingOut(root instanceof ShadowRoot ? [root] : []) : null;
-    if (!d || (d.isConnected && d.checkVisibility() && !(d.tagName === "DIALOG" && !d.open) &&
+    if (!d || (d.isConnected && shows(d) && !(d.tagName === "DIALOG" && !d.open) &&
                ![...fading].some((f) => f.contains(d)))) {
       dialogWas = d;
       return null;
     }
+    return dialogNamed(d);
+  }
+  function dialogNamed(d) {
     const role = P.roleOf(d) || "dialog";
     // (one that names itself by no attribute: by its heading)
     const head = d.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
     return { role, name: cut(P.nameOf(d, role) || clean(head ? head.textContent : ""),
                              SAID_MAX)[0] };
+  }
+  // A dialog that shows now and did not as the action began (a button opening a modal
+  // one, a step of a wizard following the last): its role and name, for the report
+  function dialogCame(pops) {
+    for (const p of pops) {
+      if (!popupsAt.has(p) && p.matches(DIALOGS) && !p.closest("[aria-hidden=true]"))
+        return dialogNamed(p);
+    }
+    return null;
   }
 
   // Whether the dialog the last action's element was in, shown as it ended, went since
@@ -201,13 +213,14 @@
         HAS_WORD.test(words[was.length + 1]) ? clean(words.slice(was.length)) : words;
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
+    const pops = popups(), opened = started ? dialogCame(pops) : null;
     before = now;
-    popupsAt = popups();
+    popupsAt = pops;
     started = true;
     const closed = dialogGone();
-    if (!said.length && !closed) return null;
+    if (!said.length && !closed && !opened) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
-             more: Math.max(0, said.length - SHOWN), closed };
+             more: Math.max(0, said.length - SHOWN), closed, opened };
   }
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live
@@ -223,8 +236,23 @@
   // `id` says describes it, once shown (a hover's report says which it brought: pointer.py)
   // (and a box its classes call a tooltip, with a few words and no control: a kit's that
   // says no role, CKEditor's, TinyMCE's, a page's own `.tip`)
-  const TIP = /(?:^|[\s_-])(?:tooltip|tip|tippy|balloon)(?:$|[\s_-])/i;
-  const TIP_CSS = '[class*="tip" i], [class*="balloon" i], [class*="tippy" i]';
+  const TIP = /(?:^|[\s_-])(?:tooltip|tip|tippy|balloon|popup|popover)(?:$|[\s_-])/i;
+  const TIP_CSS = '[class*="tip" i], [class*="balloon" i], [class*="tippy" i], ' +
+    '[class*="popup" i], [class*="popover" i]';
+  // The words a style sheet draws beside an element or a box around it as a tooltip, while
+  // they show (`[data-tooltip]:hover::after { content: attr(data-tooltip) }`: Fomantic's,
+  // Balloon.css's); not a mark or an icon's glyph (a letter at least, two characters)
+  function drawnTips(el, out) {
+    for (let n = el, k = 0; n && n.nodeType === 1 && k < 3; n = n.parentElement, k++) {
+      for (const at of ["::after", "::before"]) {
+        const cs = getComputedStyle(n, at), c = cs.content;
+        if (!c || c[0] !== '"' || cs.display === "none" || cs.visibility !== "visible" ||
+            !(parseFloat(cs.opacity) > 0)) continue;
+        const words = clean(c.slice(1, -1).replace(/\\(.)/g, "$1"));
+        if (words.length >= 2 && /\p{L}/u.test(words)) out.add(words);
+      }
+    }
+  }
   function tooltips(id) {
     const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
     for (const n of [...document.querySelectorAll(TIP_CSS)].slice(0, MESSAGE_LOOKS)) {
@@ -237,11 +265,13 @@
       const n = d && root.getElementById ? root.getElementById(d) : null;
       if (n) found.add(n);
     }
-    const fading = P.fadingOut();
+    const fading = P.fadingOut(), drawn = new Set();
+    if (el) drawnTips(el, drawn);
     const words = [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
       visibilityProperty: true }) && !fading.has(n))
       .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]);
-    return [...new Set(words.filter(Boolean))];
+    return [...new Set([...words, ...[...drawn].map((w) => cut(w, SAID_MAX)[0])]
+      .filter(Boolean))];
   }
 
   Object.assign(P, { saidStart, saidFound, tells, tooltips, dialogLater, inDialog });

@@ -100,6 +100,44 @@
     return { scrolled, shown: r };
   }
 
+  // Whether a box that clips el (or a text node) shows nothing of rect `r`, as the boxes
+  // stand (a carousel's slides beside its window, a list's rows scrolled out of its pane):
+  // the viewport's look (`snapshot -v`) leaves it out. Each box's view is read once a walk.
+  let views = null;
+  function viewOf(box) {
+    if (!views) {
+      views = new Map();
+      queueMicrotask(() => { views = null; });
+    }
+    let v = views.get(box);
+    if (v === undefined) {
+      const cs = getComputedStyle(box), br = box.getBoundingClientRect();
+      const [kx, ky] = [scaleOf(br.width, box.offsetWidth), scaleOf(br.height, box.offsetHeight)];
+      const left = br.left + box.clientLeft * kx, top = br.top + box.clientTop * ky;
+      v = { cs, left, top, right: left + box.clientWidth * kx,
+            bottom: top + box.clientHeight * ky };
+      views.set(box, v);
+    }
+    return v;
+  }
+  function clippedOut(node, r) {
+    const text = node.nodeType === 3;
+    let pos = text ? "static" : getComputedStyle(node).position;
+    for (let box = text ? node.parentElement : composedParent(node); box && !isRoot(box);
+         box = composedParent(box)) {
+      if (pos === "fixed") return false;
+      const v = viewOf(box);
+      if (!clipsAs(box, v.cs, pos)) {
+        if (v.cs.position !== "static" || pos !== "absolute") pos = v.cs.position;
+        continue;
+      }
+      pos = v.cs.position;
+      if (r.right <= v.left || r.left >= v.right || r.bottom <= v.top || r.top >= v.bottom)
+        return true;
+    }
+    return false;
+  }
+
   // Scroll the element into view in every box that clips it and in its frame's viewport:
   // `{scrolled}`, or `{hidden}` naming a box that cuts it off and cannot scroll.
   function scrollIntoView(id) {
@@ -267,5 +305,5 @@
   }
 
   Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,
-    clipsAll, clippedAway, offPage });
+    clipsAll, clippedAway, offPage, clippedOut });
 })();

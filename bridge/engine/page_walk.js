@@ -121,12 +121,13 @@
       boxes.pop();
       if (box.name === null || refCount === box.refs || !small(el, role)) return;
       const name = box.name.replace(MARKER_AT, "");
-      // one ref and no words but its own (a headline's link), or one line holding all the
-      // rest (a dialog in the box that places it): the line would only repeat it
+      // one ref and no words but its own (a headline's link), one line holding all the rest
+      // (a dialog in the box that places it), or a field's label: it would only repeat it
       const lone = refCount - box.refs === 1 && !box.said, first = rows[box.start];
       const only = lone && rows.slice(box.start).find((r) => r[1] === 0);
       if ((only && only[3] && clean(name) === clean(only[3])) || (first && first[1] === 1 &&
-          rows.slice(box.start + 1).every((r) => r[0] > first[0]))) return;
+          rows.slice(box.start + 1).every((r) => r[0] > first[0])) ||
+          P.labelsField(rows, box.start, name)) return;
       if (!interactiveOnly) {
         const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
         for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
@@ -305,8 +306,7 @@
       if (actionable && clickable && !role) role = "clickable";
       const inView = !viewportOnly || inViewport(el);
       if (tr && tr.cur && (block || apart || actionable)) tr.cur += " ";
-      // a data table in a cell: its rows are lines of their own, under the row; the cell
-      // says where they went
+      // a data table in a cell: its rows are lines of their own, under the row (said there)
       if (tr && tr.cur !== null && !consumed && visible && (tag === "TABLE" ? dataTable(el)
         : role === "table" || role === "grid" || role === "treegrid")) tr.cur += " [table] ";
       if (block || actionable) {  // (a list item's marker stays for the words in its block)
@@ -331,8 +331,8 @@
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
                               locOf(el, role), extra], src, byWords ? "clickable" : role,
                              valueLeft);
-        // (a box taking clicks around controls, a popover's panel, keeps its words under it)
-        const holds = role === "clickable" && !dragging && !!el.querySelector(P.CONTROLS);
+        // (a box taking clicks around controls or a table keeps its words under it)
+        const holds = role === "clickable" && !dragging && P.holdsContent(el);
         const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3]) && !holds) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);

@@ -23,7 +23,9 @@ from .acting import (
     describe,
     guarded,
     input_then_read,
+    replied,
     report_invalid,
+    report_replied,
     report_said,
 )
 from .aiming import CLICK, Ask, aim_and_ask, reaches
@@ -36,7 +38,9 @@ from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
 TIP_WAIT = 1.0  # seconds a page may take to show a tooltip under the pointer (its delay)
-CLOSE_WAIT = 0.5  # seconds a page may take to start closing a dialog a click closes
+# seconds a click's reply may take: the timers and frames it armed (a status line set
+# after a debounce, Flatpickr's 300 ms; a dialog Vue starts to fade two frames later)
+REPLY_WAIT = 0.5
 MOUSE = "Input.dispatchMouseEvent"
 T = TypeVar("T")
 
@@ -114,22 +118,27 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)
-        if state.get("inDialog") and out.armed:
-            await _closed_later(tab, handle, out)
+        if out.armed:
+            await _replied_later(tab, handle, out, bool(state.get("inDialog")))
     return out, state
 
 
-async def _closed_later(tab: Tab, handle: Handle, out: Outcome) -> None:
-    """Say that the dialog the clicked element was in closed, where the page starts to
-    close it only once the timers or frames it asked for in reply ran (Vue's transition
-    takes two frames to start a fade: Element Plus's message box), within CLOSE_WAIT."""
+async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool) -> None:
+    """Say what the page said once the timers or frames the click armed in reply ran, within
+    REPLY_WAIT (not the data they fetch: a look after the click waits for that): a status
+    line a debounce sets, a dialog that opened; and that the dialog the clicked element was
+    in closed, where the page starts to close it only then (Vue's transition takes two
+    frames to start a fade: Element Plus's message box)."""
     try:
-        await replies.came(tab, out.armed_in, cap=CLOSE_WAIT)
-        closed = await tab.evaluate(handle.frame, "__ts.dialogLater()", follow=False)
+        await replies.came(tab, out.armed_in, cap=REPLY_WAIT, data=False)
+        closed = await tab.evaluate(handle.frame, "__ts.dialogLater()", follow=False) \
+            if in_dialog else None
+        found = await replied(tab, handle.frame)
     except (BrowserError, TabError, TargetError, UsageError):
         return
     if isinstance(closed, dict):
         report_said({"said": [], "closed": closed}, out)
+    report_replied(tab, handle.frame, found, out)
 
 
 async def shielded(tab: Tab, session: str, what: str, verb: str,

@@ -26,18 +26,19 @@ OVERDUE_POLL = 0.05  # seconds between asks once they are due and have not run
 SLACK = 0.01  # seconds past the last one's due time before asking again
 
 
-async def came(tab: Tab, frame_id: str | None = None, cap: float | None = None) -> bool:
+async def came(tab: Tab, frame_id: str | None = None, cap: float | None = None,
+               data: bool = True) -> bool:
     """Wait (up to `cap` seconds, TIMERS_WAIT by default) until the timers the page armed in
     reply to input (in the document of `frame_id`, else of the page), and those they armed,
-    have run, then for the data requests they began (up to ANSWERS_WAIT more); whether it
-    all came in time. At once where the page has none, or no hook (a page read without the
-    debugger, which no input reached)."""
+    have run, then (unless not `data`) for the data requests they began (up to ANSWERS_WAIT
+    more); whether it all came in time. At once where the page has none, or no hook (a page
+    read without the debugger, which no input reached)."""
     frame = tab.frames.get(frame_id or tab.target_id) or tab.frames.get(tab.target_id)
     if frame is None or tab.state.dialog is not None:
         return True
     loop = asyncio.get_running_loop()
     deadline = loop.time() + (TIMERS_WAIT if cap is None else cap)
-    listening = [] if tab.conn.hears_data else await sent.listen(tab)
+    listening = [] if tab.conn.hears_data or not data else await sent.listen(tab)
     tab.start_recording()
     waited = False
     try:
@@ -54,7 +55,7 @@ async def came(tab: Tab, frame_id: str | None = None, cap: float | None = None) 
                 waited = True
                 await asyncio.sleep(min(left, due_ms / 1000 + SLACK if due_ms > 0 else
                                         OVERDUE_POLL))
-        return not waited or await sent.data_came(tab, ANSWERS_WAIT)
+        return not waited or not data or await sent.data_came(tab, ANSWERS_WAIT)
     except TabstewardError as exc:  # the page went, or opened a dialog: nothing to wait for
         log.debug("stopped waiting for the page's timers: %s", exc.message)
         return True

@@ -56,7 +56,8 @@ async def reload(call: Call, args: dict[str, Any]) -> Result:
 @tool("snapshot", "The page as compact text with @N refs on everything an agent can act on",
       Param("interactive", "bool", short="-i",
             help="only elements with refs, under the rows and items that hold them"),
-      Param("viewport", "bool", short="-v", help="only what is in the viewport"),
+      Param("viewport", "bool", short="-v",
+            help="only what shows: in the viewport, and not cut off by a box around it"),
       Param("scope", help="only the subtree of this @N or locator"),
       Param("max_chars", "int", help="cut the text at this many characters (says what was cut)"),
       Param("delta", "bool", help="only the lines that changed since your last snapshot of "

@@ -43,3 +43,12 @@ async def test_a_hover_says_a_tooltip_a_kit_draws_with_no_role(tab: Tab, site: S
     await goto(tab, site.url("drawer.html"))
     out = await actions.hover(tab, parse("#link"))
     assert out.changes == ['shows the tooltip "Link (Ctrl+K)"'], out.text()
+
+
+async def test_a_hover_says_a_tooltip_the_style_sheet_draws_and_a_kits_popup(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("drawer.html"))
+    out = await actions.hover(tab, parse("#invite"))
+    assert out.changes == ['shows the tooltip "Adds the user to your team"'], out.text()
+    out = await actions.hover(tab, parse("#help"))
+    assert out.changes == ['shows the tooltip "We never share your data"'], out.text()

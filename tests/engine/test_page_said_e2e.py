@@ -38,8 +38,8 @@ async def test_a_web_components_toast_speaking_from_its_shadow_root_is_reported(
 
 async def test_what_the_page_says_a_moment_later_joins_the_report_of_a_click_that_looks(
         tab: Tab, site: Site) -> None:
-    out = await click(tab, site, "Export later")  # (no look: said once the look came)
-    assert out.changes == [], out.text()
+    out = await click(tab, site, "Export later")  # (its timer ran within REPLY_WAIT)
+    assert out.changes == ['the page said "Export ready"'], out.text()
     await goto(tab, site.url("said.html"))
     looked = await run_tool(tab, "click", target="#later", interactive=True)
     first = looked.text.partition("\n")[0]
@@ -227,3 +227,57 @@ async def test_a_tours_svg_overlay_is_a_modals_veil_named_by_its_step(
         await actions.click(tab, parse("#save"))
     assert 'dialog "Name your workspace" (over svg)' in covered.value.message, \
         covered.value.message
+
+
+async def test_a_dialog_an_action_opens_is_said_opened_as_one_it_closes_is_said_closed(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("opendialog.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Add traveller…"))
+    assert out.changes == ['opened the dialog "Add traveller"'], out.text()
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Next"))  # the next step's
+    assert out.changes == ['closed the dialog "Add traveller"',
+                           'opened the dialog "Seat choice"'], out.text()
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Done"))
+    assert out.changes == ['closed the dialog "Seat choice"'], out.text()
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "Show terms"))  # shown by CSS
+    assert out.changes == ['opened the dialog "Terms of travel"'], out.text()
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "OK"))
+    assert out.changes == ['closed the dialog "Terms of travel"'], out.text()
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, target(shot, "button", "More"))  # no dialog: not said
+    assert not [c for c in out.changes if "dialog" in c], out.text()
+
+
+async def test_a_modal_the_page_hides_by_visibility_is_said_closed_by_a_click_or_escape(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("opendialog.html"))
+    for close in ("click", "Escape"):
+        shot = await tab.snapshot(interactive=True)
+        out = await actions.click(tab, target(shot, "button", "Review and deploy"))
+        assert out.changes == ['opened the dialog "Deployment"'], out.text()
+        shot = await tab.snapshot(interactive=True)
+        out = await (actions.click(tab, target(shot, "button", "Cancel")) if close == "click"
+                     else actions.press(tab, "Escape"))
+        assert out.changes == ['closed the dialog "Deployment"'], (close, out.text())
+
+
+async def test_a_choice_in_a_select_says_what_the_page_said_to_it(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("said.html"))
+    out = await actions.select(tab, parse("#rows"), ["10"])
+    assert out.changes == ['the page said "page size 10"'], out.text()
+
+
+async def test_a_click_or_a_key_says_what_the_page_said_a_moment_later(
+        tab: Tab, site: Site) -> None:
+    # (a status line a debounce sets, one set on the next frame, one after a key's timer)
+    out = await click(tab, site, "Apply filter")
+    assert out.changes == ['the page said "filters: Open"'], out.text()
+    out = await click(tab, site, "Bugs")
+    assert out.changes == ['the page said "filters: Bugs"'], out.text()
+    out = await actions.press(tab, "Enter", parse("#findbox"))
+    assert out.changes == ['the page said "found 3"'], out.text()

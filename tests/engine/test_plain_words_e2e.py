@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 from fixture_server import Site
 from pagetools import goto, ref, run_tool, watch_listeners
+from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
 
 pytestmark = pytest.mark.browser
 
@@ -42,6 +44,20 @@ async def test_a_list_whose_box_listens_for_its_items_keeps_its_items(
     shot = await tab.snapshot(interactive=True)
     assert '- listitem "Ada — Owner"' in shot.text, shot.text
     assert '- listitem "Grace — Admin"' in shot.text, shot.text
+
+
+async def test_a_table_whose_box_takes_its_rows_clicks_keeps_its_rows_and_a_row_clicks_as_itself(
+        tab: Tab, site: Site) -> None:
+    # (DataTables' select: one listener on the wrapper; the table was one clickable line,
+    # no row to click, and a row's click said it activated the whole wrapper)
+    await watch_listeners(tab)
+    await goto(tab, site.url("delegatetable.html"))
+    shot = await tab.snapshot()
+    assert "- row | Jena Gaines | Edinburgh |" in shot.text, shot.text
+    out = await actions.click(tab, parse('loc=row "Jena Gaines"'))
+    assert out.did.startswith('clicked @'), out.text()
+    assert "activates" not in out.did, out.text()
+    assert 'the page said "selected: Jena Gaines"' in out.changes, out.text()
 
 
 async def test_a_block_editors_block_is_not_hinted_by_the_block_before_it(
@@ -80,3 +96,21 @@ async def test_text_shows_a_selects_choice_not_the_options_of_one_kept_out_of_si
     assert "Germany" not in text, text
     assert "Free" not in text, text
     assert "Plan Pro" in text, text
+
+
+async def test_a_row_of_labelled_fields_is_no_group_named_by_a_label(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("fieldrows.html"))
+    for interactive in (False, True):
+        shot = await tab.snapshot(interactive=interactive)
+        assert "group" not in shot.text, shot.text
+        assert ref(shot, "textbox", "Email"), shot.text
+        assert ref(shot, "switch", "Dark mode"), shot.text
+
+
+async def test_a_field_given_a_landmarks_role_is_still_a_field(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("fieldrows.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "textbox", "Filter table"), shot.text
+    out = await actions.enter_text(tab, parse('loc=textbox "Filter table"'), "HTTPS", "fill")
+    assert out.did.startswith("filled"), out.text()
