@@ -419,13 +419,15 @@ def _offered(want: str, shown: list[Line], none: str = "") -> str:
 async def _shown_option(tab: Tab, control: int, want: str, known: set[int],
                         wait: float = LIST_WAIT) -> tuple[Line | None, list[Line]]:
     """The option `want` once the list a click on `control` (or the pointer over it) opened
-    shows it (`wait` seconds at most); else None and the options the page shows."""
+    shows it (`wait` seconds at most); else None and the options the page shows (where none
+    says it is one, what came since `known`: a list of plain items, Fomantic's)."""
     deadline = asyncio.get_running_loop().time() + wait
     while True:
         lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
         found = _option(lines, want, known, await _tied(tab, control, lines, want, known))
         if found is not None or asyncio.get_running_loop().time() >= deadline:
-            return found, [ln for ln in lines if ln.ref and ln.role in OPTION_ROLES]
+            return found, [ln for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
+                [ln for ln in lines if ln.ref and ln.ref not in known and ln.ref != control]
         await asyncio.sleep(LIST_LOOK)
 
 

@@ -270,6 +270,13 @@
       // (both ways: a box wiped in one way only is a reveal on scroll, drawn once in view)
       if (t + b >= 100 && l + r >= 100) return true;
     }
+    // (a polygon of no area, its points on one line, on a box that takes no pointer: Carbon's
+    // batch bar, shut; one that takes it may be a reveal on scroll)
+    const poly = cs.pointerEvents === "none" && /^polygon\(([^()]*)\)$/.exec(cs.clipPath);
+    const pts = poly ? poly[1].split(",").map((p) => p.trim().split(/\s+/)) : [];
+    if (pts.length > 1 && pts.every((p) => p.length === 2) &&
+        (pts.every((p) => p[0] === pts[0][0]) || pts.every((p) => p[1] === pts[0][1])))
+      return true;
     return cs.position !== "static" && cs.position !== "relative" &&
       /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip);
   }

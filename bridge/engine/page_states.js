@@ -56,13 +56,13 @@
   const OPENERS = "[aria-haspopup]:not([aria-haspopup=false]), [aria-expanded], " +
     "[role=combobox], select, button, [role=button], [slot=trigger]";
 
-  // A box holding the field a form sends and a shut list of items that carry the values it
-  // takes (Semantic's and Fomantic's dropdown of divs, no ARIA): it opens that list, and
-  // so does the search field it may hold.
+  // A box holding the field a form sends and a list of items that carry the values it
+  // takes (Semantic's and Fomantic's dropdown of divs, no ARIA), shut or open (still
+  // fading out after a choice, or kept open for a second one): it opens that list, and so
+  // does the search field it may hold.
   function valueList(el) {
     if (!el.querySelector(":scope > input[type=hidden]")) return false;
-    return [...el.children].some((c) => !c.checkVisibility() &&
-      c.querySelectorAll(":scope > [data-value]").length > 1);
+    return [...el.children].some((c) => c.querySelectorAll(":scope > [data-value]").length > 1);
   }
 
   // The state a page marks only by a class among peers that lack it (selected: Tabulator's

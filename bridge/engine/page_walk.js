@@ -15,7 +15,7 @@
 
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
   const WHOLE = new Set(["checkbox", "radio", "switch", "button", "combobox", "menuitemcheckbox",
-                         "menuitemradio"]);  // controls whose wordless parts are theirs
+    "menuitemradio"]), PARTS = new Set(["tab", "option", "menuitem"]);  // (their parts: face)
 
   // -- repeated containers (issue 13 §4; cards: page_cards.js; tables: page_tables.js) -------
   // A container that repeats among its siblings and holds text and a ref (a list item, a
@@ -47,8 +47,7 @@
     let textVisible = true;
     // whether the element walked takes no input: inside an `inert` subtree, or outside the
     // modal dialog that is open (the browser makes the rest of the page inert; a page's own
-    // modal lays a veil over it). Its words are still shown; it gets no ref, as a person
-    // cannot reach it
+    // modal lays a veil over it). Its words are still shown; no ref: no person reaches it
     const leaving = P.fadingOut();  // (a modal fading out takes no input from the rest)
     const modal = [document.querySelector("dialog:modal") || pageModal()]
       .find((m) => m && ![...leaving].some((el) => el.contains(m))) || null;
@@ -72,8 +71,7 @@
     const at = (depth) => interactiveOnly ? 0 : depth;  // -i: indented only under containers
     let refCount = 0;  // rows with a ref so far
     let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
-    // open containers: {start, refs, name, nameAt, lead (the names of the refs before its
-    // first words), said (whether it holds words of its own)}
+    // open containers: {start, refs, name, nameAt, lead (names of refs before its words), said}
     const boxes = [];
     // whether the innermost container still waits for its name: its first words, after at
     // most LEAD_REFS refs (a card may begin with its author's link, a checkbox, a button)
@@ -331,17 +329,19 @@
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
                               locOf(el, role), extra], src, byWords ? "clickable" : role,
                              valueLeft);
-        // (a box taking clicks around controls or a table keeps its words under it)
-        const holds = role === "clickable" && !dragging && P.holdsContent(el);
+        const holds = role === "clickable" && !dragging && P.holdsContent(el);  // keeps lines
         const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3]) && !holds) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
-        if (face && ((face.whole && role === face.role && row[3] === face.name) ||
+        if (face && ((((face.whole && role === face.role) || PARTS.has(face.role)) &&
+            row[3] === face.name) ||
             (role === "clickable" && (face.range || (row[3] ? row[3] === face.name ||
-            row[3] === face.value : face.whole && [face.role, ""].includes(P.hintOf(el, ""))))))) {
-          // a box inside a control that takes its clicks (a web component's part showing its
-          // value or none and nothing saying what else it does, or its kind, as Ionic's host
-          // holds its native check box; a rating's stars, as a slider's children): its own
+            row[3] === face.value || (face.whole && !HAS_WORD.test(row[3])) :
+            face.whole && [face.role, ""].includes(P.hintOf(el, ""))))))) {
+          // a part of a control that takes its clicks (a web component's showing its value
+          // or none and nothing saying what else it does, or its kind, as Ionic's host holds
+          // its native check box; a rating's stars; a tab's link named as it is; a button's
+          // glyph, Material's icon slotted in): its own
           refCount--;
           walkChildren(el, depth);
           return;
@@ -353,8 +353,8 @@
         rows.push(row);
         if (fromContent) consumed++;
         const wasFace = face;
-        face = { name: row[3], range: RANGES.has(role), value: row[6], whole: WHOLE.has(role),
-                 role };
+        face = { name: row[3], range: RANGES.has(role), value: row[6], role,
+                 whole: WHOLE.has(role) };
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
           walkChildren(el, depth + 1);
         face = wasFace;

@@ -38,9 +38,11 @@ from .targets import Target
 
 BUTTONS = ("left", "right", "middle")
 TIP_WAIT = 1.0  # seconds a page may take to show a tooltip under the pointer (its delay)
-# seconds a click's reply may take: the timers and frames it armed (a status line set
-# after a debounce, Flatpickr's 300 ms; a dialog Vue starts to fade two frames later)
-REPLY_WAIT = 0.5
+# seconds a click's reply may take: the timers and frames it armed (a status line set on the
+# next frame or a 0 ms timer; not a ripple's 550 ms, which every click of a kit arms), and
+# where the clicked element is in a dialog, the start of its closing (Vue's fade, frames on)
+REPLY_WAIT = 0.1
+CLOSE_WAIT = 0.5
 MOUSE = "Input.dispatchMouseEvent"
 T = TypeVar("T")
 
@@ -118,7 +120,7 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)
-        if out.armed:
+        if out.armed or state.get("inDialog"):
             await _replied_later(tab, handle, out, bool(state.get("inDialog")))
     return out, state
 
@@ -126,13 +128,18 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
 async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool) -> None:
     """Say what the page said once the timers or frames the click armed in reply ran, within
     REPLY_WAIT (not the data they fetch: a look after the click waits for that): a status
-    line a debounce sets, a dialog that opened; and that the dialog the clicked element was
-    in closed, where the page starts to close it only then (Vue's transition takes two
-    frames to start a fade: Element Plus's message box)."""
+    line set on the next frame, a dialog that opened; and that the dialog the clicked
+    element was in closed, where the page starts to close it only then, within CLOSE_WAIT
+    (Vue's transition takes two frames to start a fade: Element Plus's message box), or
+    once the animations it set going ended (a dialog slid out, then closed: Material's)."""
     try:
-        await replies.came(tab, out.armed_in, cap=REPLY_WAIT, data=False)
-        closed = await tab.evaluate(handle.frame, "__ts.dialogLater()", follow=False) \
-            if in_dialog else None
+        if out.armed:
+            await replies.came(tab, out.armed_in, cap=CLOSE_WAIT if in_dialog else REPLY_WAIT,
+                               data=False)
+        closed = None
+        if in_dialog:
+            await motion.ended(tab, handle.frame)
+            closed = await tab.evaluate(handle.frame, "__ts.dialogLater()", follow=False)
         found = await replied(tab, handle.frame)
     except (BrowserError, TabError, TargetError, UsageError):
         return

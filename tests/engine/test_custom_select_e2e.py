@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, line_of, ref, text_of
+from pagetools import goto, js, line_of, ref, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -457,9 +457,26 @@ async def test_a_dropdown_of_divs_holding_its_field_and_a_list_of_values_opens_a
     out = await actions.select(tab, parse(box), ["Portugal"])
     assert await text_of(tab, "#out") == "country pt"
     assert "haspopup" not in out.text(), out.text()
+    # chosen again at once, while its menu still fades out: the same list
+    await actions.select(tab, parse(box), ["Belgium"])
+    assert await text_of(tab, "#out") == "country be"
     # its search field opens it too
     shot = await tab.snapshot(interactive=True)
     city = next(r for r, i in shot.refs.items() if i["role"] == "textbox")
     assert "[haspopup]" in line_of(shot, city), shot.text
     await actions.select(tab, parse(city), ["Porto"])
     assert await text_of(tab, "#out") == "city por"
+
+
+async def test_a_list_of_plain_items_that_shows_no_match_names_what_it_shows(
+        tab: Tab, site: Site) -> None:
+    # (Fomantic's: its items say no option; the error said "it showed no options")
+    await watch_listeners(tab)
+    await goto(tab, site.url("plainlist.html"))
+    with pytest.raises(TargetNotInteractable,
+                       match=r'no option "Tokyo" showed; it shows "UTC", "Europe/Berlin", '
+                             r'"Asia/Tokyo"'):
+        await actions.select(tab, parse("#tz"), ["Tokyo"])
+    await goto(tab, site.url("plainlist.html"))
+    await actions.select(tab, parse("#tz"), ["Asia/Tokyo"])
+    assert "tz: Asia/Tokyo" in (await tab.snapshot()).text

@@ -44,7 +44,10 @@ async def test_a_hidden_tab_is_cast_for_a_moment_after_a_click_its_page_replies_
     quiet = await casts_around(tab, actions.click(
         tab, parse('loc=checkbox "I accept the terms"')))
     if browser.kind == "extension":  # a hidden background tab
-        assert replied == list(CASTS)
+        # (cast for the input's moment, and again while the click waits for its reply's
+        # timers: each cast begun is ended)
+        assert replied[:2] == list(CASTS), replied
+        assert replied.count(CASTS[0]) == replied.count(CASTS[1]), replied
     else:  # a headless browser draws its tabs itself
         assert replied == []
     assert quiet == []  # nothing to hold back: no cast

@@ -114,3 +114,23 @@ async def test_a_field_given_a_landmarks_role_is_still_a_field(tab: Tab, site: S
     assert ref(shot, "textbox", "Filter table"), shot.text
     out = await actions.enter_text(tab, parse('loc=textbox "Filter table"'), "HTTPS", "fill")
     assert out.did.startswith("filled"), out.text()
+
+
+async def test_a_tab_holding_a_link_named_as_it_is_has_one_ref(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("fieldrows.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "tab", "Stops"), shot.text
+    assert 'link "Stops"' not in shot.text, shot.text
+    assert 'link "Booking"' not in shot.text, shot.text
+    await actions.click(tab, parse(ref(shot, "tab", "Stops")))
+    shot = await tab.snapshot()
+    assert "Stops panel" in shot.text, shot.text
+    assert "Booking panel" not in shot.text, shot.text
+
+
+async def test_a_glyph_an_icon_button_draws_through_its_slot_is_the_buttons(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("slotglyph.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "button", "Favorite"), shot.text
+    assert "\u2606" not in shot.text, shot.text

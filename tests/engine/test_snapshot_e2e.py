@@ -259,6 +259,17 @@ async def test_viewport_snapshot_leaves_out_what_a_box_around_it_clips(
     assert "Row one" in full
 
 
+async def test_a_bar_clipped_to_no_area_that_takes_no_pointer_is_not_listed_until_shown(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("clipview.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "Delete rows" not in shot.text, shot.text
+    assert ref(shot, "button", "Add new"), shot.text
+    await actions.check(tab, parse("#row1"), True)
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "button", "Delete rows"), shot.text
+
+
 async def test_scoped_snapshot_shows_only_the_subtree(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     shot = await tab.snapshot()
