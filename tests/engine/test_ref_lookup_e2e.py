@@ -54,6 +54,9 @@ async def test_a_fill_on_a_live_ref_reads_and_places_the_field_in_one_call_to_th
     shot = await tab.snapshot()
     calls = page_calls(tab, monkeypatch)
     await actions.enter_text(tab, parse(ref(shot, "textbox", "Email")), "a@b.org", "fill")
+    # (through the extension the fill's input attaches the debugger, whose attach waits for
+    # the page it showed to draw: placing.py `drawn_once_shown`, no call of the fill's)
+    calls[:] = [c for c in calls if not c.startswith("__ts.drawnSince(")]
     assert len(up_to_aiming(calls)) == 1, calls
     assert calls[0].startswith("__ts.live("), calls
     # then focus and select it; its value is read after the input in the input's sequence
