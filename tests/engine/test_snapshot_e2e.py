@@ -241,35 +241,6 @@ async def test_viewport_snapshot_leaves_out_what_is_below_the_fold(
     assert "Bottom button" in full.text
 
 
-async def test_viewport_snapshot_leaves_out_what_a_box_around_it_clips(
-        tab: Tab, site: Site) -> None:
-    # a carousel's other slides, a card placed below its stage, a pane's rows scrolled out
-    # of it; not what escapes the box (a menu it is no container of, a bar fixed to the
-    # window)
-    await goto(tab, site.url("clipview.html"))
-    view = (await tab.snapshot(viewport=True)).text
-    for shown in ("Buy Chair", "Open first card", "Row three", "Row five", "Menu item",
-                  "Pinned help"):
-        assert shown in view, shown
-    for gone in ("Buy Lamp", "Buy Desk", "Buy Rug", "Open second card", "Row one",
-                 "Row two", "Row six"):
-        assert gone not in view, gone
-    full = (await tab.snapshot()).text
-    assert "Buy Lamp" in full
-    assert "Row one" in full
-
-
-async def test_a_bar_clipped_to_no_area_that_takes_no_pointer_is_not_listed_until_shown(
-        tab: Tab, site: Site) -> None:
-    await goto(tab, site.url("clipview.html"))
-    shot = await tab.snapshot(interactive=True)
-    assert "Delete rows" not in shot.text, shot.text
-    assert ref(shot, "button", "Add new"), shot.text
-    await actions.check(tab, parse("#row1"), True)
-    shot = await tab.snapshot(interactive=True)
-    assert ref(shot, "button", "Delete rows"), shot.text
-
-
 async def test_scoped_snapshot_shows_only_the_subtree(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("form.html"))
     shot = await tab.snapshot()
