@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
 from ..cdp.connection import Command
 from ..errors import (
     RefNotFound,
+    TabstewardError,
     TargetNotInteractable,
     UsageError,
 )
@@ -231,5 +233,15 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
         frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
         if frame is not None:
             await replies.came(tab, frame.id, cap=pointer.REPLY_WAIT, data=False)
-            report_replied(tab, frame, await replied(tab, frame), out)
+            found = await replied(tab, frame)
+            report_replied(tab, frame, found, out)
+            said = (found or {}).get("said")
+            if found is not None and (found.get("inDialog") or
+                                      (isinstance(said, dict) and said.get("closed"))):
+                # a dialog an Escape closes may fade out first, then go once its timers
+                # ran: said closed once it went, and the next command finds it gone
+                with contextlib.suppress(TabstewardError):  # (the page went meanwhile)
+                    await replies.came(tab, frame.id, cap=pointer.CLOSE_WAIT, data=False)
+                    if found.get("inDialog"):
+                        await pointer.closed_later(tab, frame, out)
     return out

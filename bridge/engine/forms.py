@@ -34,6 +34,7 @@ LIST_ROLES = ("combobox", "listbox", "menu")  # what holds or opens such a list
 # a button that says nothing of a list may show one while the pointer is over it (a nav
 # menu, Ant Design's dropdown): tried by hovering it, never by a click, for this long
 HOVER_OPENERS, HOVER_WAIT = ("button", "link", "clickable"), 1.0
+FIELD_OPENERS = ("textbox", "searchbox")
 
 _SELECT = """function(values) {
   if (this.tagName !== 'SELECT') return {error: 'not-select'};
@@ -125,7 +126,10 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         not await _stands_for_select(tab, ref)
     refused = (f"{what} is not a <select> nor a list that opens (a combobox, a listbox, a "
                "button with a popup)")
-    if unsaid and info.get("role") not in HOVER_OPENERS:
+    # a text field may show a list of its own as it takes focus (a grid's cell editor,
+    # Tabulator's): clicked to find out, as a click there only puts the caret in it
+    field = info.get("role") in FIELD_OPENERS and "disabled" not in states
+    if unsaid and info.get("role") not in HOVER_OPENERS and not field:
         raise TargetNotInteractable(f"{refused}; nothing was selected. To click it, use click")
     wants = [" ".join(v.split()) for v in values]
     want = wants[0]
@@ -139,7 +143,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         option: Line | None = next((ln for ln in lines if ln.ref == ref), None)
     else:  # its own list, open already (never another widget's that shows the same words)
         option = _option(lines, want, before, await _tied(tab, ref, lines, want, before))
-    if option is None and unsaid:
+    if option is None and unsaid and not field:
         # (what the page shows only under the pointer counts as come once it is there)
         known = {ln.ref for ln in lines if ln.ref and "hover-only" not in ln.states}
         opened = await hover(tab, RefTarget(ref))
@@ -150,8 +154,9 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                 f"{_offered(want, shown)}; nothing was selected. To click it, use click")
     typed, search = False, None
     if option is None:
-        # (what shows only under the pointer, as the press brings it, comes with the press)
-        known = {ln.ref for ln in lines if ln.ref and "hover-only" not in ln.states}
+        # (what shows only under the pointer, as the press brings it, comes with the press;
+        # not for a text field, whose list is none of what the pointer shows on its way)
+        known = {ln.ref for ln in lines if ln.ref and ("hover-only" not in ln.states or field)}
         opened = await click(tab, RefTarget(ref))
         # a combobox one types in may show its list only once typed in (React Aria's,
         # Headless UI's): what a person does next is type the choice's words
@@ -160,12 +165,17 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         # or one that opens a search box of its own and lists only what is typed there
         # (Select2's that asks for two letters first): the person types there
         search = None if editable or option is not None else await _search_box(tab, known)
+        # (a text field that showed nothing as it took focus has no list: no longer wait)
+        listless = field and not [ln for ln in shown if ln.ref not in known]
         if option is None and (editable or search is not None):
             opened = await enter_text(tab, RefTarget(search or ref), want, "fill")
             typed = True
             option, shown = await _shown_option(tab, ref, want, known)
-        elif option is None:
+        elif option is None and not listless:
             option, shown = await _shown_option(tab, ref, want, known, LIST_WAIT - TYPE_AFTER)
+        if option is None and listless:
+            raise TargetNotInteractable(f"{refused}: clicked it, and no list showed; nothing "
+                                        "was selected. To type into it, use fill")
         if option is None:
             raise TargetNotInteractable(
                 f"{opened.did}, but no option {quote(want)} showed"
@@ -178,7 +188,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             # backed out of as a person backs out: the list opened for it goes again
             raise refusal[0](refusal[1] + await _closed_again(tab, opened, option.ref))
     if len(wants) == 1 and {"selected", "checked"} & set(option.states.split()) and \
-            await _takes_many(tab, ref):
+            await _takes_many(tab, ref) and await _chosen_behind(tab, ref, option.ref):
         # in a list of several a click takes a chosen option out again: it is left alone,
         # as `check` leaves a checked box
         left = await _closed_again(tab, opened, option.ref)
@@ -206,8 +216,9 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     if confirmed is not None:  # (its dialog chooses nothing until it is confirmed)
         did.append(confirmed.did)
         changes += [c for c in confirmed.changes if c != GONE]
-    elif len(chosen) > 1:
-        # (a list of several stays open over the page: a person closes it once done)
+    elif len(chosen) > 1 or await _takes_many(tab, ref):
+        # (a list of several stays open over the page, covering what is under it: a person
+        # closes it once done)
         closing = await _close_list(tab, option.ref)
         if closing:
             changes.append("its list was closed with Escape, as a person closes it when done"
@@ -251,6 +262,20 @@ async def _stands_for_select(tab: Tab, ref: int) -> bool:
         said = await tab.evaluate(handle.frame, f"__ts.selectBehind({handle.local})")
         return isinstance(said, dict)
     return False
+
+
+async def _chosen_behind(tab: Tab, control: int, option: int) -> bool:
+    """Whether the option is chosen as the <select> the control stands for says, where it
+    stands for one (a kit may mark the option under the keyboard selected, Choices.js does);
+    else as the option says."""
+    with contextlib.suppress(TabstewardError):
+        box, handle = await tab.resolve(RefTarget(control)), await tab.resolve(RefTarget(option))
+        if box.frame is handle.frame:
+            said = await tab.evaluate(box.frame,
+                                      f"__ts.selectBehind({box.local}, {handle.local})")
+            if isinstance(said, dict) and isinstance(said.get("chosen"), bool):
+                return bool(said["chosen"])
+    return True
 
 
 async def _search_box(tab: Tab, known: set[int]) -> int | None:
@@ -444,7 +469,8 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
                                     f"cannot be {word}; nothing was done (to click it, use "
                                     "click)")
     checked = "checked" in info.get("states", []) or info.get("checked") is True
-    if checked == on:
+    mixed = "mixed" in info.get("states", [])  # (neither: some of what it stands for are)
+    if checked == on and not mixed:
         return Outcome(f"{what} was already {word}; nothing was done")
     out, after = await _click(tab, handle, info, "left", 1, 0, Ask("check" if on else "uncheck"),
                               placed)
@@ -462,6 +488,13 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
             now = "checked" in after.get("states", []) or after.get("checked") is True
             if now == on:
                 out.changes.insert(0, "now checked" if on else "now not checked")
+    if now != on and mixed and "mixed" not in after.get("states", []):
+        # a box for several (a table's "select all") that a click took from mixed to the
+        # other end: a person clicks it once more
+        said = "".join(f"; {c}" for c in out.changes if not state_said(c))
+        raise TargetNotInteractable(f"clicked {what}, which was mixed: the page made it "
+                                    f"{'checked' if now else 'unchecked'}{said}. To have it "
+                                    f"{word}, {'check' if on else 'uncheck'} it again")
     if now != on:
         raise TargetNotInteractable(f"clicked {what} but it is still "
                                     f"{'checked' if now else 'unchecked'}; the page did not "

@@ -26,8 +26,9 @@ export default function tabstewardHook(KEY) {
   remove.call(document, "ts-here-" + KEY, here);
   if (there) return;
   add.call(document, "ts-there-" + KEY, () => dispatch.call(document, new Said("ts-here-" + KEY)));
+  // (not touchstart alone: a mouse never fires it; Vuetify's toast listens for a swipe)
   const TYPES = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup",
-                         "touchstart", "dblclick"]);
+                         "dblclick"]);
   const DROP = new Set(["dragover", "drop"]);
   // a row that shows its actions by script while the pointer is over it listens for these
   const HOVER = new Set(["mouseenter", "mouseover", "pointerenter", "pointerover"]);

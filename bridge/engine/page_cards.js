@@ -63,15 +63,15 @@
     "[role=listbox], [role=tree]";
   const holdsContent = (el) => !!el.querySelector(`${P.CONTROLS}, ${CONTENT}`);
 
-  // Whether a box's words are the name of a field among its lines (`rows` from `start`):
-  // the label written beside that field, not the box's title (a row of labelled fields,
-  // Material's, is no card)
+  // Whether a box's words are the name or the value of a field among its lines (`rows`
+  // from `start`): the label written beside that field or the choice drawn over it, not the
+  // box's title (a row of labelled fields, Material's, Vuetify's, is no card)
   const FIELDS = new Set(["textbox", "searchbox", "checkbox", "switch", "radio", "combobox",
     "slider", "spinbutton", "listbox"]);
   function labelsField(rows, start, name) {
     const words = P.clean(name).toLowerCase();
     return rows.slice(start).some((r) => r[1] === 0 && FIELDS.has(r[2]) &&
-      P.clean(r[3] || "").toLowerCase() === words);
+      [r[3], r[6]].some((w) => P.clean(String(w || "")).toLowerCase() === words));
   }
 
   Object.assign(P, { boxable, small, holdsContent, labelsField });

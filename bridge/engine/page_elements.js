@@ -255,6 +255,10 @@
     // what a tree item, a menu item or a tab holds of its own (its sub-items, its submenu)
     // is no part of its name, as Chrome names it: a folder is "src", not all its files
     if (depth > 0 && NAMELESS_PARTS.has((el.getAttribute("role") || "").trim())) return " ";
+    if (el.tagName === "SELECT") {  // (its choice, before its label; none laid unseen on words)
+      const o = getComputedStyle(el).opacity !== "0" && el.selectedOptions[0];
+      return " " + (o ? o.text : "") + " ";
+    }
     const label = el.getAttribute("aria-label");
     const says = (words) => {
       if (own && own.said === false && HAS_WORD.test(words)) own.said = true;
@@ -269,10 +273,6 @@
     // a password's value (one the browser filled in too) is no part of any name
     if (el.tagName === "INPUT" && masked(el)) return " ";
     if (el.tagName === "INPUT" || el.tagName === "TEXTAREA") return " " + (el.value || "") + " ";
-    if (el.tagName === "SELECT") {
-      const o = el.selectedOptions && el.selectedOptions[0];
-      return " " + (o ? o.text : "") + " ";
-    }
     const block = apart(el);
     let out = "";
     const root = el.shadowRoot || el;
@@ -446,7 +446,9 @@
   // The row with its name set; when the name or the value (valueLeft) was cut, a 10th cell
   // [characters left out of the name, of the value].
   function namedRow(row, el, role, valueLeft) {
-    const [name, left] = cut(fullNameOf(el, role), NAME_MAX);
+    // (a dialog with no name of its own is named by what it says first, page_shown.js)
+    const [name, left] = cut(fullNameOf(el, role) || (/dialog$/.test(role) ?
+      P.dialogName(el, role) : ""), NAME_MAX);
     row[3] = name;
     if (left || valueLeft) {
       while (row.length < 9) row.push(row.length === 5 ? "" : null);

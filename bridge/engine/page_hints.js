@@ -179,8 +179,14 @@
     for (const n of nodes) {
       const cls = n.getAttribute("class");
       if (!cls) continue;
-      for (const tok of cls.trim().split(/\s+/).slice(0, 8)) {
-        const got = classHint(tok);
+      const toks = cls.trim().split(/\s+/).slice(0, 8);
+      // (less a kit's namespace, the first part all its tokens share: Pikaday's "pika-";
+      // one known to say what a part is stays, read by classHint, and an icon set's)
+      const ns = toks.length > 1 && !FRAMEWORK.test(toks[0]) && !P.ICON_SET.test(toks[0])
+        ? /^[a-z]+-/i.exec(toks[0]) : null;
+      const cut = ns && toks.every((t) => t.startsWith(ns[0])) ? ns[0].length : 0;
+      for (const tok of toks) {
+        const got = classHint(tok.slice(cut));
         if (got) tokens.push([n, tok, got[0], got[1], sharedClass(n, tok)]);
       }
     }

@@ -24,7 +24,9 @@
     // a container with no words but its clickables' (a card that is all one link) may do
     // what they say: judged by all it holds
     const own = isControl(src) ? null : ownWords(src) || null;
-    const named = fullNameOf(src, role);  // an unnamed drag handle has no words of its own
+    // (an unnamed drag handle has no words of its own; one a style sheet writes words into
+    // is named by them, as its snapshot line is)
+    const named = fullNameOf(src, role) || (role ? "" : P.drawnWords(src));
     const [name, nameLeft] = cut(dragged ? named || own || "" : named, NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
@@ -213,8 +215,8 @@
 
   // What the page replied to an action beyond its element's state (a key's, with no element
   // read back): the fields it found invalid, and what its live regions said
-  function replied() {
-    return found();
+  function replied() {  // (and whether the dialog the action began in still shows)
+    return { ...found(), inDialog: P.inDialog() };
   }
 
   // The fields found invalid and what the page said, less the words a field's error says

@@ -12,8 +12,13 @@
   const REGIONS_MAX = 30;  // regions looked at: a page of hundreds is read as its first
   const SHOWN = 3;
   const SAID_MAX = 150;  // characters of one message
-  // the words of each region when the action began (saidStart)
-  let before = new Map();
+  // the words of each region when the action began (saidStart), and how many elements it
+  // held then (a toast stacked is one more; a status line's words rewritten are not)
+  let before = new Map(), held = new WeakMap();
+  const kept = (now) => {
+    for (const el of now.keys()) held.set(el, el.getElementsByTagName("*").length);
+    return now;
+  };
 
   // A region's words as a person sees them: no script or style, nothing hidden, not the
   // region's own label (a toast stack's "Notifications"), and not its controls' (a toast's
@@ -85,21 +90,25 @@
   // message (an error line, a toast: "err", "n-message", "toast", "flash", ...), short
   // words and no field in it, outside the regions found and any row or list; outermost.
   const MESSAGE = new RegExp("(?:^|[\\s_-])(?:err|errors?|alert|toast|snackbar|notice|" +
-    "notification|message|msg|feedback|flash|success|warning|invalid|danger)(?:$|[\\s_-])", "i");
+    "notification|message|msg|feedback|flash|success|warning|invalid|danger|status)(?:$|[\\s_-])",
+    "i");
   const MESSAGE_CSS = ["err", "alert", "toast", "snack", "notice", "notif", "message", "msg",
-    "feedback", "flash", "success", "warn", "invalid", "danger"]
+    "feedback", "flash", "success", "warn", "invalid", "danger", "status"]
     .map((w) => `[class*="${w}" i]`).join(",");
   const MESSAGE_CHARS = 200, MESSAGE_LOOKS = 300;
   const FIELDS = "input:not([type=hidden]), select, textarea, [contenteditable], " +
-    "[role=textbox], [role=combobox]";
+    "[role=textbox], [role=combobox], [role=searchbox], [role=slider], [role=spinbutton], " +
+    "[role=switch], [role=checkbox], [role=radio], [role=listbox]";
   function messageBoxes(found) {
     const out = [];
     let looked = 0;
     for (const el of document.querySelectorAll(MESSAGE_CSS)) {
       if (++looked > MESSAGE_LOOKS || found.size + out.length >= REGIONS_MAX) break;
       // (its class's words apart where they run together: "formError", "errorMessage")
-      const cls = typeof el.className === "string" ?
-        el.className.replace(/([a-z])([A-Z])/g, "$1 $2") : "";
+      // (not a field's box marked by how its check went: "has-error", antd's
+      // "ant-form-item-has-success"; its message, if any, is a box of its own)
+      const cls = typeof el.className === "string" ? el.className
+        .replace(/\S*has-\S*/g, "").replace(/([a-z])([A-Z])/g, "$1 $2") : "";
       if (!MESSAGE.test(cls) || el.matches(CONTROLS) || el.closest(LIVE) ||
           el.closest("[aria-hidden=true], tr, li, [role=row], [role=listitem]") ||
           out.some((m) => m.contains(el)) || [...found.keys()].some((r) => el.contains(r)) ||
@@ -130,22 +139,32 @@
   const alerts = (el) => el.matches("[role=alert],[aria-live=assertive]");
 
   // An action begins (info() begins every one, on its element): what the regions say now,
-  // and the dialog the element is in, if one shows
+  // and the dialog the element is in, or the modal one, if one shows
   let dialogAt = null;
   function saidStart(el) {
-    before = regions();
+    before = kept(regions());
     popupsAt = popups();
     started = true;
     dialogAt = null;
     // (as drawn: through the slot it is put in, out through shadow roots)
     for (let n = el; n; n = n.assignedSlot || n.parentNode || n.host) {
-      if (n.nodeType === 1 && n.matches(DIALOGS)) {
+      if (n.nodeType === 1 && asks(n)) {
         if (shows(n)) dialogAt = n;
         break;
       }
     }
+    // (else the modal one open over the page: an Escape, a click on its veil may close it)
+    const modal = dialogAt ? null : document.querySelector(MODAL);
+    if (modal && shows(modal)) dialogAt = modal;
+    // (named while it shows: one named by its first words has none once hidden)
+    if (dialogAt) named.set(dialogAt, dialogNamed(dialogAt).name);
   }
+  const named = new WeakMap();
+  const MODAL = "dialog:modal, [aria-modal=true]:is([role=dialog], [role=alertdialog])";
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
+  // (so is a tooltip holding buttons: a question it asks, antd's Popconfirm)
+  const asks = (n) => n.matches(DIALOGS) ||
+    (n.matches("[role=tooltip]") && !!n.querySelector("button, [role=button]"));
   // Whether that dialog went with the action (gone, hidden, shut, or fading out: a Save or
   // a Cancel closing it): its role and name, for the report
   let dialogWas = null;  // the dialog the last action's element was in, still shown then
@@ -164,16 +183,16 @@
   }
   function dialogNamed(d) {
     const role = P.roleOf(d) || "dialog";
-    // (one that names itself by no attribute: by its heading)
-    const head = d.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
-    return { role, name: cut(P.nameOf(d, role) || clean(head ? head.textContent : ""),
-                             SAID_MAX)[0] };
+    // (one that names itself by no attribute: by its heading, or what it says first; a
+    // tooltip as a dialog, not by all its words)
+    return { role, name: P.dialogName(d, role === "tooltip" ? "dialog" : role) ||
+             named.get(d) || "" };
   }
   // A dialog that shows now and did not as the action began (a button opening a modal
   // one, a step of a wizard following the last): its role and name, for the report
   function dialogCame(pops) {
     for (const p of pops) {
-      if (!popupsAt.has(p) && p.matches(DIALOGS) && !p.closest("[aria-hidden=true]"))
+      if (!popupsAt.has(p) && asks(p) && !p.closest("[aria-hidden=true]"))
         return dialogNamed(p);
     }
     return null;
@@ -207,14 +226,16 @@
         const pop = el.parentElement && el.parentElement.closest(POPUPS);
         if ((!started && !alerts(el)) || (pop && !popupsAt.has(pop))) continue;
       }
-      // (what a region added after a break, a toast stacked under one; not a status line
-      // that grew its own sentence: "3 files uploaded, 2 failed" is said whole)
-      const fresh = was && words.startsWith(was + " ") &&
-        HAS_WORD.test(words[was.length + 1]) ? clean(words.slice(was.length)) : words;
+      // (what a region added in an element of its own, a toast stacked under one; not a
+      // status line that grew its own sentence: "3 files uploaded, 2 failed", "sorted:"
+      // that became "sorted: age asc", are said whole)
+      const fresh = was && words.startsWith(was + " ") && HAS_WORD.test(words[was.length + 1]) &&
+        el.getElementsByTagName("*").length > (held.get(el) || 0)
+        ? clean(words.slice(was.length)) : words;
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     const pops = popups(), opened = started ? dialogCame(pops) : null;
-    before = now;
+    before = kept(now);
     popupsAt = pops;
     started = true;
     const closed = dialogGone();
@@ -274,5 +295,10 @@
       .filter(Boolean))];
   }
 
-  Object.assign(P, { saidStart, saidFound, tells, tooltips, dialogLater, inDialog });
+  // A region's words as the interactive snapshot shows them (page_walk.js): its links'
+  // and buttons' with its own, a select's choice, not all its options
+  const shownWords = (el) => clean([...el.childNodes].map((c) => textOf(c, 0)).join(""));
+
+  Object.assign(P, { saidStart, saidFound, shownWords, tells, tooltips, dialogLater,
+    inDialog });
 })();

@@ -311,6 +311,17 @@
       (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight);
   }
 
+  // Whether a see-through select is laid over the words that say its choice, what the
+  // pointer meets at its middle (Pikaday's month): a person clicks it, as the words.
+  function overItsWords(el) {
+    const r = el.getBoundingClientRect(), o = el.selectedOptions && el.selectedOptions[0];
+    if (!o || r.width <= 1 || r.height <= 1 ||
+        P.hitTarget(el, r.x + r.width / 2, r.y + r.height / 2) !== el) return false;
+    let words = "";
+    for (const c of el.parentElement.childNodes) if (c !== el) words += c.textContent;
+    return P.clean(words).includes(P.clean(o.text));
+  }
+
   Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,
-    clipsAll, clippedAway, offPage, clippedOut });
+    clipsAll, clippedAway, offPage, clippedOut, overItsWords });
 })();

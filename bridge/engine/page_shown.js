@@ -20,10 +20,8 @@
   // a rule giving a box a size (its width or height; Ant Design's number field grows its
   // steppers' box from nothing): what it shows, where the box has none until then
   const SIZES = ["width", "height", "max-width", "max-height"];
-  const grows = (style) => SIZES.some((p) => {
-    const v = style.getPropertyValue(p);
-    return !!v && !/^0(px|%|em|rem)?$/.test(v.trim());
-  });
+  const grows = (style) => SIZES.some((p) =>
+    !/^(?:0(?:px|%|em|rem)?)?$/.test(style.getPropertyValue(p).trim()));
 
   function hoverSelectors(sheet) {
     let rules;
@@ -333,9 +331,9 @@
     return false;
   }
 
-  // A box showing a pointer around one text field or combobox and the words it draws over
-  // it, itself the size of a field (Element Plus's select draws its placeholder, then its
-  // choice, over a read-only field): a click there is the field's, which has the line.
+  // A box showing a pointer around one text field or combobox and the words it draws over it,
+  // the size of a field (Element Plus's select draws its placeholder, then its choice, over
+  // a read-only field): a click there is the field's, which has the line.
   const FIELD_BOX = { height: 60, area: 1600 * 60 };  // (a field across a wide page)
   function fieldWrap(el) {
     if (!el.firstElementChild) return false;  // (no field in it: the cheap answer first)
@@ -350,14 +348,15 @@
       found.every((c) => c === fields[0] || P.bareIcon(c, roleOf(c) || ""));
   }
 
-  // Whether el is such a box that draws over its field only what the field's line says:
-  // the field's value (a select's choice), or its prompt while it has none (the field's
-  // hint, page_hints.js boxWords). Its words are then the field's, not the page's text.
+  // Whether el is such a box drawing over its field only what its line says, not the page's
+  // text: its value (a select's choice), or its prompt while it has none nor a name (its
+  // hint, page_hints.js boxWords; a named one's are the page's: a multiple select's choices)
   function fieldShown(el) {
     if (!fieldWrap(el)) return false;
-    const field = el.querySelector(ENTRY);
-    const value = P.valueOf(field, roleOf(field) || "");
-    return value ? clean(el.innerText || "") === clean(String(value)) : !!P.boxWords(field);
+    const field = el.querySelector(ENTRY), role = roleOf(field) || "";
+    const value = P.valueOf(field, role), words = value ? "" : P.boxWords(field);
+    return value ? clean(el.innerText || "") === clean(String(value))
+      : !!words && [words, ""].includes(clean(nameOf(field, role)));
   }
 
   // Whether a box of the page's body hidden from assistive technology (aria-hidden) holds a
@@ -451,7 +450,8 @@
     // (a see-through box laid over the one a grid draws for it is what takes the click:
     // AG Grid's row and header selection, its true/false cells)
     const box = el.type === "checkbox" || el.type === "radio";
-    if ((cs.opacity === "0" && !box) || cs.clipPath === "inset(50%)" ||
+    // (so is a select laid see-through over the words it stands for: Pikaday's month)
+    if ((cs.opacity === "0" && !box && !P.overItsWords(el)) || cs.clipPath === "inset(50%)" ||
         /^rect\(0px,? 0px,? 0px,? 0px\)$/.test(cs.clip)) return true;
     const r = el.getBoundingClientRect();
     return r.width <= 1 || r.height <= 1;

@@ -11,7 +11,8 @@
     const h = el.parentElement && el.parentElement.closest("th, [role=columnheader]");
     const sort = h && h.getAttribute("aria-sort");
     if (!sort) return null;
-    if (role === "button") return h.querySelectorAll(CONTROLS).length === 1 ? sort : null;
+    if (role === "button")
+      return h.querySelectorAll(CONTROLS).length === 1 && P.sortsFor(h, el) ? sort : null;
     const words = clean(el.textContent || "");
     return (!role || role === "clickable") && !!words && words === clean(h.textContent || "")
       ? sort : null;
@@ -64,22 +65,37 @@
     if (!el.querySelector(":scope > input[type=hidden]")) return false;
     return [...el.children].some((c) => c.querySelectorAll(":scope > [data-value]").length > 1);
   }
+  // That box, for its control (the box, or the search field it holds); null for none.
+  const valueListOf = (el) => valueList(el) ? el
+    : el.parentElement && valueList(el.parentElement) ? el.parentElement : null;
+  // Whether an item of such a list is chosen, as the field it fills says (its values joined
+  // by commas); null for an element that is no such item. Its classes do not say: Fomantic
+  // marks the item under the pointer or the keyboard `selected` too.
+  function chosenItem(el) {
+    const box = el.hasAttribute("data-value") && el.parentElement && el.parentElement.parentElement;
+    if (!box || !valueList(box)) return null;
+    const field = box.querySelector(":scope > input[type=hidden]");
+    return field.value.split(",").includes(el.getAttribute("data-value"));
+  }
 
   // The state a page marks only by a class among peers that lack it (selected: Tabulator's
   // rows, `tabulator-selected`), or it alone of them (current: Bootstrap's tabs, Fomantic's
-  // menus, `active`), or on the list item holding the control alone (Bootstrap's pager says
-  // `aria-current` there): "selected" or "current"; null for none.
+  // menus, `active`), or on the box holding the control alone (Bootstrap's pager says
+  // `aria-current` on its list item, Pikaday `aria-selected` on a day's cell, Vuetify's
+  // calendar a class on a day's box): "selected" or "current"; null for none.
   const MARKED_ROLES = /^(?:link|button|clickable|tab|row|listitem|treeitem|menuitem)$/;
   const MARK = /^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$/;
   function markedAs(el, role) {
     if (!MARKED_ROLES.test(role)) return null;
     // (its list item only where that says something: no count of its controls for every
     // link of a menu on every snapshot)
-    const up = el.parentElement, said = up && up.tagName === "LI" &&
-      (up.hasAttribute("aria-current") || [...up.classList].some((c) => MARK.test(c)));
+    const up = el.parentElement, said = up && up !== document.body &&
+      (up.hasAttribute("aria-current") || up.getAttribute("aria-selected") === "true" ||
+       [...up.classList].some((c) => MARK.test(c)));
     const li = said && up.querySelectorAll(P.CONTROLS).length === 1 ? up : null;
     const current = li && li.getAttribute("aria-current");
     if (current && current !== "false") return "current";
+    if (li && li.getAttribute("aria-selected") === "true") return "selected";
     for (const n of li ? [el, li] : [el]) {
       const tok = [...n.classList].find((c) => MARK.test(c));
       if (!tok || !n.parentElement) continue;
@@ -104,6 +120,12 @@
   const otherMonth = (el) => /^\d{1,2}$/.test((el.textContent || "").trim()) &&
     [el, el.parentElement].some((n) => !!n && [...n.classList].some((c) => OTHER_MONTH.test(c)));
 
+  // The one check box or radio an item holds with no name of its own: the item's (page_walk.js)
+  function heldToggle(el) {
+    const held = el.querySelectorAll("input[type=checkbox], input[type=radio]");
+    return held.length === 1 && !P.nameOf(held[0], held[0].type) ? held[0] : null;
+  }
+
   function statesOf(el, role) {
     const s = [];
     if (otherMonth(el)) s.push("other-month");
@@ -112,11 +134,14 @@
     if (role === "checkbox" || role === "radio" || role === "switch" ||
         role === "menuitemcheckbox" || role === "menuitemradio") {
       const a = aria("aria-checked");
-      if (tag === "INPUT") {
-        if (el.indeterminate) s.push("mixed");
+      if (tag === "INPUT") {  // (mixed as its script or its markup says: Vuetify's)
+        if (el.indeterminate || a === "mixed") s.push("mixed");
         else if (el.checked) s.push("checked");
       } else if (a === "true") s.push("checked");
       else if (a === "mixed") s.push("mixed");
+    } else if ((role === "menuitem" || role === "option") && aria("aria-checked") === null) {
+      const box = heldToggle(el);  // (its check box, whose line it is: antd's filter menu)
+      if (box && box.checked) s.push("checked");
     }
     const pressed = aria("aria-pressed");
     if (pressed === "true") s.push("pressed");
@@ -130,7 +155,8 @@
     if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
     if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
     else if (aria("aria-selected") === null && pressed === null) {
-      const marked = markedAs(el, role);
+      const chosen = chosenItem(el);
+      const marked = chosen === null ? markedAs(el, role) : chosen ? "selected" : null;
       if (marked && !s.includes(marked)) s.push(marked);
     }
     if (disabledOf(el, role)) s.push("disabled");
@@ -144,7 +170,7 @@
     if (aria("aria-haspopup") ? aria("aria-haspopup") !== "false"
       : expanded === null && ((role === "button" && menuBeside(el)) ||
         ((role === "clickable" || !role) && valueList(el)) ||
-        (role === "textbox" && !!el.parentElement && valueList(el.parentElement))))
+        (role === "textbox" && !!valueListOf(el))))
       s.push("haspopup");
     // a sortable column's header says how the rows are sorted now (aria-sort); so does the
     // button in it that sorts them (DataTables draws one beside the header's words)
@@ -243,6 +269,6 @@
     return root !== n && root.host ? root.host : null;
   }
 
-  Object.assign(P, { statesOf, disabledOf, withError, invalidOf, errorOf, userInvalid,
-                    errorPart, besideMenu });
+  Object.assign(P, { statesOf, heldToggle, valueListOf, disabledOf, withError, invalidOf,
+                    errorOf, userInvalid, errorPart, besideMenu });
 })();

@@ -176,7 +176,24 @@
         HAS_WORD.test(el.textContent || "")) own = false;
     if (!own && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
         !(role === "gridcell" && el.hasAttribute("aria-selected"))) return false;
-    return !el.querySelector(CONTROLS);
+    // (a header that sorts on its words beside a control that does something else does
+    // both: antd's column title sorts, its filter button filters)
+    const inner = el.querySelectorAll(CONTROLS);
+    return !inner.length || (HEAD_ROLES.has(role) && inner.length === 1 &&
+                             !sortsFor(el, inner[0]));
+  }
+
+  // Whether the one control in header `h` is what sorts its column: it holds the header's
+  // words, or sits beside them named for them or for sorting (DataTables' button, "Name:
+  // Activate to sort"); not one named for something else beside them (antd's "filter").
+  function sortsFor(h, control) {
+    let beside = "";
+    const walk = document.createTreeWalker(h, NodeFilter.SHOW_TEXT);
+    for (let t = walk.nextNode(); t && beside.length < 60; t = walk.nextNode())
+      if (!control.contains(t)) beside += t.data;
+    const words = clean(beside), name = P.nameOf(control, roleOf(control) || "");
+    return !HAS_WORD.test(words) || /sort|order/i.test(name) ||
+      name.toLowerCase().includes(words.toLowerCase());
   }
 
   // A cell's words on its row's line: those it holds, or, holding none, the mark it draws
@@ -274,7 +291,7 @@
     for (const r of after) rows.push(r);
   }
 
-  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, cellResizer,
+  Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, sortsFor, cellResizer,
     cellWords, tablesFor,
     tableState, tableMet, dataTable, isRow, isCell, tableOf, headerRow, spanOf, columns,
     cellActs });

@@ -238,6 +238,10 @@
       return Array.from(el.selectedOptions, (o) => clean(o.text)).join(", ");
     }
     if (role === "progressbar" || role === "meter") return gauge(el);
+    // a button named otherwise that shows words its name lacks (a date picker's "Choose a
+    // month" showing "Dec", a bell's count): what it shows, as a person reads it
+    if ((role === "button" || role === "link" || role === "tab") &&
+        P.showsOther(el, P.fullNameOf(el, role))) return clean(el.innerText || "");
     if (role === "slider" || role === "spinbutton") {
       return el.getAttribute("aria-valuetext") || el.getAttribute("aria-valuenow") ||
         (el.value !== undefined ? String(el.value) : null);
@@ -345,11 +349,14 @@
   }
 
   // The control and the lists it or its parts name, or the menu kept beside it (a button
-  // that says nothing of it: page_states.js `besideMenu`).
+  // that says nothing of it: page_states.js `besideMenu`), or the box of items it is the
+  // search field of (`valueListOf`).
   function listsOf(el) {
     const found = [el], root = el.getRootNode();
     const beside = P.roleOf(el) === "button" && P.besideMenu(el, false);
     if (beside) found.push(beside);
+    const values = P.valueListOf(el);  // (a dropdown of divs holds its items)
+    if (values) found.push(values);
     const byId = (id) => (id && root.getElementById ? root.getElementById(id) : null);
     const parts = [el, ...[...el.querySelectorAll(
       "[aria-controls], [aria-owns], [aria-activedescendant]")].slice(0, 40)];
@@ -394,12 +401,18 @@
     return null;
   }
 
-  // The words of the label of the <select> the widget `id` stands for (or ""), and whether
-  // it takes several; null where it stands for none.
-  function selectBehind(id) {
+  // The words of the label of the <select> the widget `id` stands for (or ""), whether it
+  // takes several, and whether it holds the option `optionId` of the widget's list chosen
+  // (by its value or its words: the truth where the list marks the option under the
+  // keyboard as selected, Choices.js's); null where it stands for none.
+  function selectBehind(id, optionId) {
     const el = P.get(id);
     const kept = el && selectFor(el);
-    return kept ? { label: labelOf(kept), multiple: kept.multiple } : null;
+    if (!kept) return null;
+    const o = optionId === undefined ? null : P.get(optionId);
+    const words = o && clean(o.textContent || ""), value = o && o.getAttribute("data-value");
+    return { label: labelOf(kept), multiple: kept.multiple, chosen: o ? [...kept.selectedOptions]
+      .some((k) => k.value === value || clean(k.text) === words) : null };
   }
   // (its label's words as its name takes them: not its own options where the label holds it)
   const labelOf = (field) => P.labelsText(field) || clean(field.getAttribute("aria-label") || "");

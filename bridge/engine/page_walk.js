@@ -330,18 +330,19 @@
                               locOf(el, role), extra], src, byWords ? "clickable" : role,
                              valueLeft);
         const holds = role === "clickable" && !dragging && P.holdsContent(el);  // keeps lines
-        const fromContent = (NAME_FROM_CONTENT.has(role) && !showsOther(el, row[3]) && !holds) ||
+        const fromContent = (NAME_FROM_CONTENT.has(role) && !holds &&
+                             (row[6] !== null || !showsOther(el, row[3]))) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
         if (face && ((((face.whole && role === face.role) || PARTS.has(face.role)) &&
-            row[3] === face.name) ||
+            (row[3] === face.name || (!row[3] && P.heldToggle(face.el) === el))) ||
             (role === "clickable" && (face.range || (row[3] ? row[3] === face.name ||
             row[3] === face.value || (face.whole && !HAS_WORD.test(row[3])) :
             face.whole && [face.role, ""].includes(P.hintOf(el, ""))))))) {
           // a part of a control that takes its clicks (a web component's showing its value
           // or none and nothing saying what else it does, or its kind, as Ionic's host holds
-          // its native check box; a rating's stars; a tab's link named as it is; a button's
-          // glyph, Material's icon slotted in): its own
+          // its native check box; a rating's stars; a tab's link named as it is, a menu
+          // item's nameless check box; a button's glyph, Material's icon slotted in): its own
           refCount--;
           walkChildren(el, depth);
           return;
@@ -353,7 +354,7 @@
         rows.push(row);
         if (fromContent) consumed++;
         const wasFace = face;
-        face = { name: row[3], range: RANGES.has(role), value: row[6], role,
+        face = { name: row[3], range: RANGES.has(role), value: row[6], role, el,
                  whole: WHOLE.has(role) };
         if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
           walkChildren(el, depth + 1);
@@ -387,10 +388,9 @@
       }
       if (interactiveOnly && !consumed && !tr && visible && inView && !clipper &&
           tells(el, role)) {
-        // -i keeps what the page tells the person (an error, a toast, "3 results"): an
-        // agent that just acted reads it there. Not what only a screen reader hears (a live
-        // region a pixel wide: a combobox's instructions); the full snapshot has its words
-        const [words, left] = cut(clean(el.innerText || ""), NAME_MAX);
+        // -i keeps what the page tells the person (an error, "3 results"), for an agent
+        // that just acted; not what only a screen reader hears (a region a pixel wide)
+        const [words, left] = cut(P.shownWords(el), NAME_MAX);
         if (words) {
           flush();
           const row = [0, 1, role === "alert" ? "alert" : "status", words, idOf(el), ""];

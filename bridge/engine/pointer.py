@@ -30,7 +30,7 @@ from .acting import (
 )
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .drawing import around, promptly
-from .model import Handle
+from .model import Frame, Handle
 from .shield import Shield
 from .snapshot import quote, shorten
 from .tab import Tab
@@ -136,16 +136,21 @@ async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool
         if out.armed:
             await replies.came(tab, out.armed_in, cap=CLOSE_WAIT if in_dialog else REPLY_WAIT,
                                data=False)
-        closed = None
         if in_dialog:
-            await motion.ended(tab, handle.frame)
-            closed = await tab.evaluate(handle.frame, "__ts.dialogLater()", follow=False)
+            await closed_later(tab, handle.frame, out)
         found = await replied(tab, handle.frame)
     except (BrowserError, TabError, TargetError, UsageError):
         return
+    report_replied(tab, handle.frame, found, out)
+
+
+async def closed_later(tab: Tab, frame: Frame, out: Outcome) -> None:
+    """Say that the dialog the action's element was in closed, where it went only once the
+    animations the action set going ended (a dialog faded or slid out, then hidden)."""
+    await motion.ended(tab, frame)
+    closed = await tab.evaluate(frame, "__ts.dialogLater()", follow=False)
     if isinstance(closed, dict):
         report_said({"said": [], "closed": closed}, out)
-    report_replied(tab, handle.frame, found, out)
 
 
 async def shielded(tab: Tab, session: str, what: str, verb: str,

@@ -1,0 +1,246 @@
+"""How widget kits draw states and words their own way, read as a person reads them: a
+multiple dropdown of divs (its chips, its highlighted item, a second choice from its open
+list), a "select all" box a click takes from mixed to clear, a calendar's see-through month
+select and its chosen day, status lines that grow or carry no role, a modal an Escape fades
+out; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, line_of, ref, text_of, watch_listeners
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_multiple_dropdown_of_divs_is_chosen_from_again_while_its_list_stays_open(
+        tab: Tab, site: Site) -> None:
+    # (Fomantic's: the list stays open after a choice; its items carry no option role, and
+    # the open list's items were taken for another widget's: "it showed no options")
+    await watch_listeners(tab)
+    await goto(tab, site.url("valuechips.html"))
+    field = ref(await tab.snapshot(interactive=True), "textbox", "Skills")
+    await actions.select(tab, parse(field), ["Python"])
+    assert await text_of(tab, "#out") == "skills py"
+    await actions.select(tab, parse(field), ["Rust"])
+    assert await text_of(tab, "#out") == "skills py,rs"
+
+
+async def test_a_dropdown_item_only_highlighted_is_not_read_as_chosen(
+        tab: Tab, site: Site) -> None:
+    # (Fomantic marks the item under the keyboard "selected"; the field its list fills says
+    # what is chosen)
+    await watch_listeners(tab)
+    await goto(tab, site.url("valuechips.html"))
+    field = ref(await tab.snapshot(interactive=True), "textbox", "Skills")
+    await actions.select(tab, parse(field), ["Python"])
+    shot = await tab.snapshot(interactive=True)
+    lead = ref(shot, "clickable", "JavaScript")  # (highlighted now, not chosen)
+    assert "selected" not in line_of(shot, lead), shot.text
+    out = await actions.select(tab, parse(field), ["JavaScript"])
+    assert "already" not in out.text(), out.text()
+    assert await text_of(tab, "#out") == "skills js,py"
+
+
+async def test_the_chips_a_multiple_select_shows_before_its_named_field_are_read(
+        tab: Tab, site: Site) -> None:
+    # (they were taken for the prompt its box draws over the field, and left out)
+    await watch_listeners(tab)
+    await goto(tab, site.url("valuechips.html"))
+    assert "Perl" in (await tab.snapshot()).text
+    field = ref(await tab.snapshot(interactive=True), "textbox", "Skills")
+    await actions.select(tab, parse(field), ["Go"])
+    assert "Perl Go" in (await tab.snapshot()).text
+
+
+async def test_a_select_all_box_a_click_clears_from_mixed_is_reported_as_it_went(
+        tab: Tab, site: Site) -> None:
+    # (Tabulator's header box: it said "still unchecked; the page did not take the change"
+    # while the click had cleared every row)
+    await goto(tab, site.url("kitstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    box = ref(shot, "checkbox", "Select all")
+    assert "[mixed]" in line_of(shot, box), shot.text
+    with pytest.raises(TargetNotInteractable,
+                       match=r"which was mixed: the page made it unchecked\. To have it "
+                             r"checked, check it again"):
+        await actions.check(tab, parse(box), True)
+    await actions.check(tab, parse(box), True)
+    assert await text_of(tab, "#out") == "selected 2"
+
+
+async def test_a_mixed_box_is_never_already_unchecked(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitstates.html"))
+    box = ref(await tab.snapshot(interactive=True), "checkbox", "Select all")
+    out = await actions.check(tab, parse(box), False)
+    assert "already" not in out.text(), out.text()
+    assert await text_of(tab, "#out") == "selected 0"
+
+
+async def test_a_box_its_markup_alone_marks_mixed_says_so(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[mixed]" in line_of(shot, ref(shot, "checkbox", "Select all plans")), shot.text
+
+
+async def test_a_select_laid_see_through_over_its_words_has_a_ref_and_is_chosen_in(
+        tab: Tab, site: Site) -> None:
+    # (Pikaday's month and year: out of the tab order, as a kit keeps the select behind
+    # its own widget, but what the pointer meets there)
+    await goto(tab, site.url("kitstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    month = next((r for r, i in shot.refs.items() if i["role"] == "combobox" and
+                  "July" in line_of(shot, r)), None)
+    assert month is not None, shot.text
+    await actions.select(tab, parse(month), ["August"])
+    assert await text_of(tab, "#out") == "shows August"
+
+
+async def test_a_day_is_chosen_as_the_box_or_the_cell_holding_its_button_says(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[selected]" in line_of(shot, ref(shot, "button", "4")), shot.text
+    assert "selected" not in line_of(shot, ref(shot, "button", "3")), shot.text
+    # (hinted by what its classes say, not by the kit's namespace they share: "pika")
+    assert 'hint="day"' in line_of(shot, ref(shot, "button", "4")), shot.text
+    out = await actions.click(tab, parse(ref(shot, "button", "December 5")))
+    assert "now selected" in out.text(), out.text()
+    shot = await tab.snapshot(interactive=True)
+    assert "selected" in line_of(shot, ref(shot, "button", "December 5")), shot.text
+    assert "selected" not in line_of(shot, ref(shot, "button", "December 4")), shot.text
+
+
+async def test_a_status_line_that_grows_its_own_words_is_said_whole(
+        tab: Tab, site: Site) -> None:
+    # (it said "age asc" of "sorted: age asc")
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.click(tab, parse("#sort"))
+    assert 'the page said "sorted: age asc"' in out.text(), out.text()
+
+
+async def test_a_line_a_page_marks_a_status_by_its_class_alone_is_said(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.click(tab, parse("#edit"))
+    assert 'the page said "Last action: edit Bob Jones"' in out.text(), out.text()
+
+
+async def test_a_field_box_marked_by_how_its_check_went_says_nothing(
+        tab: Tab, site: Site) -> None:
+    # (antd's form item takes "has-success" once its slider moved: it said "Volume")
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.press(tab, "ArrowRight", parse("#knob"))
+    assert "said" not in out.text(), out.text()
+    out = await actions.press(tab, "ArrowRight", parse("#knob"))
+    assert "said" not in out.text(), out.text()
+
+
+async def test_a_control_named_by_its_style_sheets_words_is_reported_by_them(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitsaid.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, parse(ref(shot, "clickable", "Save")))
+    assert '"Save"' in out.did, out.did
+
+
+async def test_a_toast_that_listens_only_for_a_swipe_is_no_control(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitsaid.html"))
+    shot = await tab.snapshot()
+    assert "> Booking confirmed" in shot.text, shot.text
+    assert not [r for r, i in shot.refs.items() if i["name"] == "Booking confirmed"]
+
+
+async def test_a_modal_an_escape_fades_out_is_said_closed_and_named_by_its_first_words(
+        tab: Tab, site: Site) -> None:
+    # (Vuetify's dialog: no name but its first words, focus left on the opener; an Escape
+    # fades it out, then hides it)
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.click(tab, parse("#review"))
+    assert 'opened the dialog "Confirm booking"' in out.text(), out.text()
+    scoped = await tab.snapshot(scope=parse('loc=dialog "Confirm booking"'))
+    assert "Cancel" in scoped.text, scoped.text
+    out = await actions.press(tab, "Escape")
+    assert 'closed the dialog "Confirm booking"' in out.text(), out.text()
+    assert "Cancel" not in (await tab.snapshot()).text
+
+
+async def test_a_header_that_sorts_beside_its_filter_button_keeps_its_ref_and_its_sort(
+        tab: Tab, site: Site) -> None:
+    # (antd: the header had no ref, and its sort showed on the filter button)
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitfilters.html"))
+    shot = await tab.snapshot(interactive=True)
+    name = ref(shot, "columnheader", "Name")
+    out = await actions.click(tab, parse(name))
+    assert "now sort=ascending" in out.text(), out.text()
+    shot = await tab.snapshot(interactive=True)
+    assert "sort=ascending" in line_of(shot, name), shot.text
+    assert "sort" not in line_of(shot, ref(shot, "button", "filter")), shot.text
+
+
+async def test_a_menu_item_holding_a_nameless_check_box_is_one_line_that_says_it_checked(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitfilters.html"))
+    await actions.click(tab, parse("#filter"))
+    shot = await tab.snapshot(interactive=True)
+    assert not [r for r, i in shot.refs.items() if i["role"] == "checkbox" and not i["name"]]
+    out = await actions.click(tab, parse(ref(shot, "menuitem", "Admin")))
+    assert "now checked" in out.text(), out.text()
+    assert 'the page said "filter: Admin"' in out.text(), out.text()
+    shot = await tab.snapshot(interactive=True)
+    assert "[checked]" in line_of(shot, ref(shot, "menuitem", "Admin")), shot.text
+
+
+async def test_a_field_box_whose_words_are_its_fields_value_is_no_group(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitfilters.html"))
+    shot = await tab.snapshot()
+    assert 'group "Asia/Tokyo"' not in shot.text, shot.text
+
+
+async def test_a_speaking_title_in_the_interactive_snapshot_leaves_out_its_selects_options(
+        tab: Tab, site: Site) -> None:
+    # (Pikaday's: the status line read "July June July 2025")
+    await goto(tab, site.url("kitfilters.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert '- status "July 2025"' in shot.text, shot.text
+
+
+async def test_a_question_a_tooltip_asks_with_its_buttons_is_said_opened_and_closed(
+        tab: Tab, site: Site) -> None:
+    # (antd's Popconfirm: a click showed Cancel and OK and said nothing of the question)
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.click(tab, parse("#leave"))
+    assert 'opened the dialog "Leave project?"' in out.text(), out.text()
+    out = await actions.click(tab, parse("#go"))
+    assert 'closed the dialog "Leave project?"' in out.text(), out.text()
+
+
+async def test_an_option_a_list_marks_selected_under_the_keyboard_is_chosen_as_the_select_says(
+        tab: Tab, site: Site) -> None:
+    # (Choices.js: the first option of its open list is aria-selected as highlighted; select
+    # refused it as "chosen already", nothing clicked)
+    await watch_listeners(tab)
+    await goto(tab, site.url("keyboardlist.html"))
+    out = await actions.select(tab, parse("#box"), ["Breakfast"])
+    assert "already" not in out.text(), out.text()
+    assert await text_of(tab, "#out") == "extras Breakfast"
+
+
+async def test_a_text_field_that_shows_a_list_as_it_takes_focus_is_chosen_in(
+        tab: Tab, site: Site) -> None:
+    # (Tabulator's list editor: refused as "not a <select> nor a list that opens")
+    await goto(tab, site.url("kitstates.html"))
+    out = await actions.select(tab, parse("#role-cell"), ["Ops"])
+    assert out.did.startswith('chose "Ops"'), out.text()
+    assert await text_of(tab, "#out") == "role Ops"
