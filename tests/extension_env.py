@@ -15,7 +15,7 @@ from typing import Any
 
 from tabsteward.bridge.browsers.extension_ids import EXTENSION_ID
 from tabsteward.bridge.cdp.extension import ExtensionConnection
-from tabsteward.bridge.cdp.launch import QUIET_FLAGS, find_chromium
+from tabsteward.bridge.cdp.launch import DESKTOP_POINTER, QUIET_FLAGS, find_chromium
 from tabsteward.bridge.cdp.websocket import WebSocketConnection
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -39,8 +39,8 @@ def chromium_command(profile: str, *extra: str, headless: bool = True) -> list[s
     """Chromium with the extension and the quiet flags; its first tab is the person's."""
     args = [find_chromium(), f"--user-data-dir={profile}", f"--load-extension={EXTENSION}",
             *QUIET_FLAGS, *extra]
-    if headless:
-        args.append("--headless=new")
+    if headless:  # (with a desktop's pointer, as the person's browser has)
+        args += ["--headless=new", DESKTOP_POINTER]
     if os.geteuid() == 0:
         args.append("--no-sandbox")
     return [*args, "about:blank"]

@@ -40,6 +40,12 @@ QUIET_FLAGS = (
     "--window-size=1280,720",
 )
 
+# a headless browser has no mouse: pages read `(pointer: none)` and `(hover: none)` and hide
+# what they show under a desktop pointer (MUI's clear button, menus opened on hover); it is
+# told it has one, as the person's desktop browser does
+DESKTOP_POINTER = ("--blink-settings=primaryPointerType=4,availablePointerTypes=4,"
+                   "primaryHoverType=2,availableHoverTypes=2")
+
 # loopback only: 127.0.0.1, and 127.0.0.2 as a second site (cross-site frames, redirects)
 LOCAL_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE 127.0.0.2'
 
@@ -66,7 +72,7 @@ def chromium_args(exe: str, user_data_dir: str, headless: bool,
                   local_only: bool, extra: list[str]) -> list[str]:
     args = [exe, "--remote-debugging-pipe", f"--user-data-dir={user_data_dir}", *QUIET_FLAGS]
     if headless:
-        args.append("--headless=new")
+        args += ["--headless=new", DESKTOP_POINTER]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         args.append("--no-sandbox")  # Chromium refuses to start as root otherwise
     if local_only:

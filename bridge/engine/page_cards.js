@@ -65,14 +65,18 @@
 
   // Whether a box's words are the name or the value of a field among its lines (`rows`
   // from `start`): the label written beside that field or the choice drawn over it, not the
-  // box's title (a row of labelled fields, Material's, Vuetify's, is no card)
+  // box's title (a row of labelled fields, Material's, Vuetify's, MUI's, is no card)
   const FIELDS = new Set(["textbox", "searchbox", "checkbox", "switch", "radio", "combobox",
     "slider", "spinbutton", "listbox"]);
   function labelsField(rows, start, name) {
     const words = P.clean(name).toLowerCase();
+    const same = (w) => P.clean(String(w || "")).toLowerCase() === words;
+    // (or begin with a text field's name: its help beneath it, MUI's "We never share it")
+    const leads = (w) => !!w && words.startsWith(P.clean(String(w)).toLowerCase() + " ");
     return rows.slice(start).some((r) => r[1] === 0 && FIELDS.has(r[2]) &&
-      [r[3], r[6]].some((w) => P.clean(String(w || "")).toLowerCase() === words));
+      (same(r[3]) || same(r[6]) || (TEXT_FIELDS.has(r[2]) && leads(r[3]))));
   }
+  const TEXT_FIELDS = new Set(["textbox", "searchbox", "combobox", "spinbutton"]);
 
   Object.assign(P, { boxable, small, holdsContent, labelsField });
 })();

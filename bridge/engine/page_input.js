@@ -120,7 +120,9 @@
   function typingAt(cur) {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === document.body || el === document.documentElement) return [0, 0];
+    // (the body has focus when nothing has, unless it is the field: an editor's frame, TinyMCE's)
+    if (!el || (el === document.body && !el.isContentEditable) ||
+        el === document.documentElement) return [0, 0];
     const held = cur ? get(cur) : null;
     let id = 0;
     for (let n = el; held && n && !id; n = composedParent(n)) if (n === held) id = cur;

@@ -153,9 +153,9 @@
         break;
       }
     }
-    // (else the modal one open over the page: an Escape, a click on its veil may close it)
-    const modal = dialogAt ? null : document.querySelector(MODAL);
-    if (modal && shows(modal)) dialogAt = modal;
+    // (else the modal one open over the page: an Escape, a click on its veil may close it;
+    // one focus stays outside of, in the box that holds it: MUI's)
+    if (!dialogAt) dialogAt = [...document.querySelectorAll(MODAL)].find(shows) || P.pageModal();
     // (named while it shows: one named by its first words has none once hidden)
     if (dialogAt) named.set(dialogAt, dialogNamed(dialogAt).name);
   }

@@ -287,10 +287,7 @@
   // grid keeps empty, listening as its others do (Handsontable's bottom clones).
   const GUARD_LOOK = 30;  // elements inside looked at, at most
   function guardOnly(el) {
-    const sized = (n) => {
-      const r = n.getBoundingClientRect();
-      return r.width >= 1 && r.height >= 1;
-    };
+    const sized = (n) => ((r) => r.width >= 1 && r.height >= 1)(n.getBoundingClientRect());
     if (sized(el) || HAS_WORD.test(el.textContent || "")) return false;
     const inner = el.firstElementChild ? el.querySelectorAll("*") : [];
     return inner.length <= GUARD_LOOK && !Array.prototype.some.call(inner, sized);
@@ -478,8 +475,8 @@
   }
 
   // A dialog's name, else the words of its first heading (a <dialog> seldom says which),
-  // else its first words outside its controls (Vuetify's card title is a div); those its
-  // host slots into it where it is drawn in a shadow root (Ionic's modal)
+  // else its first words outside its controls and icons (Vuetify's card title is a div);
+  // those its host slots into it where it is drawn in a shadow root (Ionic's modal)
   function dialogName(el, role) {
     const name = nameOf(el, role), box = (el.querySelector("slot") && el.getRootNode().host) || el;
     if (name) return name;
@@ -488,7 +485,8 @@
     const w = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     for (let t = w.nextNode(), n = 0; t && n < 50; t = w.nextNode(), n++) {
       const p = t.parentElement;
-      if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS) && p.checkVisibility())
+      if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS + ", [aria-hidden=true]") &&
+          p.checkVisibility() && !P.iconFont(p))
         return cut(clean(t.data), NAME_MAX)[0];
     }
     return "";

@@ -253,7 +253,7 @@
   // handlers still run on a click.
   function disabledOf(el, role) {
     if (!el.getAttribute) return false;
-    if (el.matches(":disabled")) return true;
+    if (el.matches(":disabled") || shutByClass(el)) return true;
     const own = P.ariaAttr(el, "aria-disabled");
     if (own !== null || !ARIA_DISABLED_ROLES.has(role)) return own === "true";
     for (let n = el.parentElement || hostOf(el); n; n = n.parentElement || hostOf(n)) {
@@ -263,6 +263,12 @@
     }
     return false;
   }
+
+  // A control a kit disables by a class on it or its item, taking no pointer (Bootstrap's
+  // `.page-item.disabled .page-link`, `.btn.disabled`): no person's click reaches it
+  const OFF = /^(?:is-)?disabled$|[-_]disabled$/;
+  const shutByClass = (el) => [el, el.parentElement].some((n) => !!n && n !== document.body &&
+    [...n.classList].some((c) => OFF.test(c))) && getComputedStyle(el).pointerEvents === "none";
 
   function hostOf(n) {
     const root = n.getRootNode();

@@ -29,14 +29,18 @@
       box = box.parentElement;
       if (!box || box === document.body) return null;
       if ([...box.querySelectorAll(OTHER_CONTROLS)].some((c) => c !== el)) return null;
-      let words = "";
+      const parts = [];
       const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
       for (let t = walk.nextNode(); t; t = walk.nextNode()) {
         const p = t.parentElement;
         if (t.data.trim() && !el.contains(t) && !aside(p, box) && p.checkVisibility())
-          words += t.data + " ";
+          parts.push(t);
       }
-      if (clean(words)) return clean(words);
+      // (a multiple select's chips, each a box of its own: its choices, listed)
+      const chips = parts.length > 1 &&
+        parts.every((t) => P.standsApart(getComputedStyle(t.parentElement).display));
+      const words = clean(parts.map((t) => clean(t.data)).join(chips ? ", " : " "));
+      if (words) return words;
     }
     return null;
   }

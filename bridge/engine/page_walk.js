@@ -117,7 +117,7 @@
     // from the text or heading line that said them).
     function closeBox(box, el, depth, role) {
       boxes.pop();
-      if (box.name === null || refCount === box.refs || !small(el, role)) return;
+      if (!box.name || refCount === box.refs || !small(el, role)) return;
       const name = box.name.replace(MARKER_AT, "");
       // one ref and no words but its own (a headline's link), one line holding all the rest
       // (a dialog in the box that places it), or a field's label: it would only repeat it
@@ -296,10 +296,7 @@
           !tr && !opts.scope && !viewportOnly && el.parentElement) {
         let st = lists.get(el.parentElement);
         if (!st) lists.set(el.parentElement, (st = [0, 0]));
-        if (++st[0] > ROWS_MAX) {
-          st[1]++;
-          return;
-        }
+        if (++st[0] > ROWS_MAX) return void st[1]++;  // (a row left out, counted)
       }
       if (actionable && clickable && !role) role = "clickable";
       const inView = !viewportOnly || inViewport(el);
@@ -329,6 +326,8 @@
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
                               locOf(el, role), extra], src, byWords ? "clickable" : role,
                              valueLeft);
+        // (an item named by a line of dashes is a menu's separator drawn as one: no control)
+        if (/^[-_=.\u2013\u2014\u2500]{3,}$/.test(row[3])) { refCount--; return; }
         const holds = role === "clickable" && !dragging && P.holdsContent(el);  // keeps lines
         const fromContent = (NAME_FROM_CONTENT.has(role) && !holds &&
                              (row[6] !== null || !showsOther(el, row[3]))) ||
@@ -447,6 +446,7 @@
           flush();
           rows.push(namedRow([depth, 1, role, "", idOf(el), statesOf(el, role).join(" ")], el,
                              role, 0));
+          if (unnamed()) boxes[boxes.length - 1].name = "";  // (its words name no box: a panel)
           structural = true;
         } else if (role === "listitem") {  // its marker: a bullet, or its number in an <ol>
           flush();

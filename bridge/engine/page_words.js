@@ -29,7 +29,9 @@
     // what a framework marks every component with once it runs (Stencil's, Ionic's)
     "hydrated " +
     // what a widget kit calls its boxes (Chosen's `chosen-single`, `chosen-multi`)
-    "chosen single multi").split(" "));
+    "chosen single multi " +
+    // whether its words can be selected as text (Quasar's `non-selectable`)
+    "non selectable unselectable noselect").split(" "));
   // an icon set's prefix: what follows it is the icon's name (`ti-trash`, `ic_share_24px`)
   const ICON_SET = new RegExp("^(?:fa[srbld]?|bi|mdi|ion|ti|ph|pi|la[srb]?|ri|bx[sl]?|gg|icon|" +
     "ico|ic|glyphicon|feather|lucide|octicon|tabler|uil|codicon|fi|lni|typcn|wi|oi)(?:-+|_)");

@@ -152,10 +152,11 @@ def says_nothing(name: str) -> bool:
 
 def names_line(line: Line, name: str) -> bool:
     """Whether `ROLE "NAME"` names this line (of that role): by its name, or a table row
-    with no name of its own by its cells' text, whole or its first cells (`row "row1"`)."""
+    by its cells' text, whole or its first cells (`row "row1"`, `row "#1001 Bob"` of a row
+    that acts, named by all its cells)."""
     if line.name == name:
         return True
-    if line.kind != ROW or line.name or not line.cells:
+    if line.kind != ROW or not line.cells:
         return False
     said = ""
     for text in line.cells:

@@ -244,3 +244,103 @@ async def test_a_text_field_that_shows_a_list_as_it_takes_focus_is_chosen_in(
     out = await actions.select(tab, parse("#role-cell"), ["Ops"])
     assert out.did.startswith('chose "Ops"'), out.text()
     assert await text_of(tab, "#out") == "role Ops"
+
+
+async def test_the_chips_a_multiple_combobox_shows_are_its_value_one_by_one(
+        tab: Tab, site: Site) -> None:
+    # (antd's tags: value="German French" read as one choice of two words)
+    await goto(tab, site.url("kitfilters.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'value="German, French"' in line_of(shot, ref(shot, "combobox", "Languages"))
+
+
+async def test_what_a_page_shows_under_a_desktop_pointer_only_is_reached_by_hovering(
+        tab: Tab, site: Site) -> None:
+    # (a headless browser read `(pointer: none)`: MUI's clear button never showed)
+    await goto(tab, site.url("kitsaid.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[hover-only]" in line_of(shot, ref(shot, "button", "Clear")), shot.text
+    out = await actions.click(tab, parse(ref(shot, "button", "Clear")))
+    assert 'the page said "Last action: cleared"' in out.text(), out.text()
+
+
+async def test_an_opened_answer_stays_in_its_region_and_names_no_group(
+        tab: Tab, site: Site) -> None:
+    # (MUI's Accordion: the answer named a group, and its region showed empty)
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitsaid.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "button", "Can I export data?")))
+    text = (await tab.snapshot()).text
+    assert "group" not in text, text
+    region = text.split("- region", 1)[1].splitlines()
+    assert region[1].strip() == "> Yes, as CSV from the Reports page.", text
+
+
+async def test_a_fields_help_beneath_it_names_no_group(tab: Tab, site: Site) -> None:
+    # (MUI's TextField: `group "Email We never share it"`)
+    await goto(tab, site.url("kitsaid.html"))
+    text = (await tab.snapshot()).text
+    assert "group" not in text, text
+    assert "> We never share it" in text, text
+
+
+async def test_keys_typed_into_a_frame_whose_body_is_the_field_go_in(
+        tab: Tab, site: Site) -> None:
+    # (TinyMCE: "no field had focus any more", since the focused body read as nobody's)
+    await goto(tab, site.url("frameeditor.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.enter_text(tab, parse(ref(shot, "textbox", "Rich Text Area")),
+                                   " world", "type")
+    assert "did not go in" not in out.text(), out.text()
+    assert await text_of(tab, "#said") == "body: Hello world"
+
+
+async def test_a_link_a_kit_disables_by_a_class_taking_no_pointer_is_disabled(
+        tab: Tab, site: Site) -> None:
+    # (Bootstrap's pager: its Previous read as a link like any, and a click "clicked" it)
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[disabled]" in line_of(shot, ref(shot, "link", "Previous")), shot.text
+    assert "disabled" not in line_of(shot, ref(shot, "link", "Next")), shot.text
+
+
+async def test_a_menus_separator_drawn_as_an_item_is_no_control(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "---" not in shot.text, shot.text
+    assert ref(shot, "menuitem", "Read only")
+
+
+async def test_a_button_of_digits_is_not_hinted_by_a_class_that_says_how_text_selects(
+        tab: Tab, site: Site) -> None:
+    # (Quasar: `button "2025" hint="non selectable"`, as if it could not be chosen)
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "hint=" not in line_of(shot, ref(shot, "button", "2025")), shot.text
+
+
+async def test_a_row_that_acts_is_located_by_its_first_cells(tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitbits.html"))
+    await tab.snapshot(interactive=True)
+    out = await actions.click(tab, parse('loc=row "#1002 Cleo"'))
+    assert 'the page said "order 1002"' in out.text(), out.text()
+
+
+async def test_a_dialog_beginning_with_an_icons_glyph_is_named_by_its_words(
+        tab: Tab, site: Site) -> None:
+    # (Quasar's: `opened the dialog "warning"`)
+    await goto(tab, site.url("kitbits.html"))
+    out = await actions.click(tab, parse("#ask"))
+    assert 'opened the dialog "Delete project Apollo?"' in out.text(), out.text()
+
+
+async def test_an_escape_that_fades_out_a_modal_focus_stays_outside_of_says_it_closed(
+        tab: Tab, site: Site) -> None:
+    # (MUI's: focus on the box that holds the dialog, no aria-modal: "pressed Escape")
+    await goto(tab, site.url("kitbits.html"))
+    out = await actions.click(tab, parse("#wipe"))
+    assert 'opened the dialog "Delete all projects?"' in out.text(), out.text()
+    out = await actions.press(tab, "Escape")
+    assert 'closed the dialog "Delete all projects?"' in out.text(), out.text()
