@@ -376,7 +376,8 @@ def report_replied(tab: Tab, frame: Frame, found: dict[str, Any] | None,
 def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
     `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
-    that the dialog the action's element was in closed with it, and that one opened."""
+    that the dialog the action's element was in closed with it, and that one opened; the
+    tooltip or popover it showed."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     for key, verb in (("closed", "closed"), ("opened", "opened")):
@@ -387,6 +388,10 @@ def report_said(found: Any, outcome: Outcome) -> None:
             name = dialog.get("name")
             outcome.changes.append(f"{verb} the {role}" +
                                    (f" {quote(name)}" if isinstance(name, str) and name else ""))
+    shows = found.get("shows")
+    if isinstance(shows, str) and shows:
+        outcome.changes.append(f"shows the tooltip {quote(shows)}")
+        outcome.data["tooltips"] = [shows]
     said = [(words, left) for words, left in
             (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
             if isinstance(words, str) and words and isinstance(left, int)]

@@ -16,7 +16,7 @@ from . import replies
 from .acting import Outcome, _call_on, describe, guarded, replied, report_replied
 from .aiming import Ask
 from .entry import enter_text, press
-from .pointer import GONE, MOUSE, _click, _report_state, click, hover, state_said
+from .pointer import GONE, MOUSE, _click, _report_state, click, hover, scroll, state_said
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -35,6 +35,7 @@ LIST_ROLES = ("combobox", "listbox", "menu")  # what holds or opens such a list
 # menu, Ant Design's dropdown): tried by hovering it, never by a click, for this long
 HOVER_OPENERS, HOVER_WAIT = ("button", "link", "clickable"), 1.0
 FIELD_OPENERS = ("textbox", "searchbox")
+SCROLL_VIEWS = 30  # views of a list that draws only what is in view scrolled through, at most
 
 _SELECT = """function(values) {
   if (this.tagName !== 'SELECT') return {error: 'not-select'};
@@ -176,6 +177,8 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         if option is None and listless:
             raise TargetNotInteractable(f"{refused}: clicked it, and no list showed; nothing "
                                         "was selected. To type into it, use fill")
+        if option is None:  # a list that draws only what is in its view: scrolled through
+            option, shown = await _scrolled_to(tab, ref, want, known, shown)
         if option is None:
             raise TargetNotInteractable(
                 f"{opened.did}, but no option {quote(want)} showed"
@@ -262,6 +265,38 @@ async def _stands_for_select(tab: Tab, ref: int) -> bool:
         said = await tab.evaluate(handle.frame, f"__ts.selectBehind({handle.local})")
         return isinstance(said, dict)
     return False
+
+
+async def _scrolled_to(tab: Tab, control: int, want: str, known: set[int],
+                       shown: list[Line]) -> tuple[Line | None, list[Line]]:
+    """Where the list that opened scrolls and draws only the options in its view (a virtual
+    list: Quasar's, react-window's), the option `want` once the list was scrolled to it a
+    view at a time, as a person scrolls a long list, SCROLL_VIEWS at most (each scroll put
+    to policy as a scroll); else None and the options it showed last."""
+    lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
+    lists = [ln for ln in lines if ln.ref and ln.role == "listbox"]
+    # (one that came with the click, else one the control names, open before)
+    box = next((ln for ln in lists if ln.ref not in known), None)
+    for ln in lists if box is None else []:
+        if ln.ref in await _tied(tab, control, [ln], ln.name, {ln.ref}):
+            box = ln
+            break
+    if box is None:
+        return None, shown
+    with contextlib.suppress(TabstewardError):
+        handle = await tab.resolve(RefTarget(box.ref))
+        size = await tab.evaluate(handle.frame, f"__ts.rect({handle.local})")
+        step = max(40, int(size[3]) - 40) if isinstance(size, list) else 200
+        for _ in range(SCROLL_VIEWS):
+            moved = await scroll(tab, RefTarget(box.ref), 0, step)
+            if moved.did.startswith("nothing scrolled"):
+                break
+            was = {ln.name for ln in shown}
+            option, shown = await _shown_option(tab, control, want, known, LIST_LOOK * 2)
+            # (a list that drew all its options at once drew no other: nothing to find)
+            if option is not None or {ln.name for ln in shown} == was:
+                return option, shown
+    return None, shown
 
 
 async def _chosen_behind(tab: Tab, control: int, option: int) -> bool:

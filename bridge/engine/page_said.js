@@ -235,13 +235,17 @@
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     const pops = popups(), opened = started ? dialogCame(pops) : null;
+    // (a tooltip or popover that came, asking nothing: Bootstrap's popover a click opens)
+    const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
+      p.matches("[role=tooltip]") && !asks(p) && !p.closest("[aria-hidden=true]")) : null;
+    const shows = tip ? cut(clean(tip.innerText || ""), SAID_MAX)[0] || null : null;
     before = kept(now);
     popupsAt = pops;
     started = true;
     const closed = dialogGone();
-    if (!said.length && !closed && !opened) return null;
+    if (!said.length && !closed && !opened && !shows) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
-             more: Math.max(0, said.length - SHOWN), closed, opened };
+             more: Math.max(0, said.length - SHOWN), closed, opened, shows };
   }
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live

@@ -344,3 +344,28 @@ async def test_an_escape_that_fades_out_a_modal_focus_stays_outside_of_says_it_c
     assert 'opened the dialog "Delete all projects?"' in out.text(), out.text()
     out = await actions.press(tab, "Escape")
     assert 'closed the dialog "Delete all projects?"' in out.text(), out.text()
+
+
+@pytest.mark.parametrize(("box", "want"), [("#zone", "Zone 060"), ("#city", "City 075")])
+async def test_an_option_a_list_draws_only_once_scrolled_to_is_scrolled_to_and_chosen(
+        tab: Tab, site: Site, box: str, want: str) -> None:
+    # (Quasar's virtual list: "no option showed; it shows Zone 001 ... Zone 027")
+    await goto(tab, site.url("virtuallist.html"))
+    out = await actions.select(tab, parse(box), [want])
+    assert out.did.startswith(f'chose "{want}"'), out.text()
+    assert await text_of(tab, "#out") == "chose " + want
+
+
+async def test_an_option_no_view_of_a_drawn_on_scroll_list_shows_is_not_chosen(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("virtuallist.html"))
+    with pytest.raises(TargetNotInteractable, match='no option "Zone 999" showed'):
+        await actions.select(tab, parse("#zone"), ["Zone 999"])
+    assert await text_of(tab, "#out") == "none"
+
+
+async def test_a_popover_a_click_opens_is_said(tab: Tab, site: Site) -> None:
+    # (Bootstrap's: the click said nothing of it)
+    await goto(tab, site.url("kitbits.html"))
+    out = await actions.click(tab, parse("#shipping"))
+    assert 'shows the tooltip "Shipping Free over $50"' in out.text(), out.text()
