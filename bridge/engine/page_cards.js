@@ -78,5 +78,15 @@
   }
   const TEXT_FIELDS = new Set(["textbox", "searchbox", "combobox", "spinbutton"]);
 
-  Object.assign(P, { boxable, small, holdsContent, labelsField });
+  // Whether a box is the track a slider is drawn on, its thumbs the only controls in it and
+  // a slider's height (MUI's, whose box listens to set the value where it is pressed): the
+  // sliders' drawing (page_shown.js `controlPart`), no control; `fill` moves a slider.
+  const SLIDERS = "input[type=range], [role=slider]", TRACK_MAX = 60;  // px high
+  function sliderTrack(el) {
+    if (!el.firstElementChild || el.getBoundingClientRect().height > TRACK_MAX) return false;
+    const inner = [...el.querySelectorAll(P.CONTROLS)];
+    return inner.length > 0 && inner.every((c) => c.matches(SLIDERS));
+  }
+
+  Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack });
 })();

@@ -44,6 +44,21 @@
   const custom = (el) => !roleOf(el) && !!el.shadowRoot;
   const shownField = (el) => custom(el) && el.shadowRoot.querySelector(FIELD) || el;
 
+  // The error a page shows after a field of a form it checks itself (novalidate: the
+  // browser says nothing; Bootstrap's `.invalid-feedback` a style sheet shows), in its box or
+  // the box around it; "" for none.
+  const FEEDBACK = /(?:^|[\s_-])(?:error|invalid|feedback)(?:[\s_-]|$)/i;
+  function besideError(el) {
+    if (!el.form || !el.form.noValidate) return "";
+    for (let box = el.parentElement, up = 0; box && up < 2; box = box.parentElement, up++) {
+      const shown = [...box.children].find((c) => c !== el && !c.contains(el) &&
+        FEEDBACK.test(typeof c.className === "string" ? c.className : "") &&
+        c.checkVisibility() && P.HAS_WORD.test(c.textContent || ""));
+      if (shown) return clean(shown.textContent);
+    }
+    return "";
+  }
+
   // What the action met: {fields: [{id, role, name, tag, message}], more, blocked}
   // (blocked: the browser's own check stopped a form, and none went on), or null; the
   // record starts anew.
@@ -61,7 +76,8 @@
     return {
       fields: found.slice(0, SHOWN).map(([el, checked]) => {
         const role = roleOf(el);
-        const message = errorOf(el) || el.validationMessage || checked.validationMessage || "";
+        const message = errorOf(el) || besideError(el) || el.validationMessage ||
+          checked.validationMessage || "";
         return { id: idOf(el), role, name: nameOf(el, role), tag: el.localName,
                  message: cut(clean(message), NAME_MAX)[0] };
       }),

@@ -390,8 +390,9 @@
     !el.contains(focused) && (!!modal || !hiddenByMistake(el)) && !clickedIcon(el);
 
   // Whether el is a control's own drawing, not a control: the box a toggle is drawn in or
-  // a part of it (`togglePart`), or the box of a field (`fieldWrap`).
-  const controlPart = (el, handlers) => togglePart(el, handlers) || fieldWrap(el);
+  // a part of it (`togglePart`), the box of a field (`fieldWrap`), a slider's track.
+  const controlPart = (el, handlers) => togglePart(el, handlers) || fieldWrap(el) ||
+    P.sliderTrack(el);
 
   // A label that names its control by aria-labelledby, not `for` (MUI's select), or by a
   // `for` a widget kit moved to the box it draws for the field (jQuery UI's selectmenu): a

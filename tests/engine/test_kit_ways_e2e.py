@@ -369,3 +369,22 @@ async def test_a_popover_a_click_opens_is_said(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("kitbits.html"))
     out = await actions.click(tab, parse("#shipping"))
     assert 'shows the tooltip "Shipping Free over $50"' in out.text(), out.text()
+
+
+async def test_the_track_a_slider_is_drawn_on_is_no_control_of_its_own(
+        tab: Tab, site: Site) -> None:
+    # (MUI's: `clickable "70"` around the slider, named by its hidden value label)
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'clickable "70"' not in shot.text, shot.text
+    assert 'value="70"' in line_of(shot, ref(shot, "slider", "Volume")), shot.text
+
+
+async def test_a_form_that_checks_itself_is_said_wrong_in_its_own_words(
+        tab: Tab, site: Site) -> None:
+    # (Bootstrap's: the browser's message, which a person never sees there, was reported)
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.click(tab, parse("#place"))
+    assert '"Please enter a valid email."' in out.text(), out.text()
+    assert "include an" not in out.text(), out.text()
