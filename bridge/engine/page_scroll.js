@@ -322,6 +322,23 @@
     return P.clean(words).includes(P.clean(o.text));
   }
 
+  // Whether a form field is parked under the page's content: below it by a negative
+  // z-index of its own or of a box around it (PARK_UP out at most), and not what the
+  // pointer meets at its middle, where that is in view (Handsontable keeps its closed cell
+  // editors under the grid): no person sees it, until the page lifts it.
+  const PARK_UP = 2;
+  function parkedBelow(el) {
+    if (!/^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) return false;
+    let below = false;
+    for (let n = el, k = 0; n && k <= PARK_UP && !below; n = n.parentElement, k++)
+      below = parseInt(getComputedStyle(n).zIndex, 10) < 0;
+    if (!below) return false;
+    const r = el.getBoundingClientRect(), [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;  // (unlooked at)
+    const hit = P.hitTarget(el, x, y);
+    return !!hit && hit !== el && !el.contains(hit);
+  }
+
   Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,
-    clipsAll, clippedAway, offPage, clippedOut, overItsWords });
+    clipsAll, clippedAway, offPage, clippedOut, overItsWords, parkedBelow });
 })();

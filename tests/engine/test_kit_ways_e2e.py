@@ -388,3 +388,11 @@ async def test_a_form_that_checks_itself_is_said_wrong_in_its_own_words(
     out = await actions.click(tab, parse("#place"))
     assert '"Please enter a valid email."' in out.text(), out.text()
     assert "include an" not in out.text(), out.text()
+
+
+async def test_a_cell_editor_parked_under_its_grid_is_no_field(tab: Tab, site: Site) -> None:
+    # (Handsontable's: `textbox hint="Widget 12 Gadget 5" value="Widget"`, covered)
+    await goto(tab, site.url("kitstates.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "cell-editor" not in shot.text, shot.text
+    assert 'value="Widget"' not in shot.text, shot.text
