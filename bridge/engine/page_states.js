@@ -117,8 +117,15 @@
   const OTHER_MONTH = new RegExp("^(?:prev|next|old|new|outside|(?:prev|next)MonthDay)$|" +
     "(?:^|[-_]+)(?:day[-_]*)?(?:outside(?:[-_]*month)?|(?:other|adjacent|prev|next)[-_]?" +
     "month)(?:[-_]?day)?$", "i");
+  // (or one lacking the class its month's days carry: Ant Design's `ant-picker-cell-in-view`)
+  const IN_MONTH = /(?:^|[-_])in-?(?:view|month)$|(?:^|[-_])(?:current|this)-?month$/i;
+  const marks = (n, re) => [...n.classList].some((c) => re.test(c));
+  const unmarked = (n) => {
+    const grid = !marks(n, IN_MONTH) && n.parentElement && n.parentElement.parentElement;
+    return !!grid && [...grid.querySelectorAll(n.tagName)].some((d) => marks(d, IN_MONTH));
+  };
   const otherMonth = (el) => /^\d{1,2}$/.test((el.textContent || "").trim()) &&
-    [el, el.parentElement].some((n) => !!n && [...n.classList].some((c) => OTHER_MONTH.test(c)));
+    [el, el.parentElement].some((n) => !!n && (marks(n, OTHER_MONTH) || unmarked(n)));
 
   // The one check box or radio an item holds with no name of its own: the item's (page_walk.js)
   function heldToggle(el) {

@@ -26,3 +26,16 @@ async def test_days_of_the_months_around_say_so_and_this_months_do_not(
     assert "other-month" not in line_of(shot, ref(shot, "clickable", "2", 0)), shot.text
     await actions.click(tab, parse(december))
     assert await text_of(tab, "#out") == "December 29"
+
+
+async def test_days_a_calendar_leaves_without_its_months_mark_are_of_another_month(
+        tab: Tab, site: Site) -> None:
+    # (Ant Design's: its month's days carry `ant-picker-cell-in-view`, the others nothing)
+    await watch_listeners(tab)
+    await goto(tab, site.url("monthdays.html"))
+    shot = await tab.snapshot(interactive=True)
+    february, march = ref(shot, "cell", "28", 0), ref(shot, "cell", "28", 1)
+    assert "[other-month]" in line_of(shot, february), shot.text
+    assert "other-month" not in line_of(shot, march), shot.text
+    await actions.click(tab, parse(march))
+    assert await text_of(tab, "#out") == "2027-03-28"
