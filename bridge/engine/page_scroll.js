@@ -328,7 +328,9 @@
   // editors under the grid): no person sees it, until the page lifts it.
   const PARK_UP = 2;
   function parkedBelow(el) {
-    if (!/^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName)) return false;
+    // (not a check box or radio laid under its words, which a click there reaches)
+    if (!/^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || /^(?:checkbox|radio)$/.test(el.type))
+      return false;
     let below = false;
     for (let n = el, k = 0; n && k <= PARK_UP && !below; n = n.parentElement, k++)
       below = parseInt(getComputedStyle(n).zIndex, 10) < 0;

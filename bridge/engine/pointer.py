@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -43,6 +44,8 @@ TIP_WAIT = 1.0  # seconds a page may take to show a tooltip under the pointer (i
 # where the clicked element is in a dialog, the start of its closing (Vue's fade, frames on)
 REPLY_WAIT = 0.1
 CLOSE_WAIT = 0.5
+# the roles of what a click passed on by a label focuses (its text field)
+FOCUSED_BY_LABEL = ("textbox", "searchbox", "combobox", "spinbutton")
 MOUSE = "Input.dispatchMouseEvent"
 T = TypeVar("T")
 
@@ -97,7 +100,8 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     verb = {1: "clicked", 2: "double-clicked", 3: "triple-clicked"}[count]
     if button == "right":
         verb = "right-clicked"
-    out = Outcome(f"{verb} {what}{reaches(handle, aim)}")
+    note = reaches(handle, aim)
+    out = Outcome(f"{verb} {what}{note}")
 
     # The move and the first press go back to back: in a hidden background tab the
     # renderer holds a lone mouse move until its next frame (about a second), while a press
@@ -117,6 +121,14 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     after = await shielded(tab, session, what, "click", lambda up: guarded(
         tab, input_then_read(tab, steps, handle, up, hold), "click", out, barrier=False))
     state = _report_state(tab, info, after, out)
+    if state is not None and note and aim.target and \
+            aim.target.get("role") in FOCUSED_BY_LABEL:
+        # a field a label passes the click on to takes focus, unless the page stopped the
+        # click there (an icon in a field's label that opens a calendar): then it did not
+        with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
+            if await tab.evaluate(handle.frame, f"__ts.holdsFocus({aim.target_id})",
+                                  follow=False) is False:
+                out.did = f"{verb} {what}"
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)

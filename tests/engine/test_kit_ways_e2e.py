@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, text_of, watch_listeners
+from pagetools import goto, js, line_of, ref, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -396,3 +396,14 @@ async def test_a_cell_editor_parked_under_its_grid_is_no_field(tab: Tab, site: S
     shot = await tab.snapshot(interactive=True)
     assert "cell-editor" not in shot.text, shot.text
     assert 'value="Widget"' not in shot.text, shot.text
+
+
+async def test_a_click_a_page_stops_in_a_fields_label_is_not_said_to_reach_the_field(
+        tab: Tab, site: Site) -> None:
+    # (Quasar's calendar icon: "which activates textbox", though the field took no focus)
+    await goto(tab, site.url("kitsaid.html"))
+    out = await actions.click(tab, parse("#pick-date"))
+    assert "activates" not in out.did, out.did
+    assert await js(tab, "document.activeElement.id") != "checkin"
+    out = await actions.click(tab, parse("#note-date"))
+    assert 'which activates textbox "Check-out"' in out.did, out.did
