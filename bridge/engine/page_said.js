@@ -80,10 +80,23 @@
       if (up || el.closest("[aria-hidden=true]") || !shows(el)) continue;
       if (el.hasAttribute("aria-live") && !el.matches("[role=alert],[role=status]") &&
           laidOut(el)) continue;
+      if (narrates(el)) continue;
       out.set(el, wordsOf(el));
     }
     for (const el of messageBoxes(out)) out.set(el, wordsOf(el));
     return out;
+  }
+
+  // Whether a region is a list widget's narration for screen readers, a pixel wide beside
+  // its combobox or listbox (PrimeVue's "6 results are available", "1 items selected"):
+  // what the list shows, told again, no reply of the page's
+  const LIST_WIDGETS = "[role=combobox], [role=listbox]";
+  function narrates(el) {
+    const r = el.getBoundingClientRect();
+    if (r.width > 1 && r.height > 1) return false;
+    for (let n = el.parentElement, k = 0; n && k < 2; n = n.parentElement, k++)
+      if (n.querySelector(LIST_WIDGETS)) return true;
+    return false;
   }
 
   // Where a page says something with no live region, as many do: a box its classes call a
@@ -154,8 +167,10 @@
       }
     }
     // (else the modal one open over the page: an Escape, a click on its veil may close it;
-    // one focus stays outside of, in the box that holds it: MUI's)
-    if (!dialogAt) dialogAt = [...document.querySelectorAll(MODAL)].find(shows) || P.pageModal();
+    // one focus stays outside of, in the box that holds it: MUI's, looked for over the page
+    // only while a dialog shows)
+    if (!dialogAt) dialogAt = [...document.querySelectorAll(MODAL)].find(shows) ||
+      ([...document.querySelectorAll(DIALOGS)].some(shows) ? P.pageModal() : null);
     // (named while it shows: one named by its first words has none once hidden)
     if (dialogAt) named.set(dialogAt, dialogNamed(dialogAt).name);
   }
@@ -238,14 +253,14 @@
     // (a tooltip or popover that came, asking nothing: Bootstrap's popover a click opens)
     const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
       p.matches("[role=tooltip]") && !asks(p) && !p.closest("[aria-hidden=true]")) : null;
-    const shows = tip ? cut(clean(tip.innerText || ""), SAID_MAX)[0] || null : null;
+    const tipWords = tip ? cut(clean(tip.innerText || ""), SAID_MAX)[0] || null : null;
     before = kept(now);
     popupsAt = pops;
     started = true;
     const closed = dialogGone();
-    if (!said.length && !closed && !opened && !shows) return null;
+    if (!said.length && !closed && !opened && !tipWords) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
-             more: Math.max(0, said.length - SHOWN), closed, opened, shows };
+             more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords };
   }
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live

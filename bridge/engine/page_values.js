@@ -16,10 +16,12 @@
   function shownChoice(el) {
     const said = new Set((el.getAttribute("aria-describedby") || "").split(/\s+/)
       .filter(Boolean));
-    // words that are not the choice: a placeholder (react-select describes the input by it)
+    // words that are not the choice: a placeholder (react-select describes the input by it),
+    // what it tells screen readers (PrimeVue's "No results found")
     const aside = (n, box) => {
       for (; n && n !== box; n = n.parentElement) {
         if (said.has(n.id) || n.getAttribute("aria-hidden") === "true" ||
+            n.matches("[aria-live], [role=status], [role=alert]") ||
             /placeholder/i.test(n.getAttribute("class") || "")) return true;
       }
       return false;

@@ -407,3 +407,20 @@ async def test_a_click_a_page_stops_in_a_fields_label_is_not_said_to_reach_the_f
     assert await js(tab, "document.activeElement.id") != "checkin"
     out = await actions.click(tab, parse("#note-date"))
     assert 'which activates textbox "Check-out"' in out.did, out.did
+
+
+async def test_a_lists_narration_for_screen_readers_is_no_reply_of_the_page(
+        tab: Tab, site: Site) -> None:
+    # (PrimeVue's: 'the page said "3 results are available", "No selected item"', then
+    # "1 items selected", around a choice it reports itself)
+    await goto(tab, site.url("narration.html"))
+    out = await actions.select(tab, parse("#country"), ["Japan"])
+    assert "said" not in out.text(), out.text()
+    assert await text_of(tab, "#out") == "country Japan"
+
+
+async def test_an_empty_fields_narration_is_not_its_value(tab: Tab, site: Site) -> None:
+    # (PrimeVue's AutoComplete: value="No results found")
+    await goto(tab, site.url("narration.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "value=" not in line_of(shot, ref(shot, "combobox", "Home city")), shot.text
