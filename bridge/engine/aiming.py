@@ -85,8 +85,10 @@ def reaches(handle: Handle, aim: Aim) -> str:
     named, else ''."""
     t = aim.target
     # (nor when that element is a box handling the clicks of what it holds, a table's
-    # wrapper that selects its rows: page_info.js `delegate`)
-    if t is None or aim.target_id == handle.local or t.get("delegate") is True:
+    # wrapper that selects its rows: page_info.js `delegate`; nor the check box a label
+    # stands in for, whose line the label is: `stoodFor`)
+    if t is None or aim.target_id == handle.local or t.get("delegate") is True or \
+            t.get("stoodFor") is True:
         return ""
     return f", which activates {named(t)}"
 

@@ -26,7 +26,7 @@
     const own = isControl(src) ? null : ownWords(src) || null;
     // (an unnamed drag handle has no words of its own; one a style sheet writes words into
     // is named by them, as its snapshot line is)
-    const named = fullNameOf(src, role) || (role ? "" : P.drawnWords(src));
+    const named = fullNameOf(P.namedBy(el, src), role) || (role ? "" : P.drawnWords(src));
     const [name, nameLeft] = cut(dragged ? named || own || "" : named, NAME_MAX);
     return {
       role, name, nameLeft, tag: el.tagName.toLowerCase(),
@@ -169,6 +169,8 @@
       // (a box that handles the clicks of what it holds: the click is that content's)
       if (t !== el && t.contains(el) && !P.isControl(t) && P.holdsContent(t))
         res.target.delegate = true;
+      // (the check box a label stands in for is the label's own line: its click is that)
+      if (t !== el && t === stoodFor(el)) res.target.stoodFor = true;
     }
     if (also) {
       res.also = info(idOf(also));
@@ -208,7 +210,7 @@
     return {
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
-      name: named ? nameOf(src, role) : null, ...found(), inDialog: P.inDialog(),
+      name: named ? nameOf(P.namedBy(el, src), role) : null, ...found(), inDialog: P.inDialog(),
       armed: secret ? P.armed(secret)[0] : null,
     };
   }

@@ -442,6 +442,11 @@
     return el;
   }
 
-  Object.assign(P, { locOf, hinted, cardLocs, queryIn, pickIn, byText, stillIn,
+  // The element whose words name a line: the control (`src`), or the label standing in for
+  // it (`el`) where it has several, each a button of its own (DaisyUI's modal opened by one
+  // label and closed by two more: "Edit profile", "Close"), by its own words or aria-label
+  const namedBy = (el, src) => src !== el && src.labels && src.labels.length > 1 ? el : src;
+
+  Object.assign(P, { namedBy, locOf, hinted, cardLocs, queryIn, pickIn, byText, stillIn,
                      countsOn, countsOff, allRoots });
 })();

@@ -140,7 +140,7 @@
     const out = new Set();
     for (const p of document.querySelectorAll(POPUPS)) {
       if (out.size >= REGIONS_MAX) break;
-      if (shows(p)) out.add(p);
+      if (shows(p) && !(p.tagName === "DIALOG" && !p.open)) out.add(p);  // (shut, see-through)
     }
     return out;
   }

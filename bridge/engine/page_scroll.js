@@ -256,11 +256,24 @@
                             "IFRAME", "FRAME", "OBJECT", "EMBED"]);
   function clipsAll(el, cs) {
     if (REPLACED.has(el.tagName)) return false;
-    if (clippedAway(cs)) return !P.keepsField(el);
+    if (clippedAway(cs) || slidOut(el, cs)) return !P.keepsField(el);
     if ((cs.overflowX === "visible" && cs.overflowY === "visible") ||
         !P.standsApart(cs.display)) return false;
     const r = el.getBoundingClientRect();
     return (r.width <= 1 || r.height <= 1) && !P.keepsField(el);
+  }
+  // Whether a box that takes no pointer and hides its overflow holds only what lies wholly
+  // outside it: a drawer slid out of its frame (DaisyUI's, its list moved away by a
+  // transform), shut until the page slides it in
+  function slidOut(el, cs) {
+    if (cs.pointerEvents !== "none" || !/^(?:hidden|clip)$/.test(cs.overflowX) ||
+        !el.firstElementChild) return false;
+    const box = el.getBoundingClientRect();
+    return [...el.children].every((c) => {
+      const r = c.getBoundingClientRect();
+      return r.right <= box.left || r.left >= box.right || r.bottom <= box.top ||
+        r.top >= box.bottom;
+    });
   }
   function clippedAway(cs) {
     // (in shares of the box; a side of none is written 0px)

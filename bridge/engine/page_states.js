@@ -159,7 +159,9 @@
       s.push(el.parentElement.open ? "expanded" : "collapsed");
     else if ((tag === "BUTTON" || tag === "INPUT") && invokedPopover(el))
       s.push(invokedPopover(el).matches(":popover-open") ? "expanded" : "collapsed");
-    if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected)) s.push("selected");
+    // (a radio button a kit makes a tab is selected as it is checked: DaisyUI's)
+    if (aria("aria-selected") === "true" || (tag === "OPTION" && el.selected) ||
+        (tag === "INPUT" && role === "tab" && el.checked)) s.push("selected");
     if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
     else if (aria("aria-selected") === null && pressed === null) {
       const chosen = chosenItem(el);

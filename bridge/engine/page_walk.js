@@ -247,9 +247,9 @@
       if ((cs.display === "none" || (cs.visibility === "hidden" && textVisible)) &&
           onHover.has(el) && !P.keptHidden(el)) revealing((hoverOnly = el));
       else if (cs.display === "none") return;
-      // (content-visibility: hidden draws nothing of what the box holds, as a browser's
-      // cached view or a page kept for later: no person sees it, and no click reaches it)
-      if (cs.contentVisibility === "hidden") return;
+      // (content-visibility: hidden, a browser's cached view or a page kept for later, and a
+      // closed <dialog> a style sheet only made see-through, DaisyUI's: none sees or clicks it)
+      if (cs.contentVisibility === "hidden" || (tag === "DIALOG" && !el.open)) return;
       if (leftBehind(el, cs) || P.drawsForEditor(el)) return;  // a kept field; editor lines
       if (el === modal || (inert && modal && P.overVeil(el, cs, modal))) inert = false;
       else if (el.hasAttribute("inert")) inert = true;
@@ -324,8 +324,8 @@
         // otherwise whose words are its name says them once
         const byWords = (dragging || WORDS_NAME.has(role)) && !NAME_FROM_CONTENT.has(role);
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
-                              locOf(el, role), extra], src, byWords ? "clickable" : role,
-                             valueLeft);
+                              locOf(el, role), extra], P.namedBy(el, src),
+                             byWords ? "clickable" : role, valueLeft);
         // (an item named by a line of dashes is a menu's separator drawn as one: no control)
         if (/^[-_=.\u2013\u2014\u2500]{3,}$/.test(row[3])) { refCount--; return; }
         const holds = role === "clickable" && !dragging && P.holdsContent(el);  // keeps lines

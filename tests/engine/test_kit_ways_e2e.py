@@ -424,3 +424,46 @@ async def test_an_empty_fields_narration_is_not_its_value(tab: Tab, site: Site) 
     await goto(tab, site.url("narration.html"))
     shot = await tab.snapshot(interactive=True)
     assert "value=" not in line_of(shot, ref(shot, "combobox", "Home city")), shot.text
+
+
+async def test_a_closed_dialog_a_style_sheet_only_makes_see_through_is_not_shown(
+        tab: Tab, site: Site) -> None:
+    # (DaisyUI's: listed as an open dialog, its field "covered" when filled)
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "Invitee email" not in shot.text, shot.text
+    out = await actions.click(tab, parse("#invite"))
+    assert 'opened the dialog "Invite a member"' in out.text(), out.text()
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "textbox", "Invitee email")
+
+
+async def test_a_drawer_slid_out_of_a_frame_that_takes_no_pointer_is_not_shown(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "Reports" not in shot.text, shot.text
+    await actions.click(tab, parse(ref(shot, "checkbox", "Menu")))
+    assert ref(await tab.snapshot(interactive=True), "link", "Reports")
+
+
+async def test_a_radio_button_that_says_it_is_a_tab_is_selected_as_checked(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[selected]" in line_of(shot, ref(shot, "tab", "Overview")), shot.text
+    out = await actions.click(tab, parse(ref(shot, "tab", "Billing")))
+    assert "now selected" in out.text(), out.text()
+
+
+async def test_each_label_of_a_check_box_it_stands_in_for_is_named_by_its_own_words(
+        tab: Tab, site: Site) -> None:
+    # (DaisyUI's modal-toggle: every label read "Edit profile Save Close")
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.click(tab, parse(ref(shot, "checkbox", "Edit profile")))
+    assert out.did == 'clicked ' + ref(shot, "checkbox", "Edit profile") + \
+        ' (checkbox "Edit profile")', out.did
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "checkbox", "Save"), shot.text
+    assert ref(shot, "checkbox", "Close"), shot.text
