@@ -154,7 +154,7 @@
     "input[type=url], input[type=tel], input[type=number], input[type=password], textarea, " +
     "[contenteditable]:not([contenteditable=false]), [role=combobox], [role=textbox], " +
     "[role=searchbox], [role=spinbutton]";
-  const pointer = (n) => !!n && getComputedStyle(n).cursor === "pointer";
+  const pointer = (n, at) => !!n && getComputedStyle(n, at).cursor === "pointer";
   const byLook = (n) => !n.matches(`${CONTROLS}, [tabindex], [onclick]`);
   function passesOn(el) {
     if (opens(el)) return false;
@@ -374,11 +374,12 @@
   }
 
   // Whether el is an icon hidden from assistive technology that a person clicks all the
-  // same: icon-sized, shown, with a pointer cursor of its own (its box's is not) and no
-  // control in it (MUI's chip draws its delete so, leaving screen readers the chip's keys).
+  // same: icon-sized, shown, with a pointer cursor of its own or its glyph's (its box's is
+  // not) and no control in it (MUI's chip draws its delete so, Syncfusion's in ::before).
   // A box of the page hidden so (a carousel's clone, a closed menu) is no icon.
   function clickedIcon(el) {
-    if (!pointer(el) || el.querySelector(TABBABLE) || pointer(el.parentElement)) return false;
+    if (!(pointer(el) || pointer(el, "::before")) || el.querySelector(TABBABLE) ||
+        pointer(el.parentElement)) return false;
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && r.width <= ICON_MAX && r.height <= ICON_MAX &&
       el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
@@ -391,8 +392,7 @@
 
   // Whether el is a control's own drawing, not a control: the box a toggle is drawn in or
   // a part of it (`togglePart`), the box of a field (`fieldWrap`), a slider's track.
-  const controlPart = (el, handlers) => togglePart(el, handlers) || fieldWrap(el) ||
-    P.sliderTrack(el);
+  const controlPart = (el, on) => togglePart(el, on) || fieldWrap(el) || P.sliderTrack(el);
 
   // A label that names its control by aria-labelledby, not `for` (MUI's select), or by a
   // `for` a widget kit moved to the box it draws for the field (jQuery UI's selectmenu): a

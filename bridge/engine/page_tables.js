@@ -197,10 +197,20 @@
   }
 
   // A cell's words on its row's line: those it holds, or, holding none, the mark it draws
-  // for the aria-checked it says (Tabulator's true and false, a tick and a cross).
+  // for the aria-checked it says (Tabulator's true and false, a tick and a cross), or for
+  // the class of the check box it draws with no field (Syncfusion's `e-checkbox-wrapper`
+  // holding a `check` frame).
   const CHECK_MARKS = { true: "✓", false: "✗", mixed: "–" };
+  const DRAWN_BOX = "[class*=checkbox i]", TICKED = /^(?:e-)?check(?:ed)?$|[-_]checked$/i;
   function cellWords(cell, text) {
-    return HAS_WORD.test(text) ? text : CHECK_MARKS[cell.getAttribute("aria-checked")] || text;
+    if (HAS_WORD.test(text)) return text;
+    const said = CHECK_MARKS[cell.getAttribute("aria-checked")];
+    const box = !said && !cell.querySelector("input, [role=checkbox]") &&
+      cell.querySelector(DRAWN_BOX);
+    if (!box) return said || text;
+    const ticked = [box, ...box.querySelectorAll("*")].some((n) =>
+      typeof n.className === "string" && n.className.split(/\s+/).some((c) => TICKED.test(c)));
+    return ticked ? CHECK_MARKS.true : CHECK_MARKS.false;
   }
 
   // A wordless handle in a data row that resizes its column (Tabulator draws one at the

@@ -467,3 +467,24 @@ async def test_each_label_of_a_check_box_it_stands_in_for_is_named_by_its_own_wo
     shot = await tab.snapshot(interactive=True)
     assert ref(shot, "checkbox", "Save"), shot.text
     assert ref(shot, "checkbox", "Close"), shot.text
+
+
+async def test_a_chips_remove_icon_whose_glyph_shows_the_pointer_has_a_ref(
+        tab: Tab, site: Site) -> None:
+    # (Syncfusion's: hidden from screen readers, its pointer only on its ::before)
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitbits.html"))
+    shot = await tab.snapshot(interactive=True)
+    icons = [r for r, info in shot.refs.items() if "chip-close" in str(info.get("loc"))]
+    assert len(icons) == 2, shot.text
+    out = await actions.click(tab, parse(icons[1]))
+    assert 'the page said "removed French"' in out.text(), out.text()
+
+
+async def test_a_cell_that_draws_a_check_box_by_a_class_says_whether_it_is_ticked(
+        tab: Tab, site: Site) -> None:
+    # (Syncfusion's displayAsCheckBox: every row read `| 10248 |  |`)
+    await goto(tab, site.url("kitbits.html"))
+    text = (await tab.snapshot()).text
+    assert "| 10248 | ✓ |" in text, text
+    assert "| 10249 | ✗ |" in text, text
