@@ -164,7 +164,8 @@
           /ICON/.test(n.tagName);
         // (one word that is all of it says what the tool is, a style's word as it may be:
         // Editor.js's data-item-name="bold")
-        const words = hintWords(said) || (/^[a-z]{3,20}$/i.test(said) ? said.toLowerCase() : "");
+        const words = hintWords(said) || (/^[a-z]{3,20}$/i.test(said) &&
+          !NOISE.has(said.toLowerCase()) ? said.toLowerCase() : "");  // (not PrimeVue's "root")
         if ((!TEST_ATTRS.has(a) && !icon) || !words) continue;
         hints.push(words);
         const s = attrSel(a, v);

@@ -266,12 +266,10 @@
       return res;
     }
     // (a field its own box covers is pressed there, as a person does, before its label: a
-    // box may open on the press, which the label's click passed on to the field never makes)
-    // (a text field or select kept in a box a pixel wide inside the widget drawn for it is
-    // reached through that widget before its label: PrimeReact's dropdown opens on a click
-    // of its box, its label's only focuses the field)
-    const kept = res.error === "hidden" && !!res.clip && !TOGGLE_TYPES.has(el.type) &&
-      P.keepsField(el.parentElement);
+    // box may open on the press, which the label's click passed on to the field never makes;
+    // a field kept in a widget drawn for it is reached through that widget before its label:
+    // PrimeReact's dropdown opens on a click of its box, its label's only focuses the field)
+    const kept = keptIn(el, res) && !TOGGLE_TYPES.has(el.type);
     const label = viaWrapper(el, res) || (kept && viaWidget(el, res)) || viaLabel(el) ||
       viaWidget(el, res);
     if (label) return label;
@@ -324,10 +322,13 @@
   // clipping it) or unseen under its words (Fomantic's), when that box holds no other
   // control and is no bigger than a switch with its words: it takes the click (a code
   // editor's field, `codeEditorOf`: in it).
+  // Whether a field is kept in a box a pixel wide inside its widget (PrimeVue's: scaled away)
+  const keptIn = (el, res) => res.error === "hidden" && P.keepsField(el.parentElement) &&
+    (!!res.clip || !el.getBoundingClientRect().width);
   function viaWidget(el, res) {
     const editor = res.error ? P.codeEditorOf(el) : null;
     if (!editor && !FIELDS.has(el.tagName)) return null;
-    const kept = res.error === "hidden" && !!res.clip && P.keepsField(el.parentElement);
+    const kept = keptIn(el, res);
     const toggle = el.tagName === "INPUT" && TOGGLE_TYPES.has(el.type) && (res.error ===
       "hidden" || res.error === "offscreen" || res.error === "covered" && !res.around);
     if (!editor && !kept && !toggle && (res.error !== "covered" || !res.around)) return null;

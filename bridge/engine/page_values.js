@@ -39,9 +39,11 @@
           parts.push(t);
       }
       // (a multiple select's chips, each a box of its own: its choices, listed)
-      const chips = parts.length > 1 &&
-        parts.every((t) => P.standsApart(getComputedStyle(t.parentElement).display));
-      const words = clean(parts.map((t) => clean(t.data)).join(chips ? ", " : " "));
+      const said = parts.filter((t) => P.HAS_WORD.test(t.data));  // (not its arrow's glyph)
+      const chips = said.length > 1 &&
+        said.every((t) => P.standsApart(getComputedStyle(t.parentElement).display));
+      const words = chips ? said.map((t) => clean(t.data)).join(", ")
+        : clean(parts.map((t) => t.data).join(" "));
       if (words) return words;
     }
     return null;

@@ -488,3 +488,19 @@ async def test_a_cell_that_draws_a_check_box_by_a_class_says_whether_it_is_ticke
     text = (await tab.snapshot()).text
     assert "| 10248 | ✓ |" in text, text
     assert "| 10249 | ✗ |" in text, text
+
+
+async def test_a_field_scaled_to_nothing_in_its_widget_is_chosen_in_through_the_widget(
+        tab: Tab, site: Site) -> None:
+    # (PrimeVue's MultiSelect: "not visible (no size or hidden)", nothing chosen)
+    await watch_listeners(tab)
+    await goto(tab, site.url("narration.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.select(tab, parse(ref(shot, "combobox", "Languages")), ["German"])
+    assert await text_of(tab, "#out") == "languages German"
+
+
+async def test_a_part_a_kit_marks_its_root_is_not_hinted_so(tab: Tab, site: Site) -> None:
+    # (PrimeVue's data-pc-section="root": `button hint="root"`)
+    await goto(tab, site.url("narration.html"))
+    assert "root" not in (await tab.snapshot(interactive=True)).text
