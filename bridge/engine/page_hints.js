@@ -156,16 +156,15 @@
       if (!n.attributes.length) continue;
       for (const { name: a, value: v } of n.attributes) {
         // (PrimeReact names a part's section with its kind glued on: "incrementbutton")
-        // (and its label sections, words of their own, none)
-        const said = a !== "data-pc-section" ? v : /label$/.test(v) ? ""
+        // (and its label sections, words of their own, and every part's root, none)
+        const said = a !== "data-pc-section" ? v : /label$|^root$/.test(v) ? ""
           : v.replace(/(?:button|icon)$/, "");
         // (an icon component's name: Shoelace's `<sl-icon name="trash">`, Ionic's)
         const icon = (a === "name" || a === "icon") && n.tagName.includes("-") &&
           /ICON/.test(n.tagName);
         // (one word that is all of it says what the tool is, a style's word as it may be:
         // Editor.js's data-item-name="bold")
-        const words = hintWords(said) || (/^[a-z]{3,20}$/i.test(said) &&
-          !NOISE.has(said.toLowerCase()) ? said.toLowerCase() : "");  // (not PrimeVue's "root")
+        const words = hintWords(said) || (/^[a-z]{3,20}$/i.test(said) ? said.toLowerCase() : "");
         if ((!TEST_ATTRS.has(a) && !icon) || !words) continue;
         hints.push(words);
         const s = attrSel(a, v);
