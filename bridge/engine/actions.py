@@ -8,8 +8,9 @@ what they share; navigation, pointer, entry, forms, waits, reading); this one na
 from __future__ import annotations
 
 from .acting import Outcome, _only_requested, describe, guarded
+from .checking import check
 from .entry import enter_text, press
-from .forms import check, select
+from .forms import select
 from .navigation import history, navigate, reload, with_scheme
 from .pointer import click, focus, hover, modifier_mask, scroll
 from .reading import dialog, evaluate, read, read_element

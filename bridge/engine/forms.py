@@ -1,4 +1,4 @@
-"""Choosing in forms: select options, check and uncheck."""
+"""Choosing in forms: a <select>'s options, and a list of the page's own."""
 
 from __future__ import annotations
 
@@ -9,14 +9,9 @@ import re
 from typing import Any
 
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
-from ..policy.facts import is_toggle
-from ..policy.intent import Element
-from ..policy.words import TOGGLE_ROLES
-from . import replies
 from .acting import Outcome, _call_on, describe, guarded, replied, report_replied
-from .aiming import Ask
 from .entry import enter_text, press
-from .pointer import GONE, MOUSE, _click, _report_state, click, hover, scroll, state_said
+from .pointer import GONE, _report_state, click, hover, scroll, state_said
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -25,7 +20,6 @@ from .targets import RefTarget, Target
 # list may take to show them after the click that opens it, and how often it is looked at
 OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
 LIST_WAIT, LIST_LOOK = 2.0, 0.1
-TOGGLE_WAIT = 1.0  # seconds a toggle's page may take to say its new state (its timers)
 TYPE_AFTER = 0.5  # seconds a combobox one types in may take to show its list on a click
 # seconds a list Escape closes may take to go (Shoelace's closes once its hide animation ran),
 # looked at every CLOSE_LOOK
@@ -62,9 +56,6 @@ _SELECT = """function(values) {
   return {selected: picked.map(o => o.text.trim())};
 }"""
 
-
-# the roles that are checked or not (policy's TOGGLE_ROLES), for the page to test
-TOGGLES = sorted(TOGGLE_ROLES)
 
 
 async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
@@ -489,50 +480,3 @@ async def _shown_option(tab: Tab, control: int, want: str, known: set[int],
             return found, [ln for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
                 [ln for ln in lines if ln.ref and ln.ref not in known and ln.ref != control]
         await asyncio.sleep(LIST_LOOK)
-
-
-async def check(tab: Tab, target: Target, on: bool) -> Outcome:
-    # read with where the click goes, in one trip, unless it is already as asked (nothing
-    # is done then: it is not even scrolled to)
-    tab.attach_ahead(MOUSE)
-    handle, info, placed = await tab.resolve_placed(
-        target, aiming=True, check={"want": on, "toggles": TOGGLES})
-    what = describe(handle, info)
-    word = "checked" if on else "unchecked"
-    if not is_toggle(Element.from_page(info)):
-        raise TargetNotInteractable(f"{what} is not a checkbox, radio button or switch, so it "
-                                    f"cannot be {word}; nothing was done (to click it, use "
-                                    "click)")
-    checked = "checked" in info.get("states", []) or info.get("checked") is True
-    mixed = "mixed" in info.get("states", [])  # (neither: some of what it stands for are)
-    if checked == on and not mixed:
-        return Outcome(f"{what} was already {word}; nothing was done")
-    out, after = await _click(tab, handle, info, "left", 1, 0, Ask("check" if on else "uncheck"),
-                              placed)
-    if after is None:
-        after = await tab.info(handle)
-    now = "checked" in after.get("states", []) or after.get("checked") is True
-    if now != on:
-        # a page may say its new state on its next frame (FAST's elements reflect it then),
-        # or once the timers it armed in reply ran (DevExtreme's switch slides over first)
-        with contextlib.suppress(TabstewardError):
-            await tab.frame_drawn()
-            if out.armed:
-                await replies.came(tab, out.armed_in, cap=TOGGLE_WAIT)
-            after = await tab.info(handle)
-            now = "checked" in after.get("states", []) or after.get("checked") is True
-            if now == on:
-                out.changes.insert(0, "now checked" if on else "now not checked")
-    if now != on and mixed and "mixed" not in after.get("states", []):
-        # a box for several (a table's "select all") that a click took from mixed to the
-        # other end: a person clicks it once more
-        said = "".join(f"; {c}" for c in out.changes if not state_said(c))
-        raise TargetNotInteractable(f"clicked {what}, which was mixed: the page made it "
-                                    f"{'checked' if now else 'unchecked'}{said}. To have it "
-                                    f"{word}, {'check' if on else 'uncheck'} it again")
-    if now != on:
-        raise TargetNotInteractable(f"clicked {what} but it is still "
-                                    f"{'checked' if now else 'unchecked'}; the page did not "
-                                    "take the change")
-    out.did = f"{word} {what}"
-    return out
