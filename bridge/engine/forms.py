@@ -213,7 +213,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     elif len(chosen) > 1 or await _takes_many(tab, ref):
         # (a list of several stays open over the page, covering what is under it: a person
         # closes it once done)
-        closing = await _close_list(tab, option.ref)
+        closing = await _close_list(tab, option.ref, ref)
         if closing:
             changes.append("its list was closed with Escape, as a person closes it when done"
                            if closing == "closed" else "its list is open: Escape did not "
@@ -356,14 +356,15 @@ async def _closed_again(tab: Tab, opened: Outcome | None, option: int) -> str:
         await _close_list(tab, option), "")
 
 
-async def _close_list(tab: Tab, option: int) -> str:
-    """Close with Escape the list that shows `option`, if it still shows: "closed", "open"
-    (Escape did not close it), or "" (it had closed)."""
-    if not await _still_shown(tab, option):
+async def _close_list(tab: Tab, option: int, control: int | None = None) -> str:
+    """Close with Escape the list that shows `option` (or that `control` says is expanded:
+    a list that takes the chosen option out, Choices.js's), if it still shows: "closed",
+    "open" (Escape did not close it), or "" (it had closed)."""
+    if not await _still_shown(tab, option, control):
         return ""
     await press(tab, "Escape")
     deadline = asyncio.get_running_loop().time() + CLOSE_WAIT
-    while await _still_shown(tab, option):
+    while await _still_shown(tab, option, control):
         if asyncio.get_running_loop().time() >= deadline:
             return "open"
         await asyncio.sleep(CLOSE_LOOK)
@@ -387,10 +388,12 @@ async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want
     return await click(tab, RefTarget(option.ref)), option
 
 
-async def _still_shown(tab: Tab, ref: int) -> bool:
-    """Whether the option `ref` is still shown (its list stayed open)."""
+async def _still_shown(tab: Tab, ref: int, control: int | None = None) -> bool:
+    """Whether the option `ref` is still shown, or `control` says its list is expanded
+    (its list stayed open)."""
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
-    return any(ln.ref == ref for ln in lines)
+    return any(ln.ref == ref or (ln.ref == control and "expanded" in ln.states.split())
+               for ln in lines)
 
 
 def _same(name: str, want: str) -> bool:
