@@ -88,5 +88,25 @@
     return inner.length > 0 && inner.every((c) => c.matches(SLIDERS));
   }
 
-  Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack });
+  // Whether a hidden element a hover listener around it may show holds a control that shows
+  // nowhere else beside it: not a responsive twin, hidden at this width while its like shows
+  // (a pager's phone-sized "previous" next to the desktop one, both named alike)
+  function hoverControl(el) {
+    const c = el.matches(P.CONTROLS) ? el : el.querySelector(P.CONTROLS);
+    const words = c && twinWords(c);
+    return !!c && (!words || !el.parentElement || ![...el.parentElement.querySelectorAll(
+      c.tagName)].some((t) => !el.contains(t) && twinWords(t) === words && t.checkVisibility()));
+  }
+  const twinWords = (c) => P.clean(c.getAttribute("aria-label") || c.title || c.textContent);
+
+  // Whether a listening box is a blank part of a field's label (Quasar's empty message line
+  // under its field): no words, no drawing, no pointer; a click there is the label's, which
+  // goes to the field, no control of its own
+  const blankInLabel = (el, cs) => !el.firstElementChild && !P.clean(el.textContent) &&
+    cs.cursor !== "pointer" && cs.backgroundImage === "none" &&
+    !!(el.closest("label") || {}).control && ["::before", "::after"].every((p) =>
+      /^(?:none|normal)$/.test(getComputedStyle(el, p).content));
+
+  Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
+                    blankInLabel });
 })();

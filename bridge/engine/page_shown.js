@@ -71,7 +71,7 @@
       if (!listening.size || PANELS.has(roleOf(el)) || P.oneOfPanels(el)) return false;
       let n = el.parentElement;
       for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
-        if (listening.has(n)) return el.matches(CONTROLS) || !!el.querySelector(CONTROLS);
+        if (listening.has(n)) return P.hoverControl(el);
       }
       return false;
     };
@@ -208,7 +208,7 @@
     // (a listener alone: a box may take its children's clicks for them; a dialog or a
     // landmark listening so is no control)
     return ((shows && !framesOnly(el) && !framesField(el)) ||
-            (handlers.has(el) && !passesOn(el))) &&
+            (handlers.has(el) && !passesOn(el) && !P.blankInLabel(el, cs))) &&
       !REGIONS.has(role) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
       !P.cellResizer(el, cs) && !controlPart(el, handlers) && !P.fieldIcon(el);
   }

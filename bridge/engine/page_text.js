@@ -71,6 +71,7 @@
       if (d === undefined) displays.set(el, (d = getComputedStyle(el).display));
       return d;
     };
+    const closed = new Set();  // closed dialogs still laid out
     const apart = [];  // the boxes whose words touch another's
     const spaces = [];  // where in `full` a space keeps them apart (-1: not known)
     const roots = [root];
@@ -105,8 +106,11 @@
           continue;
         }
         if (n.shadowRoot) roots.push(n.shadowRoot);
-        // (a select's words are what it shows: read apart, `selectShows`)
-        if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT") mark(n);
+        // (a select's words are what it shows: read apart, `selectShows`; a closed dialog a
+        // style sheet only made see-through, DaisyUI's, shows none: left out)
+        if (n.tagName === "DIALOG" && !n.open && displayOf(n) !== "none") closed.add(n);
+        if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT" || closed.has(n))
+          mark(n);
       }
     }
     if (!onWay.size && !spaces.includes(-1)) {
@@ -129,7 +133,7 @@
     };
     function walk(node) {
       if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
-      if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName)) return;
+      if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName) || closed.has(node)) return;
       const cs = getComputedStyle(node);
       if (cs.display === "none") return;
       if (node.tagName === "SELECT") {
@@ -266,6 +270,7 @@
   const MARKS = { STRONG: "**", B: "**", EM: "*", I: "*", CODE: "\u0060" };
   const MARKED = /^(?:- |\d+\. )$/;  // a list item's line holding its marker only
 
+  const closedDialog = (el) => el.tagName === "DIALOG" && !el.open;
   function markdown() {
     const out = [], leaving = P.fadingOut();
     let line = "";
@@ -278,8 +283,8 @@
       if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
       if (node.nodeType !== 1) return;
       const el = node;
-      if (SKIP_TAGS.has(el.tagName) || hiddenForName(el) || leaving.has(el)) return;
       const tag = el.tagName;
+      if (SKIP_TAGS.has(tag) || hiddenForName(el) || leaving.has(el) || closedDialog(el)) return;
       if (/^H[1-6]$/.test(tag)) {
         push();
         line = "#".repeat(+tag[1]) + " " + clean(el.innerText);

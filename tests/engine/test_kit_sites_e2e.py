@@ -1,0 +1,56 @@
+"""Pages as sites build them, read as a person reads them: a pager's phone-sized twins
+hidden at a desktop's width, a blank part of a field's label that listens, a closed dialog
+a style sheet lays out see-through; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, line_of, listened_snapshot, ref, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_control_hidden_at_this_width_beside_its_shown_twin_is_no_hover_control(
+        tab: Tab, site: Site) -> None:
+    # (Syncfusion's grid pager: the phone-sized "previous" was listed first, marked
+    # hover-only, and `loc=` took it: "not visible; nothing was done")
+    shot = await listened_snapshot(tab, site.url("kittwins.html"))
+    assert shot.text.count('button "Go to previous page"') == 1, shot.text
+    prev = ref(shot, "button", "Go to previous page")
+    assert "hover-only" not in line_of(shot, prev), shot.text
+    await actions.click(tab, parse('loc=button "Go to previous page"'))
+    assert await text_of(tab, "#page") == "Page 2"
+
+
+async def test_a_control_shown_only_under_the_pointer_is_still_listed_beside_its_likes(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("kittwins.html"))
+    deletes = [ln for ln in shot.text.splitlines() if 'button "Delete"' in ln]
+    assert len(deletes) == 2, shot.text
+    assert all("[hover-only]" in ln for ln in deletes), shot.text
+    await actions.click(tab, parse('loc=button "Delete" in "Bob: invoice"'))
+    assert await text_of(tab, "#out") == "deleted Bob: invoice"
+
+
+async def test_a_blank_part_of_a_fields_label_that_listens_is_no_control(
+        tab: Tab, site: Site) -> None:
+    # (Quasar's message line under a field: an empty "clickable" line)
+    shot = await listened_snapshot(tab, site.url("kittwins.html"))
+    assert "clickable" not in shot.text, shot.text
+
+
+async def test_the_text_of_a_page_leaves_out_a_closed_dialog_laid_out_see_through(
+        tab: Tab, site: Site) -> None:
+    # (DaisyUI's modal: `text` read "Invite a member Send invite" while none shows)
+    await goto(tab, site.url("kittwins.html"))
+    for fmt in ("text", "markdown"):
+        body = await actions.read(tab, fmt)
+        assert "Invite member" in body, body
+        assert "Invite a member" not in body, body
+        assert "Send invite" not in body, body
+    await actions.click(tab, parse("#invite"))
+    assert "Send invite" in await actions.read(tab, "text")
