@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
+from urllib.parse import unquote
 
 from .categories import Category, Rule
 from .describe import describe, place, target_of
@@ -91,12 +92,30 @@ def _destinations(f: Facts) -> list[tuple[str, str]]:
     return out
 
 
+# what pages write in a link's href where its click is their script's, not the URL's:
+# nothing, `void(0)`, `void 0`, `undefined`, `false`, `null`, `0`, each with a `;` or not
+_NOTHING = re.compile(r"(?:void\s*\(\s*0\s*\)|void\s+0|undefined|false|null|0)?\s*;?")
+
+
+def runs_nothing(url: str) -> bool:
+    """Whether a javascript: URL runs no code: an empty body, one that only says nothing
+    (`javascript:void(0);`), or a comment alone (`javascript://`, no line break after it,
+    percent-encoded or not, that would end the comment)."""
+    body = unquote(url.split(":", 1)[1] if ":" in url else "").strip()
+    if body.startswith("//"):
+        return not any(c in body for c in "\n\r\u2028\u2029")
+    return _NOTHING.fullmatch(body) is not None
+
+
 def _navigation(f: Facts, sites: SiteList) -> list[Finding]:
     out: list[Finding] = []
     for what, url in _destinations(f):
         u = parse_url(url)
         if u is not None and u.scheme == "javascript":
-            out.append(Finding(C.EVAL, f"{what} runs script (a javascript: URL)"))
+            # (a link's `javascript:void(0)` runs nothing: the page's own handler acts, as
+            # on a button; a navigation to one is refused before it is asked about)
+            if f.action in NAVIGATING or not runs_nothing(url):
+                out.append(Finding(C.EVAL, f"{what} runs script (a javascript: URL)"))
             continue
         verdict = sites.verdict(url)
         if verdict != "allowed":

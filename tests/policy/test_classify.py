@@ -285,6 +285,20 @@ CASES = [
          {C.EVAL}, B),
     case("javascript-link", Intent("click", "https://example.com/", link(
         "Open", "javascript:void(fetch('/x'))")), {C.EVAL}, B),
+    # a link whose href runs nothing is the page's handler's: a plain click
+    *(case(f"javascript-link-that-runs-nothing-{i}", Intent("click", "https://example.com/",
+           link("More", href)), set(), A)
+      for i, href in enumerate(("javascript:void(0)", "javascript:void(0);", "javascript:;",
+                                "javascript:", "javascript:undefined;", "javascript:void 0",
+                                "JavaScript: void( 0 )", "javascript://", "javascript://x"))),
+    # ... but a comment a line break ends, a call, or a navigation to one, runs script
+    *(case(f"javascript-link-that-runs-script-{i}", Intent("click", "https://example.com/",
+           link("Open", href)), {C.EVAL}, B)
+      for i, href in enumerate(("javascript://%0Aalert(1)", "javascript://\u2028alert(1)",
+                                "javascript:void(0);alert(1)", "javascript:0;fetch('/x')",
+                                "javascript:undefined()", "javascript:%76oid(fetch(1))"))),
+    case("javascript-navigation-that-runs-nothing", Intent(
+        "navigate", "https://example.com/", url="javascript:void(0)"), {C.EVAL}, B),
     # -- the other categories --
     case("upload", Intent("upload", "https://files.example/", Element(
         role="button", name="Attach", tag="input", type="file"), files=("report.pdf",)),
