@@ -160,9 +160,18 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         # (a text field that showed nothing as it took focus has no list: no longer wait)
         listless = field and not [ln for ln in shown if ln.ref not in known]
         if option is None and (editable or search is not None):
-            opened = await enter_text(tab, RefTarget(search or ref), want, "fill")
+            into = RefTarget(search or ref)
+            opened = await enter_text(tab, into, want, "fill")
             typed = True
-            option, shown = await _shown_option(tab, ref, want, known)
+            option, shown = await _shown_option(tab, ref, want, known, TYPE_AFTER)
+            if option is None and not [ln for ln in shown if ln.ref not in known]:
+                # nothing came: a list that opens on keys alone (Syncfusion's, on keyup)
+                # gets the words again a key at a time, as a person types them
+                await enter_text(tab, into, "", "fill")
+                opened = await enter_text(tab, into, want, "type")
+            if option is None:
+                option, shown = await _shown_option(tab, ref, want, known,
+                                                     LIST_WAIT - TYPE_AFTER)
         elif option is None and not listless:
             option, shown = await _shown_option(tab, ref, want, known, LIST_WAIT - TYPE_AFTER)
         if option is None and listless:

@@ -20,6 +20,9 @@ from ..errors import (
 from .helper_source import compact
 from .model import Frame, Handle, RefEntry
 
+if TYPE_CHECKING:
+    from ..cdp.connection import CDPConnection
+
 log = logging.getLogger("tabsteward.engine")
 
 # the page helper's files in the order they install (extension/reader.js injects the same)
@@ -39,6 +42,7 @@ FOCUS_SETTLE, FOCUS_WAIT = 2.0, 0.02  # a frame entered by Tab is told so a mome
 class PageFrames:
     """The frames half of a Tab (tab.py has the sessions, events and targets)."""
 
+    conn: CDPConnection
     target_id: str
     session_id: str
     frames: dict[str, Frame]
@@ -113,8 +117,13 @@ class PageFrames:
         # started with it (`evaluate` installs it where one did not)
         if not res.get("tabstewardReady") and frame.session not in self._primed:
             await self._evaluate_raw(frame, ctx, PAGE_JS)
-        if frame.era != era:  # its document went meanwhile: a world of no document it shows
-            return ctx  # (a read in it says so, and makes the new one's)
+        # its document went meanwhile: a world of no document it shows (a read in it says
+        # so, and makes the new one's); not a world that outlives debugger sessions (the
+        # extension's) when only a new session came: one of the document it names, and its
+        # reads fail once that one goes
+        if frame.era != era and (frame.world is not None or
+                                 not self.conn.outlives_sessions(ctx)):
+            return ctx
         frame.world = ctx
         # a world that outlives debugger sessions names its document: ids, refs stay
         token = res.get("tabstewardDoc")

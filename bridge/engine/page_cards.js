@@ -41,7 +41,7 @@
   function boxable(el, role) {
     const tag = el.tagName;
     if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) {
-      if (repeats(el, false)) return true;
+      if (repeats(el, false) || lastOfList(el, role)) return true;
       const p = el.parentElement;
       return !!p && p.firstElementChild === el && p.lastElementChild === el &&
         repeats(p, true);
@@ -49,6 +49,16 @@
     if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && kindOf(el)))
       return false;
     return repeats(el, true);
+  }
+
+  // Whether a list item is its list's only one, with words of its own beside its controls
+  // (the last file left in an upload's list: "cat.png" and its Remove)
+  function lastOfList(el, role) {
+    const p = el.parentElement;
+    if (role !== "listitem" || !p || p.children.length !== 1) return false;
+    const inControls = [...el.querySelectorAll(P.CONTROLS)].reduce(
+      (n, c) => n + P.clean(c.textContent).length + 1, 0);
+    return P.clean(el.textContent).length > inControls;
   }
 
   const CARD_CHARS = 600;

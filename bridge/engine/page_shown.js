@@ -209,7 +209,7 @@
     // landmark listening so is no control)
     return ((shows && !framesOnly(el) && !framesField(el)) ||
             (handlers.has(el) && !passesOn(el) && !P.blankInLabel(el, cs))) &&
-      !REGIONS.has(role) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
+      !REGIONS.has(role || el.tagName) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
       !P.cellResizer(el, cs) && !controlPart(el, handlers) && !P.fieldIcon(el);
   }
 
@@ -463,9 +463,9 @@
       el.getAttribute("aria-readonly") === "true" && !el.hasAttribute("tabindex");
   }
 
-  // the roles of a page's parts, never a control however they listen for clicks
-  const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner",
-                           "contentinfo", "complementary", "region", "form", "search"]);
+  // never a control, however they listen: a page's parts, a table or its body (DataTables')
+  const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner", "contentinfo",
+    "complementary", "region", "form", "search", "table", "rowgroup", "TBODY", "THEAD", "TFOOT"]);
 
   // Whether `el` is a veil over the page (a modal's backdrop, fading out or not): empty (an
   // SVG's shapes: a tour's), over (nearly) all the viewport; a click there closes: no control.

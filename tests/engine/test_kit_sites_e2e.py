@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, listened_snapshot, ref, text_of
+from pagetools import (
+    goto,
+    line_of,
+    listened_snapshot,
+    ref,
+    run_tool,
+    text_of,
+    under,
+    watch_listeners,
+)
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -18,7 +27,7 @@ async def test_a_control_hidden_at_this_width_beside_its_shown_twin_is_no_hover_
         tab: Tab, site: Site) -> None:
     # (Syncfusion's grid pager: the phone-sized "previous" was listed first, marked
     # hover-only, and `loc=` took it: "not visible; nothing was done")
-    shot = await listened_snapshot(tab, site.url("kittwins.html"))
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
     assert shot.text.count('button "Go to previous page"') == 1, shot.text
     prev = ref(shot, "button", "Go to previous page")
     assert "hover-only" not in line_of(shot, prev), shot.text
@@ -28,7 +37,7 @@ async def test_a_control_hidden_at_this_width_beside_its_shown_twin_is_no_hover_
 
 async def test_a_control_shown_only_under_the_pointer_is_still_listed_beside_its_likes(
         tab: Tab, site: Site) -> None:
-    shot = await listened_snapshot(tab, site.url("kittwins.html"))
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
     deletes = [ln for ln in shot.text.splitlines() if 'button "Delete"' in ln]
     assert len(deletes) == 2, shot.text
     assert all("[hover-only]" in ln for ln in deletes), shot.text
@@ -39,14 +48,14 @@ async def test_a_control_shown_only_under_the_pointer_is_still_listed_beside_its
 async def test_a_blank_part_of_a_fields_label_that_listens_is_no_control(
         tab: Tab, site: Site) -> None:
     # (Quasar's message line under a field: an empty "clickable" line)
-    shot = await listened_snapshot(tab, site.url("kittwins.html"))
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
     assert "clickable" not in shot.text, shot.text
 
 
 async def test_the_text_of_a_page_leaves_out_a_closed_dialog_laid_out_see_through(
         tab: Tab, site: Site) -> None:
     # (DaisyUI's modal: `text` read "Invite a member Send invite" while none shows)
-    await goto(tab, site.url("kittwins.html"))
+    await goto(tab, site.url("kitsites.html"))
     for fmt in ("text", "markdown"):
         body = await actions.read(tab, fmt)
         assert "Invite member" in body, body
@@ -54,3 +63,39 @@ async def test_the_text_of_a_page_leaves_out_a_closed_dialog_laid_out_see_throug
         assert "Send invite" not in body, body
     await actions.click(tab, parse("#invite"))
     assert "Send invite" in await actions.read(tab, "text")
+
+
+async def test_a_combobox_whose_list_opens_on_keys_alone_is_chosen_from_by_typing(
+        tab: Tab, site: Site) -> None:
+    # (Syncfusion's ComboBox: the words put in at once opened nothing, and the error named
+    # another widget's options)
+    await goto(tab, site.url("keyupcombo.html"))
+    out = await actions.select(tab, parse('loc=combobox "City"'), ["Paris"])
+    assert 'chose "Paris"' in out.text(), out.text()
+    assert await text_of(tab, "#out") == "city: Paris"
+
+
+async def test_a_tables_body_that_listens_for_its_rows_keeps_them_one_line_each(
+        tab: Tab, site: Site) -> None:
+    # (DataTables' Responsive: the body read as one clickable of all its words, no rows)
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
+    full = await tab.snapshot(interactive=False)
+    assert "- row | Grace Hopper | New York | 85 |" in full.text, full.text
+    assert "Ada Lovelace" not in shot.text, shot.text
+
+
+async def test_the_last_item_of_a_list_keeps_its_line_over_its_controls(
+        tab: Tab, site: Site) -> None:
+    # (the last file of an upload's list: "cat.png" was nowhere in -i, only its Remove)
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
+    items = under(shot, '- listitem "cat.png"')
+    assert any('button "Remove"' in ln for ln in items), shot.text
+
+
+async def test_typing_waits_for_a_list_the_carets_move_delays(tab: Tab, site: Site) -> None:
+    # (CKEditor 5's mentions: the wait its selectionchange armed was not waited for)
+    await watch_listeners(tab)
+    await goto(tab, site.url("mentionlist.html"))
+    result = await run_tool(tab, "type", target='loc=textbox "Comment"', text="hi @ca",
+                            interactive=True)
+    assert 'button "@carol"' in result.text, result.text
