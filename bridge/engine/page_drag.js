@@ -25,10 +25,21 @@
     if (!el || el.tagName === "TABLE") return false;  // a sortable table sorts its columns
     return ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
       (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1 &&
-       !el.isContentEditable) ||
+       !el.isContentEditable && !filesZone(el)) ||
       el.hasAttribute("data-sortable") || el.hasAttribute("data-rbd-droppable-id") ||
       DRAG_WORDS.test(el.getAttribute("aria-roledescription") || ""));
   }
+
+  // Whether a box that takes drops and clicks is an upload's zone, whose parts are no items
+  // of a list: it holds the file field, or its words say files are dropped there
+  const FILE_WORDS = /\b(?:drop|drag)\b[^.]{0,40}\bfiles?\b/i;
+  const filesZone = (el) => !!el.querySelector("input[type=file]") ||
+    FILE_WORDS.test(el.textContent.slice(0, 300));
+
+  // Whether a box listening for presses holds only items a person drags (a sortable list of
+  // one card or more, SortableJS's): it passes its clicks on to them, no control of its own
+  const holdsDragged = (el) => !!el.firstElementChild &&
+    [...el.children].every((c) => c.getAttribute("draggable") === "true");
 
   // During a walk, whether the last parent met is sortable: siblings come one after another.
   let lastParent = null, lastSortable = false;
@@ -347,6 +358,6 @@
     return { here: cancelsDragover(el), everywhere: cancelsDragover(document.documentElement) };
   }
 
-  Object.assign(P, { dragItem, handleOf, settling, dropSide, dropSpot, placeIn, order, zonesFor,
-                     frameBoth, takesDrops });
+  Object.assign(P, { dragItem, holdsDragged, handleOf, settling, dropSide, dropSpot, placeIn,
+                     order, zonesFor, frameBoth, takesDrops });
 })();

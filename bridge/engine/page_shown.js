@@ -158,7 +158,7 @@
   const byLook = (n) => !n.matches(`${CONTROLS}, [tabindex], [onclick]`);
   function passesOn(el) {
     if (opens(el)) return false;
-    if (el.querySelector(GRIDS)) return true;
+    if (el.querySelector(GRIDS) || P.holdsDragged(el)) return true;
     const found = controlsIn(el);
     if (!found.length) return false;
     if (found.length > 1 && !pointer(el) && found.every(byLook)) return true;

@@ -4,6 +4,8 @@ a style sheet lays out see-through; on both transports."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from fixture_server import Site
 from pagetools import (
@@ -49,7 +51,7 @@ async def test_a_blank_part_of_a_fields_label_that_listens_is_no_control(
         tab: Tab, site: Site) -> None:
     # (Quasar's message line under a field: an empty "clickable" line)
     shot = await listened_snapshot(tab, site.url("kitsites.html"))
-    assert "clickable" not in shot.text, shot.text
+    assert not re.search(r"^\s*- clickable @\d+", shot.text, re.M), shot.text
 
 
 async def test_the_text_of_a_page_leaves_out_a_closed_dialog_laid_out_see_through(
@@ -99,3 +101,23 @@ async def test_typing_waits_for_a_list_the_carets_move_delays(tab: Tab, site: Si
     result = await run_tool(tab, "type", target='loc=textbox "Comment"', text="hi @ca",
                             interactive=True)
     assert 'button "@carol"' in result.text, result.text
+
+
+async def test_the_cards_of_a_sortable_lane_are_each_taken_hold_of_and_the_lane_is_not(
+        tab: Tab, site: Site) -> None:
+    # (SortableJS: a lane of one card read as one clickable, the card without a ref; a lane
+    # of two a clickable of both cards' words)
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
+    for card in ("Write specs", "Fix login bug", "Refactor API"):
+        assert "[draggable]" in line_of(shot, ref(shot, "clickable", card)), shot.text
+    assert 'clickable "Write specs Fix login bug"' not in shot.text, shot.text
+
+
+async def test_the_words_of_an_uploads_drop_zone_are_no_items_to_drag(
+        tab: Tab, site: Site) -> None:
+    # (Dropzone's: each paragraph a clickable [draggable] item of a "list")
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
+    zone = [ln for ln in shot.text.splitlines() if "Drag files here" in ln]
+    assert len(zone) == 1, shot.text
+    assert "[draggable]" not in zone[0], shot.text
+    assert 'clickable "PDF or PNG' not in shot.text, shot.text
