@@ -433,6 +433,11 @@ def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Li
              _offers(ln, want)]
     named.sort(key=lambda ln: ln.ref in known)
     options = [ln for ln in named if ln.role in OPTION_ROLES]
+    if not named:  # the one option that says more after the words (a "Germany (+49)")
+        more = re.compile(re.escape(want) + r"\s*[(\[,·|:+\-\u2013\u2014]", re.I)
+        options = [ln for ln in lines if ln.ref and (ln.ref not in known or ln.ref in tied) and
+                   ln.role in OPTION_ROLES and more.match(" ".join(ln.name.split()))]
+        return options[0] if len(options) == 1 else None
     return options[0] if options else named[0] if named else None
 
 

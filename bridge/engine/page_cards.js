@@ -117,6 +117,31 @@
     !!(el.closest("label") || {}).control && ["::before", "::after"].every((p) =>
       /^(?:none|normal)$/.test(getComputedStyle(el, p).content));
 
+  // Whether el is an icon hidden from assistive technology that a person clicks all the
+  // same: icon-sized, shown, with a pointer cursor of its own or its glyph's (its box's is
+  // not), no control in it nor over it (MUI's chip draws its delete so, Syncfusion's in
+  // ::before; Vaadin's check box lays its input over it). A box of the page hidden so (a
+  // carousel's clone, a closed menu) is no icon.
+  const pointed = (n, at) => !!n && getComputedStyle(n, at).cursor === "pointer";
+  function clickedIcon(el) {
+    if (!(pointed(el) || pointed(el, "::before")) || el.querySelector(P.TABBABLE) ||
+        pointed(el.parentElement || el.getRootNode().host)) return false;
+    const r = el.getBoundingClientRect();
+    const hit = P.hitTarget(null, r.left + r.width / 2, r.top + r.height / 2);
+    return r.width > 0 && r.height > 0 && r.width <= P.ICON_MAX && r.height <= P.ICON_MAX &&
+      el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) &&
+      !(hit && !el.contains(hit) && hit.matches(P.CONTROLS));
+  }
+
+  // Whether a box holds only a label of a control, itself or through its slot (Vaadin's
+  // check box draws its label's part so, with a pointer): a click there is the control's
+  function holdsLabel(el) {
+    let kids = [...el.children];
+    if (kids.length === 1 && kids[0].tagName === "SLOT") kids = kids[0].assignedElements();
+    return kids.length === 1 && kids[0].tagName === "LABEL" && !!kids[0].control &&
+      !kids[0].contains(kids[0].control);
+  }
+
   Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
-                    blankInLabel });
+                    blankInLabel, clickedIcon, holdsLabel });
 })();

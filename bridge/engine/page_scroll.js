@@ -320,8 +320,10 @@
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1 || cs.direction === "rtl") return false;
     if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return true;
-    return cs.position === "fixed" &&
-      (r.right <= 0 || r.bottom <= 0 || r.left >= innerWidth || r.top >= innerHeight);
+    // (the viewport's room less its scroll bars: a drawer slid out to the right lies under
+    // the bar)
+    const [w, h] = view();
+    return cs.position === "fixed" && (r.right <= 0 || r.bottom <= 0 || r.left >= w || r.top >= h);
   }
 
   // Whether a see-through select is laid over the words that say its choice, what the

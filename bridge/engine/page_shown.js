@@ -200,10 +200,10 @@
   function ownClick(el, cs, role, handlers) {
     const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
     const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
-    // (a pointer inside a label is its control's: a click there is the control's)
-    // (so too a pointer drawing most of a button or link that shows none: its icon)
+    // (a pointer inside a label is its control's, or around a label alone: a click there is
+    // the control's; so too a pointer drawing most of a button or link that shows none)
     const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
-                   !(el.closest("label") || {}).control && !drawingOf(el)) ||
+                   !(el.closest("label") || {}).control && !drawingOf(el) && !P.holdsLabel(el)) ||
       el.hasAttribute("onclick");
     // (a listener alone: a box may take its children's clicks for them; a dialog or a
     // landmark listening so is no control)
@@ -233,7 +233,7 @@
     for (const root of el.shadowRoot ? [el.shadowRoot, el] : [el]) {
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
       for (let n = walker.nextNode(); n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
-        const p = n.parentElement;
+        const p = n.parentElement || el;  // (a shadow tree's top: its host's)
         if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
             (getComputedStyle(n).cursor === "pointer" &&
              (!p || getComputedStyle(p).cursor !== "pointer") && !drawingOf(n))) found.push(n);
@@ -373,22 +373,10 @@
     return false;
   }
 
-  // Whether el is an icon hidden from assistive technology that a person clicks all the
-  // same: icon-sized, shown, with a pointer cursor of its own or its glyph's (its box's is
-  // not) and no control in it (MUI's chip draws its delete so, Syncfusion's in ::before).
-  // A box of the page hidden so (a carousel's clone, a closed menu) is no icon.
-  function clickedIcon(el) {
-    if (!(pointer(el) || pointer(el, "::before")) || el.querySelector(TABBABLE) ||
-        pointer(el.parentElement)) return false;
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && r.width <= ICON_MAX && r.height <= ICON_MAX &&
-      el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
-  }
-
   // Whether the snapshot's walk leaves el out as hidden from assistive technology: not one
   // holding the focus, nor a page's mistake while no `modal` is open, nor a clicked icon.
   const ariaHidden = (el, focused, modal) => el.getAttribute("aria-hidden") === "true" &&
-    !el.contains(focused) && (!!modal || !hiddenByMistake(el)) && !clickedIcon(el);
+    !el.contains(focused) && (!!modal || !hiddenByMistake(el)) && !P.clickedIcon(el);
 
   // Whether el is a control's own drawing, not a control: the box a toggle is drawn in or
   // a part of it (`togglePart`), the box of a field (`fieldWrap`), a slider's track.
@@ -495,6 +483,6 @@
   }
 
   Object.assign(P, { hoverShown, pageModal, overVeil, passesOn, ownClick, tabStop, guardOnly,
-    wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels,
+    wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels, TABBABLE,
     namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
 })();

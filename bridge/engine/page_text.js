@@ -261,7 +261,9 @@
   // `value`, else its place from the list's `start`), else a bullet.
   function listMarker(li) {
     const ol = li.parentElement && li.parentElement.tagName === "OL" ? li.parentElement : null;
-    if (!ol) return "\u2022";
+    // (a list that shows no numbers, a wizard's steps writing their own "1.": a bullet)
+    const cs = ol && getComputedStyle(li);
+    if (!ol || cs.display !== "list-item" || cs.listStyleType === "none") return "\u2022";
     return (li.value || [...ol.children].filter((c) => c.tagName === "LI").indexOf(li) +
       (ol.start || 1)) + ".";
   }

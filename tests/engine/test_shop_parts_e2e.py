@@ -1,0 +1,47 @@
+"""A shop's parts as shops build them: a mini cart slid out under the page's scroll bar, a
+wizard's steps that write their own numbers, a country list whose options say more than
+the country's name; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_drawer_slid_out_under_the_scroll_bar_is_not_shown_until_it_opens(
+        tab: Tab, site: Site) -> None:
+    # (its left edge lay under the scroll bar, inside the window's width: "Close cart" was
+    # listed, and a click on it said it was outside the visible area)
+    await goto(tab, site.url("shopparts.html"))
+    for viewport in (False, True):
+        shot = await tab.snapshot(interactive=False, viewport=viewport)
+        assert "Close cart" not in shot.text, shot.text
+    await actions.click(tab, parse("#add"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'button "Close cart"' in shot.text, shot.text
+
+
+async def test_a_list_that_shows_no_numbers_does_not_add_its_own(tab: Tab, site: Site) -> None:
+    # (a wizard's steps read "1. 1. Contact")
+    await goto(tab, site.url("shopparts.html"))
+    shot = await tab.snapshot(interactive=False)
+    assert "1. Contact" in shot.text, shot.text
+    assert "1. 1." not in shot.text, shot.text
+
+
+async def test_an_option_that_says_more_after_the_words_asked_for_is_chosen_when_alone(
+        tab: Tab, site: Site) -> None:
+    # (intl-tel-input's "Germany (+49)": `select Germany` was refused)
+    await goto(tab, site.url("shopparts.html"))
+    out = await actions.select(tab, parse("#country"), ["Germany"])
+    assert 'option "Germany (+49)"' in out.text(), out.text()
+    assert await text_of(tab, "#out") == "country Germany (+49)"
+    with pytest.raises(TargetNotInteractable, match='no option "Ge" showed'):
+        await actions.select(tab, parse("#country"), ["Ge"])
