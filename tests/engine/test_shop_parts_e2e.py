@@ -1,12 +1,13 @@
 """A shop's parts as shops build them: a mini cart slid out under the page's scroll bar, a
 wizard's steps that write their own numbers, a country list whose options say more than
-the country's name; on both transports."""
+the country's name, and a web component kit's parts (Vaadin's sorter and check box); on both
+transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, text_of
+from pagetools import goto, ref, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -45,3 +46,26 @@ async def test_an_option_that_says_more_after_the_words_asked_for_is_chosen_when
     assert await text_of(tab, "#out") == "country Germany (+49)"
     with pytest.raises(TargetNotInteractable, match='no option "Ge" showed'):
         await actions.select(tab, parse("#country"), ["Ge"])
+
+
+async def test_a_shadow_host_that_shows_only_its_slot_and_listens_is_a_control(
+        tab: Tab, site: Site) -> None:
+    # (Vaadin's grid sorter: no line for "Name" or "Age", no sort to act on)
+    await watch_listeners(tab)
+    await goto(tab, site.url("shadowparts.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "clickable", "Age")))
+    assert await text_of(tab, "#out") == "sorted by Age"
+
+
+async def test_a_check_boxs_drawn_parts_are_no_controls_beside_it(
+        tab: Tab, site: Site) -> None:
+    # (Vaadin's: a nameless clickable for the box under the input, refused as covered, and a
+    # clickable of the label's part that did nothing)
+    await watch_listeners(tab)
+    await goto(tab, site.url("shadowparts.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "clickable @" not in shot.text, shot.text
+    assert 'clickable "Order ID"' not in shot.text, shot.text
+    await actions.check(tab, parse(ref(shot, "checkbox", "Product name")), True)
+    assert await text_of(tab, "#out") == "checked true"
