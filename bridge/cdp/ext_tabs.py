@@ -82,6 +82,16 @@ class ExtensionTabs(ExtensionEvents):
             return {"product": product, "userAgent": agent, "protocolVersion": "1.3"}
         if method in ("Target.setDiscoverTargets", "Browser.setDownloadBehavior"):
             return {}  # tab events always come; downloads come as chrome.downloads events
+        if method == "Target.getTargets":  # our tabs as they are now (a title set before
+            infos = []                     # one was ours came in no event)
+            for number, known in list(self._tabs.items()):
+                with contextlib.suppress(ExtensionCallError):
+                    got = await self.link.call("tabs.get", number)
+                    if isinstance(got, dict):
+                        infos.append({"targetId": known.target_id, "type": "page",
+                                      "title": str(got.get("title") or ""),
+                                      "url": str(got.get("url") or "")})
+            return {"targetInfos": infos}
         if method == "Target.createTarget":
             created = await self._call("Target.createTarget", "tabs.create",
                                        {"url": str(params.get("url") or "about:blank")})

@@ -84,6 +84,8 @@ class Browser:
         self.headless = False
         self.sessions: dict[str, AgentSession] = {}
         self.tabs: dict[str, Tab] = {}  # target id -> tab
+        # (own windows) first tab of a window -> the tab at its front (see `to_front`)
+        self._front: dict[str, str] = {}
         self._by_session: dict[str, Tab] = {}
         self._tab_numbers = 0
         self._opening: dict[str, int] = {}  # owner -> tabs being opened for it now
@@ -264,6 +266,8 @@ class Browser:
         self._by_session.pop(tab.session_id, None)
         for child in tab.child_sessions:
             self._by_session.pop(child, None)
+        # (the browser puts another tab to its window's front: which, it does not say)
+        self._front = {w: f for w, f in self._front.items() if tab.target_id not in (w, f)}
 
     # -- events --
     def _on_event(self, method: str, params: dict[str, Any], session_id: str | None) -> None:
@@ -340,6 +344,43 @@ class Browser:
         tab.opener = parent.id
         self.session(parent.agent).tabs.append(tab)
         parent.opened.append(tab.id)
+        self._front[self._window_of(tab).target_id] = tab.target_id  # (it came to the front)
+
+    async def read_titles(self) -> None:
+        """The tabs' titles as the browser shows them now: over DevTools no event tells of
+        a title a page sets as it loads, nor through the extension of one a tab its page
+        opened had before it was ours."""
+        with contextlib.suppress(BrowserError):
+            found = await self.conn.send("Target.getTargets")
+            for info in found.get("targetInfos", []):
+                tab = self.tabs.get(str(info.get("targetId")))
+                if tab is not None and not tab.state.closed:
+                    tab.state.title = str(info.get("title", tab.state.title))
+
+    def _window_of(self, tab: Tab) -> Tab:
+        """The first tab of the window a tab is in: the tab its openers' chain began with
+        (a tab a page opens opens in its opener's window)."""
+        by_id = {t.id: t for t in self.tabs.values()}
+        seen = {tab.id}
+        while tab.opener in by_id and tab.opener not in seen:
+            tab = by_id[tab.opener]
+            seen.add(tab.id)
+        return tab
+
+    async def to_front(self, tab: Tab) -> None:
+        """In a browser whose agent tabs each have a window of their own (`own_windows`),
+        bring a tab to the front of the window it shares with tabs its page opened, or that
+        opened it, before it is acted on: there only the front tab draws (a screenshot of
+        another waited for a frame for up to a minute, its animations stood still). No
+        person sees those windows."""
+        if not self.own_windows or not (tab.opener or tab.opened):
+            return
+        window = self._window_of(tab).target_id
+        if self._front.get(window, window) == tab.target_id:
+            return
+        with contextlib.suppress(BrowserError):
+            await self.conn.send("Target.activateTarget", {"targetId": tab.target_id})
+            self._front[window] = tab.target_id
 
     def _on_download(self, method: str, params: dict[str, Any]) -> None:
         guid = str(params.get("guid", ""))

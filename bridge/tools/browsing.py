@@ -27,6 +27,8 @@ from .registry import Call, Param, Result, tool
 async def tabs(call: Call, args: dict[str, Any]) -> Result:
     session = call.session
     live = [t for t in session.tabs if not t.state.closed]
+    if live:
+        await session.browser.read_titles()
     rows: list[dict[str, Any]] = []
     lines: list[str] = []
     for t in live:
@@ -64,6 +66,7 @@ async def tab_select(call: Call, args: dict[str, Any]) -> Result:
         return done
     async with tab.busy:
         tab.check_open()
+        await tab.browser.to_front(tab)
         return await looking.then_look(tab, done, args)
 
 

@@ -29,6 +29,8 @@ async def tab_of(call: Call, args: dict[str, Any]) -> AsyncIterator[Tab]:
     tab = session.tab(tab_id) if tab_id else await session.current_tab()
     async with tab.busy:
         tab.check_open()
+        if tab.browser is not None:  # (in a window it shares, where only the front one draws)
+            await tab.browser.to_front(tab)
         yield tab
 
 

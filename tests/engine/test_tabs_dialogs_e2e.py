@@ -195,6 +195,38 @@ async def test_tab_a_page_opens_does_not_take_the_front(
     assert await person_tab()
 
 
+async def test_a_tab_its_page_opened_and_its_opener_each_draw_while_the_agent_acts_there(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    # (in a browser of our own a page's new tab took its window's front: the opener drew no
+    # more, and a screenshot of it waited up to a minute for a frame)
+    if not browser.own_windows:
+        pytest.skip("agent tabs are background tabs of the person's window there")
+    await goto(tab, site.url("newtab.html"))
+    out = await run_tool(tab, "click", target="#blank")
+    [new_id] = out.data["new_tabs"]
+    await run_tool(tab, "snapshot")
+    assert await js(tab, "document.visibilityState") == "visible"
+    new = browser.session(tab.agent).tab(new_id)
+    await actions.wait(new, load="load")
+    await run_tool(tab, "tab-select", id=new_id)
+    await run_tool(tab, "snapshot")
+    assert await js(new, "document.visibilityState") == "visible"
+    await run_tool(tab, "tab-select", id=tab.id)
+    await run_tool(tab, "snapshot")
+    assert await js(tab, "document.visibilityState") == "visible"
+
+
+async def test_tabs_lists_the_titles_the_pages_set_as_they_loaded(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    # (a tab no snapshot had read yet was listed by its address)
+    await goto(tab, site.url("newtab.html"))
+    out = await run_tool(tab, "click", target="#blank")
+    [new_id] = out.data["new_tabs"]
+    await actions.wait(browser.session(tab.agent).tab(new_id), load="load")
+    titles = {row["id"]: row["title"] for row in (await run_tool(tab, "tabs")).data["tabs"]}
+    assert titles == {tab.id: "New tabs", new_id: "Sign up"}, titles
+
+
 async def test_closed_tab_refuses_actions_saying_so(tab: Tab, site: Site,
                                                     browser: Browser) -> None:
     session = browser.session(tab.agent)
