@@ -48,7 +48,7 @@
   // beside them runs none of theirs (the delete button a hovered to-do shows is not what
   // a drag of the to-do does). Policy reads these; the clickables are judged on their own
   // when a click reaches them. Read up to OWN_CHARS, through OWN_ELEMENTS elements at most.
-  const OWN_CHARS = 300, OWN_ELEMENTS = 500;
+  const OWN_CHARS = 300, OWN_ELEMENTS = 500, INLINE = /^(?:SPAN|B|STRONG|EM|I|MARK|U|S|SMALL)$/;
   function ownWords(el) {
     let out = "", budget = OWN_ELEMENTS;
     const walk = (n) => {
@@ -61,7 +61,13 @@
         const label = c.getAttribute("aria-label");
         if (label && label.trim()) out += " " + label + " ";
         else if (c.tagName === "IMG") out += " " + (c.getAttribute("alt") || "") + " ";
-        else { out += " "; walk(c.shadowRoot || c); out += " "; }
+        else {  // (a word's letters a page marks apart, a match's bold, stay one word)
+          const gap = INLINE.test(c.tagName) &&
+            !P.standsApart(getComputedStyle(c).display) ? "" : " ";
+          out += gap;
+          walk(c.shadowRoot || c);
+          out += gap;
+        }
       }
     };
     walk(el.shadowRoot || el);

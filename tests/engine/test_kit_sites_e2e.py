@@ -121,3 +121,11 @@ async def test_the_words_of_an_uploads_drop_zone_are_no_items_to_drag(
     assert len(zone) == 1, shot.text
     assert "[draggable]" not in zone[0], shot.text
     assert 'clickable "PDF or PNG' not in shot.text, shot.text
+
+
+async def test_an_item_is_reported_by_its_words_as_they_read_with_letters_marked_apart(
+        tab: Tab, site: Site) -> None:
+    # (Tribute's list: "clicked @3 (listitem "G o r don Ramsey")")
+    await goto(tab, site.url("mentionlist.html"))
+    out = await actions.hover(tab, parse('loc=listitem "Gordon Ramsey"'))
+    assert '"Gordon Ramsey"' in out.text(), out.text()
