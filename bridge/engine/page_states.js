@@ -82,9 +82,10 @@
   // rows, `tabulator-selected`), or it alone of them (current: Bootstrap's tabs, Fomantic's
   // menus, `active`), or on the box holding the control alone (Bootstrap's pager says
   // `aria-current` on its list item, Pikaday `aria-selected` on a day's cell, Vuetify's
-  // calendar a class on a day's box): "selected" or "current"; null for none.
+  // calendar a class on a day's box): "selected", "current" or "pressed"; null for none.
   const MARKED_ROLES = /^(?:link|button|clickable|tab|row|listitem|treeitem|menuitem)$/;
   const MARK = /^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$/;
+  const TOOLBAR = "[role=toolbar], [class*=toolbar], [class*=Toolbar]";
   function markedAs(el, role) {
     if (!MARKED_ROLES.test(role)) return null;
     // (its list item only where that says something: no count of its controls for every
@@ -103,7 +104,11 @@
         c.tagName === n.tagName);
       const marked = peers.filter((c) => c.classList.contains(tok)).length;
       // (several selected rows; one current tab or page: a rating's lit stars, an
-      // accordion's open title and panel are none)
+      // accordion's open title and panel are none; a toolbar's buttons, or buttons several
+      // of which are on, are pressed: Tiptap's Bold and Bullet list)
+      const toggles = n === el && role === "button" && !/select/.test(tok) &&
+        ((marked && marked < peers.length) || !!el.closest(TOOLBAR));
+      if (toggles) return "pressed";
       if (/select/.test(tok) ? marked < peers.length : peers.length && !marked)
         return /select/.test(tok) ? "selected" : "current";
     }

@@ -129,3 +129,20 @@ async def test_an_item_is_reported_by_its_words_as_they_read_with_letters_marked
     await goto(tab, site.url("mentionlist.html"))
     out = await actions.hover(tab, parse('loc=listitem "Gordon Ramsey"'))
     assert '"Gordon Ramsey"' in out.text(), out.text()
+
+
+async def test_buttons_a_class_marks_on_are_pressed_in_a_toolbar_or_where_several_are_on(
+        tab: Tab, site: Site) -> None:
+    # (Tiptap's toolbar: Bold alone on read [current], Bold and Bullet list on read nothing)
+    await goto(tab, site.url("kitsites.html"))
+    out = await actions.click(tab, parse('loc=button "Bold"'))
+    assert "now pressed" in out.text(), out.text()
+    out = await actions.click(tab, parse('loc=button "Bullet list"'))
+    assert "now pressed" in out.text(), out.text()
+    shot = await tab.snapshot(interactive=True)
+    for on in ("Bold", "Bullet list", "Red", "Blue"):
+        assert "[pressed" in line_of(shot, ref(shot, "button", on)), shot.text
+    for off in ("Italic", "Green"):
+        assert "pressed" not in line_of(shot, ref(shot, "button", off)), shot.text
+    out = await actions.click(tab, parse('loc=button "Bold"'))
+    assert "now not pressed" in out.text(), out.text()
