@@ -10,6 +10,7 @@ import pytest
 from fixture_server import Site
 from pagetools import (
     goto,
+    js,
     line_of,
     listened_snapshot,
     ref,
@@ -146,3 +147,13 @@ async def test_buttons_a_class_marks_on_are_pressed_in_a_toolbar_or_where_severa
         assert "pressed" not in line_of(shot, ref(shot, "button", off)), shot.text
     out = await actions.click(tab, parse('loc=button "Bold"'))
     assert "now not pressed" in out.text(), out.text()
+
+
+async def test_lines_typed_into_an_editor_that_draws_them_on_its_next_frame_stay_in_order(
+        tab: Tab, site: Site) -> None:
+    # (Trix's: "abc\ndef\nghi" went in as "abcdef\nghi", the keys after an Enter coming
+    # before the frame that put the new line in)
+    await goto(tab, site.url("nextframeeditor.html"))
+    await actions.enter_text(tab, parse('loc=textbox "Comment"'), "abc\ndef\nghi", "type")
+    shown = await js(tab, "[...editor.children].map((d) => d.textContent).join('|')")
+    assert shown == "abc|def|ghi"
