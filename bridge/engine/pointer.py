@@ -24,6 +24,7 @@ from .acting import (
     describe,
     guarded,
     input_then_read,
+    read_back,
     replied,
     report_invalid,
     report_replied,
@@ -120,6 +121,7 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     hold = f"__ts.stillUnder({handle.local}, {aim.hit_id}, {fx}, {fy})"
     after = await shielded(tab, session, what, "click", lambda up: guarded(
         tab, input_then_read(tab, steps, handle, up, hold), "click", out, barrier=False))
+    reported = len(out.changes)
     state = _report_state(tab, info, after, out)
     if state is not None and note and aim.target and \
             aim.target.get("role") in FOCUSED_BY_LABEL:
@@ -133,11 +135,14 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)
         if out.armed or state.get("inDialog"):
-            await _replied_later(tab, handle, out, bool(state.get("inDialog")))
+            unchanged = len(out.changes) == reported
+            await _replied_later(tab, handle, out, bool(state.get("inDialog")),
+                                 info if unchanged else None)
     return out, state
 
 
-async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool) -> None:
+async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool,
+                         before: dict[str, Any] | None = None) -> None:
     """Say what the page said once the timers or frames the click armed in reply ran, within
     REPLY_WAIT (not the data they fetch: a look after the click waits for that): a status
     line set on the next frame, a dialog that opened; and that the dialog the clicked
@@ -151,9 +156,15 @@ async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool
         if in_dialog:
             await closed_later(tab, handle.frame, out)
         found = await replied(tab, handle.frame)
+        report_replied(tab, handle.frame, found, out)
+        if out.armed and before is not None:  # (the element unchanged right after the
+            # click: how a timer it armed changed it, DataTables' sort in a 0 ms one)
+            again = await read_back(tab, handle)
+            if _report_state(tab, before, again, out) is not None and again is not None:
+                report_invalid(tab, handle.frame, again.get("invalid"), out)
+                report_said(again.get("said"), out)
     except (BrowserError, TabError, TargetError, UsageError):
         return
-    report_replied(tab, handle.frame, found, out)
 
 
 async def closed_later(tab: Tab, frame: Frame, out: Outcome) -> None:

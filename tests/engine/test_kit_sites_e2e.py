@@ -157,3 +157,12 @@ async def test_lines_typed_into_an_editor_that_draws_them_on_its_next_frame_stay
     await actions.enter_text(tab, parse('loc=textbox "Comment"'), "abc\ndef\nghi", "type")
     shown = await js(tab, "[...editor.children].map((d) => d.textContent).join('|')")
     assert shown == "abc|def|ghi"
+
+
+async def test_a_change_a_click_makes_on_a_timer_it_armed_is_reported(
+        tab: Tab, site: Site) -> None:
+    # (DataTables 2 sorts in a 0 ms timer: "now named ..." was said only now and then)
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitsites.html"))
+    out = await actions.click(tab, parse("#sort-age"))
+    assert 'now named "Age: activate to invert sorting"' in out.text(), out.text()
