@@ -142,6 +142,13 @@
       !kids[0].contains(kids[0].control);
   }
 
+  // Whether a box is laid out see-through, taking no pointer, where a person looks (a closed
+  // popover Editor.js keeps in place, Dropzone's marks of a file's success and failure):
+  // none of it shows. Not one out of view: a page that fades its parts in as they are
+  // scrolled to (AOS) keeps them so until then.
+  const seeThrough = (el, cs) => cs.opacity === "0" && cs.pointerEvents === "none" &&
+    !el.contains(document.activeElement) && P.inViewport(el);
+
   Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
-                    blankInLabel, clickedIcon, holdsLabel });
+                    blankInLabel, clickedIcon, holdsLabel, seeThrough });
 })();

@@ -220,7 +220,7 @@
     if (shownOnHover && (el === shownOnHover || shownOnHover.contains(el)))
       return el !== shownOnHover && cs.display === "none";
     return cs.display === "none" || cs.visibility === "hidden" ||
-      cs.contentVisibility === "hidden";
+      cs.contentVisibility === "hidden" || P.seeThrough(el, cs);
   }
 
   // Whether the browser shows none of `el`'s content, only its own box: a closed details

@@ -43,8 +43,8 @@
           continue;
         }
         if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
-        const d = r.style.display, v = r.style.visibility;
-        const shows = (!!d && d !== "none") || v === "visible";
+        const d = r.style.display, v = r.style.visibility, o = r.style.opacity;  // (fades in)
+        const shows = (!!d && d !== "none") || v === "visible" || (!!o && o !== "0");
         if (!shows && !grows(r.style)) continue;
         for (const one of sel.split(",")) {
           const at = one.indexOf(":hover");

@@ -42,8 +42,7 @@
     while (focused && focused.shadowRoot && focused.shadowRoot.activeElement)
       focused = focused.shadowRoot.activeElement;
     let pending = "", pendingDepth = 0;
-    // whether the element whose children are walked is visible, so its text is (visibility
-    // is inherited, and a child may turn it back on)
+    // whether the element whose children are walked is visible, so its text is (inherited)
     let textVisible = true;
     // whether the element walked takes no input: inside an `inert` subtree, or outside the
     // modal dialog that is open (the browser makes the rest of the page inert; a page's own
@@ -243,12 +242,13 @@
       if (SKIP_TAGS.has(tag)) return;
       if (ariaHidden(el, focused, modal) || leaving.has(el)) return;  // (or fading out)
       const cs = getComputedStyle(el);
-      // (hidden by itself, not in a hidden box: a closed calendar's days, their box listening)
-      if ((cs.display === "none" || (cs.visibility === "hidden" && textVisible)) &&
+      // (hidden by itself, not in a hidden box: a closed calendar's days, their box listening;
+      // or see-through where a person looks, taking no pointer: a closed popover. Nor seen:
+      // content-visibility: hidden, a browser's cached view; a closed <dialog>, DaisyUI's)
+      const through = P.seeThrough(el, cs);
+      if ((cs.display === "none" || (cs.visibility === "hidden" && textVisible) || through) &&
           onHover.has(el) && !P.keptHidden(el)) revealing((hoverOnly = el));
-      else if (cs.display === "none") return;
-      // (content-visibility: hidden, a browser's cached view or a page kept for later, and a
-      // closed <dialog> a style sheet only made see-through, DaisyUI's: none sees or clicks it)
+      else if (cs.display === "none" || through) return;
       if (cs.contentVisibility === "hidden" || (tag === "DIALOG" && !el.open)) return;
       if (leftBehind(el, cs) || P.drawsForEditor(el)) return;  // a kept field; editor lines
       if (el === modal || (inert && modal && P.overVeil(el, cs, modal))) inert = false;

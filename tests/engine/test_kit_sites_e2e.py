@@ -166,3 +166,26 @@ async def test_a_change_a_click_makes_on_a_timer_it_armed_is_reported(
     await goto(tab, site.url("kitsites.html"))
     out = await actions.click(tab, parse("#sort-age"))
     assert 'now named "Age: activate to invert sorting"' in out.text(), out.text()
+
+
+async def test_what_a_page_lays_see_through_taking_no_pointer_is_not_shown(
+        tab: Tab, site: Site) -> None:
+    # (Dropzone's "Upload failed" under a file that went up, Editor.js's closed toolbox)
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
+    full = await tab.snapshot(interactive=False)
+    for hidden in ("Upload failed", "Heading"):
+        assert hidden not in full.text, full.text
+    assert "cat.png" in full.text, full.text
+    await actions.click(tab, parse("#plus"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "clickable", "Heading")))
+    assert await text_of(tab, "#out") == "heading"
+
+
+async def test_controls_faded_in_under_the_pointer_are_still_listed(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("kitsites.html"))
+    done = ref(shot, "button", "Done")
+    assert "[hover-only]" in line_of(shot, done), shot.text
+    await actions.click(tab, parse(done))
+    assert await text_of(tab, "#out") == "done"
