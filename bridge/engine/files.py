@@ -10,14 +10,21 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from ..errors import ActionTimeout, BrowserError, CDPError, TargetNotInteractable
-from . import outputs
-from .acting import Outcome, describe, guarded
+from ..errors import (
+    ActionTimeout,
+    BrowserError,
+    CDPError,
+    TabError,
+    TargetNotInteractable,
+    UsageError,
+)
+from . import outputs, replies
+from .acting import Outcome, describe, guarded, replied, report_replied
 from .aiming import Ask, aim_and_ask
 from .drawing import draws_itself
 from .model import Handle
 from .outputs import Output
-from .pointer import click, shielded
+from .pointer import REPLY_WAIT, click, shielded
 from .shield import Shield
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -48,9 +55,10 @@ async def upload(tab: Tab, target: Target, given: list[str]) -> Outcome:
         await tab.permit("upload", info, files=tuple(files))
         obj = await tab.object_id(handle)
         session = handle.frame.session
+        out = Outcome(f"set {len(files)} file(s) on {what}", data=done)
         try:
-            await tab.send("DOM.setFileInputFiles", {"files": files, "objectId": obj},
-                           session=session)
+            await guarded(tab, tab.send("DOM.setFileInputFiles", {
+                "files": files, "objectId": obj}, session=session), "upload", out)
         except CDPError as exc:
             if exc.cdp_message != REFUSED:
                 raise
@@ -58,26 +66,37 @@ async def upload(tab: Tab, target: Target, given: list[str]) -> Outcome:
             # chooser it opened: open the input's own (policy allowed the upload above)
             await _choose(tab, what, files, lambda: tab.send("Runtime.callFunctionOn", {
                 "objectId": obj, "functionDeclaration": "function () { this.click(); }",
-                "userGesture": True}, session=session))
-        return Outcome(f"set {len(files)} file(s) on {what}", data=done)
+                "userGesture": True}, session=session), out)
+        return await _replied(tab, handle, out)
     ask = Ask("upload", {"files": tuple(files)})
     drops = await tab.evaluate(handle.frame, f"__ts.takesDrops({handle.local})") or {}
     dropped = Outcome(f"dropped {len(files)} file(s) on {what}", data=done)
     if drops.get("here") and not drops.get("everywhere"):
         # a drop zone: the files are dropped on it, as a person drags them from a folder
         await _drop(tab, handle, info, what, files, ask, dropped)
-        return dropped
+        return await _replied(tab, handle, dropped)
     # a button that opens the file chooser: catch the chooser and fill it; the click is put
     # to policy as an upload through what it really activates. On a page that takes drops
     # everywhere, a zone that opens no chooser gets the files dropped instead
+    chosen = Outcome(f"chose {len(files)} file(s) through {what}", data=done)
     try:
-        await _choose(tab, what, files, lambda: click(tab, RefTarget(handle.ref), ask=ask))
+        await _choose(tab, what, files, lambda: click(tab, RefTarget(handle.ref), ask=ask),
+                      chosen)
     except _NoChooser:
         if not drops.get("here"):
             raise
         await _drop(tab, handle, info, what, files, ask, dropped)
-        return dropped
-    return Outcome(f"chose {len(files)} file(s) through {what}", data=done)
+        return await _replied(tab, handle, dropped)
+    return await _replied(tab, handle, chosen)
+
+
+async def _replied(tab: Tab, handle: Handle, out: Outcome) -> Outcome:
+    """`out`, saying what the page said to the files it was given (its status line, a
+    field it found wrong), once the timers it armed for them ran (REPLY_WAIT)."""
+    with contextlib.suppress(BrowserError, TabError, UsageError):
+        await replies.came(tab, handle.frame.id, cap=REPLY_WAIT, data=False)
+        report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
+    return out
 
 
 async def _drop(tab: Tab, handle: Handle, info: dict[str, Any], what: str, files: list[str],
@@ -107,7 +126,7 @@ async def _drop(tab: Tab, handle: Handle, info: dict[str, Any], what: str, files
 
 
 async def _choose(tab: Tab, what: str, files: list[str],
-                  opener: Callable[[], Awaitable[object]]) -> None:
+                  opener: Callable[[], Awaitable[object]], out: Outcome) -> None:
     """Open a file chooser with `opener`, catch it before the person sees it, and fill it.
     (Every agent session catches choosers from its start: tab.init_session; this asks again
     in case that failed, and leaves it on.)"""
@@ -122,8 +141,8 @@ async def _choose(tab: Tab, what: str, files: list[str],
             raise _NoChooser(f"clicking {what} opened no file chooser; nothing was "
                             "uploaded") from None
         try:
-            await tab.send("DOM.setFileInputFiles",
-                           {"files": files, "backendNodeId": params["backendNodeId"]})
+            await guarded(tab, tab.send("DOM.setFileInputFiles", {
+                "files": files, "backendNodeId": params["backendNodeId"]}), "upload", out)
         except CDPError as exc:
             if exc.cdp_message != REFUSED:
                 raise

@@ -149,6 +149,18 @@
   const seeThrough = (el, cs) => cs.opacity === "0" && cs.pointerEvents === "none" &&
     !el.contains(document.activeElement) && P.inViewport(el);
 
+  // The box an element is drawn in: its own, or where it has none (a web component whose
+  // shadow root lays out all it shows, fixed: Vaadin's dialog), its shadow root's first
+  function drawnBox(el) {
+    const r = el.getBoundingClientRect();
+    if ((r.width && r.height) || !el.shadowRoot) return r;
+    for (const c of el.shadowRoot.children) {
+      const q = c.getBoundingClientRect();
+      if (q.width && q.height) return q;
+    }
+    return r;
+  }
+
   Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
-                    blankInLabel, clickedIcon, holdsLabel, seeThrough });
+                    blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox });
 })();

@@ -106,7 +106,7 @@
     for (const d of P.allRoots().flatMap((r) => [...r.querySelectorAll(MODALS)])) {
       const role = roleOf(d);
       if (role !== "dialog" && role !== "alertdialog") continue;
-      const r = d.getBoundingClientRect();
+      const r = P.drawnBox(d);
       if (!r.width || !r.height || getComputedStyle(d).visibility === "hidden") continue;
       const [w, h] = P.view().map((n) => n - INSET);
       if ([[INSET, INSET], [w, INSET], [INSET, h], [w, h]].filter(([x, y]) => veiled(d, x, y))

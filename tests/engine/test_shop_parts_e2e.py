@@ -1,13 +1,15 @@
 """A shop's parts as shops build them: a mini cart slid out under the page's scroll bar, a
 wizard's steps that write their own numbers, a country list whose options say more than
-the country's name, and a web component kit's parts (Vaadin's sorter and check box); on both
-transports."""
+the country's name, a web component kit's parts (Vaadin's sorter and check box), and an
+upload the page answers; on both transports."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, text_of, watch_listeners
+from pagetools import goto, ref, run_tool, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -69,3 +71,27 @@ async def test_a_check_boxs_drawn_parts_are_no_controls_beside_it(
     assert 'clickable "Order ID"' not in shot.text, shot.text
     await actions.check(tab, parse(ref(shot, "checkbox", "Product name")), True)
     assert await text_of(tab, "#out") == "checked true"
+
+
+@pytest.mark.parametrize("target", ["#choose", "#direct"])
+async def test_an_upload_says_what_the_page_sent_and_said_to_the_files(
+        tab: Tab, site: Site, tmp_path: Path, target: str) -> None:
+    # (through a chooser or a file field: "chose 1 file(s)" said nothing of the failed
+    # upload the page announced)
+    cv = tmp_path / "cv.txt"
+    cv.write_text("hello")
+    await goto(tab, site.url("uploadreply.html"))
+    result = await run_tool(tab, "upload", target=target, files=[str(cv)], interactive=True)
+    assert f"the page sent data to {site.url('upload')}" in result.text, result.text
+    assert 'the page said "cv.txt: uploaded"' in result.text, result.text
+
+
+async def test_a_modal_whose_veil_its_shadow_root_lays_out_holds_the_page_behind_it(
+        tab: Tab, site: Site) -> None:
+    # (Vaadin's dialog: its host has no size; the page behind it was listed as if free, and
+    # a check there said it was covered by the veil)
+    await goto(tab, site.url("shadowparts.html"))
+    result = await run_tool(tab, "click", target="#open-dialog", interactive=True)
+    assert 'opened the dialog "New employee"' in result.text, result.text
+    assert "a modal dialog is open" in result.text, result.text
+    assert 'checkbox "Order ID"' not in result.text, result.text
