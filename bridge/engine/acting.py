@@ -377,7 +377,7 @@ def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
     `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
     that the dialog the action's element was in closed with it, and that one opened; the
-    tooltip or popover it showed."""
+    tooltip or popover it showed; the new value of a field beside the element."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     for key, verb in (("closed", "closed"), ("opened", "opened")):
@@ -392,6 +392,10 @@ def report_said(found: Any, outcome: Outcome) -> None:
     if isinstance(shows, str) and shows:
         outcome.changes.append(f"shows the tooltip {quote(shows)}")
         outcome.data["tooltips"] = [shows]
+    # a field beside the element whose value the action changed (a quantity its + stepped)
+    for entry in found.get("values") or []:
+        if isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry):
+            outcome.changes.append(f"{quote(entry[0])} now {entry[1]!r}")
     said = [(words, left) for words, left in
             (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
             if isinstance(words, str) and words and isinstance(left, int)]

@@ -156,6 +156,7 @@
   let dialogAt = null;
   function saidStart(el) {
     before = kept(regions());
+    nearAt = nearFields(el);
     popupsAt = popups();
     started = true;
     dialogAt = null;
@@ -175,6 +176,35 @@
     if (dialogAt) named.set(dialogAt, dialogNamed(dialogAt).name);
   }
   const named = new WeakMap();
+
+  // The fields beside the element an action begins on, with their values then (in the
+  // first box around it holding any, NEAR_UP boxes up at most, if it holds few: the number a
+  // quantity's − and + step): one that changed is said, as a person sees the number change
+  const NEAR_UP = 3, NEAR_FIELDS = 4, NEAR = "input:not([type=hidden]):not([type=checkbox])" +
+    ":not([type=radio]):not([type=file]), select, textarea, [role=spinbutton], [role=slider]";
+  let nearAt = new Map();
+  function nearFields(el) {
+    const out = new Map();
+    if (!el || !el.matches || el.matches(NEAR)) return out;
+    for (let box = el.parentElement, up = 0; box && up < NEAR_UP; up++, box = box.parentElement) {
+      const found = box.querySelectorAll(NEAR);
+      if (found.length > NEAR_FIELDS) break;
+      for (const f of found) out.set(f, P.valueOf(f, P.roleOf(f)));
+      if (found.length) break;
+    }
+    return out;
+  }
+  function fieldsChanged() {
+    const out = [];
+    for (const [f, was] of nearAt) {
+      const now = f.isConnected ? P.valueOf(f, P.roleOf(f)) : was;
+      if (now === was || now === null || now === undefined) continue;
+      nearAt.set(f, now);
+      const role = P.roleOf(f);
+      out.push([P.nameOf(f, role) || role || "field", cut(String(now), SAID_MAX)[0]]);
+    }
+    return out;
+  }
   const MODAL = "dialog:modal, [aria-modal=true]:is([role=dialog], [role=alertdialog])";
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
   // (so is a tooltip holding buttons: a question it asks, antd's Popconfirm)
@@ -257,10 +287,10 @@
     before = kept(now);
     popupsAt = pops;
     started = true;
-    const closed = dialogGone();
-    if (!said.length && !closed && !opened && !tipWords) return null;
+    const closed = dialogGone(), values = fieldsChanged();
+    if (!said.length && !closed && !opened && !tipWords && !values.length) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
-             more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords };
+             more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values };
   }
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live

@@ -95,3 +95,13 @@ async def test_a_modal_whose_veil_its_shadow_root_lays_out_holds_the_page_behind
     assert 'opened the dialog "New employee"' in result.text, result.text
     assert "a modal dialog is open" in result.text, result.text
     assert 'checkbox "Order ID"' not in result.text, result.text
+
+
+async def test_a_click_that_steps_the_number_beside_it_says_its_new_value(
+        tab: Tab, site: Site) -> None:
+    # (a quantity's +: "clicked @381" and nothing of the quantity that went to 2)
+    await goto(tab, site.url("shopparts.html"))
+    out = await actions.click(tab, parse("#more"))
+    assert "\"Quantity\" now '2'" in out.text(), out.text()
+    out = await actions.click(tab, parse("#add"))
+    assert "Quantity" not in out.text(), out.text()
