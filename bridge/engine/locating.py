@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from ..errors import BrowserError, RefNotFound, TabError, UsageError
 from . import snapshot as snap
-from .collect import SnapshotTaking
+from .collect import HOOK_SECRET, SnapshotTaking
 from .model import Frame, Handle, RefEntry
 from .targets import CssTarget, RoleTarget, TextTarget, parse
 
@@ -246,7 +246,8 @@ class Locating(SnapshotTaking):
 
     async def _handle_of(self, frame: Frame, local: int) -> Handle:
         """A found element's handle, with the ref its role and name give it."""
-        info = await self.evaluate(frame, f"__ts.info({local})") or {}
+        info = await self.evaluate(frame,
+                                   f"__ts.info({local}, {json.dumps(HOOK_SECRET)})") or {}
         ref = self._ref_for(frame, local, str(info.get("role") or "generic"),
                             str(info.get("name") or ""))
         return Handle(frame, local, ref)

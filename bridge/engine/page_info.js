@@ -13,7 +13,8 @@
   const stoodFor = (el) => standIn(el) || (el.tagName === "LABEL" && el.control &&
     /^(?:checkbox|radio)$/.test(el.control.type) ? el.control : el);
 
-  function info(id) {
+  function info(id, secret) {
+    if (secret) P.hookKey = secret;  // (what the action asks the hook: its said record)
     const el = get(id);
     if (!el) return null;
     invalidStart();

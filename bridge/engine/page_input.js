@@ -17,6 +17,7 @@
   // not). `within`: the words of the card its locator named, which must still stand
   // around it (null when it had none).
   function live(id, what, secret, check, within) {
+    if (secret) P.hookKey = secret;
     const el = get(id);
     if (!el || !el.isConnected) return null;
     // (its card's words changed around it: the ref names another entry now, `stillIn`)

@@ -137,8 +137,10 @@
   const POPUPS = "dialog, [role=dialog], [role=alertdialog], [role=tooltip], [role=menu], " +
     "[role=listbox]";
   function popups() {
-    const out = new Set();
-    for (const p of document.querySelectorAll(POPUPS)) {
+    const out = new Set();  // (a web component's in its shadow root: Carbon's modal)
+    const all = shadowsMade() ? P.allRoots().flatMap((r) => [...r.querySelectorAll(POPUPS)])
+      : document.querySelectorAll(POPUPS);
+    for (const p of all) {
       if (out.size >= REGIONS_MAX) break;
       if (shows(p) && !(p.tagName === "DIALOG" && !p.open)) out.add(p);  // (shut, see-through)
     }
@@ -295,6 +297,14 @@
 
   // Whether `el` is where the page tells the person something: an alert, a status, a live
   // region (the snapshot keeps its words in -i). Not a live region `laidOut`.
+  // A region's words as -i says them, cut: a log's (a chat's) keeps its end, the newest
+  // lines, and says how much came before it (a negative count); others keep their start
+  function cutFor(words, role) {
+    const max = P.NAME_MAX;
+    if (role !== "log" || words.length - max <= 12) return cut(words, max);
+    return [words.slice(-max), -(words.length - max)];
+  }
+
   function tells(el, role) {
     if (role === "alert" || role === "status") return true;
     if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)
@@ -348,6 +358,6 @@
   // and buttons' with its own, a select's choice, not all its options
   const shownWords = (el) => clean([...el.childNodes].map((c) => textOf(c, 0)).join(""));
 
-  Object.assign(P, { saidStart, saidFound, shownWords, tells, tooltips, dialogLater,
+  Object.assign(P, { cutFor, saidStart, saidFound, shownWords, tells, tooltips, dialogLater,
     inDialog });
 })();

@@ -389,7 +389,7 @@
           tells(el, role)) {
         // -i keeps what the page tells the person (an error, "3 results"), for an agent
         // that just acted; not what only a screen reader hears (a region a pixel wide)
-        const [words, left] = cut(P.shownWords(el), NAME_MAX);
+        const [words, left] = P.cutFor(P.shownWords(el), role);
         if (words) {
           flush();
           const row = [0, 1, role === "alert" ? "alert" : "status", words, idOf(el), ""];

@@ -188,7 +188,7 @@ class Placing(PageFrames):
         except (KeyError, TypeError, ValueError):
             raise BrowserError("the page helper gave no point to hover") from None
         box = Handle(frame, local, 0)
-        info = await self.evaluate(frame, f"__ts.info({local})")
+        info = await self.evaluate(frame, f"__ts.info({local}, {json.dumps(HOOK_SECRET)})")
         await self.permit("hover", info if isinstance(info, dict) else None)
         ox, oy = await self._frame_offset(frame)
         session, x, y = await self.route(box, x + ox, y + oy)

@@ -44,7 +44,8 @@ class Line:
     options: dict[str, Any] | None = None
     nth: int | None = None  # among same role+name on the whole page, when the lines are a part
     dupes: int | None = None  # how many share this role+name on the whole page, likewise
-    name_left: int = 0  # characters cut from the end of the name (page.js shows at most 150)
+    name_left: int = 0  # characters cut from the end of the name (page.js shows at most 150;
+    # negative: from its start)
     value_left: int = 0  # likewise from the value (at most 300)
     cells: list[str] | None = None  # a table row's cells (kind ROW)
     more: int = 0  # a table's rows left out (kind ROW, role "more")
@@ -71,6 +72,15 @@ def left_out(count: int) -> str:
     """The mark after a quoted string that was cut: ` [+1,240 chars]`. It stands outside the
     quotes, where no page string can write it."""
     return f" [+{count:,} char{'' if count == 1 else 's'}]" if count > 0 else ""
+
+
+def name_mark(left: int) -> str:
+    """The mark after a line's name: what was cut from its end (`left_out`), or with a
+    negative count from its start (a chat's log keeps its newest lines): ` [+1,240 chars
+    before]`."""
+    if left >= 0:
+        return left_out(left)
+    return f" [+{-left:,} char{'' if left == -1 else 's'} before]"
 
 
 def worth_cutting(length: int, limit: int) -> bool:
@@ -238,7 +248,7 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             parts.append(quote(line.name[:SHORT_NAME]) + left_out(len(line.name) - SHORT_NAME))
             whole = whole and len(line.name) <= SHORT_NAME
         elif line.name:
-            parts.append(quote(line.name) + left_out(line.name_left))
+            parts.append(quote(line.name) + name_mark(line.name_left))
         loc, printed = "", ""
         if line.ref:
             parts.append(f"@{line.ref}")

@@ -386,7 +386,8 @@ class Tab(Placing, Locating):
             await gate(self, Intent(action, self.state.url, element, **facts))
 
     async def info(self, handle: Handle) -> dict[str, Any]:
-        res = await self.evaluate(handle.frame, f"__ts.info({handle.local})")
+        res = await self.evaluate(handle.frame,
+                                  f"__ts.info({handle.local}, {json.dumps(HOOK_SECRET)})")
         if not isinstance(res, dict):
             raise RefNotFound(f"@{handle.ref} is no longer in the page; take a new snapshot")
         return res

@@ -105,3 +105,24 @@ async def test_a_click_that_steps_the_number_beside_it_says_its_new_value(
     assert "\"Quantity\" now '2'" in out.text(), out.text()
     out = await actions.click(tab, parse("#add"))
     assert "Quantity" not in out.text(), out.text()
+
+
+async def test_a_chats_log_cut_short_keeps_its_newest_lines(tab: Tab, site: Site) -> None:
+    # (-i cut it from its end: the newest message, what an agent waits for, never showed)
+    await goto(tab, site.url("chatlog.html"))
+    shot = await tab.snapshot(interactive=True)
+    line = next(ln for ln in shot.text.splitlines() if "number 30" in ln)
+    assert "Your ticket number is 4711." in line, shot.text
+    assert "chars before]" in line, shot.text
+    assert "number 1." not in line, shot.text
+
+
+async def test_a_dialog_that_shows_in_a_shadow_root_is_said_opened(
+        tab: Tab, site: Site) -> None:
+    # (Carbon's modal: its closing was said, its opening not)
+    await watch_listeners(tab)
+    await goto(tab, site.url("shadowparts.html"))
+    out = await actions.click(tab, parse("#open-modal"))
+    assert 'opened the dialog "Delete project"' in out.text(), out.text()
+    out = await actions.click(tab, parse("#cancel-modal"))
+    assert 'closed the dialog "Delete project"' in out.text(), out.text()
