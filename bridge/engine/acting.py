@@ -58,6 +58,10 @@ class Outcome:
     # waits for them (replies.py)
     armed: bool | None = field(default=None, repr=False, compare=False)
     armed_in: str | None = field(default=None, repr=False, compare=False)
+    # read the element again once the look waited for all that: how it ended, not what it
+    # showed meanwhile (a button that said "Applying…" while the page worked)
+    recheck: Callable[[], Awaitable[None]] | None = field(default=None, repr=False,
+                                                         compare=False)
 
     def text(self) -> str:
         return "; ".join([self.did, *self.changes])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -123,6 +124,9 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         tab, input_then_read(tab, steps, handle, up, hold), "click", out, barrier=False))
     reported = len(out.changes)
     state = _report_state(tab, info, after, out)
+    if state is not None and state.get("connected") is not False:
+        out.recheck = functools.partial(_recheck, tab, handle, info, out,
+                                        (reported, len(out.changes)))
     if state is not None and note and aim.target and \
             aim.target.get("role") in FOCUSED_BY_LABEL:
         # a field a label passes the click on to takes focus, unless the page stopped the
@@ -139,6 +143,22 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
             await _replied_later(tab, handle, out, bool(state.get("inDialog")),
                                  info if unchanged else None)
     return out, state
+
+
+async def _recheck(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome,
+                   span: tuple[int, int]) -> None:
+    """The element's own changes (at `span` in the report) as they ended, once a look
+    waited for what the click set going: a button that said "Applying…" and was disabled
+    while the page worked says nothing of that once it is back as it was."""
+    with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
+        again = await read_back(tab, handle)
+        if again is None:
+            return
+        ended = Outcome("")
+        if _report_state(tab, before, again, ended) is not None:
+            out.changes[span[0]:span[1]] = ended.changes
+            if "value" in ended.data:
+                out.data["value"] = ended.data["value"]
 
 
 async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool,

@@ -38,6 +38,8 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
     # (the snapshot's own trip to the page comes after the page took the answers in:
     # measured, 20 of 20 drawn on both transports without a pause of ours)
     late = await settling.settle(tab, out, loads)  # (what the page said meanwhile joins it)
+    if out.recheck is not None and tab.state.dialog is None:
+        await out.recheck()  # (the clicked element as it ended)
     done = result(out, tab)
     for said in late:
         done.text += f"\n{said}; read as it was"

@@ -126,3 +126,18 @@ async def test_a_dialog_that_shows_in_a_shadow_root_is_said_opened(
     assert 'opened the dialog "Delete project"' in out.text(), out.text()
     out = await actions.click(tab, parse("#cancel-modal"))
     assert 'closed the dialog "Delete project"' in out.text(), out.text()
+
+
+async def test_a_look_after_a_click_says_how_its_button_ended_not_what_it_said_meanwhile(
+        tab: Tab, site: Site) -> None:
+    # (a coupon's Apply: "now named "Applying…"; now disabled" over a snapshot showing it
+    # back as it was)
+    await watch_listeners(tab)
+    await goto(tab, site.url("shopparts.html"))
+    result = await run_tool(tab, "click", target="#apply", interactive=True)
+    done = result.text.splitlines()[0]
+    assert "Applying" not in done, result.text
+    assert "disabled" not in done, result.text
+    assert "invalid: @" in done, result.text
+    out = await actions.click(tab, parse("#apply"))  # (without a look: as it was at once)
+    assert 'now named "Applying…"' in out.text(), out.text()
