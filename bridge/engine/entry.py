@@ -62,6 +62,7 @@ _SET_VALUE = """function(v) {
     if (probe.value === '' || (this.type === 'color' && probe.value !== v.toLowerCase()))
       return null;
   }
+  this.focus();  // (as a person's click into it: the field before loses focus, and saves)
   const proto = this.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype
                                            : HTMLInputElement.prototype;
   Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, v);

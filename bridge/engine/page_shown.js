@@ -179,7 +179,8 @@
   // it has no words of its own beside theirs (a tab's frame around the tab, a strip around
   // its tabs, as Ant Design draws them). A click on it is theirs; they get the refs.
   function framesOnly(el) {
-    if (opens(el) || (!el.shadowRoot && !el.querySelector(CONTROLS))) return false;
+    if (opens(el) || (!el.shadowRoot && !el.querySelector(CONTROLS) && !holdsHeard(el)))
+      return false;
     const found = controlsIn(el);
     return found.length > 0 && !wordsOutside(el, found);
   }
@@ -197,7 +198,11 @@
   // its own, an onclick) unless it only frames controls or a field, or by a listener unless
   // it passes them on; never a landmark, a veil, a grid's header or cell edge, a focus
   // guard, nor a control's own drawing (page_walk.js, for a `clickable` line).
+  let heard = null;  // the elements listening for clicks, in the walk that asks (ownClick)
+  const holdsHeard = (el) => !!heard && heard.size > 0 && !!el.firstElementChild &&
+    [...el.querySelectorAll("*")].slice(0, DELEGATE_LOOK).some((n) => heard.has(n));
   function ownClick(el, cs, role, handlers) {
+    heard = handlers;
     const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
     const parentCursor = parent ? getComputedStyle(parent).cursor : "auto";
     // (a pointer inside a label is its control's, or around a label alone: a click there is
@@ -227,6 +232,7 @@
 
   // The controls among el's first DELEGATE_LOOK elements, those of its shadow root first (a
   // web component's host: Shoelace's button is a <button> in it).
+  // (and, during a walk, those listening for clicks: a mail's star in its row's cell)
   function controlsIn(el) {
     const found = [];
     let k = 0;
@@ -235,6 +241,7 @@
       for (let n = walker.nextNode(); n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
         const p = n.parentElement || el;  // (a shadow tree's top: its host's)
         if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
+            (!!heard && heard.has(n) && !n.firstElementChild) ||
             (getComputedStyle(n).cursor === "pointer" &&
              (!p || getComputedStyle(p).cursor !== "pointer") && !drawingOf(n))) found.push(n);
       }

@@ -84,7 +84,11 @@
   // `aria-current` on its list item, Pikaday `aria-selected` on a day's cell, Vuetify's
   // calendar a class on a day's box): "selected", "current" or "pressed"; null for none.
   const MARKED_ROLES = /^(?:link|button|clickable|tab|row|listitem|treeitem|menuitem)$/;
-  const MARK = /^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$/;
+  // (and a date range's days: Litepicker's is-start-date, air-datepicker's -range-from-;
+  // its today: is-today, -current-)
+  const MARK = new RegExp("^(?:is-)?(active|selected|current)$|[-_](active|selected|current)$|" +
+    "^is-(?:start-date|end-date|in-range|today)$|^-(?:range-from|range-to|in-range|current)-$");
+  const CHOSEN = /select|start|end|range/;
   const TOOLBAR = "[role=toolbar], [class*=toolbar], [class*=Toolbar]";
   function markedAs(el, role) {
     if (!MARKED_ROLES.test(role)) return null;
@@ -106,11 +110,11 @@
       // (several selected rows; one current tab or page: a rating's lit stars, an
       // accordion's open title and panel are none; a toolbar's buttons, or buttons several
       // of which are on, are pressed: Tiptap's Bold and Bullet list)
-      const toggles = n === el && role === "button" && !/select/.test(tok) &&
+      const toggles = n === el && role === "button" && !CHOSEN.test(tok) &&
         ((marked && marked < peers.length) || !!el.closest(TOOLBAR));
       if (toggles) return "pressed";
-      if (/select/.test(tok) ? marked < peers.length : peers.length && !marked)
-        return /select/.test(tok) ? "selected" : "current";
+      if (CHOSEN.test(tok) ? marked < peers.length : peers.length && !marked)
+        return CHOSEN.test(tok) ? "selected" : "current";
     }
     return null;
   }

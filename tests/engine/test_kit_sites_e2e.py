@@ -189,3 +189,12 @@ async def test_controls_faded_in_under_the_pointer_are_still_listed(
     assert "[hover-only]" in line_of(shot, done), shot.text
     await actions.click(tab, parse(done))
     assert await text_of(tab, "#out") == "done"
+
+
+async def test_a_small_control_listening_in_a_wide_cell_that_shows_a_pointer_has_the_ref(
+        tab: Tab, site: Site) -> None:
+    # (Gmail's star: the ref was the cell's, whose middle is the row's: the mail opened)
+    shot = await listened_snapshot(tab, site.url("inboxrows.html"))
+    await actions.click(tab, parse('loc=clickable "★" in "Alice Chen"'))
+    assert await text_of(tab, "#out") == "Conversation starred"
+    assert "cell \"★\"" not in shot.text, shot.text

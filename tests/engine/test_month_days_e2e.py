@@ -39,3 +39,15 @@ async def test_days_a_calendar_leaves_without_its_months_mark_are_of_another_mon
     assert "other-month" not in line_of(shot, march), shot.text
     await actions.click(tab, parse(march))
     assert await text_of(tab, "#out") == "2027-03-28"
+
+
+async def test_a_date_ranges_days_and_today_marked_by_class_say_so(
+        tab: Tab, site: Site) -> None:
+    # (Litepicker's is-start-date, is-in-range, is-end-date, is-today: no day said chosen)
+    await watch_listeners(tab)
+    await goto(tab, site.url("monthdays.html"))
+    shot = await tab.snapshot(interactive=True, scope=parse("#may"))
+    for day in ("5", "6", "7"):
+        assert "[selected]" in line_of(shot, ref(shot, "clickable", day)), shot.text
+    assert "[current]" in line_of(shot, ref(shot, "clickable", "4")), shot.text
+    assert "selected" not in line_of(shot, ref(shot, "clickable", "8")), shot.text

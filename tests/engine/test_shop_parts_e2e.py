@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, run_tool, text_of, watch_listeners
+from pagetools import goto, js, ref, run_tool, text_of, value_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -141,3 +141,14 @@ async def test_a_look_after_a_click_says_how_its_button_ended_not_what_it_said_m
     assert "invalid: @" in done, result.text
     out = await actions.click(tab, parse("#apply"))  # (without a look: as it was at once)
     assert 'now named "Applying…"' in out.text(), out.text()
+
+
+async def test_filling_a_number_box_takes_focus_as_a_click_into_it_would(
+        tab: Tab, site: Site) -> None:
+    # (flatpickr's time: the hour filled, then the minute, and the time was never saved:
+    # the hour box never lost focus)
+    await goto(tab, site.url("shopparts.html"))
+    await actions.enter_text(tab, parse("#hour"), "14", "fill")
+    await actions.enter_text(tab, parse("#minute"), "30", "fill")
+    assert await js(tab, "document.activeElement.id") == "minute"
+    assert await value_of(tab, "#arrival") == "14:00"
