@@ -27,6 +27,7 @@ AFTER_MOVING = 1.0
 STEADY_WAIT = 1.0  # seconds an element the page's animations move may take to stand still
 STEADY_LOOK = 0.02  # seconds between looks meanwhile: more than a frame
 SHOWN_WAIT = 0.3  # seconds a page an attach showed may take to draw two frames
+HOVER_INTENT = 0.5  # seconds a box may wait, once the pointer came, to show what it holds
 SHOWN_LOOK = 0.008  # seconds between looks meanwhile: half a frame
 
 
@@ -303,6 +304,14 @@ class Placing(PageFrames):
             if not isinstance(res, dict):
                 raise BrowserError("the page helper gave no point")
             err = res.get("error")
+            if err in ("hidden", "offscreen"):  # a menu that opens a moment after the
+                # pointer came (a mega menu's hover intent): once the timers it armed ran
+                from . import replies  # (at call time: it works on the Tab this is part of)
+                await replies.came(cast("Tab", self), frame.id, cap=HOVER_INTENT, data=False)
+                res = await self.evaluate(frame, expression)
+                if not isinstance(res, dict):
+                    raise BrowserError("the page helper gave no point")
+                err = res.get("error")
         if err in ("hidden", "offscreen") and res.get("moving"):
             res = await self._coming(frame, expression, res)
             err = res.get("error")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, ref, run_tool, text_of, value_of, watch_listeners
+from pagetools import goto, js, line_of, ref, run_tool, text_of, value_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -152,3 +152,14 @@ async def test_filling_a_number_box_takes_focus_as_a_click_into_it_would(
     await actions.enter_text(tab, parse("#minute"), "30", "fill")
     assert await js(tab, "document.activeElement.id") == "minute"
     assert await value_of(tab, "#arrival") == "14:00"
+
+
+async def test_a_link_in_a_menu_that_opens_a_moment_after_the_pointer_came_is_clicked(
+        tab: Tab, site: Site) -> None:
+    # (a mega menu's hover intent: "even with the pointer over li.top, is not visible")
+    await watch_listeners(tab)
+    await goto(tab, site.url("shopparts.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert "[hover-only]" in line_of(shot, ref(shot, "link", "Hiking boots")), shot.text
+    await actions.click(tab, parse('loc=link "Hiking boots"'))
+    assert await text_of(tab, "#out") == "boots"
