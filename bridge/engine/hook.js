@@ -121,15 +121,17 @@ export default function tabstewardHook(KEY) {
     if (got) dispatch.call(document, new Said("ts-shield-came-" + KEY));
   });
   // The timers a page arms as it handles input (a search box's debounce, a menu's delay:
-  // up to a second; the caret's move: CKEditor's mention list), and those their callbacks
-  // arm in turn: a look after an action waits for them to run, as a person waits for the
-  // results to come. Only their due times are kept; the page's own clock timers, armed
-  // later outside its input handlers, are not.
+  // up to a second; the caret's move: CKEditor's mention list; a route's change: a page's
+  // view drawn after its popstate), and those their callbacks arm in turn: a look after an
+  // action waits for them to run, as a person waits for the results to come. Only their
+  // due times are kept; the page's own clock timers, armed later outside its input
+  // handlers, are not.
   const REPLIES = new Set(["input", "beforeinput", "change", "keydown", "keyup", "keypress",
                            "click", "dblclick", "mousedown", "mouseup", "pointerdown",
                            "pointerup", "submit", "paste", "compositionend", "focusin",
                            "focusout", "focus", "blur", "mouseover", "pointerover",
-                           "mouseenter", "pointerenter", "selectionchange"]);
+                           "mouseenter", "pointerenter", "selectionchange", "popstate",
+                           "hashchange"]);
   // Those a document arms as it loads (its scripts, their DOMContentLoaded and load
   // handlers) to draw what it shows a moment later (Preact runs its effects after the next
   // frame or 100 ms) count too, if short: a read after the load waits for them as well.

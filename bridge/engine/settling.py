@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from ..errors import ActionTimeout
-from . import motion, replies, sent
+from ..errors import ActionTimeout, TabstewardError
+from . import drawing, motion, replies, sent
 from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome, replied, report_replied
 from .model import Frame
 from .navigation import load_capped
@@ -51,6 +51,12 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
             elif tab.state.dialog is None and \
                     not await sent.data_in_flight(tab, ANSWERS_WAIT):
                 said.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+            # (a page that stayed, routed by its script: the view it draws a moment after
+            # its popstate, once its timers ran and their data came)
+            if tab.state.dialog is None and not await replies.came(tab):
+                said.append(f"the page was still replying after {replies.TIMERS_WAIT:g} s")
+            if "#" in tab.state.url and tab.state.dialog is None:
+                await _scroll_ended(tab)
     else:
         if out.armed is not False and tab.state.dialog is None and \
                 not await replies.came(tab, out.armed_in):
@@ -65,6 +71,33 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
                 said.append(f"the page was still animating after {motion.MOTION_WAIT:g} s")
             await _replied_since(tab, frame, out)
     return said
+
+
+SCROLL_WAIT, SCROLL_LOOK = 1.5, 0.05  # seconds a smooth scroll to a place may take; a look
+
+
+async def _scroll_ended(tab: Tab) -> None:
+    """Where the page scrolls smoothly to the place its address names (a link to a section,
+    `scroll-behavior: smooth`: Bootstrap's), wait (up to SCROLL_WAIT) for it to stand still:
+    what a person reads there (a table of contents marking the section) comes then."""
+    frame = tab.frames.get(tab.target_id)
+    if frame is None:
+        return
+    look = "[scrollX, scrollY, getComputedStyle(document.documentElement).scrollBehavior]"
+    try:
+        async with drawing.drawn_while(tab):
+            last = await tab.evaluate(frame, look, follow=False)
+            if not isinstance(last, list) or last[2] != "smooth":
+                return
+            end = asyncio.get_running_loop().time() + SCROLL_WAIT
+            while asyncio.get_running_loop().time() < end:
+                await asyncio.sleep(SCROLL_LOOK)
+                now = await tab.evaluate(frame, look, follow=False)
+                if now == last:
+                    return
+                last = now
+    except TabstewardError as exc:
+        log.debug("stopped waiting for the page's scroll: %s", exc.message)
 
 
 async def _replied_since(tab: Tab, frame: Frame, out: Outcome) -> None:

@@ -163,3 +163,26 @@ async def test_a_link_in_a_menu_that_opens_a_moment_after_the_pointer_came_is_cl
     assert "[hover-only]" in line_of(shot, ref(shot, "link", "Hiking boots")), shot.text
     await actions.click(tab, parse('loc=link "Hiking boots"'))
     assert await text_of(tab, "#out") == "boots"
+
+
+async def test_a_look_after_a_link_to_a_section_waits_for_the_smooth_scroll_there(
+        tab: Tab, site: Site) -> None:
+    # (Bootstrap's smooth scrolling: the table of contents still marked the first section)
+    await watch_listeners(tab)
+    await goto(tab, site.url("spaview.html"))
+    result = await run_tool(tab, "click", target='loc=link "Gamma"', interactive=True)
+    gamma = next(ln for ln in result.text.splitlines() if ln.startswith('- link "Gamma"'))
+    assert "[current" in gamma, result.text
+
+
+async def test_back_to_a_view_a_page_routes_to_shows_it_once_drawn(
+        tab: Tab, site: Site) -> None:
+    # (back -i after pushState routing showed the view being left: the page drew the one
+    # gone back to on a timer its popstate armed)
+    await watch_listeners(tab)
+    await goto(tab, site.url("spaview.html"))
+    result = await run_tool(tab, "click", target='loc=link "Orders"', interactive=True)
+    assert "Order #1001" in result.text, result.text
+    await run_tool(tab, "click", target='loc=link "Home"')
+    result = await run_tool(tab, "back", interactive=True)
+    assert "Order #1001" in result.text, result.text
