@@ -161,6 +161,13 @@
     return r;
   }
 
+  // Whether an element that is no control says it is the current one of its kind (a
+  // pager's page, a trail's crumb, a wizard's step: aria-current on its item), holding no
+  // control that would say it itself
+  const currentItem = (el, role) => !P.ACTIONABLE.has(role) && role !== "clickable" &&
+    !!el.getAttribute && /^(?:page|step|location|date|time|true)$/.test(
+      el.getAttribute("aria-current") || "") && !el.querySelector(P.CONTROLS);
+
   Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
-                    blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox });
+                    blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox, currentItem });
 })();

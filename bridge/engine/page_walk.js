@@ -52,14 +52,12 @@
       .find((m) => m && ![...leaving].some((el) => el.contains(m))) || null;
     let inert = !!modal;
     // the box that shows nothing of what is walked: hiding its overflow, it is at most a
-    // pixel wide or high (the screen-reader-only pattern, a collapsed panel, a list kept
-    // for screen readers). What it holds gets no ref either; a box positioned outside it
-    // (fixed, or absolute to a block above it) escapes it
+    // pixel wide or high (a screen-reader-only text, a collapsed panel). What it holds gets
+    // no ref either; a box positioned outside it (fixed, or absolute above it) escapes it
     let clipper = null;
     // what the page shows only while the pointer is over a box around it (its `:hover`
-    // rules, or a hover listener of that box), and the one the element walked is inside
-    // (null: none): its controls get refs, marked hover-only (an action on one puts the
-    // pointer over its row first), and its words name them as if shown
+    // rules, or a hover listener), and the one the element walked is in (null: none): its
+    // controls get refs, marked hover-only, and its words name them as if shown
     const onHover = hoverShown(opts.hook);
     let hoverOnly = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
@@ -76,9 +74,9 @@
     // most LEAD_REFS refs (a card may begin with its author's link, a checkbox, a button)
     const unnamed = () => boxes.length > 0 && boxes[boxes.length - 1].name === null &&
       refCount - boxes[boxes.length - 1].refs <= LEAD_REFS;
-    // the innermost container is named by the words `t`, said by the line at `at`, after
-    // the names of the refs before them; but a ref named with those words (a handle "Drag
-    // Alpha" before "Alpha", a link "Grace" before "Grace wrote") repeats them: words alone
+    // the innermost container is named by the words `t` (said by the line at `at`) after
+    // its refs' names before them, unless such a name repeats them (a link "Grace" before
+    // "Grace wrote"): words alone
     const nameBox = (t, line) => {
       const box = boxes[boxes.length - 1];
       const lead = box.lead && !sharesWords(box.lead, t) ? box.lead : "";
@@ -112,8 +110,7 @@
       rows.splice(start, 0, line);
     }
 
-    // A container line when the box holds a ref and starts with words: named by them (taken
-    // from the text or heading line that said them).
+    // A container line when the box holds a ref and starts with words: named by them.
     function closeBox(box, el, depth, role) {
       boxes.pop();
       if (!box.name || refCount === box.refs || !small(el, role)) return;
@@ -385,14 +382,17 @@
         boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,
                            lead: "", said: false });
       }
-      if (interactiveOnly && !consumed && !tr && visible && inView && !clipper &&
-          tells(el, role)) {
-        // -i keeps what the page tells the person (an error, "3 results"), for an agent
-        // that just acted; not what only a screen reader hears (a region a pixel wide)
+      // -i keeps what the page tells the person (an error, "3 results"), for an agent that
+      // just acted, not what only a screen reader hears (a region a pixel wide); and every
+      // snapshot the current one of items that is no link (a pager's page 3, a last crumb)
+      const current = !consumed && !tr && P.currentItem(el, role);
+      if ((interactiveOnly || current) && !consumed && !tr && visible && inView && !clipper &&
+          (current || tells(el, role))) {
         const [words, left] = P.cutFor(P.shownWords(el), role);
         if (words) {
           flush();
-          const row = [0, 1, role === "alert" ? "alert" : "status", words, idOf(el), ""];
+          const row = current ? [interactiveOnly ? 0 : depth, 1, role || "text", words, idOf(el),
+            "current"] : [0, 1, role === "alert" ? "alert" : "status", words, idOf(el), ""];
           if (left) row.push(null, null, null, [left, 0]);
           rows.push(row);
           consumed++;

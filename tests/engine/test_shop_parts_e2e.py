@@ -186,3 +186,14 @@ async def test_back_to_a_view_a_page_routes_to_shows_it_once_drawn(
     await run_tool(tab, "click", target='loc=link "Home"')
     result = await run_tool(tab, "back", interactive=True)
     assert "Order #1001" in result.text, result.text
+
+
+async def test_the_current_item_that_is_no_link_says_so_in_every_snapshot(
+        tab: Tab, site: Site) -> None:
+    # (Bootstrap's pager marks page 2 on its item, a span: -i left it out, the full
+    # snapshot showed "2" as words; a wizard's current step likewise)
+    await goto(tab, site.url("shopparts.html"))
+    for interactive in (True, False):
+        shot = await tab.snapshot(interactive=interactive)
+        assert 'listitem "2" [current]' in shot.text, shot.text
+        assert 'listitem "2. Shipping" [current]' in shot.text, shot.text
