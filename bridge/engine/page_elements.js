@@ -478,7 +478,7 @@
   function inViewport(el) {
     const range = el.nodeType === 3 ? document.createRange() : null;  // a text node's box:
     if (range) range.selectNodeContents(el);  // its characters'
-    const r = (range || el).getBoundingClientRect(), [w, h] = P.view();  // (less scroll bars)
+    const r = (range || el).getBoundingClientRect(), [w, h] = P.viewNow();  // (less its bars)
     return r.bottom > 0 && r.right > 0 && r.top < h && r.left < w &&
       (r.width > 0 || r.height > 0) && !P.clippedOut(el, r);
   }

@@ -356,6 +356,16 @@
     return !!hit && hit !== el && !el.contains(hit);
   }
 
-  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view,
+  // `view()`, read once in a call of the helper (a snapshot asks it of every text it walks)
+  let viewKept = null;
+  function viewNow() {
+    if (!viewKept) {
+      viewKept = view();
+      queueMicrotask(() => { viewKept = null; });
+    }
+    return viewKept;
+  }
+
+  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view, viewNow,
     clipsAll, clippedAway, offPage, clippedOut, overItsWords, parkedBelow });
 })();
