@@ -232,7 +232,7 @@
 
   // The controls among el's first DELEGATE_LOOK elements, those of its shadow root first (a
   // web component's host: Shoelace's button is a <button> in it).
-  // (and, during a walk, those listening for clicks: a mail's star in its row's cell)
+  // (and, during a walk, a word listening for clicks: a mail's star in its row's cell)
   function controlsIn(el) {
     const found = [];
     let k = 0;
@@ -241,7 +241,8 @@
       for (let n = walker.nextNode(); n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
         const p = n.parentElement || el;  // (a shadow tree's top: its host's)
         if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
-            (!!heard && heard.has(n) && !n.firstElementChild) ||
+            (!!heard && heard.has(n) && !n.firstElementChild && !!n.textContent.trim() &&
+             n.tagName !== "TD" && n.tagName !== "TH") ||
             (getComputedStyle(n).cursor === "pointer" &&
              (!p || getComputedStyle(p).cursor !== "pointer") && !drawingOf(n))) found.push(n);
       }
