@@ -398,7 +398,8 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.data["tooltips"] = [shows]
     # a field beside the element whose value the action changed (a quantity its + stepped)
     for entry in found.get("values") or []:
-        if isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry):
+        if isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry) \
+                and f"value now {entry[1]!r}" not in outcome.changes:  # (not the element's own)
             outcome.changes.append(f"{quote(entry[0])} now {entry[1]!r}")
     said = [(words, left) for words, left in
             (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)

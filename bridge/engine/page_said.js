@@ -191,7 +191,7 @@
     for (let box = el.parentElement, up = 0; box && up < NEAR_UP; up++, box = box.parentElement) {
       const found = box.querySelectorAll(NEAR);
       if (found.length > NEAR_FIELDS) break;
-      for (const f of found) out.set(f, P.valueOf(f, P.roleOf(f)));
+      for (const f of found) if (!f.contains(el)) out.set(f, P.valueOf(f, P.roleOf(f)));
       if (found.length) break;
     }
     return out;
