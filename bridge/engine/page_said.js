@@ -295,8 +295,6 @@
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values };
   }
 
-  // Whether `el` is where the page tells the person something: an alert, a status, a live
-  // region (the snapshot keeps its words in -i). Not a live region `laidOut`.
   // A region's words as -i says them, cut: a log's (a chat's) keeps its end, the newest
   // lines, and says how much came before it (a negative count); others keep their start
   function cutFor(words, role) {
@@ -305,6 +303,8 @@
     return [words.slice(-max), -(words.length - max)];
   }
 
+  // Whether `el` is where the page tells the person something: an alert, a status, a live
+  // region (the snapshot keeps its words in -i). Not a live region `laidOut`.
   function tells(el, role) {
     if (role === "alert" || role === "status") return true;
     if (role === "dialog" || role === "alertdialog") return false;  // (SweetAlert2's is live)

@@ -108,7 +108,7 @@
         if (n.shadowRoot) roots.push(n.shadowRoot);
         // (a select's words are what it shows: read apart, `selectShows`; a closed dialog a
         // style sheet only made see-through, DaisyUI's, shows none: left out)
-        if (n.tagName === "DIALOG" && !n.open && displayOf(n) !== "none") closed.add(n);
+        if (closedDialog(n) && displayOf(n) !== "none") closed.add(n);
         if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT" || closed.has(n))
           mark(n);
       }

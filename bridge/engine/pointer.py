@@ -122,11 +122,11 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     hold = f"__ts.stillUnder({handle.local}, {aim.hit_id}, {fx}, {fy})"
     after = await shielded(tab, session, what, "click", lambda up: guarded(
         tab, input_then_read(tab, steps, handle, up, hold), "click", out, barrier=False))
-    reported = len(out.changes)
+    span = [len(out.changes), 0]  # where the element's own changes stand in the report
     state = _report_state(tab, info, after, out)
+    span[1] = len(out.changes)
     if state is not None and state.get("connected") is not False:
-        out.recheck = functools.partial(_recheck, tab, handle, info, out,
-                                        (reported, len(out.changes)))
+        out.recheck = functools.partial(_recheck, tab, handle, info, out, span)
     if state is not None and note and aim.target and \
             aim.target.get("role") in FOCUSED_BY_LABEL:
         # a field a label passes the click on to takes focus, unless the page stopped the
@@ -139,36 +139,39 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)
         if out.armed or state.get("inDialog"):
-            unchanged = len(out.changes) == reported
             await _replied_later(tab, handle, out, bool(state.get("inDialog")),
-                                 info if unchanged else None)
+                                 span[0] == span[1])
     return out, state
 
 
 async def _recheck(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome,
-                   span: tuple[int, int]) -> None:
-    """The element's own changes (at `span` in the report) as they ended, once a look
-    waited for what the click set going: a button that said "Applying…" and was disabled
-    while the page worked says nothing of that once it is back as it was."""
+                   span: list[int]) -> None:
+    """The element's own changes (at `span` in the report, which it moves) as they are
+    now: once the short timers the click armed ran (a sort done in a 0 ms one), and once a
+    look waited for what the click set going (a button that said "Applying…" and was
+    disabled while the page worked says nothing of that once it is back as it was)."""
     with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
         again = await read_back(tab, handle)
-        if again is None:
-            return
         ended = Outcome("")
-        if _report_state(tab, before, again, ended) is not None:
-            out.changes[span[0]:span[1]] = ended.changes
-            if "value" in ended.data:
-                out.data["value"] = ended.data["value"]
+        if again is None or _report_state(tab, before, again, ended) is None:
+            return
+        out.changes[span[0]:span[1]] = ended.changes
+        span[1] = span[0] + len(ended.changes)
+        if "value" in ended.data:
+            out.data["value"] = ended.data["value"]
+        report_invalid(tab, handle.frame, again.get("invalid"), out)
+        report_said(again.get("said"), out)
 
 
 async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool,
-                         before: dict[str, Any] | None = None) -> None:
+                         unchanged: bool = False) -> None:
     """Say what the page said once the timers or frames the click armed in reply ran, within
     REPLY_WAIT (not the data they fetch: a look after the click waits for that): a status
     line set on the next frame, a dialog that opened; and that the dialog the clicked
     element was in closed, where the page starts to close it only then, within CLOSE_WAIT
     (Vue's transition takes two frames to start a fade: Element Plus's message box), or
-    once the animations it set going ended (a dialog slid out, then closed: Material's)."""
+    once the animations it set going ended (a dialog slid out, then closed: Material's).
+    `unchanged`: the element showed no change right after the click; it is read again."""
     try:
         if out.armed:
             await replies.came(tab, out.armed_in, cap=CLOSE_WAIT if in_dialog else REPLY_WAIT,
@@ -177,12 +180,8 @@ async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool
             await closed_later(tab, handle.frame, out)
         found = await replied(tab, handle.frame)
         report_replied(tab, handle.frame, found, out)
-        if out.armed and before is not None:  # (the element unchanged right after the
-            # click: how a timer it armed changed it, DataTables' sort in a 0 ms one)
-            again = await read_back(tab, handle)
-            if _report_state(tab, before, again, out) is not None and again is not None:
-                report_invalid(tab, handle.frame, again.get("invalid"), out)
-                report_said(again.get("said"), out)
+        if out.armed and unchanged and out.recheck is not None:  # (the element as a timer
+            await out.recheck()  # it armed left it: DataTables' sort in a 0 ms one)
     except (BrowserError, TabError, TargetError, UsageError):
         return
 

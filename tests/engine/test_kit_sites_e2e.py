@@ -198,3 +198,13 @@ async def test_a_small_control_listening_in_a_wide_cell_that_shows_a_pointer_has
     await actions.click(tab, parse('loc=clickable "★" in "Alice Chen"'))
     assert await text_of(tab, "#out") == "Conversation starred"
     assert "cell \"★\"" not in shot.text, shot.text
+
+
+async def test_a_look_after_a_click_says_a_change_a_timer_made_once(
+        tab: Tab, site: Site) -> None:
+    # (read again once its timers ran, and again once the look waited: said twice)
+    await watch_listeners(tab)
+    await goto(tab, site.url("kitsites.html"))
+    result = await run_tool(tab, "click", target="#sort-age", interactive=True)
+    done = result.text.splitlines()[0]
+    assert done.count('now named "Age: activate to invert sorting"') == 1, result.text
