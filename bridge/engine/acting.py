@@ -381,7 +381,8 @@ def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
     `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
     that the dialog the action's element was in closed with it, and that one opened; the
-    tooltip or popover it showed; the new value of a field beside the element."""
+    tooltip or popover it showed; the new value of a field beside the element; the words
+    that came in a plain box (no live region: a form's "Account created" in a bare div)."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     for key, verb in (("closed", "closed"), ("opened", "opened")):
@@ -401,17 +402,26 @@ def report_said(found: Any, outcome: Outcome) -> None:
         if isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry) \
                 and f"value now {entry[1]!r}" not in outcome.changes:  # (not the element's own)
             outcome.changes.append(f"{quote(entry[0])} now {entry[1]!r}")
-    said = [(words, left) for words, left in
-            (entry for entry in found["said"] if isinstance(entry, list) and len(entry) == 2)
+    said = _words_cut(found["said"])
+    if said:
+        more = found.get("more")
+        more = more if isinstance(more, int) and more > 0 else 0
+        outcome.changes.append("the page said " + ", ".join(
+            quote(words) + left_out(left) for words, left in said) +
+            (f" and {more} more" if more else ""))
+        outcome.data["said"] = [words for words, _ in said]
+    came = _words_cut(found.get("came"))
+    if came:  # (words a plain box took on, which no live region announced)
+        outcome.changes.append("the page now shows " + ", ".join(
+            quote(words) + left_out(left) for words, left in came))
+        outcome.data["came"] = [words for words, _ in came]
+
+
+def _words_cut(entries: Any) -> list[tuple[str, int]]:
+    """The page helper's [words, characters cut] pairs that are well formed."""
+    return [(words, left) for words, left in
+            (entry for entry in entries or () if isinstance(entry, list) and len(entry) == 2)
             if isinstance(words, str) and words and isinstance(left, int)]
-    if not said:
-        return
-    more = found.get("more")
-    more = more if isinstance(more, int) and more > 0 else 0
-    outcome.changes.append("the page said " + ", ".join(
-        quote(words) + left_out(left) for words, left in said) +
-        (f" and {more} more" if more else ""))
-    outcome.data["said"] = [words for words, _ in said]
 
 
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:

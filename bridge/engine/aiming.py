@@ -10,7 +10,7 @@ from ..errors import TargetNotInteractable
 from ..policy.facts import is_toggle, plain
 from ..policy.intent import Element
 from .model import Handle
-from .placing import Aim
+from .placing import Aim, At
 from .snapshot import left_out, quote
 from .tab import Tab
 
@@ -41,12 +41,14 @@ def intent_of(ask: Ask, target: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 
 
 async def aim_and_ask(tab: Tab, handle: Handle, what: str, info: dict[str, Any],
-                      ask: Ask = CLICK, placed: dict[str, Any] | None = None) -> Aim:
+                      ask: Ask = CLICK, placed: dict[str, Any] | None = None,
+                      at: At | None = None) -> Aim:
     """The point a click on the element goes to, once policy allowed what the click activates
     there (`info` when it activates nothing). When the person took time to answer, the point
     is found again, and must still activate the element they were asked about. `placed`:
-    the page's aim already read with the element (`Tab.resolve_placed`)."""
-    aim = await tab.aim(handle, what, placed)
+    the page's aim already read with the element (`Tab.resolve_placed`); `at`: the point of
+    the element asked for, there or nowhere."""
+    aim = await tab.aim(handle, what, placed, at)
     if ask.action != "drag" and aim.target is not None and aim.target_id != handle.local \
             and aim.target.get("disabled"):
         # the words of a disabled button: the page would still get the click (aria-disabled
@@ -60,7 +62,7 @@ async def aim_and_ask(tab: Tab, handle: Handle, what: str, info: dict[str, Any],
         await tab.permit("click", aim.also)  # the click runs it too: the riskier counts
     if time.monotonic() - started < ANSWERED:
         return aim
-    again = await tab.aim(handle, what)
+    again = await tab.aim(handle, what, at=at)
     if (again.target_id, _id(again.also)) != (aim.target_id, _id(aim.also)):
         raise TargetNotInteractable(f"the page changed while the person was asked: a click on "
                                     f"{what} now reaches another element; nothing was done")

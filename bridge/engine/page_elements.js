@@ -431,7 +431,7 @@
       if (!name && role !== "link" && (ACTIONABLE.has(role) || role === "clickable"))
         name = P.drawnWords(el);  // (page_hints.js, there when a snapshot runs)
     }
-    if (!name) name = clean(el.getAttribute("title"));
+    if (!name) name = clean(el.getAttribute("title")) || P.wrappingLabel(el);
     // a text box of ARIA's (an editor, a chat box) is named by its placeholder last, as a
     // field's placeholder names it, and as Chrome names it
     if (!name && (role === "textbox" || role === "searchbox" || role === "combobox"))

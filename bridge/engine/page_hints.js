@@ -121,6 +121,10 @@
     };
     TIP_ATTRS.some((a) => said(el, a));
     said(el, "aria-description");
+    // a field whose label shows only a glyph (a star rating's): the label's title, and (after
+    // the words beside it) a check box's or radio's value (an unnamed one's may be a row's id)
+    const toggle = tag === "input" && (el.type === "checkbox" || el.type === "radio");
+    for (const l of el.labels || []) if (HAS_WORD.test(l.title)) hints.push(clean(l.title));
     // an editor a page names only by the placeholder it draws while empty (a chat box; a
     // rich text editor: ProseMirror and Tiptap mark its empty paragraph, Quill the editor)
     if (el.isContentEditable) {
@@ -132,6 +136,7 @@
       else if (el.hasAttribute("aria-describedby")) hints.push(byIds(el, "aria-describedby"));
     }
     hints.push(boxWords(el), fieldLabel(el), toggleLabel(el));
+    if (toggle && el.value !== "on" && P.nameOf(el, el.type)) said(el, "value");  // (a glyph's)
     const tipped = within("img[alt]:not([alt='']), [title]:not([title=''])");
     if (tipped) said(tipped, tipped.tagName === "IMG" && tipped.getAttribute("alt") ? "alt"
                               : "title");
@@ -216,8 +221,7 @@
       sels.push(classSel(n, tok));
     }
     // an unlabeled checkbox or radio: its kind, which its card's words tell apart
-    if (tag === "input" && (el.type === "checkbox" || el.type === "radio"))
-      sels.push("input[type=" + el.type + "]");
+    if (toggle) sels.push("input[type=" + el.type + "]");
     // last, what a button of a form does when nothing else says (a search box's magnifier),
     // or a handle's pointer (a table's column edge that resizes it)
     if ((tag === "button" || tag === "input") && el.type === "submit" && el.form)

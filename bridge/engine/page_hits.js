@@ -7,7 +7,6 @@
   const { idOf, get, roleOf, cut, fullNameOf, folded, summaryOf, allRoots, ending } = P;
   // (page_scroll.js, the file after this one, brings an element into view)
   const reveal = (el, centre) => P.reveal(el, centre);
-
   // -- lookups used by actions ----------------------------------------------------------------
   function deepQuery(root, selector, out, limit) {
     for (const el of root.querySelectorAll(selector)) {
@@ -238,18 +237,19 @@
     return null;
   }
 
-  // Where a click lands: the element is brought into view, then the centre of its shown part
-  // if a click there reaches it, else another uncovered point. When a sticky header or a
-  // fixed bar lies on it, it is brought to the middle of every box and tried again, as a
-  // person scrolls a row out from under a list's header; a modal is reported as it is.
-  function point(id) {
+  // Where a click lands (`at`: the point asked for, page_scroll.js `pointAt`): the element
+  // brought into view, the centre of its shown part if a click there reaches it, else another
+  // uncovered point; under a sticky header or a fixed bar it is brought to the middle of every
+  // box and tried again, as a person scrolls a row out from under a header; a modal is said.
+  function point(id, at) {
     const el = get(id);
     if (!el || !el.isConnected) return { error: "gone" };
     const fold = foldOf(el);
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
-    const own = el.tagName === "LABEL" ? ownBox(P.standIn(el) || el) : null;
+    const own = !at && el.tagName === "LABEL" ? ownBox(P.standIn(el) || el) : null;
     if (own) return own;  // (a label standing in for a switch that is clicked in its box)
-    const res = pointOn(el);
+    const res = at ? P.pointAt(el, at) : pointOn(el);
+    if (at && res.error) return res;
     if (!res.error) {
       // the page runs animations that end (a panel opening above it slides it down): the
       // click waits for it to stand still (placing.py `_standing`), as two looks with a
@@ -496,5 +496,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, pump, loadTimers,
     composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, clickOf, point,
-    frameOffset, coverOf, rect, TOGGLE_BOX });
+    frameOffset, coverOf, coverName, rect, TOGGLE_BOX });
 })();

@@ -158,10 +158,11 @@
     };
   }
 
-  // The point a click on `id` goes to and, when `secret` is given, what it activates there:
-  // `target` (its info, with `id`), or `frame` when the point is inside a child frame.
-  function aim(id, secret) {
-    const res = point(id);
+  // The point a click on `id` goes to (`at` it, when given: page_hits.js `point`) and, when
+  // `secret` is given, what it activates there: `target` (its info, with `id`), or `frame`
+  // when the point is inside a child frame.
+  function aim(id, secret, at) {
+    const res = point(id, at);
     if (res.error) return res;
     const el = get(id);
     const hit = hitTarget(el, res.x, res.y);
@@ -235,7 +236,8 @@
     if (!invalid || !said) return { invalid, said };
     const errors = new Set(invalid.fields.map((f) => f.message));
     said.said = said.said.filter(([words]) => !errors.has(words));
-    return { invalid, said: said.said.length || said.closed ? said : null };
+    said.came = said.came.filter(([words]) => !errors.has(words));
+    return { invalid, said: said.said.length || said.closed || said.came.length ? said : null };
   }
 
   // Wait helpers: state of an element by id, for `wait`.

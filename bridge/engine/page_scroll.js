@@ -366,6 +366,36 @@
     return viewKept;
   }
 
-  Object.assign(P, { isRoot, reveal, scrollIntoView, wheel, scrollsY, undrawnBelow, view, viewNow,
-    clipsAll, clippedAway, offPage, clippedOut, overItsWords, parkedBelow });
+  // The point `at` of el, el brought into view in every box that clips it and then, when
+  // that point is still out of the window, the window scrolled to it; an error when it lies
+  // outside el ("outside", with el's size), out of view, or under something else.
+  function pointAt(el, at) {
+    let b = el.getBoundingClientRect();
+    const [ax, ay] = at;
+    if ((b.width === 0 && b.height === 0) || getComputedStyle(el).visibility === "hidden")
+      return { error: "hidden", what: describe(el) };
+    if (ax > b.width || ay > b.height)
+      return { error: "outside", size: [Math.round(b.width), Math.round(b.height)] };
+    const shown = reveal(el, false);
+    if (shown.hidden) return { error: "hidden", what: describe(el), clip: shown.hidden };
+    b = el.getBoundingClientRect();
+    const [w, h] = view();
+    let x = b.left + ax, y = b.top + ay, scrolled = !!shown.scrolled;
+    if (x < 0 || y < 0 || x >= w || y >= h) {
+      scrollBy(x < 0 || x >= w ? x - w / 2 : 0, y < 0 || y >= h ? y - h / 2 : 0);
+      b = el.getBoundingClientRect();
+      x = b.left + ax;
+      y = b.top + ay;
+      scrolled = true;
+    }
+    const box = [b.left, b.top, b.width, b.height];
+    if (x < 0 || y < 0 || x >= w || y >= h) return { error: "offscreen", rect: box };
+    const hit = P.hitTarget(el, x, y);
+    if (!P.hits(el, hit))
+      return { error: "covered", cover: P.coverName(hit), what: describe(el) };
+    return scrolled ? { x, y, rect: box, scrolled } : { x, y, rect: box };
+  }
+
+  Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawnBelow,
+    view, viewNow, clipsAll, clippedAway, offPage, clippedOut, overItsWords, parkedBelow });
 })();

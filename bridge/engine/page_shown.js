@@ -10,65 +10,27 @@
   // A page may show a row's actions only while the pointer is over the row (a mail's
   // archive and delete, a post's edit link): hidden (display none, visibility hidden), put
   // off screen, or in a box of no size until a `:hover` rule of a box around them applies.
-  const HOVER_RULES_MAX = 20000;  // rules of one style sheet read for them
-  // what hovering a box shows: the `:hover` is on an element that holds the one styled
-  const HOVERED_ABOVE = /^[^\s>+~]*(\s*>|\s+(?![+~]))/;
-  // a style sheet -> [its rule count, the selectors of what its :hover rules show]: a sheet
-  // is read again only when its rules changed in number (20,000 rules take about 9 ms)
-  const hoverRules = new WeakMap();
-
-  // a rule giving a box a size (its width or height; Ant Design's number field grows its
-  // steppers' box from nothing): what it shows, where the box has none until then
-  const SIZES = ["width", "height", "max-width", "max-height"];
-  const grows = (style) => SIZES.some((p) =>
-    !/^(?:0(?:px|%|em|rem)?)?$/.test(style.getPropertyValue(p).trim()));
-
-  function hoverSelectors(sheet) {
-    let rules;
-    try {
-      rules = sheet.cssRules;
-    } catch {
-      return [];  // another origin's sheet keeps its rules to itself
-    }
-    const known = hoverRules.get(sheet);
-    if (known && known[0] === rules.length) return known[1];
-    const found = [];
-    let left = HOVER_RULES_MAX;
-    const scan = (list) => {
-      for (const r of list) {
-        if (--left < 0) return;
-        const sel = r.selectorText;
-        if (sel === undefined) {  // @media, @supports, @layer: the rules inside
-          if (r.cssRules) scan(r.cssRules);
-          continue;
-        }
-        if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
-        const d = r.style.display, v = r.style.visibility, o = r.style.opacity;  // (fades in)
-        const shows = (!!d && d !== "none") || v === "visible" || (!!o && o !== "0");
-        if (!shows && !grows(r.style)) continue;
-        for (const one of sel.split(",")) {
-          const at = one.indexOf(":hover");
-          if (at >= 0 && HOVERED_ABOVE.test(one.slice(at + 6)))
-            found.push([one.replaceAll(":hover", ""), shows]);
-        }
-      }
-    };
-    scan(rules);
-    hoverRules.set(sheet, [rules.length, found]);
-    return found;
-  }
-
   // The elements the `:hover` rules of the document's style sheets show (`has`), and a test
   // of whether a hidden element holding a control is one a box around it shows by script
   // while the pointer is over it (a hover listener the hook saw, at most HOVER_UP up; no tab
   // panel, dialog or slide, which no pointer shows); `grows`: those the rules only give a size.
   const HOVER_UP = 4, PANELS = new Set(["tabpanel", "dialog", "alertdialog"]);
+  // Whether a hidden box (or one around it, up to HOVER_UP) is what a collapsed button opens
+  // (`aria-controls` names it: Plyr's settings menu in a bar that listens for the pointer)
+  function byButton(el) {
+    for (let n = el, up = 0; n && up <= HOVER_UP; n = n.parentElement, up++) {
+      if (n.id && document.querySelector(`[aria-controls~="${CSS.escape(n.id)}"]` +
+                                         "[aria-expanded=false]")) return true;
+    }
+    return false;
+  }
   function hoverShown(secret) {
     const shown = new Set(), grown = new Set();
     let listening = null;  // asked of the hook once a hidden element is met
     const byScript = (el) => {
       if (listening === null) listening = listened(secret, "hover");
-      if (!listening.size || PANELS.has(roleOf(el)) || P.oneOfPanels(el)) return false;
+      if (!listening.size || PANELS.has(roleOf(el)) || P.oneOfPanels(el) || byButton(el))
+        return false;
       let n = el.parentElement;
       for (let up = 0; n && up < HOVER_UP && n !== document.body; up++, n = n.parentElement) {
         if (listening.has(n)) return P.hoverControl(el);
@@ -76,7 +38,7 @@
       return false;
     };
     for (const sheet of document.styleSheets) {
-      for (const [sel, shows] of hoverSelectors(sheet)) {
+      for (const [sel, shows] of P.hoverSelectors(sheet)) {
         try {
           for (const el of document.querySelectorAll(sel)) (shows ? shown : grown).add(el);
         } catch { /* a selector split inside :is() */ }
@@ -201,6 +163,8 @@
   let heard = null;  // the elements listening for clicks, in the walk that asks (ownClick)
   const holdsHeard = (el) => !!heard && heard.size > 0 && !!el.firstElementChild &&
     [...el.querySelectorAll("*")].slice(0, DELEGATE_LOOK).some((n) => heard.has(n));
+  // whether an element holds controls (one image whose parts are: a map's states, seats)
+  const holdsControls = (el) => !!el.querySelector(`${CONTROLS}, [tabindex]`) || holdsHeard(el);
   function ownClick(el, cs, role, handlers) {
     heard = handlers;
     const parent = el.parentElement || (el.getRootNode() && el.getRootNode().host);
@@ -208,12 +172,14 @@
     // (a pointer inside a label is its control's, or around a label alone: a click there is
     // the control's; so too a pointer drawing most of a button or link that shows none)
     const shows = (cs.cursor === "pointer" && parentCursor !== "pointer" &&
-                   !(el.closest("label") || {}).control && !drawingOf(el) && !P.holdsLabel(el)) ||
-      el.hasAttribute("onclick");
+                   !P.labelledControl(el.closest("label")) && !drawingOf(el) && !P.holdsLabel(el) &&
+                   !P.pointerByHover(el)) || el.hasAttribute("onclick");
     // (a listener alone: a box may take its children's clicks for them; a dialog or a
     // landmark listening so is no control)
+    // (nor a label around the one ARIA toggle it names, whose line is the toggle's)
     return ((shows && !framesOnly(el) && !framesField(el)) ||
-            (handlers.has(el) && !passesOn(el) && !P.blankInLabel(el, cs))) &&
+            (handlers.has(el) && !passesOn(el) && !P.blankInLabel(el, cs) &&
+             !(el.tagName === "LABEL" && P.labelledControl(el)))) &&
       !REGIONS.has(role || el.tagName) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
       !P.cellResizer(el, cs) && !controlPart(el, handlers) && !P.fieldIcon(el);
   }
@@ -492,5 +458,5 @@
 
   Object.assign(P, { hoverShown, pageModal, overVeil, passesOn, ownClick, tabStop, guardOnly,
     wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels, TABBABLE,
-    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName });
+    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName, holdsControls });
 })();

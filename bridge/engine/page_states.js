@@ -283,10 +283,28 @@
   }
 
   // A control a kit disables by a class on it or its item, taking no pointer (Bootstrap's
-  // `.page-item.disabled .page-link`, `.btn.disabled`): no person's click reaches it
+  // `.page-item.disabled .page-link`, `.btn.disabled`: no person's click reaches it) or
+  // showing the pointer that says no (a seat map's taken seat)
   const OFF = /^(?:is-)?disabled$|[-_]disabled$/;
   const shutByClass = (el) => [el, el.parentElement].some((n) => !!n && n !== document.body &&
-    [...n.classList].some((c) => OFF.test(c))) && getComputedStyle(el).pointerEvents === "none";
+    [...n.classList].some((c) => OFF.test(c))) && refuses(getComputedStyle(el));
+  const refuses = (cs) => cs.pointerEvents === "none" || cs.cursor === "not-allowed";
+
+  // The control a <label> stands for: its form control, else the one ARIA toggle it wraps
+  // (Google Forms' options: a `<div role=radio>` and the option's words in one label)
+  const ARIA_TOGGLES = "[role=radio], [role=checkbox], [role=switch]";
+  function labelledControl(l) {
+    if (!l || l.tagName !== "LABEL") return null;
+    if (l.control) return l.control;
+    const found = l.querySelectorAll(ARIA_TOGGLES);
+    return found.length === 1 ? found[0] : null;
+  }
+  // The words of the label that wraps an ARIA toggle (named by nothing of its own): a person
+  // reads them as its name
+  function wrappingLabel(el) {
+    const l = el.matches(ARIA_TOGGLES) && !el.labels ? el.closest("label") : null;
+    return l && labelledControl(l) === el ? P.clean(P.textOf(l, 0)) : "";
+  }
 
   function hostOf(n) {
     const root = n.getRootNode();
@@ -294,5 +312,5 @@
   }
 
   Object.assign(P, { statesOf, heldToggle, valueListOf, disabledOf, withError, invalidOf,
-                    errorOf, userInvalid, errorPart, besideMenu });
+                    errorOf, userInvalid, errorPart, besideMenu, labelledControl, wrappingLabel });
 })();

@@ -12,7 +12,6 @@
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
     headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
     mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName, showsOther } = P;
-
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
   const WHOLE = new Set(["checkbox", "radio", "switch", "button", "combobox", "menuitemcheckbox",
     "menuitemradio"]), PARTS = new Set(["tab", "option", "menuitem"]);  // (their parts: face)
@@ -433,6 +432,7 @@
         if (role === "img") {
           const row = namedRow([depth, 1, "img", "", idOf(el), ""], el, role, 0);
           if (row[3]) { flush(); rows.push(row); }
+          if (P.holdsControls(el)) walkChildren(el, depth + 1);  // (a map's states: controls)
           return;
         }
         if (role === "progressbar" || role === "meter") {  // how far: an upload, a step

@@ -10,7 +10,7 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import BrowserError, RefNotFound, TargetCovered, TargetNotInteractable
+from ..errors import BrowserError, RefNotFound, TargetCovered, TargetNotInteractable, UsageError
 from .collect import HOOK_SECRET
 from .drawing import drawn_while, promptly
 from .frames import MAX_FRAME_DEPTH, PageFrames
@@ -29,6 +29,9 @@ STEADY_LOOK = 0.02  # seconds between looks meanwhile: more than a frame
 SHOWN_WAIT = 0.3  # seconds a page an attach showed may take to draw two frames
 HOVER_INTENT = 0.5  # seconds a box may wait, once the pointer came, to show what it holds
 SHOWN_LOOK = 0.008  # seconds between looks meanwhile: half a frame
+
+
+At = tuple[float, float]  # a point of an element: CSS pixels from its top-left corner
 
 
 @dataclass(frozen=True)
@@ -166,19 +169,21 @@ class Placing(PageFrames):
         ox, oy = await self._frame_offset(handle.frame)
         return float(rect[0]) + ox, float(rect[1]) + oy, float(rect[2]), float(rect[3])
 
-    async def point(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
-                    ) -> tuple[float, float]:
+    async def point(self, handle: Handle, what: str, placed: dict[str, Any] | None = None,
+                    at: At | None = None) -> tuple[float, float]:
         """Scroll the element into view and return an uncovered point on it (page coords);
-        `placed`: the page's answer already read by `resolve_placed`."""
-        aim = await self._place(handle, what, f"__ts.point({handle.local})", placed)
+        `placed`: the page's answer already read by `resolve_placed`; `at`: the point of the
+        element asked for (CSS pixels from its top-left corner), there or nowhere."""
+        at_js = f", {json.dumps(list(at))}" if at else ""
+        aim = await self._place(handle, what, f"__ts.point({handle.local}{at_js})", placed)
         return aim.x, aim.y
 
-    async def aim(self, handle: Handle, what: str, placed: dict[str, Any] | None = None
-                  ) -> Aim:
+    async def aim(self, handle: Handle, what: str, placed: dict[str, Any] | None = None,
+                  at: At | None = None) -> Aim:
         """`point`, and what a click there really activates: the element hit at that point,
         walked up to its button, link or control (through a label to the control it names).
         Policy judges a click by that element, not by the one the agent named."""
-        return await self._place(handle, what, self._aim_js(handle.local), placed)
+        return await self._place(handle, what, self._aim_js(handle.local, at), placed)
 
     async def _hover_over(self, frame: Frame, spot: dict[str, Any]) -> str:
         """Put the pointer over the box around an element that the page shows only then
@@ -278,8 +283,9 @@ class Placing(PageFrames):
         return isinstance(due, list) and bool(due) and bool(due[0])
 
     @staticmethod
-    def _aim_js(local: int) -> str:
-        return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)})"
+    def _aim_js(local: int, at: At | None = None) -> str:
+        point = f", {json.dumps(list(at))}" if at else ""
+        return f"__ts.aim({local}, {json.dumps(HOOK_SECRET)}{point})"
 
     async def common_target(self, frame: Frame, down: int, up: int) -> dict[str, Any] | None:
         """The info of what a press on element `down` and a release on `up` (ids in `frame`)
@@ -325,6 +331,11 @@ class Placing(PageFrames):
             err = res.get("error")
         if err is None:
             await self._reveal_frames(frame, bool(res.get("scrolled")))
+        if err == "outside":
+            size = res.get("size")
+            w, h = size if isinstance(size, list) and len(size) == 2 else ("?", "?")
+            raise UsageError(f"the point asked for lies outside {what}, which is {w} by {h} "
+                             "pixels (x from its left edge, y from its top); nothing was done")
         if err == "gone":
             raise RefNotFound(f"{what} is no longer in the page; nothing was done. "
                               "Take a new snapshot")

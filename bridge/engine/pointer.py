@@ -34,6 +34,7 @@ from .acting import (
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .drawing import around, promptly
 from .model import Frame, Handle
+from .placing import At
 from .shield import Shield
 from .snapshot import quote, shorten
 from .tab import Tab
@@ -72,30 +73,36 @@ async def _mouse(tab: Tab, kind: str, x: float, y: float, session: str | None = 
 
 
 async def click(tab: Tab, target: Target, button: str = "left", count: int = 1,
-                modifiers: list[str] | None = None, *, ask: Ask = CLICK) -> Outcome:
+                modifiers: list[str] | None = None, *, ask: Ask = CLICK,
+                at: At | None = None) -> Outcome:
     """Click like a person, once policy allowed what the click really activates; `ask` says
-    which action the click is part of (a check, a download, an upload through a button)."""
+    which action the click is part of (a check, a download, an upload through a button);
+    `at`: the point of the element to click (CSS pixels from its top-left corner: a legend
+    a canvas draws), else one the page helper picks."""
     if button not in BUTTONS:
         raise UsageError(f"button must be one of {', '.join(BUTTONS)}; nothing was clicked")
     if not 1 <= count <= 3:
         raise UsageError("count must be 1, 2 or 3; nothing was clicked")
     mask = modifier_mask(modifiers)
     tab.attach_ahead(MOUSE)
-    handle, info, placed = await tab.resolve_placed(target, aiming=True)
-    out, _ = await _click(tab, handle, info, button, count, mask, ask, placed)
+    if at is None:
+        handle, info, placed = await tab.resolve_placed(target, aiming=True)
+    else:
+        (handle, info), placed = await tab.resolve_info(target), None
+    out, _ = await _click(tab, handle, info, button, count, mask, ask, placed, at)
     return out
 
 
 async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, count: int,
-                 mask: int, ask: Ask, placed: dict[str, Any] | None = None
-                 ) -> tuple[Outcome, dict[str, Any] | None]:
+                 mask: int, ask: Ask, placed: dict[str, Any] | None = None,
+                 at: At | None = None) -> tuple[Outcome, dict[str, Any] | None]:
     """The click on a resolved element; its outcome, and the element's state after it
     (acting.AFTER; None when it was not read: a dialog opened, the page navigated, the
     element went)."""
     what = describe(handle, info)
     if info.get("disabled"):
         raise TargetNotInteractable(f"{what} is disabled; nothing was clicked")
-    aim = await aim_and_ask(tab, handle, what, info, ask, placed)
+    aim = await aim_and_ask(tab, handle, what, info, ask, placed, at)
     if aim.target_id == handle.local and aim.target and not info.get("name"):
         what = describe(handle, aim.target)  # shown (and so named) once the pointer came
     session, x, y = await tab.route(handle, aim.x, aim.y)
@@ -103,7 +110,7 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     if button == "right":
         verb = "right-clicked"
     note = reaches(handle, aim)
-    out = Outcome(f"{verb} {what}{note}")
+    out = Outcome(f"{verb} {what}{_at_said(at)}{note}")
 
     # The move and the first press go back to back: in a hidden background tab the
     # renderer holds a lone mouse move until its next frame (about a second), while a press
@@ -250,14 +257,15 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     return after
 
 
-async def hover(tab: Tab, target: Target) -> Outcome:
+async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
+    """Move the pointer over the element (`at` a point of it: see `click`)."""
     tab.attach_ahead(MOUSE)
     handle, info = await tab.resolve_info(target)
     what = describe(handle, info)
     await tab.permit("hover", info)
-    x, y = await tab.point(handle, what)
+    x, y = await tab.point(handle, what, at=at)
     session, x, y = await tab.route(handle, x, y)
-    out = Outcome(f"hovered {what}")
+    out = Outcome(f"hovered {what}{_at_said(at)}")
 
     async def move(up: Shield) -> None:
         await up.up()
@@ -275,6 +283,10 @@ async def hover(tab: Tab, target: Target) -> Outcome:
             out.changes.append("shows the tooltip " + ", ".join(quote(t) for t in came))
             out.data["tooltips"] = came
     return out
+
+
+def _at_said(at: At | None) -> str:
+    return f" at {at[0]:g},{at[1]:g}" if at else ""
 
 
 async def _tooltips(tab: Tab, handle: Handle) -> list[str] | None:

@@ -209,7 +209,7 @@ def hint_shown(hint: str | None, printed: str) -> bool:
     if not hint:
         return False
     low = printed.lower()
-    return not all(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", low)
+    return not all(re.search(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])", low)
                    for w in hint.lower().split())
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -10,6 +11,7 @@ from ..engine import outputs
 from ..engine.actions import Outcome
 from ..engine.tab import Tab
 from ..engine.targets import Target, parse
+from ..errors import UsageError
 from .registry import Call, Param, Result
 
 OVERWRITE = Param("overwrite", "bool", help="replace a file that is there already (where the "
@@ -36,6 +38,26 @@ async def tab_of(call: Call, args: dict[str, Any]) -> AsyncIterator[Tab]:
 
 def target(args: dict[str, Any], name: str = "target") -> Target:
     return parse(str(args[name]))
+
+
+AT = Param("at", help="X,Y: this point of the element, in CSS pixels from its top-left "
+           "corner, as `screenshot --target` shows it (a legend a chart draws, a map), instead "
+           "of one picked where it shows")
+
+
+def point_at(args: dict[str, Any]) -> tuple[float, float] | None:
+    """The point of the element --at names, or None when it names none."""
+    value = args.get("at")
+    if value is None or value == "":
+        return None
+    try:
+        x, y = (float(part) for part in str(value).split(","))
+    except ValueError:
+        x = y = math.nan
+    if not (math.isfinite(x) and math.isfinite(y) and x >= 0 and y >= 0):
+        raise UsageError(f"--at takes X,Y: two numbers of pixels from the element's top-left "
+                         f"corner, e.g. 40,12 (not {str(value)[:40]!r}); nothing was done")
+    return x, y
 
 
 def optional_target(args: dict[str, Any], name: str = "target") -> Target | None:

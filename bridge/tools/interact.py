@@ -7,7 +7,7 @@ from typing import Any
 from ..engine import actions, dragging
 from ..errors import UsageError
 from . import looking
-from .common import TARGET, optional_target, result, tab_of, target
+from .common import AT, TARGET, optional_target, point_at, result, tab_of, target
 from .registry import Call, Param, Result, tool
 
 
@@ -17,25 +17,29 @@ from .registry import Call, Param, Result, tool
       Param("button", help="left, right or middle", default="left",
             choices=("left", "right", "middle")),
       Param("count", "int", help="2 for a double click", default=1),
-      Param("modifiers", "list", help="Control, Shift, Alt, Meta (repeatable)"),
+      Param("modifiers", "list", help="Control, Shift, Alt, Meta (repeatable)"), AT,
       *looking.LOOK, mutating=True)
 async def click(call: Call, args: dict[str, Any]) -> Result:
+    at = point_at(args)
     async with tab_of(call, args) as tab:
         out = await actions.click(tab, target(args), str(args.get("button") or "left"),
-                                  int(args.get("count") or 1), args.get("modifiers"))
+                                  int(args.get("count") or 1), args.get("modifiers"), at=at)
         return await looking.reported(tab, out, args)
 
 
-@tool("dblclick", "Double-click an element", TARGET, *looking.LOOK, mutating=True)
+@tool("dblclick", "Double-click an element", TARGET, AT, *looking.LOOK, mutating=True)
 async def dblclick(call: Call, args: dict[str, Any]) -> Result:
+    at = point_at(args)
     async with tab_of(call, args) as tab:
-        return await looking.reported(tab, await actions.click(tab, target(args), count=2), args)
+        out = await actions.click(tab, target(args), count=2, at=at)
+        return await looking.reported(tab, out, args)
 
 
-@tool("hover", "Move the mouse over an element", TARGET, *looking.LOOK, mutating=True)
+@tool("hover", "Move the mouse over an element", TARGET, AT, *looking.LOOK, mutating=True)
 async def hover(call: Call, args: dict[str, Any]) -> Result:
+    at = point_at(args)
     async with tab_of(call, args) as tab:
-        return await looking.reported(tab, await actions.hover(tab, target(args)), args)
+        return await looking.reported(tab, await actions.hover(tab, target(args), at), args)
 
 
 @tool("focus", "Give an element keyboard focus", TARGET, mutating=True)

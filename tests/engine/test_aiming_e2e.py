@@ -84,6 +84,22 @@ async def test_a_click_on_a_span_inside_a_buy_button_is_asked_about_as_the_butto
     assert Category.PURCHASE in risks(intent)
 
 
+async def test_a_click_at_a_point_of_a_box_is_asked_about_as_the_buy_button_there(
+        tab: Tab, site: Site, gate: Gate) -> None:
+    # (`--at`: the box named is harmless, the button under the point is not)
+    before = await checkout(tab, site)
+    box = "document.querySelector('#buy').parentElement"
+    x, y = await js(tab, f"(() => {{ const b = {box}.getBoundingClientRect(), "
+                         "r = document.querySelector('#buy').getBoundingClientRect(); "
+                         "return [r.left - b.left + 4, r.top - b.top + 4]; })()")
+    await js(tab, f"{box}.id = 'buy-box'")
+    intent = await asked(tab, site, gate, before,
+                         actions.click(tab, parse("#buy-box"), at=(x, y)))
+    assert intent.element is not None
+    assert intent.element.name == "Place order $49.99"
+    assert Category.PURCHASE in risks(intent)
+
+
 async def test_a_click_on_a_b_inside_a_buy_button_is_asked_about(
         tab: Tab, site: Site, gate: Gate) -> None:
     before = await checkout(tab, site)

@@ -277,3 +277,14 @@ async def test_an_icon_components_name_hints_the_button_that_draws_it(
     trash = next(r for r, i in shot.refs.items() if i.get("hint") == "trash")
     await actions.click(tab, parse(trash))
     assert await text_of(tab, "#out") == "trashed"
+
+
+async def test_radios_whose_labels_show_only_a_star_are_told_apart_by_title_or_value(
+        tab: Tab, site: Site) -> None:
+    # (a pure-CSS star rating: five lines of radio "★", the rating chosen by order alone)
+    await goto(tab, site.url("camewords.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'hint="2"' in line_of(shot, ref(shot, "radio", "★")), shot.text
+    four = [ln for ln in shot.text.splitlines() if 'hint="4 stars"' in ln]
+    assert len(four) == 1, shot.text
+    assert "#s4" in four[0], shot.text

@@ -79,6 +79,6 @@ async def test_a_toggle_unseen_under_the_words_of_its_box_is_checked_there_and_h
     hints = {info.get("hint"): r for r, info in shot.refs.items()}
     assert set(hints) == {"I agree to the terms", "Phone", "Mail"}, shot.refs
     out = await actions.check(tab, parse(hints["I agree to the terms"]), True)
-    assert out.changes == ["now checked"], out.text()
+    assert out.changes == ["now checked", 'the page now shows "terms"'], out.text()
     await actions.check(tab, parse(hints["Mail"]), True)
     assert await text_of(tab, "#out") == "terms mail"

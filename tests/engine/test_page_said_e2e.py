@@ -73,7 +73,10 @@ async def test_words_a_region_already_said_and_quiet_regions_are_not_reported(
         tab: Tab, site: Site) -> None:
     # the status line redrawn, saying Online as before
     assert (await click(tab, site, "Refresh")).changes == []
-    assert (await click(tab, site, "Autosave")).changes == []  # aria-live=off, aria-hidden
+    # a region the page keeps quiet (aria-live=off) is not said: what came there shows (a
+    # person sees it); one aria-hidden neither
+    out = await click(tab, site, "Autosave")
+    assert out.changes == ['the page now shows "Autosaved"'], out.text()
 
 
 async def test_a_long_message_is_cut_saying_how_much_was_left_out(
@@ -293,3 +296,42 @@ async def test_a_dialog_the_page_closes_once_its_animation_ended_is_said_closed(
     assert out.changes == ['closed the dialog "Delete project?"'], out.text()
     shot = await tab.snapshot(interactive=True)
     assert "modal dialog is open" not in shot.text, shot.text
+
+
+async def plain(tab: Tab, site: Site, action: str, selector: str) -> Outcome:
+    await goto(tab, site.url("camewords.html"))
+    if action == "check":
+        return await actions.check(tab, parse(selector), True)
+    return await actions.click(tab, parse(selector))
+
+
+@pytest.mark.parametrize(("action", "selector", "words"), [
+    ("click", "button[type=submit]", "Account created for ada@example.org"),
+    ("click", "#save", "Draft saved at noon."),  # (its `hidden` taken away)
+    ("click", "#tips", "Press Tab to move on."),  # (the class that hid it taken away)
+    ("click", "#finish", "Thanks! Your response has been recorded."),  # (a class showing it)
+])
+async def test_words_that_came_in_a_plain_box_are_said_as_what_the_page_now_shows(
+        tab: Tab, site: Site, action: str, selector: str, words: str) -> None:
+    # (a bare div no live region holds: the report said only "clicked", and -i leaves text
+    # lines out, so nothing told the agent the account was made)
+    out = await plain(tab, site, action, selector)
+    assert f'the page now shows "{words}"' in out.changes, out.text()
+    assert out.data["came"] == [words]
+
+
+@pytest.mark.parametrize(("action", "selector"), [
+    ("click", "#follow"), ("click", "#redraw"), ("click", "#filter"), ("click", "#view"),
+    ("check", "#s4")])
+async def test_words_a_box_had_a_control_holds_a_list_shows_or_a_new_view_draws_are_not_said(
+        tab: Tab, site: Site, action: str, selector: str) -> None:
+    # (a button's own words, words drawn again as they were, a list filtered, six boxes at
+    # once, a line that said "No rating" saying which: no message, or one the snapshot reads)
+    out = await plain(tab, site, action, selector)
+    assert "now shows" not in out.text(), out.text()
+    assert "came" not in out.data, out.data
+
+
+async def test_a_message_box_that_came_is_said_once(tab: Tab, site: Site) -> None:
+    out = await plain(tab, site, "click", "#fail")
+    assert out.changes == ['the page said "Card declined"'], out.text()

@@ -15,6 +15,7 @@ from tabsteward.bridge.engine.snapshot import (
     Built,
     Line,
     build,
+    hint_shown,
     locator,
     names_line,
     quote,
@@ -451,3 +452,11 @@ def test_a_groups_label_said_again_as_its_first_text_is_not_printed_twice() -> N
     # the group's own label goes; words beside a heading of the same words (no group it
     # opens) stay, and so does a control's line
     assert body == ['- radiogroup "Meal"', '  - radio "Soup" @1', '- heading "Soup"', '> Soup']
+
+
+def test_a_hint_is_left_out_only_where_its_locator_says_each_of_its_words_whole() -> None:
+    # (SurveyJS's stars: the hint "2" was left out of `loc=#sq_23i_1`, where no 2 stands alone)
+    assert not hint_shown("like", "loc=span.like")
+    assert not hint_shown("2", "loc=#star-2")
+    assert hint_shown("2", "loc=#sq_23i_1")
+    assert hint_shown("like", "loc=span.likes")
