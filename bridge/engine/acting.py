@@ -381,8 +381,9 @@ def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
     `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
     that the dialog the action's element was in closed with it, and that one opened; the
-    tooltip or popover it showed; the new value of a field beside the element; the words
-    that came in a plain box (no live region: a form's "Account created" in a bare div)."""
+    tooltip or popover it showed; the new value of a field beside the element; other
+    controls whose state it changed; the words that came in a plain box (no live region: a
+    form's "Account created" in a bare div)."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     for key, verb in (("closed", "closed"), ("opened", "opened")):
@@ -410,6 +411,17 @@ def report_said(found: Any, outcome: Outcome) -> None:
             quote(words) + left_out(left) for words, left in said) +
             (f" and {more} more" if more else ""))
         outcome.data["said"] = [words for words, _ in said]
+    moved = [entry for entry in found.get("moved") or ()
+             if isinstance(entry, list) and len(entry) == 2 and
+             all(isinstance(v, str) for v in entry)]
+    if moved:  # (other controls the action changed: a carousel's current dot)
+        more = found.get("movedMore")
+        outcome.changes.append(
+            ", ".join(f"{quote(name)} now {states}" for name, states in moved) +
+            (f" and {more} more" if isinstance(more, int) and more > 0 else ""))
+    items = found.get("items")
+    if isinstance(items, int) and items > 0:  # (a Load more's results, a cart's new line)
+        outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list")
     came = _words_cut(found.get("came"))
     if came:  # (words a plain box took on, which no live region announced)
         outcome.changes.append("the page now shows " + ", ".join(

@@ -40,6 +40,10 @@ async def check(tab: Tab, target: Target, on: bool) -> Outcome:
                               placed)
     if after is None:
         after = await tab.info(handle)
+    if after.get("connected") is False:  # (drawn anew as another, whose state is unread)
+        out.did = f"clicked {what}"
+        out.changes.append(f"whether it is {word} now cannot be read: take a snapshot")
+        return out
     now = "checked" in after.get("states", []) or after.get("checked") is True
     if now != on:
         # a page may say its new state on its next frame (FAST's elements reflect it then),

@@ -70,6 +70,17 @@ class SnapshotTaking(PageFrames):
         """The ref of an element the page named by its id (a new ref when it had none)."""
         return self._ref_for(frame, local, role, name)
 
+    def drawn_anew(self, frame: Frame, was: int, now: int) -> None:
+        """The page drew element `now` in place of `was`, which left (its tag, role and name):
+        the new one takes the old one's ref, as a person sees the same item."""
+        ref = self._by_key.pop((frame.doc, was), None)
+        if ref is None or (frame.doc, now) in self._by_key:
+            return
+        self._by_key[(frame.doc, now)] = ref
+        entry = self.refs.get(ref)
+        if entry is not None:
+            entry.frame, entry.local = frame.id, now
+
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)
         ref = self._by_key.get(key)

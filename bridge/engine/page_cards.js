@@ -144,10 +144,13 @@
 
   // Whether a box is laid out see-through, taking no pointer, where a person looks (a closed
   // popover Editor.js keeps in place, Dropzone's marks of a file's success and failure):
-  // none of it shows. Not one out of view: a page that fades its parts in as they are
-  // scrolled to (AOS) keeps them so until then.
+  // none of it shows. Not one out of view where the page scrolls: a page that fades its
+  // parts in as they are scrolled to (AOS) keeps them so until then; one that does not
+  // scroll (a survey of one question at a time) keeps its next ones out of sight.
   const seeThrough = (el, cs) => cs.opacity === "0" && cs.pointerEvents === "none" &&
-    !el.contains(document.activeElement) && P.inViewport(el);
+    !el.contains(document.activeElement) && (P.inViewport(el) || keptStill());
+  const keptStill = () => [document.documentElement, document.body].some((n) => !!n &&
+    /^(?:hidden|clip)$/.test(getComputedStyle(n).overflowY));
 
   // The box an element is drawn in: its own, or where it has none (a web component whose
   // shadow root lays out all it shows, fixed: Vaadin's dialog), its shadow root's first
@@ -168,6 +171,18 @@
     !!el.getAttribute && /^(?:page|step|location|date|time|true)$/.test(
       el.getAttribute("aria-current") || "") && !el.querySelector(P.CONTROLS);
 
-  Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
+  // The row of a tree's item that holds the group of its children (an ARIA tree's open
+  // folder, whose box is all of them): its first shown child holding none of them, where a
+  // person clicks it; null for any other element
+  function ownRow(el) {
+    if (P.roleOf(el) !== "treeitem" || !el.querySelector("[role=group]")) return null;
+    for (const c of el.children) {
+      if (!c.matches("[role=group]") && !c.querySelector("[role=group]") && c.checkVisibility())
+        return c;
+    }
+    return null;
+  }
+
+  Object.assign(P, { ownRow, boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
                     blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox, currentItem });
 })();

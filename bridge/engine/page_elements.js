@@ -10,7 +10,6 @@
   const ids = new WeakMap();
   const byId = new Map();
   let nextId = 1;
-
   function idOf(el) {
     let id = ids.get(el);
     if (!id) {
@@ -27,6 +26,7 @@
     if (!el) { byId.delete(id); return null; }
     return el;
   }
+  const idKnown = (el) => ids.get(el) || 0, idsGiven = () => nextId;  // (0: never met)
 
   // -- roles ------------------------------------------------------------------------
   const INPUT_ROLES = {
@@ -494,7 +494,7 @@
 
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
-    revealing, labelsText,
-    textOf, nameOf, fullNameOf, namedRow, standsApart, breaksLine, isBlock, inViewport, masked,
-    folded, summaryOf, byIds, sharesWords, saysName, showsOther, WORDS_NAME, ariaAttr });
+    revealing, labelsText, idKnown, idsGiven, textOf, nameOf, fullNameOf, namedRow,
+    standsApart, breaksLine, isBlock, inViewport, masked, folded, summaryOf, byIds, sharesWords,
+    saysName, showsOther, WORDS_NAME, ariaAttr });
 })();

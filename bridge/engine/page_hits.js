@@ -248,7 +248,7 @@
     if (fold) return { error: "hidden", what: describe(el), folded: fold };
     const own = !at && el.tagName === "LABEL" ? ownBox(P.standIn(el) || el) : null;
     if (own) return own;  // (a label standing in for a switch that is clicked in its box)
-    const res = at ? P.pointAt(el, at) : pointOn(el);
+    const res = at ? P.pointAt(el, at) : pointOn(P.ownRow(el) || el);  // (a folder: its row)
     if (at && res.error) return res;
     if (!res.error) {
       // the page runs animations that end (a panel opening above it slides it down): the

@@ -19,6 +19,7 @@
     if (!el) return null;
     invalidStart();
     saidStart(el);
+    metBefore = P.idsGiven();
     const src = stoodFor(el);
     const role = roleOf(src);
     const dragged = dragItem(el) && !NAME_FROM_CONTENT.has(role);
@@ -223,6 +224,30 @@
     };
   }
 
+  // The element a page drew anew in place of one that left (a tree's item drawn again with
+  // its children, a list's row its framework renders again): the one element of its tag,
+  // role and name the helper had not met as the action began (a like one the page had then
+  // is another: a second box named "☐"), its state as inputState reads it and its id; null
+  // when none or several (LOOK_ANEW of its tag read at most)
+  const LOOK_ANEW = 3000;
+  let metBefore = 0;  // the ids the helper had given as the action began (`info`)
+  function drawnAnew(tag, role, name) {
+    if (!/\p{L}/u.test(name)) return null;  // (a glyph's name, "☐" then "☑", is no one's)
+    let found = null, looked = 0;
+    for (const n of document.getElementsByTagName(tag)) {
+      if (++looked > LOOK_ANEW) return null;
+      if (P.idKnown(n) && P.idKnown(n) < metBefore) continue;
+      const src = stoodFor(n);
+      if (roleOf(src) !== role || nameOf(P.namedBy(n, src), role) !== name) continue;
+      if (found) return null;
+      found = n;
+    }
+    if (!found) return null;
+    const src = stoodFor(found);
+    return { id: idOf(found), states: statesOf(src, role), value: valueOf(src, role),
+             checked: src.checked === undefined ? null : src.checked, connected: true };
+  }
+
   // What the page replied to an action beyond its element's state (a key's, with no element
   // read back): the fields it found invalid, and what its live regions said
   function replied() {  // (and whether the dialog the action began in still shows)
@@ -256,5 +281,6 @@
     };
   }
 
-  Object.assign(P, { info, inputState, replied, focusedInfo, aim, commonTarget, state });
+  Object.assign(P, { info, inputState, replied, focusedInfo, aim, commonTarget, state,
+    drawnAnew });
 })();

@@ -112,6 +112,9 @@
   const FIELDS = "input:not([type=hidden]), select, textarea, [contenteditable], " +
     "[role=textbox], [role=combobox], [role=searchbox], [role=slider], [role=spinbutton], " +
     "[role=switch], [role=checkbox], [role=radio], [role=listbox]";
+  // (nor a field's label or a question's title a page marks wrong: SurveyJS's)
+  const namesField = (el) => el.matches("label, legend, h1, h2, h3, h4, h5, h6, [role=heading]") ||
+    (!!el.id && !!document.querySelector(`[aria-labelledby~="${CSS.escape(el.id)}"]`));
   function messageBoxes(found) {
     const out = [];
     let looked = 0;
@@ -125,7 +128,7 @@
       if (!MESSAGE.test(cls) || el.matches(CONTROLS) || el.closest(LIVE) ||
           el.closest("[aria-hidden=true], tr, li, [role=row], [role=listitem]") ||
           out.some((m) => m.contains(el)) || [...found.keys()].some((r) => el.contains(r)) ||
-          el.querySelector(FIELDS) || laidOut(el) ||
+          el.querySelector(FIELDS) || laidOut(el) || namesField(el) ||
           (el.textContent || "").length > MESSAGE_CHARS || !shows(el)) continue;
       out.push(el);
     }
@@ -157,7 +160,7 @@
   // and the dialog the element is in, or the modal one, if one shows
   let dialogAt = null;
   function saidStart(el) {
-    watchStart(el);
+    P.watchStart(el);
     before = kept(regions());
     nearAt = nearFields(el);
     popupsAt = popups();
@@ -186,15 +189,26 @@
   const NEAR_UP = 3, NEAR_FIELDS = 4, NEAR = "input:not([type=hidden]):not([type=checkbox])" +
     ":not([type=radio]):not([type=file]), select, textarea, [role=spinbutton], [role=slider]";
   let nearAt = new Map();
+  // (and on a page of few fields, every one that shows: the one a popup writes to, a date
+  // picker's range, the count a passengers' stepper sets; else the one that has the focus)
+  // (not one a kit keeps off the page for the form's sake: Tagify's, holding JSON)
+  const PAGE_FIELDS = 20, offPage = (f) => P.offPage(f, getComputedStyle(f));
   function nearFields(el) {
     const out = new Map();
     if (!el || !el.matches || el.matches(NEAR)) return out;
     for (let box = el.parentElement, up = 0; box && up < NEAR_UP; up++, box = box.parentElement) {
       const found = box.querySelectorAll(NEAR);
       if (found.length > NEAR_FIELDS) break;
-      for (const f of found) if (!f.contains(el)) out.set(f, P.valueOf(f, P.roleOf(f)));
+      for (const f of found)
+        if (!f.contains(el) && !offPage(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
       if (found.length) break;
     }
+    const all = document.querySelectorAll(NEAR), focused = document.activeElement;
+    const more = all.length <= PAGE_FIELDS
+      ? [...all].filter((f) => f.checkVisibility() && !offPage(f))
+      : focused && focused.matches(NEAR) ? [focused] : [];
+    for (const f of more)
+      if (f !== el && !f.contains(el) && !out.has(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
     return out;
   }
   function fieldsChanged() {
@@ -291,110 +305,15 @@
     popupsAt = pops;
     started = true;
     const closed = dialogGone(), values = fieldsChanged();
-    const came = cameWords(now.keys()).filter((w) => !said.includes(w) && w !== tipWords);
-    if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length)
-      return null;
+    const changed = P.watched(now.keys());
+    const came = changed.came.filter((w) => !said.includes(w) && w !== tipWords);
+    const moved = changed.moved, items = changed.items;
+    if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
+        !moved.length && !items) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
-             came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)) };
-  }
-
-  // Words that came in a plain box while the action ran (no live region, no class that calls
-  // it a message: a form's "Account created" written into a bare div, a field's error put in
-  // beside it, a "Saved" line shown): what a person sees come. Read from the page's changes
-  // since the action began (a MutationObserver from saidStart, until the next; its records
-  // capped: a page redrawing without pause says none): an element added, an empty box its
-  // words went into, one shown (its `hidden`, a display none, or a class that hid it taken
-  // away). Not a box that had words (nor one put where words went: a list redrawn), a
-  // control's or a field's, nor what a popup, a row, a list or a table holds; many boxes at
-  // once are a view drawn anew, no message.
-  const CAME_MAX = 5, RECORDS_MAX = 500, BOXES_MAX = 200;
-  const ROWS = "tr, li, table, [role=row], [role=listitem], [role=table], [role=grid], " +
-    "[role=treegrid], [role=list], [role=listbox], [role=option], [role=feed], [role=log]";
-  const HID = /(?:^|\s)(?:hidden|d-none|is-hidden|invisible|hide|collapsed?)(?:\s|$)/;
-  const HID_STYLE = /display:\s*none|visibility:\s*hidden/;
-  let records = [], overflowed = false, actedOn = null;
-  const watcher = new MutationObserver((list) => take(list));
-  function take(list) {
-    if (overflowed || !list.length) return;
-    records.push(...list);
-    if (records.length > RECORDS_MAX) {
-      overflowed = true;
-      records = [];
-      watcher.disconnect();
-    }
-  }
-  function watchStart(el) {
-    watcher.disconnect();
-    records = [];
-    overflowed = false;
-    actedOn = el;
-    watcher.observe(document, { childList: true, subtree: true, characterData: true,
-      characterDataOldValue: true, attributes: true, attributeOldValue: true,
-      attributeFilter: ["hidden", "style", "class"] });
-  }
-  const textIn = (n) => n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent || "" : "";
-  // whether an attribute's change showed its element: what it was hid it and what it is does
-  // not, or it took a class that shows it (a survey's thank-you page `.page.on`), not around
-  // the element acted on (a card marked active)
-  const SHOWS = /^(?:(?:is-)?(?:shown?|open(?:ed)?|visible|active)|in|on)$/;
-  function showedBy(r) {
-    const el = r.target, was = r.oldValue || "", now = el.getAttribute(r.attributeName) || "";
-    if (r.attributeName === "hidden") return r.oldValue !== null && !el.hidden;
-    const hid = r.attributeName === "style" ? HID_STYLE : HID;
-    if (hid.test(was) && !hid.test(now)) return true;
-    const had = new Set(was.split(/\s+/));
-    return r.attributeName === "class" && !(actedOn && el.contains(actedOn)) &&
-      now.split(/\s+/).some((c) => SHOWS.test(c) && !had.has(c));
-  }
-  function cameWords(regionsNow) {
-    take(watcher.takeRecords());
-    const list = records;
-    records = [];
-    if (overflowed || !list.length) return [];
-    const had = new Map();  // box -> the words it lost meanwhile (what it had)
-    const boxes = new Set();
-    const lost = (box, words) => had.set(box, (had.get(box) || "") + " " + words);
-    for (const r of list) {
-      if (r.type === "characterData") {
-        if (r.target.parentElement) {
-          boxes.add(r.target.parentElement);
-          lost(r.target.parentElement, r.oldValue || "");
-        }
-      } else if (r.type === "attributes") {
-        if (showedBy(r)) boxes.add(r.target);
-      } else {
-        for (const n of r.removedNodes) lost(r.target, textIn(n));
-        for (const n of r.addedNodes) {
-          if (n.nodeType === 1) boxes.add(n);
-          else if (n.nodeType === 3 && HAS_WORD.test(n.data)) boxes.add(r.target);
-        }
-      }
-    }
-    const body = document.body, spoken = [...regionsNow];
-    const came = [];
-    let looked = 0;
-    for (const box of boxes) {
-      if (box.nodeType !== 1 || !box.isConnected || box === body || !body ||
-          !body.contains(box) || SKIP_TAGS.has(box.tagName)) continue;
-      if (++looked > BOXES_MAX) break;
-      if (box.closest(CONTROLS) || box.closest(FIELDS) || box.closest(ROWS) ||
-          box.closest(POPUPS) || box.closest(LIVE) || box.closest("[aria-hidden=true]") ||
-          box.querySelector(ROWS) || box.querySelector(FIELDS) || !shows(box)) continue;
-      if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
-          spoken.some((r) => r.contains(box) || box.contains(r))) continue;
-      const words = wordsOf(box);
-      if (!words || words.length > MESSAGE_CHARS || !/\p{L}/u.test(words)) continue;
-      // (a box that had words changes them, a status, a count, a log: read in the snapshot)
-      const was = (had.get(box) || "") + " " + (had.get(box.parentElement) || "");
-      if (HAS_WORD.test(was)) continue;
-      came.push([box, words]);
-    }
-    // (the outermost of boxes that came one inside another: an element added and the
-    // words put in it)
-    const outer = came.filter(([b]) => !came.some(([o]) => o !== b && o.contains(b)));
-    if (outer.length > CAME_MAX) return [];
-    return [...new Set(outer.map(([, w]) => w))];
+             came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), moved,
+             movedMore: changed.movedMore, items };
   }
 
   // A region's words as -i says them, cut: a log's (a chat's) keeps its end, the newest
@@ -461,5 +380,5 @@
   const shownWords = (el) => clean([...el.childNodes].map((c) => textOf(c, 0)).join(""));
 
   Object.assign(P, { cutFor, saidStart, saidFound, shownWords, tells, tooltips, dialogLater,
-    inDialog });
+    inDialog, wordsOf, shows, LIVE, POPUPS, FIELDS, MESSAGE_CHARS });
 })();

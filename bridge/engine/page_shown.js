@@ -107,8 +107,31 @@
   // - a dialog's panel holding all of its controls, listening to keep its clicks from the
   //   veil that closes it (Headless UI's); what says it holds controls (FAST's radio group),
   //   or a message with its links (GOV.UK's error summary: an alert, focused, listening).
+  // - a box whose children are items alike and no control (a list's words, a strip's
+  //   thumbnails: the same tag and first class, each with words or an image's; three at
+  //   least, or a list's: not a card's two lines): a click there picks one, and each is a
+  //   clickable of its own (`ownClick`).
   // Its controls get the refs; it none.
-  const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3;
+  const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3, ITEMS_MAX = 200;
+  const firstClass = (n) => (n.getAttribute("class") || "").trim().split(/\s+/)[0];
+  let alikeRead = null;  // box -> whether it holds items alike, in one call of the helper
+  function alikeItems(el) {
+    if (!alikeRead) {
+      alikeRead = new Map();
+      queueMicrotask(() => { alikeRead = null; });
+    }
+    if (!alikeRead.has(el)) alikeRead.set(el, readAlike(el));
+    return alikeRead.get(el);
+  }
+  function readAlike(el) {
+    const kids = el.children, first = kids[0];
+    const list = /^(?:UL|OL)$/.test(el.tagName) || /^list(?:box)?$/.test(roleOf(el));
+    if (kids.length < (list ? 2 : 3) || kids.length > ITEMS_MAX ||
+        /^(?:TABLE|T[A-Z]{1,4})$/.test(el.tagName)) return false;
+    return [...kids].every((k) => k.tagName === first.tagName && firstClass(k) ===
+      firstClass(first) && (HAS_WORD.test(k.textContent) || !!k.querySelector("img[alt]"))) &&
+      !el.querySelector(CONTROLS);
+  }
   const COMPOSITES = new Set(["radiogroup", "tablist", "menu", "menubar", "toolbar", "tree"]);
   const GRIDS = "[role=grid], [role=treegrid], [role=row]", TELLS = "[role=alert]";
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
@@ -120,6 +143,7 @@
   const byLook = (n) => !n.matches(`${CONTROLS}, [tabindex], [onclick]`);
   function passesOn(el) {
     if (opens(el)) return false;
+    if (alikeItems(el)) return true;
     if (el.querySelector(GRIDS) || P.holdsDragged(el)) return true;
     const found = controlsIn(el);
     if (!found.length) return false;
@@ -176,8 +200,10 @@
                    !P.pointerByHover(el)) || el.hasAttribute("onclick");
     // (a listener alone: a box may take its children's clicks for them; a dialog or a
     // landmark listening so is no control)
-    // (nor a label around the one ARIA toggle it names, whose line is the toggle's)
-    return ((shows && !framesOnly(el) && !framesField(el)) ||
+    // (nor a label around the one ARIA toggle it names, whose line is the toggle's; an item
+    // of a box that takes its items' clicks is one: `passesOn`)
+    const item = !!parent && !!handlers && handlers.has(parent) && alikeItems(parent);
+    return ((shows && !framesOnly(el) && !framesField(el)) || item ||
             (handlers.has(el) && !passesOn(el) && !P.blankInLabel(el, cs) &&
              !(el.tagName === "LABEL" && P.labelledControl(el)))) &&
       !REGIONS.has(role || el.tagName) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&

@@ -94,7 +94,9 @@
     if (!MARKED_ROLES.test(role)) return null;
     // (its list item only where that says something: no count of its controls for every
     // link of a menu on every snapshot)
+    // (a list's item: not any box around it, a dialog's active step holding its button)
     const up = el.parentElement, said = up && up !== document.body &&
+      (up.tagName === "LI" || up.getAttribute("role") === "listitem") &&
       (up.hasAttribute("aria-current") || up.getAttribute("aria-selected") === "true" ||
        [...up.classList].some((c) => MARK.test(c)));
     const li = said && up.querySelectorAll(P.CONTROLS).length === 1 ? up : null;
@@ -104,8 +106,15 @@
     for (const n of li ? [el, li] : [el]) {
       const tok = [...n.classList].find((c) => MARK.test(c));
       if (!tok || !n.parentElement) continue;
-      const peers = [...n.parentElement.children].filter((c) => c !== n &&
+      let peers = [...n.parentElement.children].filter((c) => c !== n &&
         c.tagName === n.tagName);
+      // (alone in a box of its own, as a map's state in a group with its label: its like in
+      // the boxes beside)
+      const box = n.parentElement, outer = box.parentElement;
+      if (!peers.length && outer && outer !== document.body) {
+        peers = [...outer.children].filter((b) => b !== box && b.tagName === box.tagName)
+          .map((b) => [...b.children].find((c) => c.tagName === n.tagName)).filter(Boolean);
+      }
       const marked = peers.filter((c) => c.classList.contains(tok)).length;
       // (several selected rows; one current tab or page: a rating's lit stars, an
       // accordion's open title and panel are none; a toolbar's buttons, or buttons several

@@ -218,7 +218,7 @@
     function visit(node, depth) {
       if (++count > limit) return;
       if (node.nodeType === 3) {
-        if (!textVisible) return;
+        if (!textVisible || (tr && hoverOnly)) return;  // (a row's words as a person sees them)
         if (tr) {
           if (tr.cur !== null) tr.cur += node.data;
           else if (node.data.trim()) {
@@ -259,7 +259,7 @@
       }
       if (tag === "INPUT" && el.type === "hidden") return;
       const visible = !!hoverOnly || (cs.visibility !== "hidden" && cs.visibility !== "collapse");
-      textVisible = visible;  // for its text nodes; walk() restores the parent's
+      textVisible = visible && !(tr && cs.opacity === "0");  // (walk() restores the parent's)
       let role = wrapsControl(el) ? "" : roleOf(el);
       const block = breaksLine(cs.display);
       // a box of its own in a line (a badge, a chip), or a line break: its words stand apart

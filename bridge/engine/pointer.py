@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
@@ -129,6 +130,10 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     hold = f"__ts.stillUnder({handle.local}, {aim.hit_id}, {fx}, {fy})"
     after = await shielded(tab, session, what, "click", lambda up: guarded(
         tab, input_then_read(tab, steps, handle, up, hold), "click", out, barrier=False))
+    if after is not None and after.get("connected") is False and info.get("name"):
+        anew = await _drawn_anew(tab, handle, info)
+        if anew is not None:
+            handle, after = anew[0], {**after, **anew[1], "anew": True}
     span = [len(out.changes), 0]  # where the element's own changes stand in the report
     state = _report_state(tab, info, after, out)
     span[1] = len(out.changes)
@@ -151,6 +156,22 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     return out, state
 
 
+async def _drawn_anew(tab: Tab, handle: Handle, info: dict[str, Any]
+                      ) -> tuple[Handle, dict[str, Any]] | None:
+    """The element the page drew in place of the clicked one, which left (a tree's item
+    drawn again with its children): its handle, which keeps the old ref, and its state;
+    None when no one element, or several, have its tag, role and name."""
+    args = json.dumps([info.get("tag"), info.get("role"), info.get("name")])[1:-1]
+    try:
+        again = await tab.evaluate(handle.frame, f"__ts.drawnAnew({args})", follow=False)
+    except (BrowserError, TabError, UsageError):
+        return None
+    if not isinstance(again, dict) or not isinstance(again.get("id"), int):
+        return None
+    tab.drawn_anew(handle.frame, handle.local, again["id"])
+    return Handle(handle.frame, again["id"], handle.ref), again
+
+
 async def _recheck(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcome,
                    span: list[int]) -> None:
     """The element's own changes (at `span` in the report, which it moves) as they are
@@ -159,6 +180,9 @@ async def _recheck(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcom
     disabled while the page worked says nothing of that once it is back as it was)."""
     with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
         again = await read_back(tab, handle)
+        if again is not None and again.get("connected") is False and before.get("name"):
+            anew = await _drawn_anew(tab, handle, before)
+            again = again if anew is None else {**again, **anew[1], "anew": True}
         ended = Outcome("")
         if again is None or _report_state(tab, before, again, ended) is None:
             return
@@ -242,6 +266,8 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     if after.get("connected") is False:  # a Delete, a Close: what it read is of no page
         out.changes.append(GONE)
         return after
+    if after.get("anew"):  # (in place of the element, one like it: its state is said)
+        out.changes.append("it was drawn anew")
     name = after.get("name")
     if isinstance(name, str) and name and before.get("name") and name != before["name"]:
         out.changes.append(f"now named {quote(shorten(name, 80))}")

@@ -1,7 +1,9 @@
-"""Survey options, maps and seat plans as pages draw them: an ARIA radio a label wraps is
-one line named by the label's words; the controls of a map drawn as one image show in the
-full snapshot as in -i; a seat a class and a no-entry pointer mark taken is [disabled];
-on both transports."""
+"""Surveys, maps and seat plans as pages draw them: an ARIA radio a label wraps is one line
+named by the label's words; a survey's next questions laid out see-through below a page
+that does not scroll are not shown; the controls of a map drawn as one image show in the
+full snapshot as in -i, and one a class marks chosen in a group of its own says so; a seat
+a class and a no-entry pointer mark taken is [disabled]; a field a picker the page lays
+elsewhere writes to is said changed; on both transports."""
 
 from __future__ import annotations
 
@@ -54,3 +56,40 @@ async def test_a_seat_its_class_and_a_no_entry_pointer_mark_taken_is_disabled(
     assert "disabled" not in line_of(shot, ref(shot, "clickable", "Seat C4"))
     with pytest.raises(TargetNotInteractable, match="is disabled; nothing was clicked"):
         await actions.click(tab, parse(taken))
+
+
+async def test_questions_waiting_see_through_below_a_page_that_does_not_scroll_are_not_shown(
+        tab: Tab, site: Site) -> None:
+    # (a Typeform-like survey: every question and its thanks were listed at once)
+    await goto(tab, site.url("offstage.html"))
+    shot = await tab.snapshot(interactive=False)
+    assert "How did you hear" not in shot.text, shot.text
+    assert "Thanks" not in shot.text, shot.text
+    await actions.click(tab, parse("#ok"))
+    shot = await tab.snapshot(interactive=False)
+    assert 'button "A friend"' in shot.text, shot.text
+    assert "first name" not in shot.text, shot.text
+
+
+async def test_a_field_a_picker_laid_elsewhere_writes_to_is_said_changed(
+        tab: Tab, site: Site) -> None:
+    # (flatpickr's range: its days deep in a box at the body's end, the field's new value
+    # unsaid, the second day's click saying nothing at all)
+    await goto(tab, site.url("formsmaps.html"))
+    await actions.click(tab, parse("#dates"))
+    out = await actions.click(tab, parse('loc=clickable "March 10"'))
+    assert "\"Travel dates\" now 'Mar 10'" in out.changes, out.text()
+    out = await actions.click(tab, parse('loc=clickable "March 17"'))
+    assert "\"Travel dates\" now 'Mar 10 to Mar 17'" in out.changes, out.text()
+
+
+async def test_a_state_a_class_marks_chosen_in_a_group_of_its_own_says_so(
+        tab: Tab, site: Site) -> None:
+    # (a D3 map: each state's path in a <g> with its label, no sibling to tell its mark by)
+    await watch_listeners(tab)
+    await goto(tab, site.url("formsmaps.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "clickable", "Nevada")))
+    shot = await tab.snapshot(interactive=True)
+    assert line_of(shot, ref(shot, "clickable", "Nevada")).endswith("[current]"), shot.text
+    assert "current" not in line_of(shot, ref(shot, "clickable", "Oregon")), shot.text

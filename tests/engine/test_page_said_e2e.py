@@ -335,3 +335,35 @@ async def test_words_a_box_had_a_control_holds_a_list_shows_or_a_new_view_draws_
 async def test_a_message_box_that_came_is_said_once(tab: Tab, site: Site) -> None:
     out = await plain(tab, site, "click", "#fail")
     assert out.changes == ['the page said "Card declined"'], out.text()
+
+
+async def test_a_fields_title_a_page_marks_wrong_is_not_said(tab: Tab, site: Site) -> None:
+    # (SurveyJS: `the page said "Your name *"` once its class took "--error")
+    out = await plain(tab, site, "click", "#next")
+    assert "Your name" not in " ".join(out.changes[1:]), out.text()
+    assert out.changes[0].startswith("invalid: "), out.text()
+
+
+@pytest.mark.parametrize(("action", "selector", "said"), [
+    ("click", "#next", '"Go to slide 2" now current'),  # (a class mark moved to it)
+    ("check", "#news", '"Save changes" now enabled'),
+    ("click", "#all", '"Row 1" now checked, "Row 2" now checked, "Row 3" now checked and 1 '
+                      'more'),
+    ("click", "#more", "3 items added to a list"),  # (Load more: nothing said of them)
+])
+async def test_other_controls_whose_state_the_action_changed_are_said(
+        tab: Tab, site: Site, action: str, selector: str, said: str) -> None:
+    # (Swiper's Next said nothing while its current dot moved; a Save became enabled unsaid)
+    await goto(tab, site.url("moved.html"))
+    out = await (actions.check(tab, parse(selector), True) if action == "check"
+                 else actions.click(tab, parse(selector)))
+    assert said in out.changes, out.text()
+
+
+async def test_the_control_an_action_left_and_a_list_drawn_anew_are_not_said(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("moved.html"))
+    out = await actions.click(tab, parse("#t2"))
+    assert out.changes == ["now selected"], out.text()
+    out = await actions.click(tab, parse("#older"))  # (a pager's page: no items added)
+    assert out.changes == [], out.text()

@@ -1,13 +1,15 @@
 """A snapshot does not depend on where the pointer rests: a row a style sheet gives a pointer
 only while the pointer is over it (`.row:hover { cursor: pointer }`) is no control, and
 its cells keep their refs; a menu a collapsed button opens, in a box that listens for the
-pointer, is not shown until it opens; on both transports."""
+pointer, is not shown until it opens; an item the page draws anew in its place keeps its
+ref and says how it changed; the items of a box that takes their clicks are clickables of
+their own; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, text_of, watch_listeners
+from pagetools import goto, line_of, ref, run_tool, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -51,3 +53,32 @@ async def test_a_menu_a_collapsed_button_opens_is_not_shown_as_one_the_pointer_s
     shot = await tab.snapshot(interactive=True)
     await actions.click(tab, parse(ref(shot, "menuitemradio", "2\u00d7")))
     assert await text_of(tab, "#out") == "speed 2\u00d7"
+
+
+async def test_an_item_the_page_draws_anew_keeps_its_ref_and_says_how_it_changed(
+        tab: Tab, site: Site) -> None:
+    # (jstree: `click -i` on a folder said "it is no longer in the page", and the folder
+    # came back [new] under another ref)
+    await goto(tab, site.url("redrawn.html"))
+    shot = await tab.snapshot(interactive=True)
+    docs = ref(shot, "treeitem", "docs")
+    out = await run_tool(tab, "click", target=docs, interactive=True)
+    assert "it was drawn anew; now expanded selected" in out.text, out.text
+    assert "no longer in the page" not in out.text, out.text
+    shot = await tab.snapshot(interactive=True)
+    assert line_of(shot, docs).endswith("[expanded selected]"), shot.text
+    assert ref(shot, "treeitem", "guide.md")
+
+
+async def test_the_items_of_a_box_that_takes_their_clicks_are_clickables_of_their_own(
+        tab: Tab, site: Site) -> None:
+    # (one listener on a list or a strip of thumbnails: one ref for all of it, whose click
+    # landed on the middle item, "Thumbnail 1 Thumbnail 2 Thumbnail 3")
+    await watch_listeners(tab)
+    await goto(tab, site.url("itemsheard.html"))
+    shot = await tab.snapshot(interactive=True)
+    await actions.click(tab, parse(ref(shot, "listitem", "Cherry")))
+    assert await text_of(tab, "#out") == "fruit Cherry"
+    await actions.click(tab, parse(ref(shot, "clickable", "Blue")))
+    assert await text_of(tab, "#out") == "photo Blue"
+    assert 'clickable "Weekly report Sales are up"' in shot.text, shot.text  # (a card: one)

@@ -1,0 +1,192 @@
+// The page helper: what the page changed while an action ran, read from its changes (a
+// MutationObserver from the action's start, page_said.js `saidStart`, until the next): the
+// words that came in plain boxes, the other controls whose state it changed, the items it
+// added to lists.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { HAS_WORD, SKIP_TAGS } = P;
+
+  // Words that came in a plain box while the action ran (no live region, no class that calls
+  // it a message: a form's "Account created" written into a bare div, a field's error put in
+  // beside it, a "Saved" line shown): what a person sees come. An element added, an empty
+  // box its words went into, one shown (its `hidden`, a display none, or a class that hid it
+  // taken away). Not a box that had words (nor one put where words went: a list redrawn), a
+  // control's or a field's, nor what a popup, a row, a list or a table holds; many boxes at
+  // once are a view drawn anew, no message; a page redrawing without pause (more than
+  // RECORDS_MAX changes) says none.
+  const CAME_MAX = 5, RECORDS_MAX = 500, BOXES_MAX = 200;
+  const ROWS = "tr, li, table, [role=row], [role=listitem], [role=table], [role=grid], " +
+    "[role=treegrid], [role=list], [role=listbox], [role=option], [role=feed], [role=log]";
+  const HID = /(?:^|\s)(?:hidden|d-none|is-hidden|invisible|hide|collapsed?)(?:\s|$)/;
+  const HID_STYLE = /display:\s*none|visibility:\s*hidden/;
+  let records = [], overflowed = false, actedOn = null;
+  const watcher = new MutationObserver((list) => take(list));
+  function take(list) {
+    if (overflowed || !list.length) return;
+    records.push(...list);
+    if (records.length > RECORDS_MAX) {
+      overflowed = true;
+      records = [];
+      watcher.disconnect();
+    }
+  }
+  function watchStart(el) {
+    watcher.disconnect();
+    records = [];
+    overflowed = false;
+    actedOn = el;
+    watcher.observe(document, { childList: true, subtree: true, characterData: true,
+      characterDataOldValue: true, attributes: true, attributeOldValue: true,
+      attributeFilter: ["hidden", "style", "class", ...STATE_ATTRS] });
+  }
+  const textIn = (n) => n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent || "" : "";
+  // whether an attribute's change showed its element: what it was hid it and what it is does
+  // not, or it took a class that shows it (a survey's thank-you page `.page.on`), not around
+  // the element acted on (a card marked active)
+  const SHOWS = /^(?:(?:is-)?(?:shown?|open(?:ed)?|visible|active)|in|on)$/;
+  function showedBy(r) {
+    const el = r.target, was = r.oldValue || "", now = el.getAttribute(r.attributeName) || "";
+    if (r.attributeName === "hidden") return r.oldValue !== null && !el.hidden;
+    const hid = r.attributeName === "style" ? HID_STYLE : HID;
+    if (hid.test(was) && !hid.test(now)) return true;
+    const had = new Set(was.split(/\s+/));
+    return r.attributeName === "class" && !(actedOn && el.contains(actedOn)) &&
+      now.split(/\s+/).some((c) => SHOWS.test(c) && !had.has(c));
+  }
+  function cameWords(list, regionsNow) {
+    const had = new Map();  // box -> the words it lost meanwhile (what it had)
+    const boxes = new Set();
+    const lost = (box, words) => had.set(box, (had.get(box) || "") + " " + words);
+    for (const r of list) {
+      if (r.type === "characterData") {
+        if (r.target.parentElement) {
+          boxes.add(r.target.parentElement);
+          lost(r.target.parentElement, r.oldValue || "");
+        }
+      } else if (r.type === "attributes") {
+        if (showedBy(r)) boxes.add(r.target);
+      } else {
+        for (const n of r.removedNodes) lost(r.target, textIn(n));
+        for (const n of r.addedNodes) {
+          if (n.nodeType === 1) boxes.add(n);
+          else if (n.nodeType === 3 && HAS_WORD.test(n.data)) boxes.add(r.target);
+        }
+      }
+    }
+    const body = document.body, spoken = [...regionsNow];
+    const came = [];
+    let looked = 0;
+    for (const box of boxes) {
+      if (box.nodeType !== 1 || !box.isConnected || box === body || !body ||
+          !body.contains(box) || SKIP_TAGS.has(box.tagName)) continue;
+      if (++looked > BOXES_MAX) break;
+      if (box.closest(P.CONTROLS) || box.closest(P.FIELDS) || box.closest(ROWS) ||
+          box.closest(P.POPUPS) || box.closest(P.LIVE) || box.closest("[aria-hidden=true]") ||
+          box.querySelector(ROWS) || box.querySelector(P.FIELDS) || !P.shows(box)) continue;
+      if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
+          spoken.some((r) => r.contains(box) || box.contains(r))) continue;
+      const words = P.wordsOf(box);
+      if (!words || words.length > P.MESSAGE_CHARS || !/\p{L}/u.test(words)) continue;
+      // (a box that had words changes them, a status, a count, a log: read in the snapshot)
+      const was = (had.get(box) || "") + " " + (had.get(box.parentElement) || "");
+      if (HAS_WORD.test(was)) continue;
+      came.push([box, words]);
+    }
+    // (the outermost of boxes that came one inside another: an element added and the
+    // words put in it)
+    const outer = came.filter(([b]) => !came.some(([o]) => o !== b && o.contains(b)));
+    if (outer.length > CAME_MAX) return [];
+    return [...new Set(outer.map(([, w]) => w))];
+  }
+
+  // Other controls whose state the action changed, as their attributes or their class mark
+  // say (a carousel's Next moved its current dot, a Select all checked the rows, Save came
+  // to be enabled): [name, what it is now] of MOVED_MAX at most, for the report ("Go to
+  // slide 2" now current), and how many more; not the element acted on, what it holds or
+  // what holds it, nor what it stopped being (the dot it left), but a control enabled
+  const STATE_ATTRS = ["aria-current", "aria-selected", "aria-checked", "aria-pressed",
+    "aria-expanded", "aria-disabled", "disabled", "open"];
+  const GAINS = { "aria-current": "current", "aria-selected": "selected",
+    "aria-checked": "checked", "aria-pressed": "pressed", "aria-expanded": "expanded" };
+  const MARKED = /^(?:is-)?(?:active|current|selected)$|[-_](?:active|current|selected)$/;
+  const MOVED_MAX = 3, MOVED_LOOK = 100;
+  const onIn = (attr, v) => attr === "aria-current" ? v !== null && v !== "false"
+    : attr === "disabled" ? v !== null : v === "true";
+  function statesMoved(list) {
+    const gained = new Map();  // element -> the states it came to have
+    for (const r of list) {
+      if (r.type !== "attributes" || gained.size >= MOVED_LOOK) continue;
+      let el = r.target;
+      const attr = r.attributeName, now = el.getAttribute(attr);
+      // (a <details> opened or shut: its summary says so, expanded or collapsed)
+      if (attr === "open") {
+        const summary = el.tagName === "DETAILS" && el.querySelector(":scope > summary");
+        if (!summary) continue;
+        el = summary;
+      }
+      if (actedOn && (el === actedOn || el.contains(actedOn) || actedOn.contains(el))) continue;
+      const words = gained.get(el) || new Set();
+      if (attr === "open") words.add(now === null ? "collapsed" : "expanded");
+      else if (GAINS[attr] && onIn(attr, now) && !onIn(attr, r.oldValue)) words.add(GAINS[attr]);
+      else if ((attr === "disabled" || attr === "aria-disabled") &&
+               onIn(attr, r.oldValue) !== onIn(attr, now)) words.add("enabled");
+      else if (attr === "class") {
+        const had = new Set((r.oldValue || "").split(/\s+/));
+        if ((now || "").split(/\s+/).some((c) => MARKED.test(c) && !had.has(c)))
+          ["current", "selected", "pressed"].forEach((w) => words.add(w));
+      }
+      if (words.size) gained.set(el, words);
+    }
+    const moved = [];
+    for (const [el, words] of gained) {
+      if (!el.isConnected || !P.shows(el)) continue;
+      const role = P.roleOf(el), name = role && P.nameOf(el, role);
+      if (!name) continue;
+      // (what its states say now: a class mark may be one of three; `disabled` toggled
+      // either way says which it ended)
+      const states = new Set(P.statesOf(el, role));
+      const now = [...words].map((w) => w !== "enabled" ? w
+        : P.disabledOf(el, role) ? "disabled" : "enabled")
+        .filter((w) => w === "enabled" || w === "disabled" || states.has(w));
+      if (now.length) moved.push([name, now.join(" ")]);
+    }
+    return moved;
+  }
+
+  // What the page changed since the action began (the records taken, the record starts
+  // anew): {came: words, moved: [name, states], movedMore: a count}
+  // How many items the action added to lists or tables (a Load more's results, a cart's
+  // line): items that came where the list lost none (not one drawn anew: a page of a pager,
+  // a filter), that show, in no popup (a dropdown's options) nor live region (a chat's log
+  // says its own)
+  const ITEMS = "li, tr, article, [role=row], [role=listitem], [role=article]";
+  function itemsAdded(list) {
+    const lostSome = new Set();
+    for (const r of list) {
+      if (r.type === "childList" && [...r.removedNodes].some((n) => HAS_WORD.test(textIn(n))))
+        lostSome.add(r.target);
+    }
+    let added = 0;
+    for (const r of list) {
+      if (r.type !== "childList" || lostSome.has(r.target)) continue;
+      for (const n of r.addedNodes) {
+        if (n.nodeType === 1 && n.isConnected && n.matches(ITEMS) && P.shows(n) &&
+            !n.closest(P.POPUPS) && !n.closest(P.LIVE)) added++;
+      }
+    }
+    return added;
+  }
+
+  function watched(regionsNow) {
+    take(watcher.takeRecords());
+    const list = records;
+    records = [];
+    if (overflowed || !list.length) return { came: [], moved: [], movedMore: 0, items: 0 };
+    const moved = statesMoved(list);
+    return { came: cameWords(list, regionsNow), moved: moved.slice(0, MOVED_MAX),
+             movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list) };
+  }
+
+  Object.assign(P, { watchStart, watched });
+})();
