@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -411,22 +412,28 @@ def report_said(found: Any, outcome: Outcome) -> None:
             quote(words) + left_out(left) for words, left in said) +
             (f" and {more} more" if more else ""))
         outcome.data["said"] = [words for words, _ in said]
+    # (its states are the helper's own words, never the page's: checked as such)
     moved = [entry for entry in found.get("moved") or ()
              if isinstance(entry, list) and len(entry) == 2 and
-             all(isinstance(v, str) for v in entry)]
+             all(isinstance(v, str) for v in entry) and _STATES.fullmatch(entry[1])]
     if moved:  # (other controls the action changed: a carousel's current dot)
         more = found.get("movedMore")
         outcome.changes.append(
             ", ".join(f"{quote(name)} now {states}" for name, states in moved) +
             (f" and {more} more" if isinstance(more, int) and more > 0 else ""))
+        outcome.data["moved"] = [{"name": name, "now": states} for name, states in moved]
     items = found.get("items")
     if isinstance(items, int) and items > 0:  # (a Load more's results, a cart's new line)
         outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list")
+        outcome.data["items_added"] = items
     came = _words_cut(found.get("came"))
     if came:  # (words a plain box took on, which no live region announced)
         outcome.changes.append("the page now shows " + ", ".join(
             quote(words) + left_out(left) for words, left in came))
         outcome.data["came"] = [words for words, _ in came]
+
+
+_STATES = re.compile(r"[a-z]+(?: [a-z]+)*")
 
 
 def _words_cut(entries: Any) -> list[tuple[str, int]]:

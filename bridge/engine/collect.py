@@ -133,7 +133,10 @@ class SnapshotTaking(PageFrames):
                 children = await self._children_of(frames, by_frame)
         lines: list[snap.Line] = []
         root = scope.frame if scope else self.frames[self.target_id]
+        first_new = self._next_ref
         self._stitch(root, by_frame, children, 0 if interactive else 1, lines, set(), 0)
+        if scope is None and not viewport:
+            self._kept_in_place(lines, first_new)
         if scope is None:
             shared = snap.shared_locs([(ln.loc, self.refs[ln.ref].frame) for ln in lines
                                        if ln.ref and ln.loc])
@@ -153,6 +156,33 @@ class SnapshotTaking(PageFrames):
                     self.refs[ln.ref].dupes = seen[(ln.role, ln.name)]
         page = by_frame.get(root.id, {})
         return lines, page
+
+    def _kept_in_place(self, lines: list[snap.Line], first_new: int) -> None:
+        """An element the page drew anew in place of one like it takes that one's ref, as a
+        person sees the same item (a list a filter redraws whole): the only element of its
+        role and name that came in its document since the last whole snapshot (its ref
+        `first_new` or later), where the only one that left is."""
+        shown = {ln.ref for ln in lines if ln.ref}
+        came: dict[tuple[int, str, str], list[snap.Line]] = {}
+        for ln in lines:
+            if ln.ref and ln.ref >= first_new:
+                came.setdefault((self.refs[ln.ref].doc, ln.role, ln.name), []).append(ln)
+        if not came:
+            return
+        left: dict[tuple[int, str, str], list[int]] = {}
+        for ref in self._last_refs - shown:
+            entry = self.refs.get(ref)
+            if entry is not None and ref < first_new:
+                left.setdefault((entry.doc, entry.role, entry.name), []).append(ref)
+        for key, new in came.items():
+            old = left.get(key, [])
+            if len(new) != 1 or len(old) != 1 or new[0].ref is None:
+                continue
+            drawn, kept = self.refs.pop(new[0].ref), self.refs[old[0]]
+            self._by_key.pop((kept.doc, kept.local), None)
+            self._by_key[(drawn.doc, drawn.local)] = old[0]
+            kept.frame, kept.local = drawn.frame, drawn.local
+            new[0].ref = old[0]
 
     async def _parts_defined(self) -> bool:
         """Wait (up to PARTS_WAIT, once per document) for the components of the page not

@@ -281,7 +281,7 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
                 first.target_id, int(end.get("target") or 0)):
             await tab.permit("drag", common)
     held = first.hit_id or src.local  # what the hand holds: it moves, if anything does
-    before = await tab.evaluate(src.frame, f"__ts.rect({held})")
+    before = await tab.evaluate(src.frame, f"[__ts.rect({held}), __ts.paneAt({held})]")
     hand = _Hand(tab, src, src, what, first, Plan(), first.x, first.y)
     async with _holding(hand, what, first.hit_id, (ex, ey)):
         for left in range(STEPS, 0, -1):
@@ -293,24 +293,31 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
     await asyncio.sleep(STEP_PAUSE)  # a page's handler of the release may run on the next frame
     found = await replied(tab, src.frame)  # (before the element's read starts it anew)
     out = _moved_by(what, dx, dy, before, await tab.evaluate(
-        src.frame, f"[__ts.rect({held}), __ts.info({src.local})]"), info)
+        src.frame, f"[__ts.rect({held}), __ts.info({src.local}), __ts.paneAt({held})]"), info)
     report_replied(tab, src.frame, found, out)
     return out
 
 
 def _moved_by(what: str, dx: int, dy: int, before: Any, after: Any,
               info: dict[str, Any]) -> Outcome:
-    """What a drag by an offset did: where what the hand held (`before`, `after`: its
-    box, and the dragged element's info) stands now against where it stood (a swiped item
-    slid aside, a splitter moved, one that sprang back), and the element's value when it
-    has one that changed (a slider's)."""
+    """What a drag by an offset did: where what the hand held (`before`: its box and where
+    its first box stands; `after`: the same, and the dragged element's info) stands now
+    against where it stood (a swiped item slid aside, a splitter moved, one that sprang
+    back), or, where it stood still, how far what it holds moved (a map's pane), and the
+    element's value when it has one that changed (a slider's)."""
     out = Outcome(f"dragged {what} by {dx},{dy}")
-    rect, now = after if isinstance(after, list) and len(after) == 2 else (None, None)
-    if not isinstance(rect, list) or not isinstance(before, list):
+    rect, now, pane = after if isinstance(after, list) and len(after) == 3 else (None,) * 3
+    was, pane_was = before if isinstance(before, list) and len(before) == 2 else (None, None)
+    if not isinstance(rect, list) or not isinstance(was, list):
         out.changes.append("it is no longer in the page")
         return out
-    mx, my = round(rect[0] - before[0]), round(rect[1] - before[1])
-    out.changes.append(f"it moved by {mx},{my}" if mx or my else "it stands where it stood")
+    mx, my = round(rect[0] - was[0]), round(rect[1] - was[1])
+    px = py = 0  # (what it holds: a map's pane a drag moves while the map stands)
+    if isinstance(pane, list) and isinstance(pane_was, list):
+        px, py = round(pane[0] - pane_was[0]) - mx, round(pane[1] - pane_was[1]) - my
+    out.changes.append(f"it moved by {mx},{my}" if mx or my else
+                       f"it stands where it stood; what it holds moved by {px},{py}"
+                       if px or py else "it stands where it stood")
     out.data["moved"] = [mx, my]
     if isinstance(now, dict) and now.get("value") != info.get("value") and \
             now.get("value") is not None:

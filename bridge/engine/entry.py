@@ -103,6 +103,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                              f"{text[:40]!r} is not one, and nothing was typed")
         out.changes.append(f"value now {value!r}")
         out.data["value"] = value
+        # (what its input and change made the page say: a filter's count of results)
+        report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
         return out
     # focus it and place the caret (page_info.js `prepare`), once the debugger that sends
     # the text is there: the page is shown to have focus, as a person's would

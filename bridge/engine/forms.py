@@ -433,8 +433,9 @@ def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Li
              _offers(ln, want)]
     named.sort(key=lambda ln: ln.ref in known)
     options = [ln for ln in named if ln.role in OPTION_ROLES]
-    if not named:  # the one option that says more after the words (a "Germany (+49)")
-        more = re.compile(re.escape(want) + r"\s*[(\[,·|:+\-\u2013\u2014]", re.I)
+    if not named:  # the one option that says more after the words (a "Germany (+49)", a
+        # label's description: "bug Something isn't working")
+        more = re.compile(re.escape(want) + r"(?:\s*[(\[,·|:+\-\u2013\u2014]|\s)", re.I)
         options = [ln for ln in lines if ln.ref and (ln.ref not in known or ln.ref in tied) and
                    ln.role in OPTION_ROLES and more.match(" ".join(ln.name.split()))]
         return options[0] if len(options) == 1 else None
@@ -462,11 +463,11 @@ async def _tied(tab: Tab, control: int, lines: list[Line], want: str, known: set
 
 
 def _types(info: dict[str, Any]) -> bool:
-    """Whether a combobox takes typed words (a text field, not a button that opens)."""
+    """Whether a combobox, or a field completing from a list (ARIA 1.1's), takes words."""
     tag = str(info.get("tag") or "")
     states = info.get("states") or []
-    return info.get("role") == "combobox" and tag in ("input", "textarea") and \
-        "readonly" not in states and "disabled" not in states
+    return (info.get("role") == "combobox" or info.get("completes") is True) and \
+        tag in ("input", "textarea") and "readonly" not in states and "disabled" not in states
 
 
 def _offered(want: str, shown: list[Line], none: str = "") -> str:

@@ -147,8 +147,11 @@
   // none of it shows. Not one out of view where the page scrolls: a page that fades its
   // parts in as they are scrolled to (AOS) keeps them so until then; one that does not
   // scroll (a survey of one question at a time) keeps its next ones out of sight.
-  const seeThrough = (el, cs) => cs.opacity === "0" && cs.pointerEvents === "none" &&
+  // (so is a message the page faded out and left in place, its box see-through: a toast)
+  const seeThrough = (el, cs) => ((cs.opacity === "0" && cs.pointerEvents === "none") ||
+    (el.matches(FADED) && !el.checkVisibility({ opacityProperty: true }))) &&
     !el.contains(document.activeElement) && (P.inViewport(el) || keptStill());
+  const FADED = "[role=alert], [role=status], [aria-live=polite], [aria-live=assertive]";
   const keptStill = () => [document.documentElement, document.body].some((n) => !!n &&
     /^(?:hidden|clip)$/.test(getComputedStyle(n).overflowY));
 
@@ -171,6 +174,14 @@
     !!el.getAttribute && /^(?:page|step|location|date|time|true)$/.test(
       el.getAttribute("aria-current") || "") && !el.querySelector(P.CONTROLS);
 
+  // Whether an inline box stands apart from the words beside it as a person reads them: a
+  // chip or a label a margin or a padding of its own parts from them ("Work" "Travel", a
+  // name and its time: innerText glues them, "WorkTravel")
+  const GAP = 3;  // px
+  const SIDES = ["marginLeft", "marginRight", "paddingLeft", "paddingRight"];
+  const boxedInline = (cs) => cs.display === "inline" &&
+    SIDES.some((side) => parseFloat(cs[side]) >= GAP);
+
   // The row of a tree's item that holds the group of its children (an ARIA tree's open
   // folder, whose box is all of them): its first shown child holding none of them, where a
   // person clicks it; null for any other element
@@ -183,6 +194,7 @@
     return null;
   }
 
-  Object.assign(P, { ownRow, boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
-                    blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox, currentItem });
+  Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
+                    blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox, currentItem,
+                    ownRow, boxedInline });
 })();

@@ -442,8 +442,8 @@
 
   // Words a style sheet draws into a wordless control (`content` before or after it or its
   // first elements: Quill's "Normal" heading picker), as Chrome names it by them; an icon
-  // font's glyphs are no words.
-  function drawnWords(el) {
+  // font's glyphs are no words (`has`: what words must hold; a cell's numbers count).
+  function drawnWords(el, has = HAS_LETTER) {
     const nodes = [el];
     for (let n = el.firstElementChild; n && nodes.length < 3; n = n.firstElementChild)
       nodes.push(n);
@@ -453,7 +453,7 @@
         const attr = /^attr\(([\w-]+)\)$/.exec(c);
         const words = attr ? n.getAttribute(attr[1]) || ""
           : c.length > 2 && c[0] === '"' ? c.slice(1, -1).replace(/\\(.)/g, "$1") : "";
-        if (HAS_LETTER.test(words)) return clean(words);
+        if (has.test(words)) return clean(words);
       }
     }
     return "";

@@ -38,6 +38,9 @@
       disabled: disabledOf(src, role), connected: el.isConnected,
       states: statesOf(src, role),
       autocomplete: src.getAttribute ? src.getAttribute("autocomplete") : null,
+      // (a text field that says it completes from a list: ARIA 1.1's combobox input)
+      completes: !!src.getAttribute &&
+        /^(?:list|both)$/.test(src.getAttribute("aria-autocomplete")),
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
       form: formOf(src), box: boxOf(el), text: own === null ? shownText(src) : own,

@@ -103,6 +103,15 @@
     return { hit: idOf(hit), target: idOf(t), info: info(idOf(t)) };
   }
 
+  // Where the first box inside element `id` stands ([left, top]): what a drag inside it may
+  // move while it stands still (a map's pane, Leaflet's, moved by a transform), or null
+  function paneAt(id) {
+    const el = get(id), pane = el && el.firstElementChild;
+    if (!pane) return null;
+    const r = pane.getBoundingClientRect();
+    return [r.left, r.top];
+  }
+
   // `text` given to the page's own paste handler of element `id` (a code editor's field), as
   // a person's paste gives it: whether the page took it (it stopped the browser's own).
   function pasteInto(id, text) {
@@ -150,5 +159,5 @@
     return !!hit && ((!!el && hits(el, hit)) || (!!was && hits(was, hit)));
   }
 
-  Object.assign(P, { live, prepare, pasteInto, endOf, holdsFocus, typingAt, stillUnder });
+  Object.assign(P, { paneAt, live, prepare, pasteInto, endOf, holdsFocus, typingAt, stillUnder });
 })();

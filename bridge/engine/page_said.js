@@ -354,8 +354,15 @@
       }
     }
   }
-  function tooltips(id) {
+  // `rested`: the pointer rests on it: the browser's own tooltip, the `title` of it or of a
+  // box around it (HOVER_TITLE_UP up at most), shows too
+  const HOVER_TITLE_UP = 3;
+  function tooltips(id, rested = false) {
     const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
+    let titled = el;
+    for (let k = 0; titled && !titled.title && k < HOVER_TITLE_UP; k++)
+      titled = titled.parentElement;
+    const title = rested && titled && HAS_WORD.test(titled.title) ? clean(titled.title) : "";
     for (const n of [...document.querySelectorAll(TIP_CSS)].slice(0, MESSAGE_LOOKS)) {
       if (TIP.test(typeof n.className === "string" ? n.className : "") &&
           !n.matches(CONTROLS) && !n.querySelector(CONTROLS) &&
@@ -371,8 +378,8 @@
     const words = [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
       visibilityProperty: true }) && !fading.has(n))
       .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]);
-    return [...new Set([...words, ...[...drawn].map((w) => cut(w, SAID_MAX)[0])]
-      .filter(Boolean))];
+    return [...new Set([...words, ...[...drawn].map((w) => cut(w, SAID_MAX)[0]),
+      cut(title, SAID_MAX)[0]].filter(Boolean))];
   }
 
   // A region's words as the interactive snapshot shows them (page_walk.js): its links'

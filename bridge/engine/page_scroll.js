@@ -120,7 +120,9 @@
     }
     return v;
   }
-  function clippedOut(node, r) {
+  // `stuck`: only by a box that cannot scroll that way (overflow hidden or clip: a facet's
+  // options under its "Show more", a carousel's other slides), where nothing reaches it
+  function clippedOut(node, r, stuck = false) {
     const text = node.nodeType === 3;
     let pos = text ? "static" : getComputedStyle(node).position;
     for (let box = text ? node.parentElement : composedParent(node); box && !isRoot(box);
@@ -132,11 +134,23 @@
         continue;
       }
       pos = v.cs.position;
-      if (r.right <= v.left || r.left >= v.right || r.bottom <= v.top || r.top >= v.bottom)
-        return true;
+      const across = r.right <= v.left || r.left >= v.right;
+      const down = r.bottom <= v.top || r.top >= v.bottom;
+      // (stuck: not a box a pixel wide, where a page keeps a field its label or widget draws,
+      // nor one that scrolls itself on the wheel: a custom scroll bar's, a kit's list)
+      if (stuck && (v.right - v.left <= 2 || v.bottom - v.top <= 2 || pageScrolls(box)))
+        continue;
+      if (stuck ? (across && STUCK.test(v.cs.overflowX)) || (down && STUCK.test(v.cs.overflowY))
+        : across || down) return true;
     }
     return false;
   }
+  const STUCK = /^(?:hidden|clip)$/;
+
+  const cutOff = (el) => {
+    const r = el.getBoundingClientRect();
+    return (r.width > 0 || r.height > 0) && clippedOut(el, r, true);
+  };
 
   // Scroll the element into view in every box that clips it and in its frame's viewport:
   // `{scrolled}`, or `{hidden}` naming a box that cuts it off and cannot scroll.
@@ -397,5 +411,5 @@
   }
 
   Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawnBelow,
-    view, viewNow, clipsAll, clippedAway, offPage, clippedOut, overItsWords, parkedBelow });
+    view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff, overItsWords, parkedBelow });
 })();

@@ -90,13 +90,12 @@
     "^is-(?:start-date|end-date|in-range|today)$|^-(?:range-from|range-to|in-range|current)-$");
   const CHOSEN = /select|start|end|range/;
   const TOOLBAR = "[role=toolbar], [class*=toolbar], [class*=Toolbar]";
+  const firstClass = (n) => (n.getAttribute("class") || "").trim().split(/\s+/)[0];
   function markedAs(el, role) {
     if (!MARKED_ROLES.test(role)) return null;
     // (its list item only where that says something: no count of its controls for every
     // link of a menu on every snapshot)
-    // (a list's item: not any box around it, a dialog's active step holding its button)
     const up = el.parentElement, said = up && up !== document.body &&
-      (up.tagName === "LI" || up.getAttribute("role") === "listitem") &&
       (up.hasAttribute("aria-current") || up.getAttribute("aria-selected") === "true" ||
        [...up.classList].some((c) => MARK.test(c)));
     const li = said && up.querySelectorAll(P.CONTROLS).length === 1 ? up : null;
@@ -108,6 +107,10 @@
       if (!tok || !n.parentElement) continue;
       let peers = [...n.parentElement.children].filter((c) => c !== n &&
         c.tagName === n.tagName);
+      // (an item's like ones that show: not a box among others of its tag, a dialog's step
+      // shown alone among its hidden steps)
+      if (n !== el) peers = peers.filter((c) => firstClass(c) === firstClass(n) &&
+        c.checkVisibility());
       // (alone in a box of its own, as a map's state in a group with its label: its like in
       // the boxes beside)
       const box = n.parentElement, outer = box.parentElement;

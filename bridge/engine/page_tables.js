@@ -204,6 +204,9 @@
   const DRAWN_BOX = "[class*=checkbox i]", TICKED = /^(?:e-)?check(?:ed)?$|[-_]checked$/i;
   function cellWords(cell, text) {
     if (HAS_WORD.test(text)) return text;
+    // (what a style sheet writes into it: GitHub's line numbers, `attr(data-line-number)`)
+    const drawn = P.drawnWords(cell, HAS_WORD);
+    if (drawn) return drawn;
     const said = CHECK_MARKS[cell.getAttribute("aria-checked")];
     const box = !said && !cell.querySelector("input, [role=checkbox]") &&
       cell.querySelector(DRAWN_BOX);

@@ -141,7 +141,7 @@
         return;
       }
       const block = breaksLine(cs.display) && cs.display !== "table-cell";
-      const gap = !block && standsApart(cs.display);  // a cell, a badge: a space around
+      const gap = !block && (standsApart(cs.display) || P.boxedInline(cs));  // (a cell, a chip)
       if (block) push();
       else if (gap) line += " ";
       if (!onWay.has(node)) {
@@ -239,20 +239,21 @@
   const isSpace = (c) => c === 32 || c === 10 || c === 9 || c === 13 || c === 12;
 
   // Of two text nodes whose words touch, a (before) and b: the box of its own in a line
-  // (standsApart) holding one but not the other, when no line break is between them
-  // (innerText keeps the words of two blocks, two cells, apart itself); else null.
+  // (standsApart, or an inline one a margin or padding parts: a chip) holding one but not
+  // the other, when no line break is between them (innerText keeps the words of two blocks,
+  // two cells, apart itself); else null.
   function boxBetween(a, b, displayOf) {
     let box = null;
     let n = b.parentNode;
     for (; n && n.nodeType === 1 && !n.contains(a); n = n.parentNode) {
       const d = displayOf(n);
       if (breaksLine(d)) return null;
-      if (standsApart(d)) box = n;
+      if (standsApart(d) || P.boxedInline(getComputedStyle(n))) box = n;
     }
     for (let m = a.parentNode; m && m !== n && m.nodeType === 1; m = m.parentNode) {
       const d = displayOf(m);
       if (breaksLine(d)) return null;
-      if (standsApart(d)) box = m;
+      if (standsApart(d) || P.boxedInline(getComputedStyle(m))) box = m;
     }
     return box;
   }

@@ -263,7 +263,7 @@
       let role = wrapsControl(el) ? "" : roleOf(el);
       const block = breaksLine(cs.display);
       // a box of its own in a line (a badge, a chip), or a line break: its words stand apart
-      const apart = !block && (standsApart(cs.display) || tag === "BR");
+      const apart = !block && (standsApart(cs.display) || tag === "BR" || P.boxedInline(cs));
       const proxy = visible ? standIn(el) : null;
       if (proxy) role = roleOf(proxy);
       let clickable = false;
@@ -285,7 +285,8 @@
         return;
       }
       const actionable = visible && !unseen && (ACTIONABLE.has(role) || clickable) &&
-        !(tag === "INPUT" && stoodInFor(el)) && !shownOnly(el, role);
+        !(tag === "INPUT" && stoodInFor(el)) && !shownOnly(el, role) &&
+        !(interactiveOnly && !hoverOnly && P.cutOff(el));  // (-i: what no scroll brings)
       if (!consumed && visible && isRow(el, role, cs.display))
         return tableRow(el, depth, actionable);
       if ((role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) &&
@@ -481,7 +482,6 @@
       orderGrid(el, rows);
       if (box) closeBox(box, el, depth, role);
     }
-
     const start = opts.scope ? get(opts.scope) : document.documentElement;
     if (opts.scope) {
       if (!start) return { error: "scope" };

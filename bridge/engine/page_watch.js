@@ -154,30 +154,31 @@
     return moved;
   }
 
-  // What the page changed since the action began (the records taken, the record starts
-  // anew): {came: words, moved: [name, states], movedMore: a count}
   // How many items the action added to lists or tables (a Load more's results, a cart's
   // line): items that came where the list lost none (not one drawn anew: a page of a pager,
-  // a filter), that show, in no popup (a dropdown's options) nor live region (a chat's log
-  // says its own)
+  // a filter), from nowhere else in the page, that show, in no popup (a dropdown's options)
+  // nor live region (a chat's log says its own)
   const ITEMS = "li, tr, article, [role=row], [role=listitem], [role=article]";
   function itemsAdded(list) {
-    const lostSome = new Set();
+    const lostSome = new Set(), left = new Set();
     for (const r of list) {
-      if (r.type === "childList" && [...r.removedNodes].some((n) => HAS_WORD.test(textIn(n))))
-        lostSome.add(r.target);
+      if (r.type !== "childList") continue;
+      for (const n of r.removedNodes) left.add(n);
+      if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
     }
     let added = 0;
     for (const r of list) {
       if (r.type !== "childList" || lostSome.has(r.target)) continue;
-      for (const n of r.addedNodes) {
-        if (n.nodeType === 1 && n.isConnected && n.matches(ITEMS) && P.shows(n) &&
-            !n.closest(P.POPUPS) && !n.closest(P.LIVE)) added++;
+      for (const n of r.addedNodes) {  // (not one moved from elsewhere: a card dragged)
+        if (n.nodeType === 1 && !left.has(n) && n.isConnected && n.matches(ITEMS) &&
+            P.shows(n) && !n.closest(P.POPUPS) && !n.closest(P.LIVE)) added++;
       }
     }
     return added;
   }
 
+  // What the page changed since the action began (the records taken, the record starts
+  // anew): {came: words, moved: [name, states], movedMore: a count, items: a count}
   function watched(regionsNow) {
     take(watcher.takeRecords());
     const list = records;

@@ -304,7 +304,7 @@ async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
         # delay the page arms for them, and their fading in)
         await replies.came(tab, handle.frame.id, cap=TIP_WAIT)
         await motion.ended(tab, handle.frame)
-        came = [t for t in await _tooltips(tab, handle) or [] if t not in tips]
+        came = [t for t in await _tooltips(tab, handle, rested=True) or [] if t not in tips]
         if came:
             out.changes.append("shows the tooltip " + ", ".join(quote(t) for t in came))
             out.data["tooltips"] = came
@@ -315,10 +315,12 @@ def _at_said(at: At | None) -> str:
     return f" at {at[0]:g},{at[1]:g}" if at else ""
 
 
-async def _tooltips(tab: Tab, handle: Handle) -> list[str] | None:
-    """The words of the tooltips that show (page_said.js `tooltips`); None unread."""
+async def _tooltips(tab: Tab, handle: Handle, rested: bool = False) -> list[str] | None:
+    """The words of the tooltips that show (page_said.js `tooltips`; `rested`: with the
+    browser's own, the pointer resting on the element); None unread."""
+    call = f"__ts.tooltips({handle.local}, {'true' if rested else 'false'})"
     try:
-        got = await tab.evaluate(handle.frame, f"__ts.tooltips({handle.local})", follow=False)
+        got = await tab.evaluate(handle.frame, call, follow=False)
     except (BrowserError, TabError, UsageError):
         return None
     return [str(t) for t in got] if isinstance(got, list) else None

@@ -1,17 +1,22 @@
-"""Developer tools' and mail pages as they are built: an open folder is clicked on its own
-row, not on a file its box holds; a <details> shut by a key says so; a button in a box a
-class marks active is not [current]; a row's words are what a person sees without the
+"""Developer tools', mail and shop pages as they are built: an open folder is clicked on
+its own row, not on a file its box holds; a <details> shut by a key says so; a button in a
+box a class marks active is not [current]; a row's words are what a person sees without the
 pointer over it; a field a kit keeps off the page is not said; a check box drawn anew as
-another says it cannot be read, not that the page refused; on both transports."""
+another says it cannot be read, not that the page refused; `select` takes the one option
+whose first words are those asked for, and types the words into a field that completes
+from a list; a toast faded out in place is gone; words a margin or padding parts are read
+apart; -i leaves out what a box cuts off that no scroll brings; a cell's number a style
+sheet writes is read; a hover says the title the browser shows; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, text_of
+from pagetools import goto, line_of, ref, run_tool, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
+from tabsteward.bridge.errors import TargetNotInteractable
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -67,3 +72,74 @@ async def test_a_check_box_drawn_anew_as_another_is_not_said_refused(
     assert "cannot be read: take a snapshot" in out.text(), out.text()
     shot = await tab.snapshot(interactive=True)
     assert "[checked]" in shot.text, shot.text
+
+
+async def test_select_takes_the_one_option_whose_first_words_are_those_asked_for(
+        tab: Tab, site: Site) -> None:
+    # (GitHub's labels: "bug Something isn't working"; `select bug` was refused)
+    await goto(tab, site.url("devpages.html"))
+    await actions.select(tab, parse("#labelsbtn"), ["bug"])
+    assert await text_of(tab, "#out") == "label bug"
+    with pytest.raises(TargetNotInteractable, match="no option"):
+        await actions.select(tab, parse("#labelsbtn"), ["Visual"])
+
+
+async def test_a_toast_the_page_faded_out_and_left_in_place_is_not_shown(
+        tab: Tab, site: Site) -> None:
+    # (GitHub's "Comment added" stayed in every later snapshot)
+    await goto(tab, site.url("devpages.html"))
+    await actions.click(tab, parse("#save"))
+    assert "Comment added" in (await tab.snapshot(interactive=True)).text
+    await actions.click(tab, parse("#dismiss"))
+    for interactive in (True, False):
+        shot = await tab.snapshot(interactive=interactive)
+        assert "Comment added" not in shot.text, shot.text
+
+
+async def test_words_a_margin_or_padding_parts_are_read_apart(tab: Tab, site: Site) -> None:
+    # (a mail's label chips, "WorkTravelCOBOL meeting"; a chat's "Grace10:28 AM")
+    await goto(tab, site.url("devpages.html"))
+    shot = await tab.snapshot(interactive=False)
+    text = (await run_tool(tab, "text")).text
+    for words in ("Work Travel COBOL meeting", "Grace 10:28 AM"):
+        assert words in shot.text, shot.text
+        assert words in text, text
+
+
+async def test_the_interactive_snapshot_leaves_out_what_a_box_cuts_off_for_good(
+        tab: Tab, site: Site) -> None:
+    # (a facet's brands under its "Show more": -i listed all nine, and a check of the sixth
+    # was refused as cut off)
+    await goto(tab, site.url("devpages.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'checkbox "Bolt"' in shot.text, shot.text
+    assert "Cobra" not in shot.text, shot.text
+    assert "Cobra" in (await tab.snapshot(interactive=False)).text  # (its words stay)
+    await actions.click(tab, parse("#showmore"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'checkbox "Delta"' in shot.text, shot.text
+
+
+async def test_select_types_the_words_into_a_field_that_completes_from_a_list(
+        tab: Tab, site: Site) -> None:
+    # (autoComplete.js: ARIA 1.1's combobox, its role on the box around the search field;
+    # `select` on the field was refused as no list)
+    await goto(tab, site.url("devpages.html"))
+    await actions.select(tab, parse("#food"), ["Pepper - Red"])
+    assert await text_of(tab, "#out") == "food Pepper - Red"
+
+
+async def test_a_number_a_style_sheet_writes_into_a_cell_is_read(
+        tab: Tab, site: Site) -> None:
+    # (GitHub's line numbers, `content: attr(data-line-number)`: "|  | old(); |")
+    await goto(tab, site.url("devpages.html"))
+    shot = await tab.snapshot(interactive=False)
+    assert "| 11 | old(); |" in shot.text, shot.text
+
+
+async def test_a_hover_says_the_title_the_browser_shows_under_the_pointer(
+        tab: Tab, site: Site) -> None:
+    # (an admin's icon-only sidebar: its names only in titles; a hover said nothing)
+    await goto(tab, site.url("devpages.html"))
+    out = await actions.hover(tab, parse("#audit"))
+    assert 'shows the tooltip "Audit log"' in out.changes, out.text()

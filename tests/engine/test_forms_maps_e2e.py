@@ -3,14 +3,15 @@ named by the label's words; a survey's next questions laid out see-through below
 that does not scroll are not shown; the controls of a map drawn as one image show in the
 full snapshot as in -i, and one a class marks chosen in a group of its own says so; a seat
 a class and a no-entry pointer mark taken is [disabled]; a field a picker the page lays
-elsewhere writes to is said changed; on both transports."""
+elsewhere writes to is said changed; a map a drag pans says how far its pane moved; on
+both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
 from pagetools import goto, line_of, ref, text_of, watch_listeners
-from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine import actions, dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 from tabsteward.bridge.errors import TargetNotInteractable
@@ -93,3 +94,11 @@ async def test_a_state_a_class_marks_chosen_in_a_group_of_its_own_says_so(
     shot = await tab.snapshot(interactive=True)
     assert line_of(shot, ref(shot, "clickable", "Nevada")).endswith("[current]"), shot.text
     assert "current" not in line_of(shot, ref(shot, "clickable", "Oregon")), shot.text
+
+
+async def test_a_map_a_drag_pans_says_how_far_what_it_holds_moved(
+        tab: Tab, site: Site) -> None:
+    # (Leaflet: "it stands where it stood", and the agent took the pan for failed)
+    await goto(tab, site.url("formsmaps.html"))
+    out = await dragging.drag_by(tab, parse("#map"), -60, 20)
+    assert "it stands where it stood; what it holds moved by -60,20" in out.changes, out.text()

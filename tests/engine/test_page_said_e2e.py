@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, run_tool, target, watch_listeners
+from pagetools import goto, js, ref, run_tool, target, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.acting import Outcome
 from tabsteward.bridge.engine.dragging import drag_by
@@ -367,3 +367,26 @@ async def test_the_control_an_action_left_and_a_list_drawn_anew_are_not_said(
     assert out.changes == ["now selected"], out.text()
     out = await actions.click(tab, parse("#older"))  # (a pager's page: no items added)
     assert out.changes == [], out.text()
+
+
+async def test_filling_a_number_field_says_what_the_page_said_to_its_change(
+        tab: Tab, site: Site) -> None:
+    # (a shop's Min price: the count of results it announced went unsaid, but with -i)
+    await goto(tab, site.url("moved.html"))
+    out = await actions.enter_text(tab, parse("#pmin"), "200", "fill")
+    assert 'the page said "12 results"' in out.changes, out.text()
+
+
+async def test_controls_a_page_draws_anew_as_they_were_keep_their_refs(
+        tab: Tab, site: Site) -> None:
+    # (a shop's facets drawn anew on every change: every line [new] under another ref, and
+    # --delta all noise)
+    await goto(tab, site.url("moved.html"))
+    before = await tab.snapshot(interactive=True)
+    acme = ref(before, "checkbox", "Acme")
+    await actions.click(tab, parse("#resort"))
+    after = await tab.snapshot(interactive=True)
+    assert ref(after, "checkbox", "Acme") == acme, after.text
+    assert "[new]" not in after.text, after.text
+    await actions.check(tab, parse(acme), True)
+    assert await js(tab, "document.querySelector('#facets input').checked") is True
