@@ -113,7 +113,6 @@
   //   clickable of its own (`ownClick`).
   // Its controls get the refs; it none.
   const DELEGATES = 6, DELEGATE_LOOK = 60, WRAPPED = 3, ITEMS_MAX = 200;
-  const firstClass = (n) => (n.getAttribute("class") || "").trim().split(/\s+/)[0];
   let alikeRead = null;  // box -> whether it holds items alike, in one call of the helper
   function alikeItems(el) {
     if (!alikeRead) {
@@ -128,8 +127,8 @@
     const list = /^(?:UL|OL)$/.test(el.tagName) || /^list(?:box)?$/.test(roleOf(el));
     if (kids.length < (list ? 2 : 3) || kids.length > ITEMS_MAX ||
         /^(?:TABLE|T[A-Z]{1,4})$/.test(el.tagName)) return false;
-    return [...kids].every((k) => k.tagName === first.tagName && firstClass(k) ===
-      firstClass(first) && (HAS_WORD.test(k.textContent) || !!k.querySelector("img[alt]"))) &&
+    return [...kids].every((k) => k.tagName === first.tagName && P.firstClass(k) ===
+      P.firstClass(first) && (HAS_WORD.test(k.textContent) || !!k.querySelector("img[alt]"))) &&
       !el.querySelector(CONTROLS);
   }
   const COMPOSITES = new Set(["radiogroup", "tablist", "menu", "menubar", "toolbar", "tree"]);

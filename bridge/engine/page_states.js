@@ -90,6 +90,7 @@
     "^is-(?:start-date|end-date|in-range|today)$|^-(?:range-from|range-to|in-range|current)-$");
   const CHOSEN = /select|start|end|range/;
   const TOOLBAR = "[role=toolbar], [class*=toolbar], [class*=Toolbar]";
+  // (an element's first class token: what items alike share, a kit's name for the part)
   const firstClass = (n) => (n.getAttribute("class") || "").trim().split(/\s+/)[0];
   function markedAs(el, role) {
     if (!MARKED_ROLES.test(role)) return null;
@@ -324,5 +325,6 @@
   }
 
   Object.assign(P, { statesOf, heldToggle, valueListOf, disabledOf, withError, invalidOf,
-                    errorOf, userInvalid, errorPart, besideMenu, labelledControl, wrappingLabel });
+                    errorOf, userInvalid, errorPart, besideMenu, labelledControl, wrappingLabel,
+                    firstClass, MARK });
 })();

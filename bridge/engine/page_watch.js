@@ -46,6 +46,7 @@
   // the element acted on (a card marked active)
   const SHOWS = /^(?:(?:is-)?(?:shown?|open(?:ed)?|visible|active)|in|on)$/;
   function showedBy(r) {
+    if (!["hidden", "style", "class"].includes(r.attributeName)) return false;  // (a state's)
     const el = r.target, was = r.oldValue || "", now = el.getAttribute(r.attributeName) || "";
     if (r.attributeName === "hidden") return r.oldValue !== null && !el.hidden;
     const hid = r.attributeName === "style" ? HID_STYLE : HID;
@@ -109,7 +110,6 @@
     "aria-expanded", "aria-disabled", "disabled", "open"];
   const GAINS = { "aria-current": "current", "aria-selected": "selected",
     "aria-checked": "checked", "aria-pressed": "pressed", "aria-expanded": "expanded" };
-  const MARKED = /^(?:is-)?(?:active|current|selected)$|[-_](?:active|current|selected)$/;
   const MOVED_MAX = 3, MOVED_LOOK = 100;
   const onIn = (attr, v) => attr === "aria-current" ? v !== null && v !== "false"
     : attr === "disabled" ? v !== null : v === "true";
@@ -133,7 +133,7 @@
                onIn(attr, r.oldValue) !== onIn(attr, now)) words.add("enabled");
       else if (attr === "class") {
         const had = new Set((r.oldValue || "").split(/\s+/));
-        if ((now || "").split(/\s+/).some((c) => MARKED.test(c) && !had.has(c)))
+        if ((now || "").split(/\s+/).some((c) => P.MARK.test(c) && !had.has(c)))
           ["current", "selected", "pressed"].forEach((w) => words.add(w));
       }
       if (words.size) gained.set(el, words);
