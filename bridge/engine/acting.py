@@ -41,6 +41,8 @@ LOAD_CAP = 5.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 CHOOSER_OPENED = ("it opened a file chooser, which nobody sees; nothing was chosen (to give "
                   "it files, use upload on the same target)")
+# the element acted on is fading out as the action ends (a toast's Close): said so
+FADING = "it is fading out of the page"
 ANSWERS_WAIT = 5.0  # seconds a look after an action waits for the data it had the page load
 
 
@@ -393,6 +395,8 @@ def report_said(found: Any, outcome: Outcome) -> None:
             # (the page's words only inside quotes: its role is one of two, or "dialog")
             role = dialog.get("role") if dialog.get("role") == "alertdialog" else "dialog"
             name = dialog.get("name")
+            if key == "closed":  # (what fades out with it is said so)
+                outcome.changes[:] = [c for c in outcome.changes if c != FADING]
             outcome.changes.append(f"{verb} the {role}" +
                                    (f" {quote(name)}" if isinstance(name, str) and name else ""))
     shows = found.get("shows")

@@ -73,13 +73,18 @@ class SnapshotTaking(PageFrames):
     def drawn_anew(self, frame: Frame, was: int, now: int) -> None:
         """The page drew element `now` in place of `was`, which left (its tag, role and name):
         the new one takes the old one's ref, as a person sees the same item."""
-        ref = self._by_key.pop((frame.doc, was), None)
-        if ref is None or (frame.doc, now) in self._by_key:
-            return
-        self._by_key[(frame.doc, now)] = ref
+        ref = self._by_key.get((frame.doc, was))
+        if ref is not None and (frame.doc, now) not in self._by_key:
+            del self._by_key[(frame.doc, was)]
+            self._repoint(ref, frame.doc, frame.id, now)
+
+    def _repoint(self, ref: int, doc: int, frame_id: str, local: int) -> None:
+        """Ref `ref` names element `local` of that frame's document `doc` from now on."""
         entry = self.refs.get(ref)
         if entry is not None:
-            entry.frame, entry.local = frame.id, now
+            self._by_key.pop((entry.doc, entry.local), None)
+            entry.frame, entry.local = frame_id, local
+        self._by_key[(doc, local)] = ref
 
     def _ref_for(self, frame: Frame, local: int, role: str, name: str) -> int:
         key = (frame.doc, local)
@@ -136,7 +141,7 @@ class SnapshotTaking(PageFrames):
         first_new = self._next_ref
         self._stitch(root, by_frame, children, 0 if interactive else 1, lines, set(), 0)
         if scope is None and not viewport:
-            self._kept_in_place(lines, first_new)
+            await self._kept_in_place(lines, first_new)
         if scope is None:
             shared = snap.shared_locs([(ln.loc, self.refs[ln.ref].frame) for ln in lines
                                        if ln.ref and ln.loc])
@@ -157,11 +162,13 @@ class SnapshotTaking(PageFrames):
         page = by_frame.get(root.id, {})
         return lines, page
 
-    def _kept_in_place(self, lines: list[snap.Line], first_new: int) -> None:
+    async def _kept_in_place(self, lines: list[snap.Line], first_new: int) -> None:
         """An element the page drew anew in place of one like it takes that one's ref, as a
         person sees the same item (a list a filter redraws whole): the only element of its
         role and name that came in its document since the last whole snapshot (its ref
-        `first_new` or later), where the only one that left is."""
+        `first_new` or later), where the only one that left is, and has left its document
+        (not one a popup or a dialog covers now: a banner's "Reject All" under the
+        preferences' own, a step button under a dropdown)."""
         shown = {ln.ref for ln in lines if ln.ref}
         came: dict[tuple[int, str, str], list[snap.Line]] = {}
         for ln in lines:
@@ -174,15 +181,26 @@ class SnapshotTaking(PageFrames):
             entry = self.refs.get(ref)
             if entry is not None and ref < first_new:
                 left.setdefault((entry.doc, entry.role, entry.name), []).append(ref)
-        for key, new in came.items():
-            old = left.get(key, [])
-            if len(new) != 1 or len(old) != 1 or new[0].ref is None:
+        pairs = [(new[0], old[0]) for key, new in came.items()
+                 if len(new) == 1 and len(old := left.get(key, [])) == 1 and new[0].ref]
+        for line, ref in pairs:
+            if await self._still_there(self.refs[ref]):
                 continue
-            drawn, kept = self.refs.pop(new[0].ref), self.refs[old[0]]
-            self._by_key.pop((kept.doc, kept.local), None)
-            self._by_key[(drawn.doc, drawn.local)] = old[0]
-            kept.frame, kept.local = drawn.frame, drawn.local
-            new[0].ref = old[0]
+            drawn = self.refs.pop(line.ref or 0)
+            self._repoint(ref, drawn.doc, drawn.frame, drawn.local)
+            line.ref = ref
+
+    async def _still_there(self, entry: RefEntry) -> bool:
+        """Whether a ref's element is still in its document (unread: taken as there)."""
+        frame = self.frames.get(entry.frame)
+        if frame is None or frame.doc != entry.doc:
+            return False
+        try:
+            return await self.evaluate(
+                frame, f"(e => !!e && e.isConnected)(__ts.get({entry.local}))",
+                follow=False) is not False
+        except (BrowserError, TabError, UsageError):
+            return True
 
     async def _parts_defined(self) -> bool:
         """Wait (up to PARTS_WAIT, once per document) for the components of the page not

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import TargetCovered, TargetError, TargetNotInteractable, UsageError
-from . import shield
+from . import motion, replies, shield
 from .acting import Outcome, describe, replied, report_replied
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
@@ -241,6 +241,7 @@ async def drag(tab: Tab, source: Target, dest: Target) -> Outcome:
 
 
 BY_MAX = 10_000  # pixels a drag by an offset may move either way
+DROP_WAIT = 1.0  # seconds the timers a page armed in reply to a drop's release are waited for
 
 
 async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
@@ -291,6 +292,7 @@ async def drag_by(tab: Tab, source: Target, dx: int, dy: int) -> Outcome:
             await _drag_event(tab, "drop", ex, ey, hand.html5)
         await hand.button("mouseReleased", ex, ey)
     await asyncio.sleep(STEP_PAUSE)  # a page's handler of the release may run on the next frame
+    await _dropped(tab, src)
     found = await replied(tab, src.frame)  # (before the element's read starts it anew)
     out = _moved_by(what, dx, dy, before, await tab.evaluate(
         src.frame, f"[__ts.rect({held}), __ts.info({src.local}), __ts.paneAt({held})]"), info)
@@ -344,11 +346,16 @@ async def _read_back(tab: Tab, src: Handle, dst: Handle, plan: Plan,
 async def _dropped(tab: Tab, src: Handle) -> None:
     """Wait while the list still slides the item to its place, as a person watches a drop
     land: a library may order its items only once that animation ended
-    (react-beautiful-dnd), and a hidden tab is drawn meanwhile, or it would never end."""
+    (react-beautiful-dnd), and a hidden tab is drawn meanwhile, or it would never end; then
+    for the timers the page armed in reply to the release, up to DROP_WAIT (@hello-pangea/
+    dnd's drop moves the card once its 330 ms animation played), and the motion they set
+    going."""
     moving = await tab.evaluate(src.frame, f"__ts.settling({src.local})")
     if moving:
         async with drawn_while(tab):
             await asyncio.sleep(float(moving) / 1000 + STEP_PAUSE)
+    await replies.came(tab, src.frame.id, cap=DROP_WAIT, data=False)
+    await motion.ended(tab, src.frame)
 
 
 def _cause(e: TargetError) -> str:

@@ -45,6 +45,14 @@ _FIELD_IN = ("(e => {{ const f = e && e.querySelector('input:not([type=hidden]):
              "(__ts.get({}))")
 
 
+def _same_number(value: Any, text: str) -> bool:
+    """Whether a number field's value is the number typed (12.50 is 12.5)."""
+    try:
+        return float(str(value)) == float(text)
+    except ValueError:
+        return str(value) == text
+
+
 async def _field_in(tab: Tab, handle: Handle) -> Handle | None:
     """The text field a widget holds (a counter's number between its buttons), if one shows
     and takes text."""
@@ -103,6 +111,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                              f"{text[:40]!r} is not one, and nothing was typed")
         out.changes.append(f"value now {value!r}")
         out.data["value"] = value
+        if kind in ("number", "range") and not _same_number(value, text):
+            # (its bounds or step, or the page: a range's other thumb it passed, MUI's)
+            out.changes.append(f"it is not {text!r}: the field, or the page, put it at "
+                               f"{value!r}")
         # (what its input and change made the page say: a filter's count of results)
         report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
         return out

@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
 from .acting import Outcome, _call_on, describe, guarded, replied, report_replied
 from .entry import enter_text, press
-from .pointer import GONE, _report_state, click, hover, scroll, state_said
+from .pointer import LEFT, _report_state, click, hover, scroll, state_said
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -170,8 +170,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                 await enter_text(tab, into, "", "fill")
                 opened = await enter_text(tab, into, want, "type")
             if option is None:
-                option, shown = await _shown_option(tab, ref, want, known,
-                                                     LIST_WAIT - TYPE_AFTER)
+                option, shown = await _shown_option(tab, ref, want, known, LIST_WAIT - TYPE_AFTER)
         elif option is None and not listless:
             option, shown = await _shown_option(tab, ref, want, known, LIST_WAIT - TYPE_AFTER)
         if option is None and listless:
@@ -200,7 +199,11 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     if opened is not None:  # a list that just came may be starting its entrance
         with contextlib.suppress(TabstewardError):
             await tab.next_frame()
-    picked = await click(tab, RefTarget(option.ref))
+    try:
+        picked = await click(tab, RefTarget(option.ref))
+    except TargetNotInteractable as exc:  # (a disabled option): backed out of, list closed
+        raise type(exc)(exc.message + await _closed_again(tab, opened, option.ref),
+                        **exc.details) from None
     # what the opening click did but change the list's own state (its list shown), then
     # how the list stands now against before it opened (closed again, named by the choice)
     changes = [c for c in (opened.changes if opened else []) if not state_said(c)]
@@ -208,17 +211,17 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         changes.insert(0, f"its list showed the option once {quote(want)} was typed in "
                           f"{'its search box' if search else 'it'}")
     # (the option going with its list is no news: the list closing is how a choice ends)
-    changes += [c for c in picked.changes if c != GONE]
+    changes += [c for c in picked.changes if c not in LEFT]
     chosen, did = [option.name], [picked.did]
     for more in wants[1:]:
         picked, option = await _choose_next(tab, ref, info, what, more, chosen, before)
         chosen.append(option.name)
         did.append(picked.did)
-        changes += [c for c in picked.changes if c != GONE]
+        changes += [c for c in picked.changes if c not in LEFT]
     confirmed = await _confirm(tab, ref, option.ref)
     if confirmed is not None:  # (its dialog chooses nothing until it is confirmed)
         did.append(confirmed.did)
-        changes += [c for c in confirmed.changes if c != GONE]
+        changes += [c for c in confirmed.changes if c not in LEFT]
     elif len(chosen) > 1 or await _takes_many(tab, ref):
         # (a list of several stays open over the page, covering what is under it: a person
         # closes it once done)
@@ -248,8 +251,7 @@ async def _confirm(tab: Tab, control: int, option: int) -> Outcome | None:
     with contextlib.suppress(TabstewardError):
         handle, box = await tab.resolve(RefTarget(option)), await tab.resolve(RefTarget(control))
         if box.frame is handle.frame:
-            found = await tab.evaluate(handle.frame,
-                                       f"__ts.confirmOf({handle.local}, {box.local})")
+            found = await tab.evaluate(handle.frame, f"__ts.confirmOf({handle.local}, {box.local})")
     if not isinstance(found, dict) or not isinstance(found.get("id"), int):
         return None
     ref = tab.ref_of(handle.frame, found["id"], str(found.get("role") or ""),
@@ -306,8 +308,7 @@ async def _chosen_behind(tab: Tab, control: int, option: int) -> bool:
     with contextlib.suppress(TabstewardError):
         box, handle = await tab.resolve(RefTarget(control)), await tab.resolve(RefTarget(option))
         if box.frame is handle.frame:
-            said = await tab.evaluate(box.frame,
-                                      f"__ts.selectBehind({box.local}, {handle.local})")
+            said = await tab.evaluate(box.frame, f"__ts.selectBehind({box.local}, {handle.local})")
             if isinstance(said, dict) and isinstance(said.get("chosen"), bool):
                 return bool(said["chosen"])
     return True
@@ -325,9 +326,8 @@ async def _takes_many(tab: Tab, ref: int) -> bool:
     """Whether the list `ref` opens (or `ref`, an option of it) takes several options."""
     with contextlib.suppress(TabstewardError):
         handle = await tab.resolve(RefTarget(ref))
-        return await tab.evaluate(
-            handle.frame, f"__ts.takesMany({handle.local}) || "
-            f"(__ts.selectBehind({handle.local}) || {{}}).multiple === true") is True
+        many = f"(__ts.selectBehind({handle.local}) || {{}}).multiple === true"
+        return await tab.evaluate(handle.frame, f"__ts.takesMany({handle.local}) || {many}") is True
     return False
 
 

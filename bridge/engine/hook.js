@@ -138,6 +138,10 @@ export default function tabstewardHook(KEY) {
   // Not in a hidden document: there the browser runs them up to a second late, and most
   // are a page's chores, not its drawing; nor after its first 5 s (a load that never ends:
   // a page's own loop would hold every read).
+  // (and while a hover moves the pointer, its moves: a tooltip's delay armed on each,
+  // Radix's; not otherwise, where a page's idle watch would hold every click's look)
+  const MOVES = new Set(["mousemove", "pointermove"]), HOVER_MS = 1000;
+  let hoverUntil = 0;
   const REPLY = { wait: 1000, chain: 3 }, ARMED_MAX = 64;
   const LOADING = { wait: 150, chain: 1, until: 5000 };
   // timer id -> [when it is due (performance.now), whether it was armed as the page loaded]
@@ -154,7 +158,8 @@ export default function tabstewardHook(KEY) {
     if (depth > 0) return depth < chained.chain && ms <= chained.wait ?
       [depth + 1, chained] : [0, REPLY];
     const e = current();
-    if (e && REPLIES.has(e.type)) return [ms <= REPLY.wait ? 1 : 0, REPLY];
+    if (e && (REPLIES.has(e.type) || (MOVES.has(e.type) && now() < hoverUntil)))
+      return [ms <= REPLY.wait ? 1 : 0, REPLY];
     return [ms <= LOADING.wait && loading(e) ? 1 : 0, LOADING];
   };
   const hide = (patched, original) => {
@@ -281,6 +286,7 @@ export default function tabstewardHook(KEY) {
       pumping = false;
     }
   });
+  add.call(document, "ts-hovering-" + KEY, () => { hoverUntil = now() + HOVER_MS; });
   // asked: how many counted timers have not run, the ms until the last is due (0 once
   // overdue: a hidden tab runs its timers late), and how many of them were armed as the
   // page loaded; one stuck past 5 s is forgotten

@@ -42,8 +42,7 @@
     H4: "heading", H5: "heading", H6: "heading", IMG: "img", DIALOG: "dialog",
     OPTION: "option", PROGRESS: "progressbar", SUMMARY: "button", FIELDSET: "group",
     TABLE: "table", SEARCH: "search", METER: "meter", IFRAME: "iframe", FRAME: "iframe",
-    LI: "listitem", UL: "list", OL: "list",
-  };
+    LI: "listitem", UL: "list", OL: "list" };
   // roles a person acts on: these always get a ref
   const ACTIONABLE = new Set([
     "button", "link", "textbox", "searchbox", "checkbox", "radio", "combobox", "listbox",
@@ -75,18 +74,11 @@
   const NAMELESS_PARTS = new Set(["group", "menu", "menubar", "listbox", "tree", "treegrid",
                                   "grid", "tablist", "tabpanel", "dialog", "alertdialog",
                                   "toolbar", "radiogroup"]);
-  const SKIP_TAGS = new Set([
-    "SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK", "TITLE", "BASE",
-  ]);
+  const SKIP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD", "META", "LINK",
+                            "TITLE", "BASE"]);
 
-  function inSectioning(el) {
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const t = p.tagName;
-      if (t === "ARTICLE" || t === "ASIDE" || t === "MAIN" || t === "NAV" || t === "SECTION")
-        return true;
-    }
-    return false;
-  }
+  const inSectioning = (el) =>
+    !!(el.parentElement && el.parentElement.closest("article, aside, main, nav, section"));
 
   // ARIA a web component set through its ElementInternals (hook.js keeps it; Material Web's
   // radio): {role, ariaLabel, ariaChecked, ...} of a custom element, or null. Asked of the
@@ -112,35 +104,43 @@
     return internals.get(el) || null;
   }
   // an ARIA attribute's value, else what the element's internals say (`aria-checked`:
-  // ariaChecked), or null
+  // ariaChecked), or what the box of ARIA 1.1's combobox says of its field, or null
   const ARIA_WORDS = { haspopup: "HasPopup", valuenow: "ValueNow", valuemin: "ValueMin",
     valuemax: "ValueMax", valuetext: "ValueText", readonly: "ReadOnly",
     multiselectable: "MultiSelectable", multiline: "MultiLine" };
   const ariaAttr = (el, name) => {
     const own = el.getAttribute(name);
-    if (own !== null || !el.tagName.includes("-")) return own;
+    if (own !== null) return own;
+    if (el.tagName === "INPUT") {
+      const box = POPUP.test(name) && P.comboOf(el);
+      return box ? box.getAttribute(name) : null;
+    }
+    if (!el.tagName.includes("-")) return own;
     const a = internalAria(el), rest = name.slice(5);
     const key = "aria" + (ARIA_WORDS[rest] || rest[0].toUpperCase() + rest.slice(1));
     return a && typeof a[key] === "string" ? a[key] : null;
   };
 
+  const POPUP = /^aria-(?:expanded|haspopup)$/;
   const FIELD_TAGS = /^(?:INPUT|TEXTAREA|SELECT)$/, NOT_FIELD = new RegExp("^(?:search|" +
     "navigation|main|region|form|group|banner|contentinfo|complementary|none|presentation)$");
   function roleOf(el) {
     const explicit = el.getAttribute("role") ||
       (el.tagName.includes("-") ? (internalAria(el) || {}).role : null);
     const first = explicit ? explicit.trim().split(/\s+/)[0] : "";
-    // (a field keeps its kind under a landmark's role or none: Carbon's search field)
+    // (a field keeps its kind under a landmark's role or none: Carbon's search field; the
+    // box of ARIA 1.1's combobox is none, its field the combobox)
     if (first && !(FIELD_TAGS.test(el.tagName) && NOT_FIELD.test(first)))
-      return first === "none" || first === "presentation" ? "" : first;
+      return first === "none" || first === "presentation" ||
+        (first === "combobox" && !FIELD_TAGS.test(el.tagName) && P.comboField(el)) ? "" : first;
     const tag = el.tagName;
     switch (tag) {
       case "A": case "AREA": return el.hasAttribute("href") ? "link" : "";
       case "INPUT": {
         const type = (el.getAttribute("type") || "text").toLowerCase();
         if (type === "hidden") return "";
-        if ((type === "text" || type === "search" || type === "email" || type === "tel" ||
-             type === "url") && el.hasAttribute("list")) return "combobox";
+        if (/^(?:text|search|email|tel|url)$/.test(type) &&
+            (el.hasAttribute("list") || P.comboOf(el))) return "combobox";
         return INPUT_ROLES[type] || "textbox";
       }
       case "SELECT": return el.multiple || el.size > 1 ? "listbox" : "combobox";
@@ -230,10 +230,8 @@
   }
 
   // The summary a details shows (its first summary child), or null.
-  function summaryOf(details) {
-    for (const c of details.children) if (c.tagName === "SUMMARY") return c;
-    return null;
-  }
+  const summaryOf = (details) =>
+    [...details.children].find((c) => c.tagName === "SUMMARY") || null;
 
   // `own`: {said: false}, without the words of the controls inside that come after words of
   // its own, or that show none (they have lines of their own; a leading link, a card's
@@ -289,11 +287,12 @@
   const saysName = (el, name) => !!name && name.length <= SAID_ONCE &&
     clean(el.textContent || "") === name;
 
-  // Whether a control named by aria-label or aria-labelledby shows words its name does not
-  // hold (a date picker's "Choose Month" button showing "December", a bell's count): a
-  // person reads them, so they are said under its line. Not an icon font's glyph name.
+  // Whether a control named by aria-label, aria-labelledby or a label's `for` shows words its
+  // name does not hold (a date picker's "Choose Month" button showing "December", a bell's
+  // count, Mantine's date button): said under its line. Not an icon font's glyph name.
   function showsOther(el, name) {
-    if (!el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) return false;
+    if (!el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby") &&
+        !(el.tagName === "BUTTON" && el.labels && el.labels.length)) return false;
     const words = clean(el.innerText || "");
     return !!words && words.length <= SAID_ONCE && HAS_WORD.test(words) &&
       !clean(name).toLowerCase().includes(words.toLowerCase()) &&
@@ -392,7 +391,8 @@
       if (tag === "INPUT") {
         const type = (el.type || "text").toLowerCase();
         if (type === "button" || type === "submit" || type === "reset") {
-          name = clean(el.value) || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
+          name = clean(el.value) ||
+            (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
         } else if (type === "image") {
           name = clean(el.getAttribute("alt")) || clean(el.value) || "Submit";
         } else {
@@ -466,9 +466,9 @@
   const standsApart = (d) => d !== "inline" && d !== "contents";
   const breaksLine = (d) => !(d.startsWith("inline") || d === "contents");
 
-  function apart(el) {
-    return standsApart(getComputedStyle(el).display);
-  }
+  // (or a margin or a padding parts it: a place's "10 Downing Street" and "London, UK")
+  const apart = (el) => ((cs) => standsApart(cs.display) || P.boxedInline(cs))(
+    getComputedStyle(el));
 
   function isBlock(el) {  // a table's cells share their row's line
     const d = getComputedStyle(el).display;

@@ -433,7 +433,7 @@
       if (reaches(hitTarget(el, x, y))) return { x, y, rect: box };
     }
     return { error: "covered", cover: coverName(first), what: describe(el), bar: bar(first),
-             around: !!first && first !== el && hits(first, el) };
+             around: !!first && first !== el && hits(first, el), away: P.awayFrom(first) };
   }
 
   // Offset of an iframe's content box inside this frame's viewport.

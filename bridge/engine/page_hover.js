@@ -78,5 +78,24 @@
     return false;
   }
 
-  Object.assign(P, { hoverSelectors, pointerByHover });
+  // Where the pointer may rest outside what it holds open over an element: `cover` (what
+  // lies on the element) inside a box under the pointer (a mega menu its item's `:hover`
+  // shows, left open by a hover before): a corner or an edge's middle of the view, outside
+  // that box and the cover, {x, y, id, what} of what lies there; else null
+  function awayFrom(cover) {
+    let held = cover && cover.parentElement;
+    while (held && held !== document.body && !held.matches(":hover")) held = held.parentElement;
+    if (!held || held === document.body) return null;
+    const [w, h] = P.view(), boxes = [held, cover].map((n) => n.getBoundingClientRect());
+    for (const [x, y] of [[1, h - 2], [w - 2, h - 2], [w / 2, h - 2], [1, h / 2],
+      [w - 2, h / 2], [1, 1], [w - 2, 1]]) {
+      if (boxes.some((b) => x >= b.left && x <= b.right && y >= b.top && y <= b.bottom))
+        continue;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && !held.contains(hit)) return { x, y, id: P.idOf(hit), what: P.describe(hit) };
+    }
+    return null;
+  }
+
+  Object.assign(P, { hoverSelectors, pointerByHover, awayFrom });
 })();

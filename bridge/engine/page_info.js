@@ -44,8 +44,19 @@
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
       form: formOf(src), box: boxOf(el), text: own === null ? shownText(src) : own,
-      near: nearText(src),
+      near: nearText(src), holder: holderOf(el, name),
     };
+  }
+
+  // What an element with no name of its own stands in, as a person finds it: the words of
+  // the control or the item around it (a chip's delete icon, "Alien"), HOLDER_CHARS at
+  // most; null for one named. A list that reuses its items by place shows another's
+  // words there once one goes: the report says so (the same ref then deletes "Vertigo").
+  const HOLDER_CHARS = 80, HOLDERS = "li, tr, article, [role=row], [role=listitem], " +
+    "[role=article], " + P.CONTROLS;
+  function holderOf(el, name) {
+    const holder = !name && el.parentElement && el.parentElement.closest(HOLDERS);
+    return holder ? clean(holder.innerText || "").slice(0, HOLDER_CHARS) || null : null;
   }
 
   // The words on an element that is no control (a list item, a card, a list a page listens
@@ -222,6 +233,8 @@
     return {
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
+      fading: el.isConnected && [...P.fadingOut()].some((f) => f.contains(el)),
+      holder: el.isConnected && !named ? holderOf(el, nameOf(P.namedBy(el, src), role)) : null,
       name: named ? nameOf(P.namedBy(el, src), role) : null, ...found(), inDialog: P.inDialog(),
       armed: secret ? P.armed(secret)[0] : null,
     };

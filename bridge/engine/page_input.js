@@ -58,6 +58,11 @@
       if (tag === "INPUT" && NO_TEXT.has(t)) return "not-text:" + t;
       if (el.readOnly) return "readonly";
       if (el.disabled) return "disabled";
+      // (typed at the end, unless the page puts the caret as the field takes focus: a mask
+      // that shows its template, IMask's, at its first free place)
+      const end = el.value.length, placing = mode !== "fill" &&
+        el.getRootNode().activeElement !== el;
+      if (placing) try { el.setSelectionRange(end, end); } catch (e) { /* no caret */ }
       el.focus();
       // a field that hands its focus on to another as it takes it (a formatted number shown
       // until focused, its raw field then: Kendo's): the text goes there ("moved:" its id)
@@ -66,7 +71,7 @@
           !NO_TEXT.has((took.type || "").toLowerCase())) return "moved:" + idOf(took);
       try {
         if (mode === "fill") el.select();
-        else { const n = el.value.length; el.setSelectionRange(n, n); }
+        else if (!placing || el.selectionStart === end) el.setSelectionRange(end, end);
       } catch (e) { // types without a selection (email, number): select() still works
         if (mode === "fill") el.select();
       }

@@ -362,8 +362,14 @@
     for (const [m, [card, , words]] of cardsAmong(els).cards) {
       if (card !== m && words.has(want)) out.push(idOf(m));
     }
+    // (a card read from its start may not reach its words: one match alone has the whole
+    // page for its card, a toast's Close at its end; a few are looked for from the element
+    // up, as `stillIn` does)
+    if (!out.length && els.length <= IN_UP_MAX)
+      for (const m of els) if (stillIn(idOf(m), want)) out.push(idOf(m));
     return out;
   }
+  const IN_UP_MAX = 10;
 
   // The element `SEL in "WORDS"` names: the match whose card has a text node beginning
   // with WORDS (every such match, for the caller to refuse more than one).
@@ -402,21 +408,26 @@
   // `within`, only those whose card says it.
   const PIECE_UP = 3;
   function byText(words, within, max) {
-    const want = clean(words).toLowerCase();
+    const want = clean(words).toLowerCase(), head = want.split(" ")[0];
     const whole = [], part = [], seen = new Set();
     if (!want) return [];
+    // (read as a person reads them: parts a padding holds apart, a place's "10 Downing
+    // Street" and "London, UK")
+    const holds = (el) => clean(el.textContent).toLowerCase().includes(want) ||
+      clean(P.textOf(el, 1)).toLowerCase().includes(want);
     eachText(document.documentElement, (n) => {
       const t = clean(n.data).toLowerCase();
       let el = n.parentElement;
       if (!t.includes(want)) {
         // words a page writes in pieces ("Show" and " logs", as React writes `{verb} logs`;
-        // a <b> among them): the smallest box around a piece, PIECE_UP up, that holds them
-        if (!(want.startsWith(t + " ") || want.endsWith(" " + t) || want.includes(` ${t} `)))
-          return true;
+        // a <b> among them; or one ending in their first word): the smallest box around a
+        // piece, PIECE_UP up, that holds them
+        const from = ` ${t} `.indexOf(` ${head} `);  // (where its words' end begins them)
+        if (!(want.startsWith(t + " ") || want.endsWith(" " + t) || want.includes(` ${t} `) ||
+              (from >= 0 && want.startsWith(t.slice(from) + " ")))) return true;
         let up = 0;
-        while (el && up++ < PIECE_UP && !clean(el.textContent).toLowerCase().includes(want))
-          el = el.parentElement;
-        if (!el || !clean(el.textContent).toLowerCase().includes(want)) return true;
+        while (el && up++ < PIECE_UP && !holds(el)) el = el.parentElement;
+        if (!el || !holds(el)) return true;
       }
       el = shownFor(el);
       if (seen.has(el)) return true;

@@ -9,6 +9,7 @@
   const { clean, cut, textOf, hiddenForName, CONTROLS, SKIP_TAGS, HAS_WORD } = P;
 
   const LIVE = "[role=alert],[role=status],[aria-live=polite],[aria-live=assertive],output";
+  const liveIn = (node) => !!node.parentElement && !!node.parentElement.closest(LIVE);
   const REGIONS_MAX = 30;  // regions looked at: a page of hundreds is read as its first
   const SHOWN = 3;
   const SAID_MAX = 150;  // characters of one message
@@ -65,7 +66,12 @@
 
   // The outermost live regions of the document (and of its shadow roots) that show, and
   // their words (one inside another speaks through it; one inside a region read as it
-  // stands speaks for itself: a toast in a live list of toasts).
+  // stands speaks for itself: a toast in a live list of toasts, and so does each item of a
+  // short live list: sonner's toasts, `li`s in an `ol`). Those a modal or a popup hides
+  // from assistive technology (aria-hidden on the app behind) count, unsaid: what they say
+  // as it lifts is no news.
+  const TOASTS_MAX = 5, ITEMS = "li, [role=listitem]", NOT_TOASTS = "table, [role=table], " +
+    "[role=grid], [role=treegrid], [role=listbox], [role=feed], dialog, [role=dialog]";
   function regions() {
     const out = new Map();
     let all;
@@ -77,9 +83,14 @@
       if (out.size >= REGIONS_MAX) break;
       let up = el.parentElement && el.parentElement.closest(LIVE);
       while (up && !out.has(up)) up = up.parentElement && up.parentElement.closest(LIVE);
-      if (up || el.closest("[aria-hidden=true]") || !shows(el)) continue;
+      if (up || !shows(el)) continue;
       if (el.hasAttribute("aria-live") && !el.matches("[role=alert],[role=status]") &&
-          laidOut(el)) continue;
+          laidOut(el)) {
+        const items = el.querySelectorAll(ITEMS);
+        if (items.length <= TOASTS_MAX && !el.querySelector(NOT_TOASTS))
+          for (const item of items) if (shows(item)) out.set(item, wordsOf(item));
+        continue;
+      }
       if (narrates(el)) continue;
       out.set(el, wordsOf(el));
     }
@@ -94,8 +105,9 @@
   function narrates(el) {
     const r = el.getBoundingClientRect();
     if (r.width > 1 && r.height > 1) return false;
-    for (let n = el.parentElement, k = 0; n && k < 2; n = n.parentElement, k++)
-      if (n.querySelector(LIST_WIDGETS)) return true;
+    // (not one the page keeps for the whole page, at the body's end: a drag kit's)
+    for (let n = el.parentElement, k = 0; n && n !== document.body && k < 2;
+      n = n.parentElement, k++) if (n.querySelector(LIST_WIDGETS)) return true;
     return false;
   }
 
@@ -126,7 +138,7 @@
       const cls = typeof el.className === "string" ? el.className
         .replace(/\S*has-\S*/g, "").replace(/([a-z])([A-Z])/g, "$1 $2") : "";
       if (!MESSAGE.test(cls) || el.matches(CONTROLS) || el.closest(LIVE) ||
-          el.closest("[aria-hidden=true], tr, li, [role=row], [role=listitem]") ||
+          el.closest("tr, li, [role=row], [role=listitem]") ||
           out.some((m) => m.contains(el)) || [...found.keys()].some((r) => el.contains(r)) ||
           el.querySelector(FIELDS) || laidOut(el) || namesField(el) ||
           (el.textContent || "").length > MESSAGE_CHARS || !shows(el)) continue;
@@ -192,22 +204,25 @@
   // (and on a page of few fields, every one that shows: the one a popup writes to, a date
   // picker's range, the count a passengers' stepper sets; else the one that has the focus)
   // (not one a kit keeps off the page for the form's sake: Tagify's, holding JSON)
-  const PAGE_FIELDS = 20, offPage = (f) => P.offPage(f, getComputedStyle(f));
+  // (nor one hidden from people: see-through, or aria-hidden, the value a kit's own widget
+  // shows kept for the form: MUI's select)
+  const PAGE_FIELDS = 20, offPage = (f) => P.offPage(f, getComputedStyle(f)) ||
+    !!f.closest("[aria-hidden=true]") || !f.checkVisibility({ opacityProperty: true });
   function nearFields(el) {
     const out = new Map();
-    if (!el || !el.matches || el.matches(NEAR)) return out;
+    if (!el || !el.matches) return out;
+    // (a field's own: the other end of a range its thumb's move pushed, MUI's)
     for (let box = el.parentElement, up = 0; box && up < NEAR_UP; up++, box = box.parentElement) {
-      const found = box.querySelectorAll(NEAR);
+      const found = [...box.querySelectorAll(NEAR)].filter((f) => !f.contains(el));
       if (found.length > NEAR_FIELDS) break;
-      for (const f of found)
-        if (!f.contains(el) && !offPage(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
+      for (const f of found) if (!offPage(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
       if (found.length) break;
     }
     const all = document.querySelectorAll(NEAR), focused = document.activeElement;
     const more = all.length <= PAGE_FIELDS
-      ? [...all].filter((f) => f.checkVisibility() && !offPage(f))
+      ? [...all].filter((f) => f.checkVisibility())
       : focused && focused.matches(NEAR) ? [focused] : [];
-    for (const f of more)
+    for (const f of more.filter((f) => !offPage(f)))
       if (f !== el && !f.contains(el) && !out.has(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
     return out;
   }
@@ -283,7 +298,8 @@
     const said = [];
     for (const [el, words] of now) {
       const was = before.get(el) || "";
-      if (!words || words === was || has.get(words) <= (had.get(words) || 0)) continue;
+      if (!words || words === was || has.get(words) <= (had.get(words) || 0) ||
+          el.closest("[aria-hidden=true]")) continue;
       if (!before.has(el)) {  // a region that came, or showed, since
         const pop = el.parentElement && el.parentElement.closest(POPUPS);
         if ((!started && !alerts(el)) || (pop && !popupsAt.has(pop))) continue;
@@ -358,6 +374,8 @@
   // box around it (HOVER_TITLE_UP up at most), shows too
   const HOVER_TITLE_UP = 3;
   function tooltips(id, rested = false) {
+    // (before the hover's move: the timers its moves arm count, hook.js)
+    if (!rested && P.hookKey) document.dispatchEvent(new CustomEvent("ts-hovering-" + P.hookKey));
     const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
     let titled = el;
     for (let k = 0; titled && !titled.title && k < HOVER_TITLE_UP; k++)
@@ -387,5 +405,5 @@
   const shownWords = (el) => clean([...el.childNodes].map((c) => textOf(c, 0)).join(""));
 
   Object.assign(P, { cutFor, saidStart, saidFound, shownWords, tells, tooltips, dialogLater,
-    inDialog, wordsOf, shows, LIVE, POPUPS, FIELDS, MESSAGE_CHARS });
+    inDialog, wordsOf, shows, LIVE, liveIn, POPUPS, FIELDS, MESSAGE_CHARS });
 })();

@@ -230,28 +230,33 @@
     };
   }
 
-  // How many pixels of a scroll box's content below the last element drawn in it are not
-  // drawn yet, as a virtual list keeps only the rows in view (react-window, TanStack
-  // Virtual, react-virtuoso): more than a box's height of them, else 0. Its rows: its
-  // children, or those of the one child as tall as its content (a sizer holding them); a
-  // sizer beside them is none.
-  const ROWS_LOOK = 50;  // rows looked at, the last ones
+  // How many pixels of a scroll box's content above the first element drawn in it and
+  // below the last are not drawn yet, as a virtual list keeps only the rows in view
+  // (react-window, TanStack Virtual, react-virtuoso): [above, below], each 0 unless more
+  // than a box's height. Its rows: its children, or those of the one child as tall as its
+  // content (a sizer holding them); a sizer beside them is none.
+  const ROWS_LOOK = 50;  // rows looked at, the first and the last ones
   const scrollsY = (el, cs) => (cs.overflowY === "auto" || cs.overflowY === "scroll") &&
     el.scrollHeight > el.clientHeight + 1;
-  function undrawnBelow(box) {
+  function undrawn(box) {
     const full = box.scrollHeight;
-    if (full < box.clientHeight * 2) return 0;
+    if (full < box.clientHeight * 2) return [0, 0];
     const tall = (n) => n.getBoundingClientRect().height >= full * 0.9;
     let rows = box.children;
     for (let d = 0; d < 3 && rows.length === 1 && tall(rows[0]); d++) rows = rows[0].children;
-    let bottom = -Infinity;
-    for (let i = Math.max(0, rows.length - ROWS_LOOK); i < rows.length; i++) {
+    let top = Infinity, bottom = -Infinity;
+    const n = rows.length, looked = [...Array(Math.min(n, ROWS_LOOK)).keys()];
+    for (const i of new Set([...looked, ...looked.map((k) => n - 1 - k)])) {
       const r = rows[i].getBoundingClientRect();
-      if (r.height > 0 && r.height < full * 0.9) bottom = Math.max(bottom, r.bottom);
+      if (r.height > 0 && r.height < full * 0.9) {
+        top = Math.min(top, r.top);
+        bottom = Math.max(bottom, r.bottom);
+      }
     }
-    if (bottom === -Infinity) return 0;
-    const left = Math.round(full - (bottom - box.getBoundingClientRect().top + box.scrollTop));
-    return left > box.clientHeight ? left : 0;
+    if (bottom === -Infinity) return [0, 0];
+    const at = box.getBoundingClientRect().top - box.scrollTop;  // (its content's top)
+    const above = Math.round(top - at), below = Math.round(full - (bottom - at));
+    return [above > box.clientHeight ? above : 0, below > box.clientHeight ? below : 0];
   }
 
   // The viewport's width and height less its scroll bars: a point on a scroll bar hits no
@@ -410,6 +415,6 @@
     return scrolled ? { x, y, rect: box, scrolled } : { x, y, rect: box };
   }
 
-  Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawnBelow,
+  Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawn,
     view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff, overItsWords, parkedBelow });
 })();

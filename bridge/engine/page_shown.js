@@ -280,13 +280,14 @@
     return false;
   }
 
-  // A box no person clicks: no size, no words, nothing in it with a size. A focus guard the
-  // page makes focusable only to catch the keyboard at a widget's or a dialog's edge (AG
-  // Grid's tab guards, a modal's sentinels: a key press reaching it moves on), or a pane a
-  // grid keeps empty, listening as its others do (Handsontable's bottom clones).
+  // A box no person clicks: no size (a pixel at most), no words, nothing in it with a size.
+  // A focus guard the page makes focusable only to catch the keyboard at a widget's or a
+  // dialog's edge (AG Grid's tab guards, a modal's sentinels, Radix's toast focus proxies:
+  // a key press reaching it moves on), or a pane a grid keeps empty, listening as its
+  // others do (Handsontable's bottom clones).
   const GUARD_LOOK = 30;  // elements inside looked at, at most
   function guardOnly(el) {
-    const sized = (n) => ((r) => r.width >= 1 && r.height >= 1)(n.getBoundingClientRect());
+    const sized = (n) => ((r) => r.width > 1 && r.height > 1)(n.getBoundingClientRect());
     if (sized(el) || HAS_WORD.test(el.textContent || "")) return false;
     const inner = el.firstElementChild ? el.querySelectorAll("*") : [];
     return inner.length <= GUARD_LOOK && !Array.prototype.some.call(inner, sized);

@@ -132,6 +132,19 @@
     return null;
   }
 
+  // The state a data attribute marks where its like beside it lack it (Mantine's stepper:
+  // `data-progress` on the step in progress, no class nor ARIA)
+  const DATA_MARKS = ["data-active", "data-current", "data-progress", "data-selected"];
+  function dataMark(el, role) {
+    const on = (n, a) => n.hasAttribute(a) && n.getAttribute(a) !== "false";
+    const attr = MARKED_ROLES.test(role) && DATA_MARKS.find((a) => on(el, a));
+    if (!attr || !el.parentElement) return null;
+    const peers = [...el.parentElement.children].filter((c) => c !== el &&
+      c.tagName === el.tagName);
+    return peers.length && !peers.some((c) => on(c, attr))
+      ? attr === "data-selected" ? "selected" : "current" : null;
+  }
+
   // A calendar's day of the month before or after the one it shows, drawn greyed among its
   // days (flatpickr's prevMonthDay, bootstrap-datepicker's old and new, the Flowbite
   // datepicker's prev and next, react-day-picker's and MUI's outside): said, for an agent
@@ -146,8 +159,34 @@
     const grid = !marks(n, IN_MONTH) && n.parentElement && n.parentElement.parentElement;
     return !!grid && [...grid.querySelectorAll(n.tagName)].some((d) => marks(d, IN_MONTH));
   };
+  // (or by a data attribute: Mantine's `data-outside`)
   const otherMonth = (el) => /^\d{1,2}$/.test((el.textContent || "").trim()) &&
-    [el, el.parentElement].some((n) => !!n && (marks(n, OTHER_MONTH) || unmarked(n)));
+    [el, el.parentElement].some((n) => !!n && (marks(n, OTHER_MONTH) || unmarked(n) ||
+      (n.hasAttribute("data-outside") && n.getAttribute("data-outside") !== "false")));
+
+  // ARIA 1.1's combobox: a box of that role holding the one text field typed into, the
+  // combobox a person sees (the box only wraps it); the field, and of a field, its box
+  const COMBO_FIELD = "input:not([type]), input[type=text], input[type=search], " +
+    "input[type=email], input[type=tel], input[type=url]";
+  function comboField(box) {
+    const fields = box.querySelectorAll(COMBO_FIELD);
+    return fields.length === 1 ? fields[0] : null;
+  }
+  function comboOf(field) {
+    const box = field.parentElement && field.parentElement.closest("[role=combobox]");
+    return box && !/^(?:INPUT|TEXTAREA|SELECT)$/.test(box.tagName) &&
+      comboField(box) === field ? box : null;
+  }
+
+  // The words a control shows only to the eye, all it holds hidden from assistive
+  // technology (a calendar day's price, Booking's `aria-hidden` "€54" in a day named "5
+  // January 2027"): its value, as no line under it says them; else null
+  function eyeOnly(el) {
+    const heard = [...el.childNodes].map((c) => P.textOf(c, 1)).join(" ");
+    const seen = P.clean(el.innerText || "");
+    return P.HAS_WORD.test(seen) && !P.HAS_WORD.test(heard) ? P.cut(seen, P.VALUE_MAX)[0]
+      : null;
+  }
 
   // The one check box or radio an item holds with no name of its own: the item's (page_walk.js)
   function heldToggle(el) {
@@ -187,7 +226,8 @@
     if (aria("aria-current") && aria("aria-current") !== "false") s.push("current");
     else if (aria("aria-selected") === null && pressed === null) {
       const chosen = chosenItem(el);
-      const marked = chosen === null ? markedAs(el, role) : chosen ? "selected" : null;
+      const marked = chosen === null ? markedAs(el, role) || dataMark(el, role)
+        : chosen ? "selected" : null;
       if (marked && !s.includes(marked)) s.push(marked);
     }
     if (disabledOf(el, role)) s.push("disabled");
@@ -324,7 +364,7 @@
     return root !== n && root.host ? root.host : null;
   }
 
-  Object.assign(P, { statesOf, heldToggle, valueListOf, disabledOf, withError, invalidOf,
-                    errorOf, userInvalid, errorPart, besideMenu, labelledControl, wrappingLabel,
-                    firstClass, MARK });
+  Object.assign(P, { statesOf, heldToggle, comboField, comboOf, eyeOnly, valueListOf, disabledOf,
+                    withError, invalidOf, errorOf, userInvalid, errorPart, besideMenu,
+                    labelledControl, wrappingLabel, firstClass, MARK });
 })();

@@ -11,7 +11,7 @@
     namesControl, wrapsControl, ariaHidden, pageModal, veil, dialogName, dragItem, zonesFor,
     folded, summaryOf, CELL_ROLES, tableState, dataTable, tableMet, isRow, isCell, tableOf,
     headerRow, spanOf, columns, cellActs, cellWords, withError, boxable, small, gridPlace,
-    mergeRow, orderGrid, scrollsY, undrawnBelow, tells, sharesWords, saysName, showsOther } = P;
+    mergeRow, orderGrid, scrollsY, undrawn, tells, sharesWords, saysName, showsOther } = P;
   const RANGES = new Set(["slider", "spinbutton", "scrollbar"]);
   const WHOLE = new Set(["checkbox", "radio", "switch", "button", "combobox", "menuitemcheckbox",
     "menuitemradio"]), PARTS = new Set(["tab", "option", "menuitem"]);  // (their parts: face)
@@ -31,18 +31,16 @@
   //   "unloaded": extra is how many rows were left out / are not in the page yet
   //   (aria-rowcount); role "items": how many items of a list were left out
   function walk(opts) {
-    const rows = [];
     // a list (the parent of list items or articles) -> [items met, items left out]; an
     // unscoped snapshot shows ROWS_MAX items of each, as of a table's rows
-    const lists = new Map();
+    const rows = [], lists = new Map();
     const labelIds = new Map();  // root -> ids its controls are labelled by (namesControl)
     const interactiveOnly = !!opts.interactive, viewportOnly = !!opts.viewport;
     let focused = document.activeElement;
     while (focused && focused.shadowRoot && focused.shadowRoot.activeElement)
       focused = focused.shadowRoot.activeElement;
-    let pending = "", pendingDepth = 0;
     // whether the element whose children are walked is visible, so its text is (inherited)
-    let textVisible = true;
+    let pending = "", pendingDepth = 0, textVisible = true;
     // whether the element walked takes no input: inside an `inert` subtree, or outside the
     // modal dialog that is open (the browser makes the rest of the page inert; a page's own
     // modal lays a veil over it). Its words are still shown; no ref: no person reaches it
@@ -61,11 +59,10 @@
     let hoverOnly = null;
     let consumed = 0; // > 0 while inside an element whose text is its name
     let face = null;  // the control whose inside is walked: {name, range, value, whole, role}
-    let count = 0;
+    let count = 0, refCount = 0;  // nodes visited, rows with a ref so far
     const limit = opts.maxNodes || 200000;
     const handlers = listened(opts.hook);
     const at = (depth) => interactiveOnly ? 0 : depth;  // -i: indented only under containers
-    let refCount = 0;  // rows with a ref so far
     let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
     // open containers: {start, refs, name, nameAt, lead (names of refs before its words), said}
     const boxes = [];
@@ -103,8 +100,7 @@
       pending += t;
     }
 
-    // rows from start on go one level under line, which is put before them
-    function nest(start, line) {
+    function nest(start, line) {  // rows from start on go one level under line, put before
       for (let i = start; i < rows.length; i++) rows[i][0]++;
       rows.splice(start, 0, line);
     }
@@ -218,7 +214,8 @@
     function visit(node, depth) {
       if (++count > limit) return;
       if (node.nodeType === 3) {
-        if (!textVisible || (tr && hoverOnly)) return;  // (a row's words as a person sees them)
+        // (a row's words as a person sees them; no live narration a box clips away: dnd kits')
+        if (!textVisible || (tr && hoverOnly) || (clipper && P.liveIn(node))) return;
         if (tr) {
           if (tr.cur !== null) tr.cur += node.data;
           else if (node.data.trim()) {
@@ -344,6 +341,8 @@
           return;
         }
         if (role === "combobox" && row[6] !== null && row[6] === row[3]) row[6] = null;
+        else if (row[6] === null && !fromContent && NAME_FROM_CONTENT.has(role))
+          row[6] = P.eyeOnly(el);  // (what it shows hidden from assistive technology)
         hinted(row, el);
         withError(row, src);
         if (row[3] && !consumed && unnamed()) boxes[boxes.length - 1].lead += row[3] + " ";
@@ -373,7 +372,7 @@
         return;
       }
       // (a virtual list holding a ref says what it has not drawn yet: the refs before it)
-      const scrolls = visible && !tr && scrollsY(el, cs) ? refCount : -1;
+      const scrolls = visible && !tr && scrollsY(el, cs) ? refCount : -1, rowsAt = rows.length;
       let box = null;  // boxable roles are never the structure below
       // a custom element is inline unless styled, whatever it holds
       if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
@@ -469,7 +468,8 @@
       if (structural && last[4] === idOf(el) && !last[3]) rows.pop();
       const list = lists.get(el);
       if (list && list[1]) rows.push([at(inner), 4, "items", "", 0, "", null, null, list[1]]);
-      const below = scrolls >= 0 && refCount > scrolls ? undrawnBelow(el) : 0;
+      const [above, below] = scrolls >= 0 && refCount > scrolls ? undrawn(el) : [0, 0];
+      if (above) rows.splice(rowsAt, 0, [at(inner), 4, "before", "", 0, "", null, null, above]);
       if (below) rows.push([at(inner), 4, "beyond", "", 0, "", null, null, below]);
       const st = tableMet(el);
       if (st) {  // a table: the rows it does not show, and (a virtual grid holding some of

@@ -11,8 +11,11 @@
   // it a message: a form's "Account created" written into a bare div, a field's error put in
   // beside it, a "Saved" line shown): what a person sees come. An element added, an empty
   // box its words went into, one shown (its `hidden`, a display none, or a class that hid it
-  // taken away). Not a box that had words (nor one put where words went: a list redrawn), a
-  // control's or a field's, nor what a popup, a row, a list or a table holds; many boxes at
+  // taken away); and words rewritten in place (a cart's "Cart (1)", a stepper's "Step 2 of
+  // 3", a pager's "6–10 of 13", a price), read whole in the block they are inline in, or in
+  // the link or button they name (not the element acted on, whose own change is said of
+  // it); none without a letter or a sum (a clock's). Not a box put where words went (a list
+  // redrawn), a field's, nor what a popup, a row, a list or a table holds; many boxes at
   // once are a view drawn anew, no message; a page redrawing without pause (more than
   // RECORDS_MAX changes) says none.
   const CAME_MAX = 5, RECORDS_MAX = 500, BOXES_MAX = 200;
@@ -55,6 +58,18 @@
     return r.attributeName === "class" && !(actedOn && el.contains(actedOn)) &&
       now.split(/\s+/).some((c) => SHOWS.test(c) && !had.has(c));
   }
+  // The box a change of words in `box` rewrote, as a person reads it: the link or button it
+  // names (no other control: a field's, an option's), else the block it is inline in
+  function readAs(box) {
+    const control = box.closest(P.CONTROLS);
+    if (control) return /^(?:button|link)$/.test(P.roleOf(control)) ? control : null;
+    // (not up into a field's box: a password's strength beside it, Strength: Strong)
+    let n = box;
+    while (n.parentElement && n.parentElement !== document.body &&
+           getComputedStyle(n).display.startsWith("inline") &&
+           !n.parentElement.querySelector(P.FIELDS)) n = n.parentElement;
+    return n;
+  }
   function cameWords(list, regionsNow) {
     const had = new Map();  // box -> the words it lost meanwhile (what it had)
     const boxes = new Set();
@@ -75,30 +90,51 @@
         }
       }
     }
-    const body = document.body, spoken = [...regionsNow];
-    const came = [];
+    const body = document.body, spoken = [...regionsNow], added = addedIn(list);
+    const came = [], rewritten = new Map();  // box read -> the words it and its box lost
     let looked = 0;
     for (const box of boxes) {
       if (box.nodeType !== 1 || !box.isConnected || box === body || !body ||
           !body.contains(box) || SKIP_TAGS.has(box.tagName)) continue;
       if (++looked > BOXES_MAX) break;
-      if (box.closest(P.CONTROLS) || box.closest(P.FIELDS) || box.closest(ROWS) ||
-          box.closest(P.POPUPS) || box.closest(P.LIVE) || box.closest("[aria-hidden=true]") ||
-          box.querySelector(ROWS) || box.querySelector(P.FIELDS) || !P.shows(box)) continue;
-      if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
-          spoken.some((r) => r.contains(box) || box.contains(r))) continue;
-      const words = P.wordsOf(box);
-      if (!words || words.length > P.MESSAGE_CHARS || !/\p{L}/u.test(words)) continue;
-      // (a box that had words changes them, a status, a count, a log: read in the snapshot)
+      // (a box that had words changed them: read where a person reads them)
       const was = (had.get(box) || "") + " " + (had.get(box.parentElement) || "");
-      if (HAS_WORD.test(was)) continue;
-      came.push([box, words]);
+      if (HAS_WORD.test(was)) {
+        const at = readAs(box);
+        if (at) rewritten.set(at, (rewritten.get(at) || "") + " " + was);
+        continue;
+      }
+      // (not an item like those beside it: a grid's cards a Load more added, counted)
+      if (!box.closest(P.CONTROLS) && !alikeItem(box, added))
+        came.push([box, plainWords(box, spoken)]);
     }
+    // (not words drawn again as they were: a view a refresh draws anew)
+    for (const [box, was] of rewritten) {
+      const words = plainWords(box, spoken);
+      if (words && !P.clean(was).includes(words)) came.push([box, words]);
+    }
+    const told = came.filter(([, w]) => w);
     // (the outermost of boxes that came one inside another: an element added and the
     // words put in it)
-    const outer = came.filter(([b]) => !came.some(([o]) => o !== b && o.contains(b)));
+    const outer = told.filter(([b]) => !told.some(([o]) => o !== b && o.contains(b)));
     if (outer.length > CAME_MAX) return [];
     return [...new Set(outer.map(([, w]) => w))];
+  }
+  // The words of a box that came or changed, if a person reads them as the page's news: ""
+  // for a field's, a row's, a list's, a popup's, a live region's (said as such), the
+  // element acted on's, one that does not show, or words too long or with no letter, sum
+  // or share (a clock's tick; not a price: "$129.00")
+  const NEWS = /[\p{L}\p{Sc}%]/u;
+  function plainWords(box, spoken) {
+    // (one a popup hides from assistive technology while it is open is still seen:
+    // Headless UI's menu makes the rest of the page aria-hidden and inert)
+    if (box.closest(P.FIELDS) || box.closest(ROWS) || box.closest(P.POPUPS) ||
+        box.closest(P.LIVE) || box.querySelector(ROWS) || box.querySelector(P.FIELDS) ||
+        !P.shows(box)) return "";
+    if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
+        spoken.some((r) => r.contains(box) || box.contains(r))) return "";
+    const words = P.wordsOf(box);
+    return words && words.length <= P.MESSAGE_CHARS && NEWS.test(words) ? words : "";
   }
 
   // Other controls whose state the action changed, as their attributes or their class mark
@@ -159,6 +195,20 @@
   // a filter), from nowhere else in the page, that show, in no popup (a dropdown's options)
   // nor live region (a chat's log says its own)
   const ITEMS = "li, tr, article, [role=row], [role=listitem], [role=article]";
+  // (or a box like two or more its box held already: a grid's cards, divs of one class)
+  const ALIKE_MIN = 2;
+  const addedIn = (list) =>
+    new Set(list.flatMap((r) => r.type === "childList" ? [...r.addedNodes] : []));
+  function alikeItem(n, added) {
+    const box = n.parentElement, cls = P.firstClass(n);
+    if (!box || !cls || box === document.body) return false;
+    let like = 0;
+    for (const c of box.children) {
+      if (c !== n && !added.has(c) && c.tagName === n.tagName && P.firstClass(c) === cls &&
+          ++like >= ALIKE_MIN) return true;
+    }
+    return false;
+  }
   function itemsAdded(list) {
     const lostSome = new Set(), left = new Set();
     for (const r of list) {
@@ -166,12 +216,14 @@
       for (const n of r.removedNodes) left.add(n);
       if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
     }
+    const came = addedIn(list);
     let added = 0;
     for (const r of list) {
       if (r.type !== "childList" || lostSome.has(r.target)) continue;
       for (const n of r.addedNodes) {  // (not one moved from elsewhere: a card dragged)
-        if (n.nodeType === 1 && !left.has(n) && n.isConnected && n.matches(ITEMS) &&
-            P.shows(n) && !n.closest(P.POPUPS) && !n.closest(P.LIVE)) added++;
+        if (n.nodeType === 1 && !left.has(n) && n.isConnected &&
+            (n.matches(ITEMS) || alikeItem(n, came)) && P.shows(n) && !n.closest(P.POPUPS) &&
+            !n.closest(P.LIVE)) added++;
       }
     }
     return added;

@@ -326,6 +326,12 @@ class Placing(PageFrames):
         if err is None and res.get("moving"):
             res = await self._standing(frame, expression, res)
             err = res.get("error")
+        if err == "covered" and isinstance(res.get("away"), dict) and not over:
+            # what covers it is held open by the pointer, left over a menu's item by a hover
+            # before: the pointer leaves it, as a person's hand moves off, and it may close
+            await self._hover_over(frame, res["away"])
+            res = await self._uncovered(frame, expression, await self.evaluate(frame, expression))
+            err = res.get("error")
         if err == "covered" and not res.get("hover"):
             res = await self._uncovered(frame, expression, res)
             err = res.get("error")

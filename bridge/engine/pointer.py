@@ -21,6 +21,7 @@ from ..errors import (
 from . import keys, motion, replies, sent, shield
 from .acting import (
     ANSWERS_WAIT,
+    FADING,
     Outcome,
     barrier,
     describe,
@@ -249,11 +250,12 @@ async def shielded(tab: Tab, session: str, what: str, verb: str,
 
 
 GONE = "it is no longer in the page"
+LEFT = (GONE, FADING)
 
 
 def state_said(change: str) -> bool:
     """Whether a change line is one `_report_state` wrote: the element's own state."""
-    return change.startswith(("now ", "value now ")) or change == GONE
+    return change.startswith(("now ", "value now ")) or change in LEFT
 
 
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,
@@ -266,11 +268,20 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     if after.get("connected") is False:  # a Delete, a Close: what it read is of no page
         out.changes.append(GONE)
         return after
+    if after.get("fading") is True:
+        out.changes.append(FADING)
+        return after
     if after.get("anew"):  # (in place of the element, one like it: its state is said)
         out.changes.append("it was drawn anew")
     name = after.get("name")
     if isinstance(name, str) and name and before.get("name") and name != before["name"]:
         out.changes.append(f"now named {quote(shorten(name, 80))}")
+    # (a list that reuses its items by place: the icon clicked now stands in another's,
+    # its first words others; not an item whose count changed: "12 likes")
+    holder, was = after.get("holder"), before.get("holder")
+    if isinstance(holder, str) and holder and isinstance(was, str) and was and \
+            holder.split()[:3] != was.split()[:3]:
+        out.changes.append(f"it now stands in {quote(holder)}")
     # (whether it says it opens a list is what it is, no news: a list it keeps shut beside it
     # that shows as it closes is not a change of it)
     gone = set(before.get("states", [])) - set(after.get("states", [])) - {"haspopup"}
@@ -278,6 +289,9 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     if new or gone:
         out.changes.append("now " + " ".join(sorted(new) or ["not " + s for s in sorted(gone)]))
     if after.get("value") != before.get("value") and after.get("value") is not None:
+        # (said once: a choice a click made in another element said as this field's news)
+        said_beside = f"{quote(str(before.get('name') or ''))} now {after['value']!r}"
+        out.changes[:] = [c for c in out.changes if c != said_beside]
         out.changes.append(f"value now {after['value']!r}")
         out.data["value"] = after["value"]
     return after

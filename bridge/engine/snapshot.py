@@ -113,10 +113,11 @@ def more_rows(role: str, count: int) -> str:
     if role == "items":
         items = f"{count:,} more item{'' if count == 1 else 's'}"
         return f"- [{items} left out; --scope on the list or -v after scrolling shows them]"
-    if role == "beyond":
-        return (f"- [about {count:,} px more of this scroll box below are not in the page yet "
-                "(it draws only what is in view); scrolling it brings them: scroll a ref in "
-                "it, --dy]")
+    if role in ("before", "beyond"):
+        where, dy = ("above", "--dy -N") if role == "before" else ("below", "--dy")
+        return (f"- [about {count:,} px more of this scroll box {where} are not in the page "
+                f"yet (it draws only what is in view); scrolling it brings them: scroll a ref "
+                f"in it, {dy}]")
     rows = f"{count:,} more row{'' if count == 1 else 's'}"
     if role == "unloaded":
         return (f"- [{rows} not in the page yet (aria-rowcount); scrolling the table, or its next "
@@ -234,7 +235,7 @@ def build(lines: list[Line], *, title: str, url: str, new_refs: set[int],
             if not echoes(lines, at):
                 out.append(f"{pad}> {line.name}")
             continue
-        if line.kind == ROW and line.role in ("more", "unloaded", "items", "beyond"):
+        if line.kind == ROW and line.role in ("more", "unloaded", "items", "before", "beyond"):
             out.append(pad + more_rows(line.role, line.more))
             continue
         parts = [f"{pad}- {line.role or 'generic'}"]

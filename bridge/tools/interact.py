@@ -60,8 +60,9 @@ async def fill(call: Call, args: dict[str, Any]) -> Result:
         return await looking.reported(tab, out, args)
 
 
-@tool("type", "Type text at the end of an input, textarea or editable element (a line "
-      "break is pressed as Enter)", TARGET, TEXT, *looking.LOOK, mutating=True)
+@tool("type", "Type text at the end of an input, textarea or editable element, or where "
+      "the page puts the caret as it takes focus (a mask); a line break is pressed as Enter",
+      TARGET, TEXT, *looking.LOOK, mutating=True)
 async def type_(call: Call, args: dict[str, Any]) -> Result:
     async with tab_of(call, args) as tab:
         out = await actions.enter_text(tab, target(args), str(args["text"]), "type")

@@ -201,7 +201,7 @@ async def test_a_field_its_box_draws_over_is_reached_through_the_box(
     assert "Kyoto" in out.did, out.did
     out = await actions.check(tab, parse(ref(shot, "switch", "")), True)
     assert await text_of(tab, "#out") == "notify true"
-    assert out.changes == ["now checked"], out
+    assert out.changes == ["now checked", 'the page now shows "notify true"'], out
 
 
 async def test_a_field_its_box_draws_over_is_pressed_through_the_box_not_its_label(
@@ -239,7 +239,7 @@ async def test_a_switch_drawn_beside_its_words_is_one_line_hinted_by_them(
     assert "clickable" not in shot.text, shot.text
     out = await actions.check(tab, parse("@" + line.split("@")[1].split()[0]), True)
     assert await text_of(tab, "#out") == "dark true"
-    assert out.changes == ["now checked"], out
+    assert out.changes == ["now checked", 'the page now shows "dark true"'], out
 
 
 async def test_a_select_that_draws_its_choice_where_its_placeholder_was_says_the_choice(

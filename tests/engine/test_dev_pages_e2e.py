@@ -129,6 +129,22 @@ async def test_select_types_the_words_into_a_field_that_completes_from_a_list(
     assert await text_of(tab, "#out") == "food Pepper - Red"
 
 
+async def test_the_box_of_an_aria_1_1_combobox_is_no_line_its_field_is_the_combobox(
+        tab: Tab, site: Site) -> None:
+    # (a nameless `combobox [collapsed haspopup]` line, the search field apart under it, and
+    # `select` on the box refused as no element)
+    await goto(tab, site.url("devpages.html"))
+    shot = await tab.snapshot(interactive=True)
+    assert 'searchbox "Search for food"' not in shot.text, shot.text
+    line = line_of(shot, ref(shot, "combobox", "Search for food"))
+    assert line.endswith("[collapsed haspopup]"), shot.text
+    out = await actions.select(tab, parse(ref(shot, "combobox", "Search for food")),
+                               ["Peas - Frozen"])
+    assert await text_of(tab, "#out") == "food Peas - Frozen"
+    assert out.changes.count("value now 'Peas - Frozen'") == 1, out.text()
+    assert not any(c.startswith('"Search for food" now') for c in out.changes), out.text()
+
+
 async def test_a_number_a_style_sheet_writes_into_a_cell_is_read(
         tab: Tab, site: Site) -> None:
     # (GitHub's line numbers, `content: attr(data-line-number)`: "|  | old(); |")

@@ -45,7 +45,7 @@ async def test_a_splitter_a_pad_and_a_slider_move_as_far_as_the_hand_does(
     await dragging.drag_by(tab, target(shot, "clickable", "Sign here"), 120, 20)
     assert await text_of(tab, "#out") == "signed"
     out = await dragging.drag_by(tab, target(shot, "slider", "Level"), 90, 0)
-    assert out.changes[-1] == "value now '50'", out.text()
+    assert "value now '50'" in out.changes, out.text()
 
 
 async def test_what_lies_under_a_drag_s_end_is_judged_before_any_press(

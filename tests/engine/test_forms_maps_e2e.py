@@ -3,14 +3,14 @@ named by the label's words; a survey's next questions laid out see-through below
 that does not scroll are not shown; the controls of a map drawn as one image show in the
 full snapshot as in -i, and one a class marks chosen in a group of its own says so; a seat
 a class and a no-entry pointer mark taken is [disabled]; a field a picker the page lays
-elsewhere writes to is said changed; a map a drag pans says how far its pane moved; on
-both transports."""
+elsewhere writes to is said changed (on a page of many fields, the focused one); a map a
+drag pans says how far its pane moved; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, text_of, watch_listeners
+from pagetools import goto, line_of, ref, text_of, value_of, watch_listeners
 from tabsteward.bridge.engine import actions, dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -102,3 +102,16 @@ async def test_a_map_a_drag_pans_says_how_far_what_it_holds_moved(
     await goto(tab, site.url("formsmaps.html"))
     out = await dragging.drag_by(tab, parse("#map"), -60, 20)
     assert "it stands where it stood; what it holds moved by -60,20" in out.changes, out.text()
+
+
+async def test_on_a_page_of_many_fields_the_focused_one_a_keypad_writes_to_is_said_changed(
+        tab: Tab, site: Site) -> None:
+    # (more fields than the page-wide watch takes: only the one with the focus is watched,
+    # so a keypad's key says what it wrote, and a field far off the page filled says nothing)
+    await watch_listeners(tab)
+    await goto(tab, site.url("keypadform.html"))
+    await actions.click(tab, parse("#amount"))
+    out = await actions.click(tab, parse('loc=clickable "7"'))
+    assert "\"Amount\" now '7'" in out.changes, out.text()
+    assert not any("Reference" in c for c in out.changes), out.text()
+    assert await value_of(tab, "#reference") == "TX-7"

@@ -19,7 +19,7 @@ async def test_a_grids_row_box_clipped_by_its_cell_is_checked_where_its_frame_is
         tab: Tab, site: Site) -> None:
     await goto(tab, site.url("kitpanels.html"))
     out = await actions.check(tab, parse("#bolido"), True)
-    assert out.changes == ["now checked"], out.text()
+    assert out.changes == ["now checked", 'the page now shows "1 selected"'], out.text()
     assert await text_of(tab, "#selected") == "1 selected"
 
 

@@ -175,8 +175,10 @@ async def test_a_drag_to_another_list_reports_the_side_it_landed_on_and_both_lis
                               target(shot, "listitem", onto))
     assert await text_of(tab, "#out") == page
     assert f" {said} " in out.did, out.did
+    # (and the page's line of both lists' orders, rewritten: what the page now shows)
     assert out.changes == [f"it moved to another list, which now reads: {lists[0]}",
-                           f"the list it left now reads: {lists[1]}"]
+                           f"the list it left now reads: {lists[1]}",
+                           f'the page now shows "{page}"'], out.text()
     assert out.data["order"] == lists[0].split(" (")[0].split(" | ")
 
 
@@ -215,7 +217,8 @@ async def test_a_list_that_slides_its_cards_aside_and_lets_the_pointer_through_t
     out = await dragging.drag(tab, target(shot, "button", item), target(shot, "button", onto))
     assert await text_of(tab, "#out") == page
     assert f" {said} " in out.did, out.did
-    assert out.changes == [f"the list now reads: {order}"]
+    assert out.changes == [f"the list now reads: {order}", f'the page now shows "{page}"'], \
+        out.text()
 
 
 async def test_a_card_dropped_on_another_column_lands_where_the_column_made_room(
@@ -229,7 +232,9 @@ async def test_a_card_dropped_on_another_column_lands_where_the_column_made_room
                                           "todo: Write spec, Review parser, Plan sprint")
     assert out.changes == [
         "it moved to another list, which now reads: Fix login bug | Ship v1 | Update docs "
-        "(it is 1 of 3)", "the list it left now reads: Write spec | Review parser | Plan sprint"]
+        "(it is 1 of 3)", "the list it left now reads: Write spec | Review parser | Plan sprint",
+        'the page now shows "done: Fix login bug, Ship v1, Update docs | todo: Write spec, '
+        'Review parser, Plan sprint"'], out.text()
 
 
 async def test_a_drag_near_the_windows_edge_is_made_from_its_middle(
