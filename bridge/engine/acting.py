@@ -41,8 +41,10 @@ LOAD_CAP = 5.0
 NAV_BEGINS = 2.0  # seconds a navigation the action requested may take to begin
 CHOOSER_OPENED = ("it opened a file chooser, which nobody sees; nothing was chosen (to give "
                   "it files, use upload on the same target)")
-# the element acted on is fading out as the action ends (a toast's Close): said so
+# the element acted on is fading out as the action ends (a toast's Close), or shows no more
+# (a menu's item its menu hid by a class): said so
 FADING = "it is fading out of the page"
+HIDDEN = "it is no longer shown"
 ANSWERS_WAIT = 5.0  # seconds a look after an action waits for the data it had the page load
 
 
@@ -76,8 +78,10 @@ def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:
         left = max(0, len(name) - 40) + int(info.get("nameLeft") or 0)
         hint = str(info.get("hint") or "")[:40]
         # an element with no name (a text locator's `<b>Alice</b>`, a row hovered by its
-        # words, a swiped item): its words, then its hint, as its snapshot line says them
-        text = "" if name else " ".join(str(info.get("text") or "").split())
+        # words, a swiped item): its words, then its hint, as its snapshot line says them;
+        # not a text box's, its value (an editor's text read as if its name)
+        text = "" if name or info.get("role") in ("textbox", "searchbox") else \
+            " ".join(str(info.get("text") or "").split())
         return f"@{handle.ref} ({info.get('role') or info.get('tag')}" + (
             f' "{name[:40]}"{left_out(left)}' if name else
             (f" {quote(text[:40])}{left_out(len(text) - 40)}" if text else "") +
@@ -395,8 +399,8 @@ def report_said(found: Any, outcome: Outcome) -> None:
             # (the page's words only inside quotes: its role is one of two, or "dialog")
             role = dialog.get("role") if dialog.get("role") == "alertdialog" else "dialog"
             name = dialog.get("name")
-            if key == "closed":  # (what fades out with it is said so)
-                outcome.changes[:] = [c for c in outcome.changes if c != FADING]
+            if key == "closed":  # (what fades out or hides with it is said so)
+                outcome.changes[:] = [c for c in outcome.changes if c not in (FADING, HIDDEN)]
             outcome.changes.append(f"{verb} the {role}" +
                                    (f" {quote(name)}" if isinstance(name, str) and name else ""))
     shows = found.get("shows")

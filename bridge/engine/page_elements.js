@@ -189,9 +189,7 @@
 
   // The longest name and value a snapshot line shows; the rest is counted, not dropped
   // silently (snapshot.py prints the count, and `text @N` reads the whole).
-  const NAME_MAX = 150;
-  const VALUE_MAX = 300;
-  const PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+  const NAME_MAX = 150, VALUE_MAX = 300, PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
 
   // [the first max UTF-16 units of s, never half a character; how many characters (code
   // points, as Python counts them) were left out]; whole when the mark saying so
@@ -214,13 +212,15 @@
     return was;
   }
 
-  function hiddenForName(el) {
+  // (`inside` a name's element: nor what no one sees there, a heading's see-through anchor
+  // link shown under the pointer, Docusaurus's "Direct link to Requirements")
+  function hiddenForName(el, inside) {
     if (el.getAttribute("aria-hidden") === "true") return true;  // (`hidden`: by its style)
     const cs = getComputedStyle(el);
     if (shownOnHover && (el === shownOnHover || shownOnHover.contains(el)))
       return el !== shownOnHover && cs.display === "none";
     return cs.display === "none" || cs.visibility === "hidden" ||
-      cs.contentVisibility === "hidden" || P.seeThrough(el, cs);
+      cs.contentVisibility === "hidden" || P.seeThrough(el, cs) || (!!inside && cs.opacity === "0");
   }
 
   // Whether the browser shows none of `el`'s content, only its own box: a closed details
@@ -245,7 +245,7 @@
     }
     if (node.nodeType !== 1) return "";
     const el = node;
-    if (SKIP_TAGS.has(el.tagName) || hiddenForName(el)) return "";
+    if (SKIP_TAGS.has(el.tagName) || hiddenForName(el, depth > 0)) return "";
     if (own && own.said !== undefined && depth > 0 && el.matches(CONTROLS) &&
         (own.said || !HAS_WORD.test(el.innerText || ""))) return " ";
     if (own && own.seen && el.tagName === "svg") return "";  // (its title, its label)

@@ -44,9 +44,12 @@
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
       form: formOf(src), box: boxOf(el), text: own === null ? shownText(src) : own,
-      near: nearText(src), holder: holderOf(el, name),
+      near: nearText(src), holder: holderOf(el, name), shown: shownNow(el),
     };
   }
+
+  // Whether the element shows (a menu's item its menu hid by a class once chosen: not)
+  const shownNow = (el) => el.isConnected && el.checkVisibility({ visibilityProperty: true });
 
   // What an element with no name of its own stands in, as a person finds it: the words of
   // the control or the item around it (a chip's delete icon, "Alien"), HOLDER_CHARS at
@@ -234,6 +237,7 @@
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,
       fading: el.isConnected && [...P.fadingOut()].some((f) => f.contains(el)),
+      shown: shownNow(el),
       holder: el.isConnected && !named ? holderOf(el, nameOf(P.namedBy(el, src), role)) : null,
       name: named ? nameOf(P.namedBy(el, src), role) : null, ...found(), inDialog: P.inDialog(),
       armed: secret ? P.armed(secret)[0] : null,

@@ -198,8 +198,13 @@
   // The fields beside the element an action begins on, with their values then (in the
   // first box around it holding any, NEAR_UP boxes up at most, if it holds few: the number a
   // quantity's − and + step): one that changed is said, as a person sees the number change
+  // (an editor too: its words, read cheaply until they changed, Lexical's Clear and Undo)
   const NEAR_UP = 3, NEAR_FIELDS = 4, NEAR = "input:not([type=hidden]):not([type=checkbox])" +
-    ":not([type=radio]):not([type=file]), select, textarea, [role=spinbutton], [role=slider]";
+    ":not([type=radio]):not([type=file]), select, textarea, [role=spinbutton], [role=slider]," +
+    "[contenteditable=true]:not([contenteditable] *)," +
+    "[contenteditable='']:not([contenteditable] *)";
+  const editor = (f) => f.isContentEditable && !/^(?:INPUT|TEXTAREA)$/.test(f.tagName);
+  const read = (f) => editor(f) ? f.textContent : P.valueOf(f, P.roleOf(f));
   let nearAt = new Map();
   // (and on a page of few fields, every one that shows: the one a popup writes to, a date
   // picker's range, the count a passengers' stepper sets; else the one that has the focus)
@@ -215,7 +220,7 @@
     for (let box = el.parentElement, up = 0; box && up < NEAR_UP; up++, box = box.parentElement) {
       const found = [...box.querySelectorAll(NEAR)].filter((f) => !f.contains(el));
       if (found.length > NEAR_FIELDS) break;
-      for (const f of found) if (!offPage(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
+      for (const f of found) if (!offPage(f)) out.set(f, read(f));
       if (found.length) break;
     }
     const all = document.querySelectorAll(NEAR), focused = document.activeElement;
@@ -223,17 +228,17 @@
       ? [...all].filter((f) => f.checkVisibility())
       : focused && focused.matches(NEAR) ? [focused] : [];
     for (const f of more.filter((f) => !offPage(f)))
-      if (f !== el && !f.contains(el) && !out.has(f)) out.set(f, P.valueOf(f, P.roleOf(f)));
+      if (f !== el && !f.contains(el) && !out.has(f)) out.set(f, read(f));
     return out;
   }
   function fieldsChanged() {
     const out = [];
     for (const [f, was] of nearAt) {
-      const now = f.isConnected ? P.valueOf(f, P.roleOf(f)) : was;
+      const now = f.isConnected ? read(f) : was;
       if (now === was || now === null || now === undefined) continue;
       nearAt.set(f, now);
-      const role = P.roleOf(f);
-      out.push([P.nameOf(f, role) || role || "field", cut(String(now), SAID_MAX)[0]]);
+      const role = P.roleOf(f), value = editor(f) ? P.valueOf(f, role) : now;
+      out.push([P.nameOf(f, role) || role || "field", cut(String(value), SAID_MAX)[0]]);
     }
     return out;
   }

@@ -281,6 +281,14 @@
     const r = el.getBoundingClientRect();
     return (r.width <= 1 || r.height <= 1) && !P.keepsField(el);
   }
+  // Whether the words of text `node` inside `clipper` (a box that clipsAll) are out of
+  // sight: those of a panel shut to no height (an accordion's, `max-height: 0`), a drawer
+  // slid out; not a screen reader's words kept in a pixel, which name what they are in
+  // (an icon's "Completed"), unless a live region narrates them (a drag kit's)
+  function clippedText(clipper, node) {
+    const r = clipper.getBoundingClientRect();
+    return r.width > 1 || r.height > 1 || P.liveIn(node);
+  }
   // Whether a box that takes no pointer and hides its overflow holds only what lies wholly
   // outside it: a drawer slid out of its frame (DaisyUI's, its list moved away by a
   // transform), shut until the page slides it in
@@ -416,5 +424,6 @@
   }
 
   Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawn,
-    view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff, overItsWords, parkedBelow });
+    clippedText, view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff,
+    overItsWords, parkedBelow });
 })();

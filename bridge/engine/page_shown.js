@@ -446,10 +446,15 @@
 
   // A text box that is only shown, never typed into: read-only, taking no focus, no field
   // of the browser's (Select2 draws its combobox's choice so).
+  // (nor a list a kit keeps empty, with no size, until it shows options: Lexical's
+  // typeahead menu, on every page of its editor)
   function shownOnly(el, role) {
+    if (LISTS.has(role) && !el.firstElementChild &&
+        ((r) => !r.width || !r.height)(el.getBoundingClientRect())) return true;
     return role === "textbox" && !FIELD_TAGS.has(el.tagName) && !el.isContentEditable &&
       el.getAttribute("aria-readonly") === "true" && !el.hasAttribute("tabindex");
   }
+  const LISTS = new Set(["listbox", "menu", "tree", "grid", "tablist"]);
 
   // never a control, however they listen: a page's parts, a table or its body (DataTables')
   const REGIONS = new Set(["dialog", "alertdialog", "main", "navigation", "banner", "contentinfo",

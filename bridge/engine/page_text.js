@@ -72,6 +72,7 @@
       return d;
     };
     const closed = new Set();  // closed dialogs still laid out
+    const codes = new Map();  // code blocks of numbered lines -> their lines as written
     const apart = [];  // the boxes whose words touch another's
     const spaces = [];  // where in `full` a space keeps them apart (-1: not known)
     const roots = [root];
@@ -109,8 +110,10 @@
         // (a select's words are what it shows: read apart, `selectShows`; a closed dialog a
         // style sheet only made see-through, DaisyUI's, shows none: left out)
         if (closedDialog(n) && displayOf(n) !== "none") closed.add(n);
-        if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT" || closed.has(n))
-          mark(n);
+        const code = n.tagName === "PRE" ? numberedCode(n) : null;
+        if (code !== null) codes.set(n, code);
+        if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT" || closed.has(n) ||
+            code !== null) mark(n);
       }
     }
     if (!onWay.size && !spaces.includes(-1)) {
@@ -136,6 +139,11 @@
       if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName) || closed.has(node)) return;
       const cs = getComputedStyle(node);
       if (cs.display === "none") return;
+      if (codes.has(node)) {
+        push();
+        out.push(codes.get(node));
+        return;
+      }
       if (node.tagName === "SELECT") {
         line += " " + selectShows(node, cs) + " ";
         return;
@@ -162,6 +170,19 @@
     walk(root);
     push();
     return out.join("\n");
+  }
+
+  // A code block drawn as a table of numbered lines (Docusaurus's `showLineNumbers`: a row
+  // a line, its number a cell a counter draws or words one cannot select, a <br> in each):
+  // its lines as written, as its Copy button copies them; null for any other block
+  function numberedCode(pre) {
+    const code = pre.querySelector("code") || pre;
+    const rows = [...code.children].filter((r) => getComputedStyle(r).display === "table-row");
+    if (!rows.length) return null;
+    return rows.map((r) => [...r.childNodes].filter((c) => c.nodeType === 3 ||
+      ((cs) => (cs.userSelect || cs.webkitUserSelect) !== "none")(getComputedStyle(c)))
+      .map((c) => c.textContent).join("")
+      .replace(/\n$/, "")).join("\n");
   }
 
   // What a person sees of a <select>: its choice (a list box: its options), none for one a
@@ -242,18 +263,20 @@
   // (standsApart, or an inline one a margin or padding parts: a chip) holding one but not
   // the other, when no line break is between them (innerText keeps the words of two blocks,
   // two cells, apart itself); else null.
+  // (so is an item of a list laid in a line, a separator a style sheet draws between them:
+  // Wikipedia's `.hlist`, "Chicago · Aurora")
   function boxBetween(a, b, displayOf) {
     let box = null;
+    const apart = (n) => standsApart(displayOf(n)) || n.tagName === "LI" ||
+      P.boxedInline(getComputedStyle(n));
     let n = b.parentNode;
     for (; n && n.nodeType === 1 && !n.contains(a); n = n.parentNode) {
-      const d = displayOf(n);
-      if (breaksLine(d)) return null;
-      if (standsApart(d) || P.boxedInline(getComputedStyle(n))) box = n;
+      if (breaksLine(displayOf(n))) return null;
+      if (apart(n)) box = n;
     }
     for (let m = a.parentNode; m && m !== n && m.nodeType === 1; m = m.parentNode) {
-      const d = displayOf(m);
-      if (breaksLine(d)) return null;
-      if (standsApart(d) || P.boxedInline(getComputedStyle(m))) box = m;
+      if (breaksLine(displayOf(m))) return null;
+      if (apart(m)) box = m;
     }
     return box;
   }
@@ -305,13 +328,22 @@
         return;
       }
       if (tag === "BR") { push(); return; }
+      // (a check box in a list item: a task's, ticked or not as GitHub's task lists say)
+      if (tag === "INPUT" && el.type === "checkbox") {
+        line += el.checked ? "[x] " : "[ ] ";
+        return;
+      }
       if (tag === "LI") {
         const marker = listMarker(el);
         push();
         line = "  ".repeat(Math.max(0, listDepth - 1)) +
           (marker === "\u2022" ? "-" : marker) + " ";
       }
-      if (tag === "PRE") { push(); out.push("```\n" + el.innerText + "\n```"); return; }
+      if (tag === "PRE") {
+        push();
+        out.push("```\n" + (numberedCode(el) ?? el.innerText) + "\n```");
+        return;
+      }
       const mark = MARKS[tag] && clean(el.innerText) ? MARKS[tag] : "";
       if (mark) {
         line += mark + clean(el.innerText) + mark;
@@ -322,7 +354,9 @@
       if (block && tag !== "LI" && !MARKED.test(line.trimStart())) push();
       const nextDepth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
       const root = el.shadowRoot || el;
-      for (let c = root.firstChild; c; c = c.nextSibling) md(c, nextDepth);
+      // (a closed details shows its summary alone)
+      const only = tag === "DETAILS" && !el.open ? P.summaryOf(el) || el : null;
+      for (let c = root.firstChild; c; c = c.nextSibling) if (!only || c === only) md(c, nextDepth);
       if (tag === "TD" || tag === "TH") line += " | ";
       if (block) push();
     }

@@ -60,8 +60,7 @@
     let consumed = 0; // > 0 while inside an element whose text is its name
     let face = null;  // the control whose inside is walked: {name, range, value, whole, role}
     let count = 0, refCount = 0;  // nodes visited, rows with a ref so far
-    const limit = opts.maxNodes || 200000;
-    const handlers = listened(opts.hook);
+    const limit = opts.maxNodes || 200000, handlers = listened(opts.hook);
     const at = (depth) => interactiveOnly ? 0 : depth;  // -i: indented only under containers
     let tr = null;  // the table row being read: {cells, cur (the open cell's text or null)}
     // open containers: {start, refs, name, nameAt, lead (names of refs before its words), said}
@@ -73,10 +72,10 @@
     // the innermost container is named by the words `t` (said by the line at `at`) after
     // its refs' names before them, unless such a name repeats them (a link "Grace" before
     // "Grace wrote"): words alone
-    const nameBox = (t, line) => {
+    const nameBox = (t, line, heading = false) => {  // (`heading`: a heading's words)
       const box = boxes[boxes.length - 1];
       const lead = box.lead && !sharesWords(box.lead, t) ? box.lead : "";
-      Object.assign(box, { name: lead + t, nameAt: line });
+      Object.assign(box, { name: lead + t, nameAt: line, heading });
     };
     zonesFor([handlers, listened(opts.hook, "drop")]);
 
@@ -111,12 +110,15 @@
       if (!box.name || refCount === box.refs || !small(el, role)) return;
       const name = box.name.replace(MARKER_AT, "");
       // one ref and no words but its own (a headline's link), one line holding all the rest
-      // (a dialog in the box that places it), or a field's label: it would only repeat it
+      // (a dialog in the box that places it), a field's label, or a heading beside its
+      // anchor or edit links alone (GitHub's, MediaWiki's): it would only repeat it
       const lone = refCount - box.refs === 1 && !box.said, first = rows[box.start];
       const only = lone && rows.slice(box.start).find((r) => r[1] === 0);
       if ((only && only[3] && clean(name) === clean(only[3])) || (first && first[1] === 1 &&
           rows.slice(box.start + 1).every((r) => r[0] > first[0])) ||
-          P.labelsField(rows, box.start, name)) return;
+          P.labelsField(rows, box.start, name) || (box.heading && !interactiveOnly &&
+          rows.slice(box.start).every((r, i) => i + box.start === box.nameAt ||
+            (r[1] === 0 && r[2] === "link")))) return;
       if (!interactiveOnly) {
         const [gone] = rows.splice(box.nameAt, 1);  // a heading's lines move up with it
         for (let i = box.nameAt; gone[1] === 1 && i < rows.length && rows[i][0] > gone[0]; i++)
@@ -214,8 +216,8 @@
     function visit(node, depth) {
       if (++count > limit) return;
       if (node.nodeType === 3) {
-        // (a row's words as a person sees them; no live narration a box clips away: dnd kits')
-        if (!textVisible || (tr && hoverOnly) || (clipper && P.liveIn(node))) return;
+        // (a row's words as a person sees them; none a box clips away: page_scroll.js)
+        if (!textVisible || (tr && hoverOnly) || (clipper && P.clippedText(clipper, node))) return;
         if (tr) {
           if (tr.cur !== null) tr.cur += node.data;
           else if (node.data.trim()) {
@@ -351,8 +353,7 @@
         const wasFace = face;
         face = { name: row[3], range: RANGES.has(role), value: row[6], role, el,
                  whole: WHOLE.has(role) };
-        if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT")
-          walkChildren(el, depth + 1);
+        if (tag !== "SELECT" && tag !== "TEXTAREA" && tag !== "INPUT") walkChildren(el, depth + 1);
         face = wasFace;
         if (fromContent) consumed--;
         return;
@@ -422,7 +423,7 @@
           const states = statesOf(el, role);
           const line = namedRow([depth, 1, "heading", "", idOf(el), states.join(" ")], el, role,
                               0);
-          if (line[3] && unnamed()) nameBox(line[3], rows.length);
+          if (line[3] && unnamed()) nameBox(line[3], rows.length, true);
           rows.push(line);
           consumed++;
           walkChildren(el, depth + 1);
@@ -490,8 +491,7 @@
     if (start) walk(start, 0);
     flush();
     return {
-      url: location.href, title: document.title, rows, modal: !!modal,
-      truncated: count > limit,
+      url: location.href, title: document.title, rows, modal: !!modal, truncated: count > limit,
       scroll: [scrollX, scrollY, document.documentElement.scrollHeight, innerHeight],
     };
   }

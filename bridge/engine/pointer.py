@@ -22,6 +22,7 @@ from . import keys, motion, replies, sent, shield
 from .acting import (
     ANSWERS_WAIT,
     FADING,
+    HIDDEN,
     Outcome,
     barrier,
     describe,
@@ -250,7 +251,7 @@ async def shielded(tab: Tab, session: str, what: str, verb: str,
 
 
 GONE = "it is no longer in the page"
-LEFT = (GONE, FADING)
+LEFT = (GONE, FADING, HIDDEN)
 
 
 def state_said(change: str) -> bool:
@@ -270,6 +271,9 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
         return after
     if after.get("fading") is True:
         out.changes.append(FADING)
+        return after
+    if after.get("shown") is False and before.get("shown") is True and not after.get("anew"):
+        out.changes.append(HIDDEN)
         return after
     if after.get("anew"):  # (in place of the element, one like it: its state is said)
         out.changes.append("it was drawn anew")

@@ -98,6 +98,7 @@ async def test_the_read_after_input_gives_the_states_and_value_the_element_s_inf
         assert state.pop("name") in (None, info["name"]), name
         assert state.pop("armed") is None, name  # (asked with the hook's secret only)
         assert state.pop("fading") is False, name  # (none fades out)
+        assert state.pop("shown") == info["shown"], name
         assert state.pop("holder") in (None, info["holder"]), name
         assert state == {k: info[k] for k in ("states", "value", "checked", "connected")}, name
     assert both[2][1]["states"] == ["checked"]

@@ -4,7 +4,9 @@ clock's tick); an alert said before and hidden from assistive technology while a
 open is not said again as it shows; a field a kit hides for its form's sake is no news;
 an icon whose item the page reuses for another entry says so; a toast fading out says
 so; a screen reader's announcement kept in a pixel is no text of the snapshot; cards a
-Load more adds to a grid of boxes are items added; on both transports."""
+Load more adds to a grid of boxes are items added; an editor a button changed is said
+changed; an item its menu hides as it is chosen says so, and an empty list of no size is no
+control; on both transports."""
 
 from __future__ import annotations
 
@@ -114,3 +116,21 @@ async def test_cards_a_load_more_adds_to_a_grid_of_boxes_are_items_added(
     await opened(tab, site)
     out = await actions.click(tab, parse("#more"))
     assert out.changes == ["3 items added to a list"], out.text()
+
+
+async def test_an_editor_a_button_changed_is_said_changed(tab: Tab, site: Site) -> None:
+    # (Lexical's Clear and Undo: a textarea's change was said, an editor's not)
+    await opened(tab, site)
+    out = await actions.click(tab, parse("#clear-story"))
+    assert "\"Story\" now ''" in out.changes, out.text()
+
+
+async def test_an_item_its_menu_hides_as_it_is_chosen_says_so_and_an_empty_list_is_none(
+        tab: Tab, site: Site) -> None:
+    # (a block editor's "/" menu hidden by a class: the click said nothing; Lexical's empty
+    # typeahead list of no size listed on every page of the editor, refused as hidden)
+    await opened(tab, site)
+    shot = await tab.snapshot(interactive=True)
+    assert "Typeahead menu" not in shot.text, shot.text
+    out = await actions.click(tab, parse("#h1"))
+    assert out.changes == ["it is no longer shown"], out.text()

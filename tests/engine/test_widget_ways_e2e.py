@@ -7,7 +7,8 @@ words far down a long page is found in them; a control a dialog covers keeps its
 the dialog's own of its name; marks kits give by data attributes, a button's shown value
 beside the label that names it, and what a control shows hidden from assistive technology
 are read; a menu a hover left open over an element is left by the pointer before its click;
-words a padding holds apart name a control apart; on both transports."""
+words a padding holds apart name a control apart; an editor with no name is not named by its
+words in reports; on both transports."""
 
 from __future__ import annotations
 
@@ -149,3 +150,13 @@ async def test_words_a_padding_holds_apart_name_a_control_apart(tab: Tab, site: 
     assert ref(shot, "clickable", "10 Downing Street London, UK"), shot.text
     await actions.click(tab, parse('loc=text "Downing Street London"'))
     assert await text_of(tab, "#out") == "chose Downing Street"
+
+
+async def test_an_editor_with_no_name_is_not_named_by_its_words_in_reports(
+        tab: Tab, site: Site) -> None:
+    # (Slate, Draft: `typed into @4 (textbox "The quick brown fox")`, a name no locator takes)
+    await opened(tab, site)
+    await actions.enter_text(tab, parse("#slate"), "The quick brown fox", "fill")
+    out = await actions.enter_text(tab, parse("#slate"), " jumps", "type")
+    assert "quick" not in out.did, out.did
+    assert out.changes[0] == "value now 'The quick brown fox jumps'", out.text()
