@@ -176,9 +176,10 @@
   // a line, its number a cell a counter draws or words one cannot select, a <br> in each):
   // its lines as written, as its Copy button copies them; null for any other block
   function numberedCode(pre) {
-    const code = pre.querySelector("code") || pre;
-    const rows = [...code.children].filter((r) => getComputedStyle(r).display === "table-row");
-    if (!rows.length) return null;
+    const code = pre.querySelector("code") || pre, first = code.firstElementChild;
+    const row = (r) => getComputedStyle(r).display === "table-row";
+    if (!first || !row(first)) return null;  // (its first line says: a token's span is none)
+    const rows = [...code.children].filter(row);
     return rows.map((r) => [...r.childNodes].filter((c) => c.nodeType === 3 ||
       ((cs) => (cs.userSelect || cs.webkitUserSelect) !== "none")(getComputedStyle(c)))
       .map((c) => c.textContent).join("")
