@@ -109,7 +109,7 @@
         if (n.shadowRoot) roots.push(n.shadowRoot);
         // (a select's words are what it shows: read apart, `selectShows`; a closed dialog a
         // style sheet only made see-through, DaisyUI's, shows none: left out)
-        if (closedDialog(n) && displayOf(n) !== "none") closed.add(n);
+        if ((closedDialog(n) && displayOf(n) !== "none") || unseenWords(n)) closed.add(n);
         const code = n.tagName === "PRE" ? numberedCode(n) : null;
         if (code !== null) codes.set(n, code);
         if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT" || closed.has(n) ||
@@ -170,6 +170,19 @@
     walk(root);
     push();
     return out.join("\n");
+  }
+
+  // Words kept for screen readers only, which innerText reads and no one sees: a box its
+  // class calls so (sr-only, visually-hidden, a skip or jump link) that a pixel holds or
+  // that lies off the page until focused (GitHub's "Footnotes", Wikipedia's "Jump to
+  // content", "Skip to main content")
+  const SR_CLASS = new RegExp("(?:^|[\\s_-])(?:sr|visually|screen-?reader|a11y|skip|jump|" +
+    "off-?screen)(?:[\\s_-]|$)|visuallyhidden|sronly", "i");
+  function unseenWords(n) {
+    if (!SR_CLASS.test(typeof n.className === "string" ? n.className : "")) return false;
+    const r = n.getBoundingClientRect();
+    return r.right + scrollX <= 0 || r.bottom + scrollY <= 0 ||
+      P.clipsAll(n, getComputedStyle(n));
   }
 
   // A code block drawn as a table of numbered lines (Docusaurus's `showLineNumbers`: a row
@@ -311,7 +324,8 @@
       if (node.nodeType !== 1) return;
       const el = node;
       const tag = el.tagName;
-      if (SKIP_TAGS.has(tag) || hiddenForName(el) || leaving.has(el) || closedDialog(el)) return;
+      if (SKIP_TAGS.has(tag) || hiddenForName(el) || leaving.has(el) || closedDialog(el) ||
+          unseenWords(el)) return;
       if (/^H[1-6]$/.test(tag)) {
         push();
         line = "#".repeat(+tag[1]) + " " + clean(el.innerText);

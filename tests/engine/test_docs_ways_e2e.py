@@ -2,7 +2,8 @@
 heading; a heading's see-through anchor link is no part of its name; an accordion's answer
 shut to no height shows no words; a screen reader's words for an icon still name it; a code
 block of numbered lines reads as written, and the items of a list laid in a line apart;
-markdown says a task's tick and leaves a closed details shut; on both transports."""
+markdown says a task's tick and leaves a closed details shut; the page's text leaves out
+words kept for screen readers; on both transports."""
 
 from __future__ import annotations
 
@@ -76,3 +77,14 @@ async def test_markdown_says_a_tasks_tick_and_leaves_a_closed_details_shut(
     assert "- [ ] Plugins" in res.text, res.text
     assert "Advanced usage" in res.text, res.text
     assert "WIDGET_HOME" not in res.text, res.text
+
+
+async def test_the_pages_text_leaves_out_words_kept_for_screen_readers(
+        tab: Tab, site: Site) -> None:
+    # (GitHub's sr-only "Footnotes", a skip link above the page: printed as the page's words)
+    await goto(tab, site.url("docsways.html"))
+    for markdown in (False, True):
+        res = await run_tool(tab, "text", markdown=markdown)
+        assert "Footnotes" not in res.text, res.text
+        assert "Skip to main content" not in res.text, res.text
+        assert "Run the installer." in res.text, res.text
