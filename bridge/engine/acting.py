@@ -403,6 +403,18 @@ def report_said(found: Any, outcome: Outcome) -> None:
                 outcome.changes[:] = [c for c in outcome.changes if c not in (FADING, HIDDEN)]
             outcome.changes.append(f"{verb} the {role}" +
                                    (f" {quote(name)}" if isinstance(name, str) and name else ""))
+    listed = found.get("listed")
+    if isinstance(listed, dict) and isinstance(listed.get("items"), int) and listed["items"] > 0:
+        # (a menu or a list of options that came: the page's words only inside quotes)
+        menu = listed.get("role") == "menu"
+        name, count = listed.get("name"), listed["items"]
+        outcome.changes.append(
+            f"opened the {'menu' if menu else 'list'}" +
+            (f" {quote(name)}" if isinstance(name, str) and name else "") +
+            f" of {count} {'item' if menu else 'option'}{'' if count == 1 else 's'}")
+        outcome.data["listed"] = {"role": "menu" if menu else "listbox",
+                                  "name": name if isinstance(name, str) else "",
+                                  "items": count}
     shows = found.get("shows")
     if isinstance(shows, str) and shows:
         outcome.changes.append(f"shows the tooltip {quote(shows)}")
@@ -434,11 +446,46 @@ def report_said(found: Any, outcome: Outcome) -> None:
     if isinstance(items, int) and items > 0:  # (a Load more's results, a cart's new line)
         outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list")
         outcome.data["items_added"] = items
+    gone = found.get("gone")
+    if isinstance(gone, int) and gone > 0:  # (a filter's results narrowing, a row deleted)
+        outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list")
+        outcome.data["items_removed"] = gone
+    sorted_ = found.get("sorted")
+    if isinstance(sorted_, int) and sorted_ > 1:  # (a sort moving a table's rows)
+        outcome.changes.append(f"the page put {sorted_} rows or items in another order")
+        outcome.data["reordered"] = sorted_
     came = _words_cut(found.get("came"))
     if came:  # (words a plain box took on, which no live region announced)
         outcome.changes.append("the page now shows " + ", ".join(
             quote(words) + left_out(left) for words, left in came))
         outcome.data["came"] = [words for words, _ in came]
+    _report_parts(found.get("parts"), outcome)
+
+
+def list_opened(change: str) -> bool:
+    """Whether a change line says a menu or a list of options came (`report_said`)."""
+    return change.startswith(("opened the menu", "opened the list"))
+
+
+def _report_parts(parts: Any, outcome: Outcome) -> None:
+    """Parts of a form that came (a checkout's next step, an address added): their heading
+    and their fields, by name (page_watch.js `formPart`)."""
+    said = []
+    for part in parts if isinstance(parts, list) else ():
+        if not isinstance(part, dict) or not isinstance(part.get("fields"), list):
+            continue
+        fields = [f for f in part["fields"] if isinstance(f, str)]
+        more = part["more"] if isinstance(part.get("more"), int) else 0
+        lead = part.get("lead") if isinstance(part.get("lead"), str) else ""
+        if not fields:
+            continue
+        said.append({"heading": lead, "fields": fields, "more": max(0, more)})
+        outcome.changes.append(
+            (f"the page now shows {quote(lead)} with " if lead else "the page now shows ") +
+            ("the field " if len(fields) == 1 and not more else "the fields ") +
+            ", ".join(quote(f) for f in fields) + (f" and {more} more" if more > 0 else ""))
+    if said:
+        outcome.data["parts"] = said
 
 
 _STATES = re.compile(r"[a-z]+(?: [a-z]+)*")

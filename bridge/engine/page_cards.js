@@ -75,10 +75,16 @@
 
   // Whether a box's words are the name or the value of a field among its lines (`rows`
   // from `start`): the label written beside that field or the choice drawn over it, not the
-  // box's title (a row of labelled fields, Material's, Vuetify's, MUI's, is no card)
+  // box's title (a row of labelled fields, Material's, Vuetify's, MUI's, is no card); or
+  // words under its one field, named (at `nameAt`, after it): the error or help beneath a
+  // field in the box that holds it with its label (react-hook-form's "Enter a valid email")
   const FIELDS = new Set(["textbox", "searchbox", "checkbox", "switch", "radio", "combobox",
     "slider", "spinbutton", "listbox"]);
-  function labelsField(rows, start, name) {
+  function labelsField(rows, start, name, nameAt) {
+    const refs = rows.slice(start).filter((r) => r[1] === 0);
+    if (refs.length === 1 && FIELDS.has(refs[0][2]) && refs[0][3] &&
+        rows.indexOf(refs[0]) < nameAt) return true;  // (a named one: an unnamed box's
+    // words after it name its card, a to-do's "Walk the dog")
     const words = P.clean(name).toLowerCase();
     const same = (w) => P.clean(String(w || "")).toLowerCase() === words;
     // (or begin with a text field's name: its help beneath it, MUI's "We never share it")
@@ -148,9 +154,25 @@
   // parts in as they are scrolled to (AOS) keeps them so until then; one that does not
   // scroll (a survey of one question at a time) keeps its next ones out of sight.
   // (so is a message the page faded out and left in place, its box see-through: a toast)
-  const seeThrough = (el, cs) => ((cs.opacity === "0" && cs.pointerEvents === "none") ||
-    (el.matches(FADED) && !el.checkVisibility({ opacityProperty: true }))) &&
+  // (not a form's own check box or field drawn by the boxes beside it: a label's click
+  // reaches it, Shoelace's; nor a box a pixel wide kept for screen readers, which holds
+  // the field a kit draws as a box beside it, PrimeVue's)
+  const seeThrough = (el, cs) => ((cs.opacity === "0" && cs.pointerEvents === "none" &&
+    !FORM_FIELDS.has(el.tagName) && !((r) => r.width <= 1 || r.height <= 1)(
+      el.getBoundingClientRect())) ||
+    (el.matches(FADED) && !el.checkVisibility({ opacityProperty: true }) && !fadingIn(el))) &&
     !el.contains(document.activeElement) && (P.inViewport(el) || keptStill());
+  const FORM_FIELDS = new Set(["INPUT", "SELECT", "TEXTAREA"]);
+  // (nor a message fading in, see-through on its first frames: Shoelace's toast, whose
+  // animation runs on the box around it)
+  const FADE_UP = 4;
+  function fadingIn(el) {
+    for (let n = el, up = 0; n && up < FADE_UP; n = P.composedParent(n), up++) {
+      if (n.nodeType === 1 && n.getAnimations().some((a) => a.playState === "running" ||
+          a.pending)) return true;
+    }
+    return false;
+  }
   const FADED = "[role=alert], [role=status], [aria-live=polite], [aria-live=assertive]";
   const keptStill = () => [document.documentElement, document.body].some((n) => !!n &&
     /^(?:hidden|clip)$/.test(getComputedStyle(n).overflowY));
@@ -194,7 +216,12 @@
     return null;
   }
 
-  Object.assign(P, { boxable, small, holdsContent, labelsField, sliderTrack, hoverControl,
-                    blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox, currentItem,
-                    ownRow, boxedInline });
+  // Whether a box names itself (aria-label, aria-labelledby): a group of a page's radios so
+  // named ("Size", Bootstrap's btn-group) is a line over them, as a fieldset is
+  const namedBox = (el) => !!(el.getAttribute("aria-label") || "").trim() ||
+    el.hasAttribute("aria-labelledby");
+
+  Object.assign(P, { namedBox, boxable, small, holdsContent, labelsField, sliderTrack,
+                    hoverControl, blankInLabel, clickedIcon, holdsLabel, seeThrough, drawnBox,
+                    currentItem, ownRow, boxedInline });
 })();

@@ -22,7 +22,10 @@
   let zones = null;
 
   function sortableList(el) {
-    if (!el || el.tagName === "TABLE") return false;  // a sortable table sorts its columns
+    // (a sortable table sorts its columns; a row listening for drops, each of PrimeVue's,
+    // holds cells, no items)
+    if (!el || el.tagName === "TABLE" || el.tagName === "TR" || el.getAttribute("role") === "row")
+      return false;
     return ((typeof el.className === "string" && SORTABLE.test(el.className)) ||
       (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1 &&
        !el.isContentEditable && !filesZone(el)) ||

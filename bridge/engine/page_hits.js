@@ -69,10 +69,10 @@
       if (n === el) return true;
     }
     // a control that lets the pointer through to its own box (Vuetify's select field, the
-    // button in the shadow root of Ionic's segment button): the box's click is the
-    // control's, as the page means it
-    const up = composedParent(el), upper = up && composedParent(up);
-    return (hit === up || hit === upper) && getComputedStyle(el).pointerEvents === "none";
+    // button in the shadow root of Ionic's segment button), not the page's: the box's click
+    const up = composedParent(el), upper = up && composedParent(up);  // is the control's
+    return (hit === up || hit === upper) && getComputedStyle(el).pointerEvents === "none" &&
+      hit !== document.body && hit !== document.documentElement;
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.

@@ -135,7 +135,11 @@
   function focusedInfo() {
     let el = document.activeElement;
     while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
-    if (!el || el === document.body || el === document.documentElement) return null;
+    if (!el || el === document.body || el === document.documentElement) {
+      invalidStart();  // (keys the page itself takes: what they change is watched too)
+      saidStart(null);
+      return null;
+    }
     if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { frame: idOf(el) };
     return info(idOf(el));
   }
@@ -248,30 +252,57 @@
   // its children, a list's row its framework renders again): the one element of its tag,
   // role and name the helper had not met as the action began (a like one the page had then
   // is another: a second box named "☐"), its state as inputState reads it and its id; null
-  // when none or several (LOOK_ANEW of its tag read at most)
+  // when none or several (LOOK_ANEW of its tag read at most). One whose card's words its
+  // ref's locator gave (`in "Alice"`) stands in that card, and may have a new name there
+  // (a mail's star titled "Starred" now); never one in another card (a list drawn anew
+  // from its state: the one star still "Not starred" is another mail's)
   const LOOK_ANEW = 3000;
   let metBefore = 0;  // the ids the helper had given as the action began (`info`)
-  function drawnAnew(tag, role, name) {
-    if (!/\p{L}/u.test(name)) return null;  // (a glyph's name, "☐" then "☑", is no one's)
-    let found = null, looked = 0;
+  function drawnAnew(tag, role, name, words) {
+    if (!words && !/\p{L}/u.test(name)) return null;  // (a glyph's name, "☐" then "☑")
+    const found = [], renamed = [];
+    let looked = 0;
     for (const n of document.getElementsByTagName(tag)) {
       if (++looked > LOOK_ANEW) return null;
       if (P.idKnown(n) && P.idKnown(n) < metBefore) continue;
       const src = stoodFor(n);
-      if (roleOf(src) !== role || nameOf(P.namedBy(n, src), role) !== name) continue;
-      if (found) return null;
-      found = n;
+      if (roleOf(src) !== role || (words && !standsIn(n, words, role))) continue;
+      (nameOf(P.namedBy(n, src), role) === name ? found : renamed).push(n);
+      if (found.length > 1) return null;
     }
-    if (!found) return null;
-    const src = stoodFor(found);
-    return { id: idOf(found), states: statesOf(src, role), value: valueOf(src, role),
-             checked: src.checked === undefined ? null : src.checked, connected: true };
+    const el = found[0] || (words && renamed.length === 1 ? renamed[0] : null);
+    if (!el) return null;
+    const src = stoodFor(el);
+    return { id: idOf(el), states: statesOf(src, role), value: valueOf(src, role),
+             checked: src.checked === undefined ? null : src.checked, connected: true,
+             name: nameOf(P.namedBy(el, src), role) };
+  }
+  // Whether a box around n has words beginning with `words` before it holds another element
+  // like n (its card, not the list of cards)
+  const CARD_TEXTS = 50;
+  function standsIn(n, words, role) {
+    const want = clean(words);
+    for (let a = n.parentElement; a && a !== document.body; a = a.parentElement) {
+      if ([...a.getElementsByTagName(n.tagName)].some((m) => m !== n &&
+          roleOf(stoodFor(m)) === role)) return false;
+      const texts = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+      for (let t = texts.nextNode(), k = 0; t && k < CARD_TEXTS; t = texts.nextNode(), k++)
+        if (clean(t.data).startsWith(want)) return true;
+    }
+    return false;
   }
 
   // What the page replied to an action beyond its element's state (a key's, with no element
   // read back): the fields it found invalid, and what its live regions said
   function replied() {  // (and whether the dialog the action began in still shows)
     return { ...found(), inDialog: P.inDialog() };
+  }
+
+  // A look right after an action in one read: the ms the page's animations have left
+  // (motionLeft), else, none running, [what the page replied] (`replied`)
+  function stillThenReplied(cap) {
+    const left = P.motionLeft(cap);
+    return left > 0 ? left : [replied()];
   }
 
   // The fields found invalid and what the page said, less the words a field's error says
@@ -301,6 +332,6 @@
     };
   }
 
-  Object.assign(P, { info, inputState, replied, focusedInfo, aim, commonTarget, state,
-    drawnAnew });
+  Object.assign(P, { info, inputState, replied, stillThenReplied, focusedInfo, aim,
+                    commonTarget, state, drawnAnew });
 })();

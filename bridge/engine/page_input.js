@@ -42,6 +42,12 @@
   // "gone", or why it takes no text ("readonly", "disabled", "not-text:<type or tag>").
   const NO_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file",
                            "range", "color", "hidden"]);
+  const BLOCKS = "p, h1, h2, h3, h4, h5, h6, li, blockquote, pre, div";
+  function emptyBlockAt(editor, range) {
+    const at = range.startContainer;
+    const block = (at.nodeType === 1 ? at : at.parentElement).closest(BLOCKS);
+    return !!block && block !== editor && editor.contains(block) && !block.textContent.trim();
+  }
   function prepare(id, mode) {
     const el = get(id);
     if (!el) return "gone";
@@ -80,13 +86,20 @@
       return "ok:" + Math.max(0, el.maxLength - kept);
     }
     if (el.isContentEditable) {
-      el.focus();
       const sel = el.ownerDocument.getSelection();
-      const range = el.ownerDocument.createRange();
-      range.selectNodeContents(el);
-      if (mode !== "fill") range.collapse(false);
-      sel.removeAllRanges();
-      sel.addRange(range);
+      // (typed where the caret is when the editor has focus and its page put the caret in
+      // an empty block: the heading a slash command or a toolbar made, TipTap's; not at its
+      // end, an empty paragraph the editor keeps after it)
+      const kept = mode !== "fill" && el.getRootNode().activeElement === el &&
+        sel.rangeCount > 0 && sel.isCollapsed && emptyBlockAt(el, sel.getRangeAt(0));
+      el.focus();
+      if (!kept) {
+        const range = el.ownerDocument.createRange();
+        range.selectNodeContents(el);
+        if (mode !== "fill") range.collapse(false);
+        sel.removeAllRanges();
+        sel.addRange(range);
+      }
       // a segment of a date or a time (React Aria's): it takes a key at a time, and the
       // page moves focus on to the next segment as one is full
       return roleOf(el) === "spinbutton" ? "keys" : "ok";

@@ -429,16 +429,31 @@
         while (el && up++ < PIECE_UP && !holds(el)) el = el.parentElement;
         if (!el || !holds(el)) return true;
       }
-      el = shownFor(el);
+      const control = slottedControl(n);
+      el = control || shownFor(el);
       if (seen.has(el)) return true;
       seen.add(el);
       if (!(el.checkVisibility ? el.checkVisibility({ visibilityProperty: true })
                                : el.getClientRects().length)) return true;
-      (clean(el.textContent).toLowerCase() === want ? whole : part).push(el);
+      const text = control ? P.textOf(control, 1) : el.textContent;
+      (clean(text).toLowerCase() === want ? whole : part).push(el);
       return whole.length < 400;
     });
     const found = whole.length ? whole : part;
     return (within ? inCards(found, within) : found.map(idOf)).slice(0, max);
+  }
+
+  // The control in a web component's shadow root that words slotted into it stand in (its
+  // native button, which the snapshot's ref is), SLOT_UP boxes up at most; else null (a
+  // control around them outside a shadow root comes first)
+  const SLOT_UP = 4;
+  function slottedControl(n) {
+    for (let m = P.composedParent(n), up = 0; m && up < SLOT_UP; m = P.composedParent(m), up++) {
+      if (m.nodeType !== 1 || !m.matches(P.CONTROLS)) continue;
+      return m.getRootNode() instanceof ShadowRoot && m.getRootNode() !== n.getRootNode()
+        ? m : null;
+    }
+    return null;
   }
 
   // The box a person sees for words kept for screen readers only (a calendar's "December

@@ -16,8 +16,15 @@
   // the words of each region when the action began (saidStart), and how many elements it
   // held then (a toast stacked is one more; a status line's words rewritten are not)
   let before = new Map(), held = new WeakMap();
+  // (and those that hid themselves from assistive technology then: one that lifts its own
+  // aria-hidden says its words as it does, Shoelace's toast shown a frame after it came)
+  const muted = new WeakSet();
   const kept = (now) => {
-    for (const el of now.keys()) held.set(el, el.getElementsByTagName("*").length);
+    for (const el of now.keys()) {
+      held.set(el, el.getElementsByTagName("*").length);
+      if (el.getAttribute("aria-hidden") === "true") muted.add(el);
+      else muted.delete(el);
+    }
     return now;
   };
 
@@ -171,7 +178,9 @@
   // An action begins (info() begins every one, on its element): what the regions say now,
   // and the dialog the element is in, or the modal one, if one shows
   let dialogAt = null;
+  let startedOn = null;  // the element the action began on
   function saidStart(el) {
+    startedOn = el;
     P.watchStart(el);
     before = kept(regions());
     nearAt = nearFields(el);
@@ -280,6 +289,23 @@
     return null;
   }
 
+  // A menu or a list of options that shows now and did not as the action began (a button
+  // opening its menu that says nothing of it, Material's; suggestions a field's typing
+  // brought): its role, name and how many items it holds, for the report
+  const ITEMS_OF = "[role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option]";
+  function listCame(pops) {
+    for (const p of pops) {
+      // (not the one whose item the action chose in: a select's list)
+      if (popupsAt.has(p) || !p.matches("[role=menu], [role=listbox]") ||
+          p.closest("[aria-hidden=true]") || [...pops].some((o) => o !== p && o.contains(p)) ||
+          (startedOn && startedOn.isConnected && p.contains(startedOn))) continue;
+      const role = P.roleOf(p);
+      const items = [...p.querySelectorAll(ITEMS_OF)].filter(shows).length;
+      if (items) return { role, name: P.nameOf(p, role) || "", items };
+    }
+    return null;
+  }
+
   // Whether the dialog the last action's element was in, shown as it ended, went since
   // (a kit's that starts to fade out frames later: Vue's transition): its role and name
   function dialogLater() {
@@ -302,10 +328,11 @@
     const had = count(before), has = count(now);
     const said = [];
     for (const [el, words] of now) {
-      const was = before.get(el) || "";
-      if (!words || words === was || has.get(words) <= (had.get(words) || 0) ||
+      const lifted = muted.has(el) && el.getAttribute("aria-hidden") !== "true";
+      const was = lifted ? "" : before.get(el) || "";
+      if (!words || words === was || (!lifted && has.get(words) <= (had.get(words) || 0)) ||
           el.closest("[aria-hidden=true]")) continue;
-      if (!before.has(el)) {  // a region that came, or showed, since
+      if (!before.has(el) || lifted) {  // a region that came, or showed, since
         const pop = el.parentElement && el.parentElement.closest(POPUPS);
         if ((!started && !alerts(el)) || (pop && !popupsAt.has(pop))) continue;
       }
@@ -318,6 +345,7 @@
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     const pops = popups(), opened = started ? dialogCame(pops) : null;
+    const listed = started && !opened ? listCame(pops) : null;
     // (a tooltip or popover that came, asking nothing: Bootstrap's popover a click opens)
     const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
       p.matches("[role=tooltip]") && !asks(p) && !p.closest("[aria-hidden=true]")) : null;
@@ -329,12 +357,15 @@
     const changed = P.watched(now.keys());
     const came = changed.came.filter((w) => !said.includes(w) && w !== tipWords);
     const moved = changed.moved, items = changed.items;
+    const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;
+    const veiled = changed.veiled;
     if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
-        !moved.length && !items) return null;
+        !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled)
+      return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
-             came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), moved,
-             movedMore: changed.movedMore, items };
+             came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
+             movedMore: changed.movedMore, items, gone, sorted, veiled };
   }
 
   // A region's words as -i says them, cut: a log's (a chat's) keeps its end, the newest

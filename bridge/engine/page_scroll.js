@@ -234,16 +234,20 @@
   // below the last are not drawn yet, as a virtual list keeps only the rows in view
   // (react-window, TanStack Virtual, react-virtuoso): [above, below], each 0 unless more
   // than a box's height. Its rows: its children, or those of the one child as tall as its
-  // content (a sizer holding them); a sizer beside them is none.
+  // content (a sizer holding them, or a wrapper: a terms box's text, its check box after
+  // it); a sizer beside them is none.
   const ROWS_LOOK = 50;  // rows looked at, the first and the last ones
+  const WRAPPED = 4;  // children a box may have for its one tall one to be looked into
   const scrollsY = (el, cs) => (cs.overflowY === "auto" || cs.overflowY === "scroll") &&
     el.scrollHeight > el.clientHeight + 1;
   function undrawn(box) {
     const full = box.scrollHeight;
     if (full < box.clientHeight * 2) return [0, 0];
     const tall = (n) => n.getBoundingClientRect().height >= full * 0.9;
-    let rows = box.children;
-    for (let d = 0; d < 3 && rows.length === 1 && tall(rows[0]); d++) rows = rows[0].children;
+    let rows = [...box.children];
+    for (let d = 0, big; d < 3 && rows.length <= WRAPPED && (big = rows.filter(tall)).length === 1;
+      d++)
+      rows = rows.flatMap((r) => r === big[0] ? [...r.children] : [r]);
     let top = Infinity, bottom = -Infinity;
     const n = rows.length, looked = [...Array(Math.min(n, ROWS_LOOK)).keys()];
     for (const i of new Set([...looked, ...looked.map((k) => n - 1 - k)])) {
@@ -373,6 +377,10 @@
     // (not a check box or radio laid under its words, which a click there reaches)
     if (!/^(?:INPUT|TEXTAREA|SELECT)$/.test(el.tagName) || /^(?:checkbox|radio)$/.test(el.type))
       return false;
+    // (nor one a box a pixel wide keeps for screen readers: PrimeVue's, page_shown.js)
+    const up = el.parentElement;
+    if (up && P.keepsField(up) && ((r) => r.width <= 1 || r.height <= 1)(
+      up.getBoundingClientRect())) return false;
     let below = false;
     for (let n = el, k = 0; n && k <= PARK_UP && !below; n = n.parentElement, k++)
       below = parseInt(getComputedStyle(n).zIndex, 10) < 0;
@@ -380,8 +388,16 @@
     const r = el.getBoundingClientRect(), [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;  // (unlooked at)
     const hit = P.hitTarget(el, x, y);
-    return !!hit && hit !== el && !el.contains(hit);
+    // (not one under the box close around it that draws it and takes its clicks: a
+    // multiple select's field under its tags, Shoelace's)
+    return !!hit && hit !== el && !el.contains(hit) && !(hit.contains(el) &&
+      hit !== document.body && hit !== document.documentElement && depthIn(hit, el) <= PARK_UP);
   }
+  const depthIn = (box, el) => {
+    let k = 0;
+    for (let n = el.parentElement; n && n !== box; n = n.parentElement) k++;
+    return k;
+  };
 
   // `view()`, read once in a call of the helper (a snapshot asks it of every text it walks)
   let viewKept = null;

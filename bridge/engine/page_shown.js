@@ -480,7 +480,9 @@
     const w = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
     for (let t = w.nextNode(), n = 0; t && n < 50; t = w.nextNode(), n++) {
       const p = t.parentElement;
-      if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS + ", [aria-hidden=true]") &&
+      // (not a calendar's weekday: a table's words are no title, Element Plus's picker's)
+      if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS + ", [aria-hidden=true], " +
+          "table, [role=grid], [role=table], [role=row]") &&
           p.checkVisibility() && !P.iconFont(p))
         return cut(clean(t.data), NAME_MAX)[0];
     }

@@ -194,6 +194,40 @@
     return held.length === 1 && !P.nameOf(held[0], held[0].type) ? held[0] : null;
   }
 
+  // Whether the words a control shows are crossed out, as a shop crosses out a size sold
+  // out or a fare no longer offered: a line drawn through them by a box around them (up to
+  // where CSS stops drawing it: an inline-block, a box out of the flow) or by <s>, <del>
+  // around every word; for a field, through its label's
+  const STRIKES = new Set(["S", "DEL", "STRIKE"]), STRUCK_UP = 4;
+  const STRUCK_ROLES =
+    /^(?:button|link|clickable|radio|checkbox|option|menuitem\w*|tab|switch|gridcell|cell)$/;
+  const lined = (n) => STRIKES.has(n.tagName) ||
+    getComputedStyle(n).textDecorationLine.includes("line-through");
+  const ownBox = (n) => {
+    const cs = getComputedStyle(n);
+    return (cs.display.startsWith("inline") && cs.display !== "inline") ||
+      cs.position === "absolute" || cs.position === "fixed" || cs.cssFloat !== "none";
+  };
+  function struck(el, role) {
+    if (!STRUCK_ROLES.test(role)) return false;
+    const words = el.labels && el.labels.length ? el.labels[0] : el;
+    if (!clean(words.textContent)) return false;
+    for (let n = words, up = 0; n && up < STRUCK_UP; n = n.parentElement, up++) {
+      if (lined(n)) return true;
+      if (ownBox(n)) break;  // (a line drawn around it stops at its box)
+    }
+    const walker = document.createTreeWalker(words, NodeFilter.SHOW_TEXT);
+    let any = false;
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!t.data.trim()) continue;
+      let n = t.parentElement;
+      while (n && n !== words && !lined(n)) n = n.parentElement;
+      if (n === words || !n) return false;
+      any = true;
+    }
+    return any;
+  }
+
   function statesOf(el, role) {
     const s = [];
     if (otherMonth(el)) s.push("other-month");
@@ -231,6 +265,7 @@
       if (marked && !s.includes(marked)) s.push(marked);
     }
     if (disabledOf(el, role)) s.push("disabled");
+    else if (struck(el, role)) s.push("struck");
     if (el.required || aria("aria-required") === "true") s.push("required");
     if (el.readOnly || aria("aria-readonly") === "true") s.push("readonly");
     if (invalidOf(el)) s.push("invalid");
@@ -365,6 +400,6 @@
   }
 
   Object.assign(P, { statesOf, heldToggle, comboField, comboOf, eyeOnly, valueListOf, disabledOf,
-                    withError, invalidOf, errorOf, userInvalid, errorPart, besideMenu,
-                    labelledControl, wrappingLabel, firstClass, MARK });
+                    lined, ownBox, withError, invalidOf, errorOf, userInvalid, errorPart,
+                    besideMenu, labelledControl, wrappingLabel, firstClass, MARK });
 })();

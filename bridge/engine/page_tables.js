@@ -171,16 +171,27 @@
   // keys) says nothing: the cell's text is the row's. Nor does a handler of a data cell
   // with words whose row acts (`rowActs`: Grid.js listens on every row and every cell):
   // the row's ref takes its click, `click text=` its words.
-  function cellActs(el, role, own, rowActs) {
+  // (and a calendar's day whose press a box around the grid takes, its cell marked by its
+  // date alone: FullCalendar's `dateClick`; the events it holds are controls of their own)
+  function cellActs(el, role, own, rowActs, handlers) {
     if (own && rowActs && (role === "cell" || role === "gridcell") &&
         HAS_WORD.test(el.textContent || "")) own = false;
-    if (!own && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
+    const day = !own && dayTaken(el, role, handlers);
+    if (!own && !day && !(HEAD_ROLES.has(role) && el.hasAttribute("aria-sort")) &&
         !(role === "gridcell" && el.hasAttribute("aria-selected"))) return false;
     // (a header that sorts on its words beside a control that does something else does
     // both: antd's column title sorts, its filter button filters)
     const inner = el.querySelectorAll(CONTROLS);
-    return !inner.length || (HEAD_ROLES.has(role) && inner.length === 1 &&
-                             !sortsFor(el, inner[0]));
+    return !inner.length || day || (HEAD_ROLES.has(role) && inner.length === 1 &&
+                                    !sortsFor(el, inner[0]));
+  }
+  const DAY_UP = 8, DATE = /^\d{4}-\d{2}-\d{2}/;
+  function dayTaken(el, role, handlers) {
+    if ((role !== "gridcell" && role !== "cell") || !handlers ||
+        !DATE.test(el.getAttribute("data-date") || "")) return false;
+    for (let n = el.parentElement, k = 0; n && k < DAY_UP; n = n.parentElement, k++)
+      if (handlers.has(n)) return true;
+    return false;
   }
 
   // Whether the one control in header `h` is what sorts its column: it holds the header's

@@ -4,7 +4,7 @@
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
   const { get, SKIP_TAGS, roleOf, standIn, clean, hiddenForName, standsApart, breaksLine,
-    isBlock, composedParent, masked, valueOf } = P;
+    composedParent, masked, valueOf } = P;
 
   // All an element holds, for `text @N`: a field's value (a password's stays masked), else
   // its rendered text. Reads only: nothing scrolls, takes focus or changes.
@@ -162,7 +162,9 @@
       } else {
         const assigned = node.tagName === "SLOT" ? node.assignedNodes({ flatten: true }) : [];
         const kids = assigned.length ? assigned : (node.shadowRoot || node).childNodes;
-        for (const c of kids) walk(c);
+        // (a closed details in a shadow root shows its summary alone: Shoelace's)
+        const shut = node.tagName === "DETAILS" && !node.open ? P.summaryOf(node) : undefined;
+        for (const c of kids) if (shut === undefined || c === shut) walk(c);
       }
       if (block) push();
       else if (gap) line += " ";
@@ -364,15 +366,44 @@
         line += mark + clean(el.innerText) + mark;
         return;
       }
-      const block = isBlock(el);
+      const cs = getComputedStyle(el);
+      const block = breaksLine(cs.display) && cs.display !== "table-cell";  // (isBlock)
+      // (a box of its own in a line keeps its words apart: a row of sizes, "8 9 10")
+      const spaced = !block && (standsApart(cs.display) || P.boxedInline(cs));
+      // (a line of words a line is drawn through: a price no longer asked, ~~$120.00~~)
+      const struck = P.lined(el) && !/\n/.test(el.innerText.trim()) && !!clean(el.innerText);
       // (a block in a list item, its <p>, goes on the line of the item's marker)
       if (block && tag !== "LI" && !MARKED.test(line.trimStart())) push();
+      if (spaced) line += " ";
+      let before = line;
+      if (struck) line = "";
+      const cross = () => {  // the words since `before` crossed out, after it
+        const words = line.replace(/\s+/g, " ").trim();
+        before += words ? line.match(/^\s*/)[0] + "~~" + words + "~~" + line.match(/\s*$/)[0]
+          : line;
+        line = "";
+      };
       const nextDepth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
       const root = el.shadowRoot || el;
       // (a closed details shows its summary alone)
       const only = tag === "DETAILS" && !el.open ? P.summaryOf(el) || el : null;
-      for (let c = root.firstChild; c; c = c.nextSibling) if (!only || c === only) md(c, nextDepth);
+      for (let c = root.firstChild; c; c = c.nextSibling) {
+        if (only && c !== only) continue;
+        // (the line stops at a box of its own in them: a button beside struck words)
+        if (struck && c.nodeType === 1 && P.ownBox(c) && !P.lined(c)) {
+          cross();
+          line = before;
+          md(c, nextDepth);
+          before = line;
+          line = "";
+        } else md(c, nextDepth);
+      }
+      if (struck) {
+        cross();
+        line = before;
+      }
       if (tag === "TD" || tag === "TH") line += " | ";
+      if (spaced) line += " ";
       if (block) push();
     }
     if (document.body) md(document.body, 0);

@@ -116,7 +116,7 @@
       const only = lone && rows.slice(box.start).find((r) => r[1] === 0);
       if ((only && only[3] && clean(name) === clean(only[3])) || (first && first[1] === 1 &&
           rows.slice(box.start + 1).every((r) => r[0] > first[0])) ||
-          P.labelsField(rows, box.start, name) || (box.heading && !interactiveOnly &&
+          P.labelsField(rows, box.start, name, box.nameAt) || (box.heading && !interactiveOnly &&
           rows.slice(box.start).every((r, i) => i + box.start === box.nameAt ||
             (r[1] === 0 && r[2] === "link")))) return;
       if (!interactiveOnly) {
@@ -270,7 +270,7 @@
       if (dragging && !ACTIONABLE.has(role)) clickable = true;
       else if (!ACTIONABLE.has(role) && visible && !P.editorBox(el)) {
         const own = ownClick(el, cs, role, handlers);
-        if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts)
+        if (CELL_ROLES.has(role) ? cellActs(el, role, own, !!tr && tr.acts, handlers)
           : own || tabStop(el, role)) {
           if (tag === "LABEL" ? !labels(el) : !namesControl(el, labelIds)) clickable = true;
         }
@@ -442,7 +442,7 @@
           return;  // (what it holds is its fallback, or presentational)
         }
         if (LANDMARKS.has(role) && role !== "group" && role !== "table" ||
-            (role === "group" && tag === "FIELDSET") ||
+            (role === "group" && (tag === "FIELDSET" || P.namedBox(el))) ||
             (role === "table" && (tag !== "TABLE" || dataTable(el)))) {
           flush();
           rows.push(namedRow([depth, 1, role, "", idOf(el), statesOf(el, role).join(" ")], el,

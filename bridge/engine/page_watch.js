@@ -60,9 +60,17 @@
   }
   // The box a change of words in `box` rewrote, as a person reads it: the link or button it
   // names (no other control: a field's, an option's), else the block it is inline in
-  function readAs(box) {
+  // (words rewritten in a table's row or a list's item are read as the row or item: an
+  // order summary's "Total $37.49", a password rule's "✓ One symbol"; not an option's, a
+  // feed's or a log's, which say their own)
+  const ITEM_ROWS = "tr, li, [role=row], [role=listitem]";
+  const OWN_NEWS = "[role=listbox], [role=option], [role=feed], [role=log], [role=menu], " +
+    "[role=tree], [role=combobox]";
+  function readAs(box, added) {  // (`added`: elements that came; one where words went redraws)
     const control = box.closest(P.CONTROLS);
     if (control) return /^(?:button|link)$/.test(P.roleOf(control)) ? control : null;
+    const item = box.closest(ITEM_ROWS);
+    if (item) return item.closest(OWN_NEWS) || added.has(box) ? null : item;
     // (not up into a field's box: a password's strength beside it, Strength: Strong)
     let n = box;
     while (n.parentElement && n.parentElement !== document.body &&
@@ -92,6 +100,8 @@
     }
     const body = document.body, spoken = [...regionsNow], added = addedIn(list);
     const came = [], rewritten = new Map();  // box read -> the words it and its box lost
+    const parts = [];  // [box, the part of a form it is]
+    const drawn = new Set();  // boxes read for elements that came (not words rewritten)
     let looked = 0;
     for (const box of boxes) {
       if (box.nodeType !== 1 || !box.isConnected || box === body || !body ||
@@ -100,37 +110,81 @@
       // (a box that had words changed them: read where a person reads them)
       const was = (had.get(box) || "") + " " + (had.get(box.parentElement) || "");
       if (HAS_WORD.test(was)) {
-        const at = readAs(box);
+        // (not words put back as they were: a count set again to the same number)
+        if (P.clean(had.get(box) || "") === P.clean(textIn(box))) continue;
+        const at = readAs(box, added);
         if (at) rewritten.set(at, (rewritten.get(at) || "") + " " + was);
+        if (at && added.has(box)) drawn.add(at);
         continue;
       }
       // (not an item like those beside it: a grid's cards a Load more added, counted)
-      if (!box.closest(P.CONTROLS) && !alikeItem(box, added))
-        came.push([box, plainWords(box, spoken)]);
+      // (a box shown, not added, is one among like boxes still shown: a tab's panel shown
+      // as the one before hides is news)
+      if (!box.closest(P.CONTROLS) && !alikeItem(box, added, !added.has(box))) {
+        const words = plainWords(box, spoken, false, true);
+        const part = words ? null : formPart(box, spoken);
+        came.push([box, words]);
+        drawn.add(box);
+        if (part) parts.push([box, part]);
+      }
     }
     // (not words drawn again as they were: a view a refresh draws anew)
     for (const [box, was] of rewritten) {
-      const words = plainWords(box, spoken);
+      const words = plainWords(box, spoken, box.matches(ITEM_ROWS));
       if (words && !P.clean(was).includes(words)) came.push([box, words]);
+      const part = words || P.clean(was).includes(P.clean(box.textContent)) ? null
+        : formPart(box, spoken);  // (a form's next step put where its last one was)
+      if (part) parts.push([box, part]);
     }
     const told = came.filter(([, w]) => w);
     // (the outermost of boxes that came one inside another: an element added and the
     // words put in it)
     const outer = told.filter(([b]) => !told.some(([o]) => o !== b && o.contains(b)));
-    if (outer.length > CAME_MAX) return [];
-    return [...new Set(outer.map(([, w]) => w))];
+    const formed = parts.filter(([b]) => !parts.some(([o]) => o !== b && o.contains(b)))
+      .slice(0, PARTS_MAX).map(([, part]) => part);
+    // (many boxes that came are a view drawn anew, which says nothing; words rewritten in
+    // place beside it still do: a filter's count over its results drawn anew)
+    const news = outer.length > CAME_MAX ? outer.filter(([b]) => !drawn.has(b)) : outer;
+    if (news.length > CAME_MAX) return { words: [], parts: formed };
+    return { words: [...new Set(news.map(([, w]) => w))], parts: formed };
+  }
+  // A part of a form that came (a checkout's next step, an address added): its heading
+  // and its fields' names, FIELDS_SAID at most, and how many more; null for a popup's, a
+  // row's, a live region's, one in the element acted on, or one that does not show
+  const FIELDS_SAID = 3, PARTS_MAX = 2;
+  function formPart(box, spoken) {
+    if (box.closest(ROWS) || box.closest(P.POPUPS) || box.closest(P.LIVE) ||
+        box.closest(P.FIELDS) || !P.shows(box) ||
+        (actedOn && actedOn.isConnected && actedOn.contains(box)) ||
+        spoken.some((r) => r.contains(box) || box.contains(r))) return null;
+    const fields = [...box.querySelectorAll(P.FIELDS)].filter((f) => f.checkVisibility() &&
+      !P.leftBehind(f, getComputedStyle(f)));
+    if (!fields.length) return null;
+    const head = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading], legend");
+    const names = fields.slice(0, FIELDS_SAID).map((f) => ((role) =>
+      P.cut(P.nameOf(f, role) || role || "field", P.NAME_MAX)[0])(P.roleOf(f)));
+    return { lead: head ? P.cut(P.clean(head.innerText || ""), P.NAME_MAX)[0] : "",
+             fields: names, more: fields.length - names.length };
   }
   // The words of a box that came or changed, if a person reads them as the page's news: ""
   // for a field's, a row's, a list's, a popup's, a live region's (said as such), the
   // element acted on's, one that does not show, or words too long or with no letter, sum
   // or share (a clock's tick; not a price: "$129.00")
   const NEWS = /[\p{L}\p{Sc}%]/u;
-  function plainWords(box, spoken) {
+  // (a short list of words alone that came is news too: a file's rejection, a form's
+  // errors listed; not a menu of links, results, a table, nor one rewritten: a list's
+  // "Loading…" while its results come)
+  const LIST_SAID = 3;
+  const shortList = (box) => ((rows) => rows.length <= LIST_SAID &&
+    rows.every((r) => r.matches("li, [role=listitem]")) && !box.querySelector(P.CONTROLS))(
+    [...box.querySelectorAll(ROWS)]);
+  // (`item`: a row rewritten, read whole; `came`: a box that came, a short list's too)
+  function plainWords(box, spoken, item = false, came = false) {
     // (one a popup hides from assistive technology while it is open is still seen:
     // Headless UI's menu makes the rest of the page aria-hidden and inert)
-    if (box.closest(P.FIELDS) || box.closest(ROWS) || box.closest(P.POPUPS) ||
-        box.closest(P.LIVE) || box.querySelector(ROWS) || box.querySelector(P.FIELDS) ||
-        !P.shows(box)) return "";
+    if (box.closest(P.FIELDS) || (!item && (box.closest(ROWS) || box.querySelector(P.FIELDS) ||
+        (box.querySelector(ROWS) && !(came && shortList(box))))) || box.closest(P.POPUPS) ||
+        box.closest(P.LIVE) || !P.shows(box)) return "";
     if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return "";
     const words = P.wordsOf(box);
@@ -199,13 +253,13 @@
   const ALIKE_MIN = 2;
   const addedIn = (list) =>
     new Set(list.flatMap((r) => r.type === "childList" ? [...r.addedNodes] : []));
-  function alikeItem(n, added) {
+  function alikeItem(n, added, shownOnly = false) {
     const box = n.parentElement, cls = P.firstClass(n);
     if (!box || !cls || box === document.body) return false;
     let like = 0;
     for (const c of box.children) {
       if (c !== n && !added.has(c) && c.tagName === n.tagName && P.firstClass(c) === cls &&
-          ++like >= ALIKE_MIN) return true;
+          (!shownOnly || P.shows(c)) && ++like >= ALIKE_MIN) return true;
     }
     return false;
   }
@@ -228,17 +282,66 @@
     }
     return added;
   }
+  // How many items the action took out of a list, less those it put in (a filter's results
+  // narrowing as they are drawn anew, a row deleted): items of a list's kind (rows, list
+  // items, options), or boxes of one class in a box holding more of them; not what a live
+  // region let go (toasts that went)
+  const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
+  function itemsRemoved(list) {
+    const came = addedIn(list), byBox = new Map();  // box -> [items out, items in]
+    for (const r of list) {
+      if (r.type !== "childList" || !r.target.isConnected || r.target.closest(P.LIVE)) continue;
+      const [out, put] = byBox.get(r.target) || [[], []];
+      for (const n of r.removedNodes)
+        if (n.nodeType === 1 && !n.isConnected && !came.has(n)) out.push(n);
+      for (const n of r.addedNodes) if (n.nodeType === 1 && n.parentNode === r.target) put.push(n);
+      byBox.set(r.target, [out, put]);
+    }
+    let gone = 0;
+    for (const [box, [out, put]] of byBox) {
+      if (out.length <= put.length) continue;
+      const tag = out[0].tagName, cls = P.firstClass(out[0]);
+      const alike = [...out, ...put].every((n) => n.tagName === tag && P.firstClass(n) === cls);
+      if (alike && (out[0].matches(ITEMS) || box.matches(LISTS) ||
+          (cls && [...box.children].some((c) => c.tagName === tag && P.firstClass(c) === cls))))
+        gone += out.length - put.length;
+    }
+    return gone;
+  }
+  // Whether a veil came over the page (page_shown.js `veil`) while a modal waits unshown in
+  // it (Bootstrap's backdrop, its `.modal` shown once that faded in; not a busy page's veil
+  // alone, which a look after waits for)
+  const UNSHOWN_MODALS = ".modal, [role=dialog], [role=alertdialog], dialog:not([open])";
+  const veilCame = (list) => [...addedIn(list)].some((n) => n.nodeType === 1 &&
+    n.isConnected && P.veil(n, getComputedStyle(n))) &&
+    [...document.querySelectorAll(UNSHOWN_MODALS)].some((m) => !m.checkVisibility());
+  // How many rows or items the action put in another order (a sort that moves a table's
+  // rows, React's keyed ones; TanStack Table's): moved, each still in the page, two or more
+  const SORTED_MIN = 2;
+  function itemsMoved(list) {
+    const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
+    const moved = [...addedIn(list)].filter((n) => n.nodeType === 1 && left.has(n) &&
+      n.isConnected && n.matches(ITEMS) && !n.closest(P.POPUPS) && P.shows(n)).length;
+    return moved >= SORTED_MIN ? moved : 0;
+  }
 
   // What the page changed since the action began (the records taken, the record starts
-  // anew): {came: words, moved: [name, states], movedMore: a count, items: a count}
+  // anew): {came: words, parts: parts of forms, moved: [name, states], movedMore: a count,
+  // items: a count, gone: items taken out, sorted: rows put in another order, veiled: a
+  // veil came over the page, a modal's backdrop whose dialog may show only once it faded in}
   function watched(regionsNow) {
     take(watcher.takeRecords());
     const list = records;
     records = [];
-    if (overflowed || !list.length) return { came: [], moved: [], movedMore: 0, items: 0 };
+    if (overflowed || !list.length) {
+      return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, sorted: 0,
+               veiled: false };
+    }
     const moved = statesMoved(list);
-    return { came: cameWords(list, regionsNow), moved: moved.slice(0, MOVED_MAX),
-             movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list) };
+    const came = cameWords(list, regionsNow);
+    return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
+             movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list),
+             gone: itemsRemoved(list), sorted: itemsMoved(list), veiled: veilCame(list) };
   }
 
   Object.assign(P, { watchStart, watched });

@@ -28,6 +28,7 @@ from .acting import (
     describe,
     guarded,
     input_then_read,
+    list_opened,
     read_back,
     replied,
     report_invalid,
@@ -36,6 +37,7 @@ from .acting import (
 )
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .drawing import around, promptly
+from .locating import card_words
 from .model import Frame, Handle
 from .placing import At
 from .shield import Shield
@@ -152,9 +154,11 @@ async def _click(tab: Tab, handle: Handle, info: dict[str, Any], button: str, co
     if state is not None:
         report_invalid(tab, handle.frame, state.get("invalid"), out)
         report_said(state.get("said"), out)
+        said = state.get("said")
+        veiled = isinstance(said, dict) and said.get("veiled") is True and not out.changes
         if out.armed or state.get("inDialog"):
             await _replied_later(tab, handle, out, bool(state.get("inDialog")),
-                                 span[0] == span[1])
+                                 span[0] == span[1], veiled)
     return out, state
 
 
@@ -162,8 +166,11 @@ async def _drawn_anew(tab: Tab, handle: Handle, info: dict[str, Any]
                       ) -> tuple[Handle, dict[str, Any]] | None:
     """The element the page drew in place of the clicked one, which left (a tree's item
     drawn again with its children): its handle, which keeps the old ref, and its state;
-    None when no one element, or several, have its tag, role and name."""
-    args = json.dumps([info.get("tag"), info.get("role"), info.get("name")])[1:-1]
+    None when no one element, or several, have its tag, role and name (in the card its
+    ref's locator gave, where it gave one: page_info.js `drawnAnew`)."""
+    entry = tab.refs.get(handle.ref)
+    words = card_words(entry) if entry is not None else None
+    args = json.dumps([info.get("tag"), info.get("role"), info.get("name"), words])[1:-1]
     try:
         again = await tab.evaluate(handle.frame, f"__ts.drawnAnew({args})", follow=False)
     except (BrowserError, TabError, UsageError):
@@ -197,18 +204,20 @@ async def _recheck(tab: Tab, handle: Handle, before: dict[str, Any], out: Outcom
 
 
 async def _replied_later(tab: Tab, handle: Handle, out: Outcome, in_dialog: bool,
-                         unchanged: bool = False) -> None:
+                         unchanged: bool = False, veiled: bool = False) -> None:
     """Say what the page said once the timers or frames the click armed in reply ran, within
     REPLY_WAIT (not the data they fetch: a look after the click waits for that): a status
     line set on the next frame, a dialog that opened; and that the dialog the clicked
     element was in closed, where the page starts to close it only then, within CLOSE_WAIT
     (Vue's transition takes two frames to start a fade: Element Plus's message box), or
     once the animations it set going ended (a dialog slid out, then closed: Material's).
-    `unchanged`: the element showed no change right after the click; it is read again."""
+    `unchanged`: the element showed no change right after the click; it is read again.
+    `veiled`: a veil came over the page and nothing more yet, a modal's backdrop fading in
+    before its dialog shows (Bootstrap's, 150 ms): its timers are given CLOSE_WAIT too."""
     try:
         if out.armed:
-            await replies.came(tab, out.armed_in, cap=CLOSE_WAIT if in_dialog else REPLY_WAIT,
-                               data=False)
+            await replies.came(tab, out.armed_in,
+                               cap=CLOSE_WAIT if in_dialog or veiled else REPLY_WAIT, data=False)
         if in_dialog:
             await closed_later(tab, handle.frame, out)
         found = await replied(tab, handle.frame)
@@ -255,8 +264,9 @@ LEFT = (GONE, FADING, HIDDEN)
 
 
 def state_said(change: str) -> bool:
-    """Whether a change line is one `_report_state` wrote: the element's own state."""
-    return change.startswith(("now ", "value now ")) or change in LEFT
+    """Whether a change line is one `_report_state` wrote, the element's own state, or says
+    its list or menu came."""
+    return change.startswith(("now ", "value now ")) or change in LEFT or list_opened(change)
 
 
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from ..errors import ActionTimeout, TabstewardError
 from . import drawing, motion, replies, sent
@@ -67,9 +68,10 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
         # then the animations it (or they) set going: a panel opening, a dialog fading in
         frame = tab.frames.get(out.armed_in or tab.target_id) or tab.frames.get(tab.target_id)
         if frame is not None and tab.state.dialog is None:
-            if not await motion.ended(tab, frame):
+            done, found = await motion.ended_then(tab, frame, True)
+            if not done:
                 said.append(f"the page was still animating after {motion.MOTION_WAIT:g} s")
-            await _replied_since(tab, frame, out)
+            await _replied_since(tab, frame, out, found)
     return said
 
 
@@ -100,7 +102,10 @@ async def _scroll_ended(tab: Tab) -> None:
         log.debug("stopped waiting for the page's scroll: %s", exc.message)
 
 
-async def _replied_since(tab: Tab, frame: Frame, out: Outcome) -> None:
+async def _replied_since(tab: Tab, frame: Frame, out: Outcome, found: Any) -> None:
     """What the page said (a toast after its fetch's answer) and the fields it marked
-    invalid (its server's check) since the action's own report was read, into it."""
-    report_replied(tab, frame, await replied(tab, frame), out)
+    invalid (its server's check) since the action's own report was read, into it: `found`,
+    read with the look at its animations, or read now (motion.NOT_READ)."""
+    if found is motion.NOT_READ:
+        found = await replied(tab, frame)
+    report_replied(tab, frame, found if isinstance(found, dict) else None, out)
