@@ -212,6 +212,8 @@
   function wheel(id, dx, dy) {
     const el = id == null ? null : get(id);
     if (id != null && (!el || !el.isConnected)) return null;
+    P.saidStart(null);  // (what the scroll brings is watched: a feed's next items, a box
+    // enabled once its terms were read to their end; none of it the scrolled box's own)
     const page = document.scrollingElement || document.documentElement;
     let box = el ? boxAround(el, dx, dy) : null;
     if (!box && !canScroll(page, dx, dy) && !el) {

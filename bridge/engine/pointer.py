@@ -380,7 +380,7 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
             box = str(moved["box"])
             return _scrolled(moved, f"{box} (the page itself cannot scroll that way)" if box
                              else "the page")
-        return await _then_drawn(tab, wheel)
+        return await _then_drawn(tab, wheel, tab.frames[tab.target_id])
     handle, info = await tab.resolve_info(target)
     await tab.permit("scroll", info)
     what = describe(handle, info)
@@ -396,15 +396,19 @@ async def scroll(tab: Tab, target: Target | None, dx: int, dy: int) -> Outcome:
         box = str(moved["box"])
         return _scrolled(moved, what if moved["self"] else f"{box} around {what}" if box
                          else "the page")
-    return await _then_drawn(tab, into_view if dx == 0 and dy == 0 else wheel_on)
+    if dx == 0 and dy == 0:
+        return await _then_drawn(tab, into_view)
+    return await _then_drawn(tab, wheel_on, handle.frame)
 
 
-async def _then_drawn(tab: Tab, scrolled: Callable[[], Awaitable[Outcome]]) -> Outcome:
+async def _then_drawn(tab: Tab, scrolled: Callable[[], Awaitable[Outcome]],
+                      frame: Frame | None = None) -> Outcome:
     """The scroll with the page drawn before and after it (drawing.py: a hidden tab draws
     nothing, so its scroll events and IntersectionObserver callbacks would wait for the
     person to look), then the data requests that began meanwhile answered (up to
     ANSWERS_WAIT). The Network domain tells them, in order with the page's other events:
-    the debugger comes for the drawing anyway."""
+    the debugger comes for the drawing anyway. A wheel's (`frame`, its document's) says
+    what it changed then (page_said.js: items a feed added, a box it enabled)."""
     try:
         listening = await sent.listen(tab)
     except PolicyError:  # no debugger for this agent (read-only): scrolled, never drawn
@@ -417,6 +421,8 @@ async def _then_drawn(tab: Tab, scrolled: Callable[[], Awaitable[Outcome]]) -> O
             await barrier(tab)  # what the page's renderer told before this has come
             if not await sent.data_came(tab, ANSWERS_WAIT):
                 out.changes.append(f"the page was still loading data after {ANSWERS_WAIT:g} s")
+        if frame is not None and not out.did.startswith("nothing scrolled"):
+            report_replied(tab, frame, await replied(tab, frame), out)
     finally:
         sent.stop_listening(tab, listening)
         tab.stop_recording()

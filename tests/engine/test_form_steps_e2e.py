@@ -4,8 +4,8 @@ row or a list's item are read as the row or item; a sort that moves rows says so
 that narrows a list how many items left it; a count rewritten beside results drawn anew is
 said, a count set again to what it was is no news; a short list of errors that comes is
 said; a field's box is not named by the error under its field; a box whose words are in one
-tall wrapper has nothing undrawn; a calendar's days a box around the grid takes the press
-of have refs; on both transports."""
+tall wrapper has nothing undrawn, and a scroll in it says what it changed; a calendar's days
+a box around the grid takes the press of have refs; on both transports."""
 
 from __future__ import annotations
 
@@ -104,6 +104,14 @@ async def test_a_box_whose_words_are_in_one_wrapper_has_nothing_undrawn(
     for interactive in (False, True):
         shot = await tab.snapshot(interactive=interactive)
         assert "not in the page yet" not in shot.text, shot.text
+
+
+async def test_a_scroll_says_what_it_changed(tab: Tab, site: Site) -> None:
+    # (a terms box read to its end enables its check box: the scroll said where it went)
+    await goto(tab, site.url("formsteps.html"))
+    shot = await tab.snapshot(interactive=True)
+    out = await actions.scroll(tab, parse(ref(shot, "checkbox", "I agree to the terms")), 0, 3000)
+    assert '"I agree to the terms" now enabled' in out.text(), out.text()
 
 
 async def test_a_calendars_days_taken_by_a_box_around_the_grid_have_refs(
