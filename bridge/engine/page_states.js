@@ -203,19 +203,22 @@
     /^(?:button|link|clickable|radio|checkbox|option|menuitem\w*|tab|switch|gridcell|cell)$/;
   const lined = (n) => STRIKES.has(n.tagName) ||
     getComputedStyle(n).textDecorationLine.includes("line-through");
-  const ownBox = (n) => {
-    const cs = getComputedStyle(n);
-    return (cs.display.startsWith("inline") && cs.display !== "inline") ||
-      cs.position === "absolute" || cs.position === "fixed" || cs.cssFloat !== "none";
-  };
+  // (whether a line drawn around it stops at its box: an inline-block, a box out of the
+  // flow; or it is a block, whose line reaches its own words alone)
+  const boxed = (cs) => cs.display !== "inline" || cs.position === "absolute" ||
+    cs.position === "fixed" || cs.cssFloat !== "none";
+  const ownBox = (n) => boxed(getComputedStyle(n));
   function struck(el, role) {
     if (!STRUCK_ROLES.test(role)) return false;
     const words = el.labels && el.labels.length ? el.labels[0] : el;
-    if (!clean(words.textContent)) return false;
+    if (!words.firstChild) return false;
     for (let n = words, up = 0; n && up < STRUCK_UP; n = n.parentElement, up++) {
-      if (lined(n)) return true;
-      if (ownBox(n)) break;  // (a line drawn around it stops at its box)
+      const cs = getComputedStyle(n);
+      if (STRIKES.has(n.tagName) || cs.textDecorationLine.includes("line-through"))
+        return !!clean(words.textContent);
+      if (boxed(cs)) break;
     }
+    if (!words.firstElementChild) return false;  // (words of its own alone: not struck)
     const walker = document.createTreeWalker(words, NodeFilter.SHOW_TEXT);
     let any = false;
     for (let t = walker.nextNode(); t; t = walker.nextNode()) {
