@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +15,6 @@ from ..errors import (
     ActionTimeout,
     BrowserError,
     TabError,
-    TabstewardError,
     TargetError,
     UsageError,
 )
@@ -336,176 +334,12 @@ async def read_back(tab: Tab, handle: Handle) -> dict[str, Any] | None:
     return {**found, READ_IN: handle.frame.id} if isinstance(found, dict) else None
 
 
-def report_invalid(tab: Tab, frame: Frame, found: Any, outcome: Outcome) -> None:
-    """Say which fields the page found invalid during the action (page_info.js
-    `invalidFound`, the element's read-back carries it): with their refs and the page's
-    message, and that no form went on when the browser's check stopped it."""
-    if not isinstance(found, dict) or not isinstance(found.get("fields"), list):
-        return
-    said, data = [], []
-    for entry in found["fields"]:
-        if not isinstance(entry, dict) or not isinstance(entry.get("id"), int):
-            continue
-        role, name = str(entry.get("role") or ""), str(entry.get("name") or "")
-        handle = Handle(frame, entry["id"], tab.ref_of(frame, entry["id"], role, name))
-        message = shorten(str(entry.get("message") or ""), 150)
-        tag = str(entry.get("tag") or "element")
-        said.append(describe(handle, {"role": role, "name": name, "tag": tag}) +
-                    (f" {quote(message)}" if message else ""))
-        data.append({"ref": f"@{handle.ref}", "role": role, "name": name,
-                     "message": message})
-    if not said:
-        return
-    more = int(found.get("more") or 0)
-    blocked = found.get("blocked") is True
-    outcome.changes.append(("form not sent, " if blocked else "") + "invalid: " +
-                           ", ".join(said) + (f" and {more} more" if more > 0 else ""))
-    outcome.data["invalid"] = data
-
-
-async def replied(tab: Tab, frame: Frame) -> dict[str, Any] | None:
-    """What the page replied in the frame's document since its last read (page_info.js
-    `replied`: the fields it found invalid, what it said, the dialog that went), read after
-    input that has no element to read back (keys, a drag, a slider's steps, a late look);
-    None where it could not be read (the document went)."""
-    try:
-        found = await tab.evaluate(frame, "__ts.replied()", follow=False)
-    except TabstewardError as exc:
-        log.debug("no reply read: %s", exc.message)
-        return None
-    return found if isinstance(found, dict) else None
-
-
-def report_replied(tab: Tab, frame: Frame, found: dict[str, Any] | None,
-                   outcome: Outcome) -> None:
-    """Say what `replied` read: the fields found invalid, what the page said."""
-    if found is not None:
-        report_invalid(tab, frame, found.get("invalid"), outcome)
-        report_said(found.get("said"), outcome)
-
-
-def report_said(found: Any, outcome: Outcome) -> None:
-    """Say what the page said in reply to the action in its live regions (page_said.js
-    `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
-    that the dialog the action's element was in closed with it, and that one opened; the
-    tooltip or popover it showed; the new value of a field beside the element; other
-    controls whose state it changed; the words that came in a plain box (no live region: a
-    form's "Account created" in a bare div)."""
-    if not isinstance(found, dict) or not isinstance(found.get("said"), list):
-        return
-    for key, verb in (("closed", "closed"), ("opened", "opened")):
-        dialog = found.get(key)
-        if isinstance(dialog, dict):
-            # (the page's words only inside quotes: its role is one of two, or "dialog")
-            role = dialog.get("role") if dialog.get("role") == "alertdialog" else "dialog"
-            name = dialog.get("name")
-            if key == "closed":  # (what fades out or hides with it is said so)
-                outcome.changes[:] = [c for c in outcome.changes if c not in (FADING, HIDDEN)]
-            outcome.changes.append(f"{verb} the {role}" +
-                                   (f" {quote(name)}" if isinstance(name, str) and name else ""))
-    listed = found.get("listed")
-    if isinstance(listed, dict) and isinstance(listed.get("items"), int) and listed["items"] > 0:
-        # (a menu or a list of options that came: the page's words only inside quotes)
-        menu = listed.get("role") == "menu"
-        name, count = listed.get("name"), listed["items"]
-        outcome.changes.append(
-            f"opened the {'menu' if menu else 'list'}" +
-            (f" {quote(name)}" if isinstance(name, str) and name else "") +
-            f" of {count} {'item' if menu else 'option'}{'' if count == 1 else 's'}")
-        outcome.data["listed"] = {"role": "menu" if menu else "listbox",
-                                  "name": name if isinstance(name, str) else "",
-                                  "items": count}
-    shows = found.get("shows")
-    if isinstance(shows, str) and shows:
-        outcome.changes.append(f"shows the tooltip {quote(shows)}")
-        outcome.data["tooltips"] = [shows]
-    # a field beside the element whose value the action changed (a quantity its + stepped)
-    for entry in found.get("values") or []:
-        if isinstance(entry, list) and len(entry) == 2 and all(isinstance(v, str) for v in entry) \
-                and f"value now {entry[1]!r}" not in outcome.changes:  # (not the element's own)
-            outcome.changes.append(f"{quote(entry[0])} now {entry[1]!r}")
-    said = _words_cut(found["said"])
-    if said:
-        more = found.get("more")
-        more = more if isinstance(more, int) and more > 0 else 0
-        outcome.changes.append("the page said " + ", ".join(
-            quote(words) + left_out(left) for words, left in said) +
-            (f" and {more} more" if more else ""))
-        outcome.data["said"] = [words for words, _ in said]
-    # (its states are the helper's own words, never the page's: checked as such)
-    moved = [entry for entry in found.get("moved") or ()
-             if isinstance(entry, list) and len(entry) == 2 and
-             all(isinstance(v, str) for v in entry) and _STATES.fullmatch(entry[1])]
-    if moved:  # (other controls the action changed: a carousel's current dot)
-        more = found.get("movedMore")
-        outcome.changes.append(
-            ", ".join(f"{quote(name)} now {states}" for name, states in moved) +
-            (f" and {more} more" if isinstance(more, int) and more > 0 else ""))
-        outcome.data["moved"] = [{"name": name, "now": states} for name, states in moved]
-    items = found.get("items")
-    if isinstance(items, int) and items > 0:  # (a Load more's results, a cart's new line)
-        outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list")
-        outcome.data["items_added"] = items
-    gone = found.get("gone")
-    if isinstance(gone, int) and gone > 0:  # (a filter's results narrowing, a row deleted)
-        outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list")
-        outcome.data["items_removed"] = gone
-    sorted_ = found.get("sorted")
-    if isinstance(sorted_, int) and sorted_ > 1:  # (a sort moving a table's rows)
-        outcome.changes.append(f"the page put {sorted_} rows or items in another order")
-        outcome.data["reordered"] = sorted_
-    came = _words_cut(found.get("came"))
-    if came:  # (words a plain box took on, which no live region announced)
-        outcome.changes.append("the page now shows " + ", ".join(
-            quote(words) + left_out(left) for words, left in came))
-        outcome.data["came"] = [words for words, _ in came]
-    _report_parts(found.get("parts"), outcome)
-
-
-def list_opened(change: str) -> bool:
-    """Whether a change line says a menu or a list of options came (`report_said`)."""
-    return change.startswith(("opened the menu", "opened the list"))
-
-
-def _report_parts(parts: Any, outcome: Outcome) -> None:
-    """Parts of a form that came (a checkout's next step, an address added): their heading
-    and their fields, by name (page_watch.js `formPart`)."""
-    said = []
-    for part in parts if isinstance(parts, list) else ():
-        if not isinstance(part, dict) or not isinstance(part.get("fields"), list):
-            continue
-        fields = [f for f in part["fields"] if isinstance(f, str)]
-        more = part["more"] if isinstance(part.get("more"), int) else 0
-        lead = part.get("lead") if isinstance(part.get("lead"), str) else ""
-        if not fields:
-            continue
-        said.append({"heading": lead, "fields": fields, "more": max(0, more)})
-        outcome.changes.append(
-            (f"the page now shows {quote(lead)} with " if lead else "the page now shows ") +
-            ("the field " if len(fields) == 1 and not more else "the fields ") +
-            ", ".join(quote(f) for f in fields) + (f" and {more} more" if more > 0 else ""))
-    if said:
-        outcome.data["parts"] = said
-
-
-_STATES = re.compile(r"[a-z]+(?: [a-z]+)*")
-
-
-def _words_cut(entries: Any) -> list[tuple[str, int]]:
-    """The page helper's [words, characters cut] pairs that are well formed."""
-    return [(words, left) for words, left in
-            (entry for entry in entries or () if isinstance(entry, list) and len(entry) == 2)
-            if isinstance(words, str) and words and isinstance(left, int)]
-
-
 def _report_dialog(tab: Tab, outcome: Outcome) -> None:
     if tab.state.dialog is not None:
         d = tab.state.dialog
         outcome.changes.append(f"{d.type} dialog open: {d.message!r} (answer with `dialog "
                                "accept` or `dialog dismiss`)")
         outcome.data["dialog"] = {"type": d.type, "message": d.message}
-
-
 
 
 async def _call_on(tab: Tab, handle: Handle, fn: str, *args: Any) -> Any:

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import TargetCovered, TargetError, TargetNotInteractable, UsageError
 from . import motion, replies, shield
-from .acting import Outcome, describe, replied, report_replied
+from .acting import Outcome, describe
 from .aiming import Ask, aim_and_ask
 from .collect import HOOK_SECRET
 from .drag_report import ListState, report
@@ -23,6 +23,7 @@ from .drawing import drawn_while
 from .model import Frame, Handle
 from .placing import Aim
 from .pointer import MOUSE, _mouse
+from .reporting import replied, report_replied
 from .tab import Tab
 from .targets import Target
 

@@ -15,19 +15,9 @@ from ..errors import (
 )
 from ..policy import keystrokes
 from . import keyboard, keys, pasting, pointer, replies, stepping
-from .acting import (
-    Outcome,
-    _call_on,
-    describe,
-    guarded,
-    input_then_read,
-    read_back,
-    replied,
-    report_invalid,
-    report_replied,
-    report_said,
-)
+from .acting import Outcome, _call_on, describe, guarded, input_then_read, read_back
 from .model import Handle
+from .reporting import replied, report_invalid, report_replied, report_said
 from .tab import Tab
 from .targets import RefTarget, Target
 

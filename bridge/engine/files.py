@@ -19,12 +19,13 @@ from ..errors import (
     UsageError,
 )
 from . import outputs, replies
-from .acting import Outcome, describe, guarded, replied, report_replied
+from .acting import Outcome, describe, guarded
 from .aiming import Ask, aim_and_ask
 from .drawing import draws_itself
 from .model import Handle
 from .outputs import Output
 from .pointer import REPLY_WAIT, click, shielded
+from .reporting import replied, report_replied
 from .shield import Shield
 from .tab import Tab
 from .targets import RefTarget, Target

@@ -9,9 +9,10 @@ import re
 from typing import Any
 
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
-from .acting import Outcome, _call_on, describe, guarded, replied, report_replied
+from .acting import Outcome, _call_on, describe, guarded
 from .entry import enter_text, press
 from .pointer import LEFT, _report_state, click, hover, scroll, state_said
+from .reporting import replied, report_replied
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target

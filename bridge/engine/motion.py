@@ -35,7 +35,7 @@ async def ended(tab: Tab, frame: Frame) -> bool:
 
 
 async def ended_then(tab: Tab, frame: Frame, replied: bool) -> tuple[bool, Any]:
-    """`ended`, and (`replied`) what the page replied (acting.replied's read) read in the
+    """`ended`, and (`replied`) what the page replied (reporting.replied's read) read in the
     same trip to the page once none runs (page_info.js `stillThenReplied`: a look's next
     read, without a trip of its own); NOT_READ when it was not (they ran on past the wait,
     the page went or opened a dialog)."""

@@ -28,18 +28,14 @@ from .acting import (
     describe,
     guarded,
     input_then_read,
-    list_opened,
     read_back,
-    replied,
-    report_invalid,
-    report_replied,
-    report_said,
 )
 from .aiming import CLICK, Ask, aim_and_ask, reaches
 from .drawing import around, promptly
 from .locating import card_words
 from .model import Frame, Handle
 from .placing import At
+from .reporting import list_opened, replied, report_invalid, report_replied, report_said
 from .shield import Shield
 from .snapshot import quote, shorten
 from .tab import Tab

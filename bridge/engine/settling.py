@@ -13,9 +13,10 @@ from typing import Any
 
 from ..errors import ActionTimeout, TabstewardError
 from . import drawing, motion, replies, sent
-from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome, replied, report_replied
+from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome
 from .model import Frame
 from .navigation import load_capped
+from .reporting import replied, report_replied
 from .tab import Tab
 
 log = logging.getLogger("tabsteward.engine")

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from ..errors import CDPError, TargetNotInteractable, UsageError
 from . import keyboard, keys
-from .acting import Outcome, guarded, replied, report_replied
+from .acting import Outcome, guarded
 from .model import Handle
+from .reporting import replied, report_replied
 from .tab import Tab
 
 PRESSES_MAX = 200  # a widget still short of the number after this many is left there
