@@ -78,7 +78,7 @@
            !n.parentElement.querySelector(P.FIELDS)) n = n.parentElement;
     return n;
   }
-  function cameWords(list, regionsNow) {
+  function cameWords(list, added, regionsNow) {
     const had = new Map();  // box -> the words it lost meanwhile (what it had)
     const boxes = new Set();
     const lost = (box, words) => had.set(box, (had.get(box) || "") + " " + words);
@@ -98,7 +98,7 @@
         }
       }
     }
-    const body = document.body, spoken = [...regionsNow], added = addedIn(list);
+    const body = document.body, spoken = [...regionsNow];
     const came = [], rewritten = new Map();  // box read -> the words it and its box lost
     const parts = [];  // [box, the part of a form it is]
     const drawn = new Set();  // boxes read for elements that came (not words rewritten)
@@ -263,14 +263,13 @@
     }
     return false;
   }
-  function itemsAdded(list) {
+  function itemsAdded(list, came) {
     const lostSome = new Set(), left = new Set();
     for (const r of list) {
       if (r.type !== "childList") continue;
       for (const n of r.removedNodes) left.add(n);
       if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
     }
-    const came = addedIn(list);
     let added = 0;
     for (const r of list) {
       if (r.type !== "childList" || lostSome.has(r.target)) continue;
@@ -287,8 +286,8 @@
   // items, options), or boxes of one class in a box holding more of them; not what a live
   // region let go (toasts that went)
   const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
-  function itemsRemoved(list) {
-    const came = addedIn(list), byBox = new Map();  // box -> [items out, items in]
+  function itemsRemoved(list, came) {
+    const byBox = new Map();  // box -> [items out, items in]
     for (const r of list) {
       if (r.type !== "childList" || !r.target.isConnected || r.target.closest(P.LIVE)) continue;
       const [out, put] = byBox.get(r.target) || [[], []];
@@ -312,15 +311,15 @@
   // it (Bootstrap's backdrop, its `.modal` shown once that faded in; not a busy page's veil
   // alone, which a look after waits for)
   const UNSHOWN_MODALS = ".modal, [role=dialog], [role=alertdialog], dialog:not([open])";
-  const veilCame = (list) => [...addedIn(list)].some((n) => n.nodeType === 1 &&
-    n.isConnected && P.veil(n, getComputedStyle(n))) &&
-    [...document.querySelectorAll(UNSHOWN_MODALS)].some((m) => !m.checkVisibility());
+  const veilCame = (came) =>
+    [...document.querySelectorAll(UNSHOWN_MODALS)].some((m) => !m.checkVisibility()) &&
+    [...came].some((n) => n.nodeType === 1 && n.isConnected && P.veil(n, getComputedStyle(n)));
   // How many rows or items the action put in another order (a sort that moves a table's
   // rows, React's keyed ones; TanStack Table's): moved, each still in the page, two or more
   const SORTED_MIN = 2;
-  function itemsMoved(list) {
+  function itemsMoved(list, came) {
     const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
-    const moved = [...addedIn(list)].filter((n) => n.nodeType === 1 && left.has(n) &&
+    const moved = [...came].filter((n) => n.nodeType === 1 && left.has(n) &&
       n.isConnected && n.matches(ITEMS) && !n.closest(P.POPUPS) && P.shows(n)).length;
     return moved >= SORTED_MIN ? moved : 0;
   }
@@ -338,10 +337,11 @@
                veiled: false };
     }
     const moved = statesMoved(list);
-    const came = cameWords(list, regionsNow);
+    const added = addedIn(list), came = cameWords(list, added, regionsNow);
     return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
-             movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list),
-             gone: itemsRemoved(list), sorted: itemsMoved(list), veiled: veilCame(list) };
+             movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list, added),
+             gone: itemsRemoved(list, added), sorted: itemsMoved(list, added),
+             veiled: veilCame(added) };
   }
 
   Object.assign(P, { watchStart, watched });
