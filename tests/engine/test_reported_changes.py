@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from tabsteward.bridge.engine.acting import Outcome, report_said
+from tabsteward.bridge.engine.acting import Outcome
+from tabsteward.bridge.engine.reporting import report_said
 
 
 def said(found: Any) -> Outcome:
