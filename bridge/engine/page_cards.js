@@ -36,8 +36,8 @@
   }
 
   // List items and articles that repeat, or whose wrapper (holding only them) repeats;
-  // blocks with a class or attributes and custom elements that repeat (a card, a feed
-  // entry), if small: a column of prose is not a card (see small).
+  // boxes with a class or attributes and custom elements that repeat (a card, a feed
+  // entry, a chip), if small: a column of prose is not a card (see small).
   function boxable(el, role) {
     const tag = el.tagName;
     if (role === "listitem" || role === "article" || (tag === "ARTICLE" && !role)) {
@@ -46,10 +46,15 @@
       return !!p && p.firstElementChild === el && p.lastElementChild === el &&
         repeats(p, true);
     }
-    if (role || !(tag.includes("-") || (tag === "DIV" || tag === "SECTION") && kindOf(el)))
-      return false;
-    return repeats(el, true);
+    if (role || !(tag.includes("-") || CARD_TAGS.has(tag) && kindOf(el))) return false;
+    // (a chip drawn inline is a card only while it holds a control: a label's words stay
+    // one line with the words beside it, "Work" "Travel")
+    return repeats(el, true) && (tag.includes("-") ||
+      !getComputedStyle(el).display.startsWith("inline") || P.holdsControls(el));
   }
+
+  // (a span too: a chip drawn inline, a recipient's address and its remove button)
+  const CARD_TAGS = new Set(["DIV", "SECTION", "SPAN"]);
 
   // Whether a list item is its list's only one, with words of its own beside its controls
   // (the last file left in an upload's list: "cat.png" and its Remove)

@@ -119,14 +119,22 @@
     return Math.min(Math.ceil(left), 1000);
   }
 
-  // The list a dragged element belongs to: its nearest sortable or list ancestor (else its
-  // item's parent), and the item holding it there.
+  // The list a dragged element belongs to: its nearest sortable or list ancestor, else the
+  // box around the nearest one that repeats among its siblings (a tree's rows, each holding
+  // the title that is dragged: rc-tree's), else its parent; and the item holding it there.
+  const LIKE_UP = 4;
   function listOf(el) {
     let item = el;
     for (let a = el.parentElement; a && a !== document.body; item = a, a = a.parentElement) {
       const r = roleOf(a);
       if (sortableList(a) || r === "list" || r === "listbox" || a.tagName === "TBODY")
         return [a, item];
+    }
+    const like = (n, s) => s !== n && s.tagName === n.tagName && roleOf(s) === roleOf(n) &&
+      P.firstClass(s) === P.firstClass(n);
+    for (let n = el, up = 0; n.parentElement && n.parentElement !== document.body &&
+         up <= LIKE_UP; n = n.parentElement, up++) {
+      if ([...n.parentElement.children].some((s) => like(n, s))) return [n.parentElement, n];
     }
     return [el.parentElement, el];
   }

@@ -123,12 +123,14 @@
   // element as soon as the list changes (tab.py resolves it through pickIn, and a ref whose
   // element the page replaced through it too). Only where their cards are alike, items of
   // one kind (a list's, a feed's, a table's rows): a link in a page's header and again in
-  // its footer keeps its nth=. Not a name that was cut, nor one of no letters (a count: its
-  // evidence locates it), nor a link named by words (its address tells it, where one does).
+  // its footer keeps its nth=. Not a name that was cut, nor a count (no letter, a digit:
+  // its evidence locates it), nor a link named by words (its address tells it, where one
+  // does); a glyph's is one (a chip's "×" in "bob@example.com").
   function cardLocs(rows) {
     const groups = new Map();
     for (const r of rows) {
-      if (r[1] !== 0 || !r[3] || !HAS_LETTER.test(r[3]) || (r[9] && r[9][0])) continue;
+      if (r[1] !== 0 || !r[3] || (!HAS_LETTER.test(r[3]) && /\d/.test(r[3])) ||
+          (r[9] && r[9][0])) continue;
       // a link's address tells it (page.js locOf), or it goes where its namesakes go
       if (r[2] === "link" && !glyphName(get(r[4]), r[3])) continue;
       const key = r[2] + "\u0000" + r[3];
@@ -458,9 +460,11 @@
 
   // The box a person sees for words kept for screen readers only (a calendar's "December
   // 18, 2026" in a box of one pixel, beside the "18" it draws): the nearest box around
-  // them of more than a pixel either way, SR_UP boxes up at most; else the words' own.
+  // them of more than a pixel either way, SR_UP boxes up at most; else the words' own (and
+  // the words' own when they are not drawn at all: a hidden button's are no box's around it)
   const SR_UP = 3;
   function shownFor(el) {
+    if (el.checkVisibility && !el.checkVisibility()) return el;
     for (let n = el, up = 0; n && up <= SR_UP; up++, n = n.parentElement) {
       const r = n.getBoundingClientRect();
       if (r.width > 1 && r.height > 1 && !P.clippedAway(getComputedStyle(n))) return n;

@@ -231,7 +231,9 @@
       const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
       for (let n = walker.nextNode(); n && k < DELEGATE_LOOK; n = walker.nextNode(), k++) {
         const p = n.parentElement || el;  // (a shadow tree's top: its host's)
-        if (n.matches(CONTROLS) || n.hasAttribute("tabindex") || n.hasAttribute("onclick") ||
+        // (not a box focusable by script alone, tabindex=-1: a chart's layer in its svg)
+        if (n.matches(CONTROLS) || n.tabIndex >= 0 && n.hasAttribute("tabindex") ||
+            n.hasAttribute("onclick") ||
             (!!heard && heard.has(n) && !n.firstElementChild && !!n.textContent.trim() &&
              n.tagName !== "TD" && n.tagName !== "TH") ||
             (getComputedStyle(n).cursor === "pointer" &&

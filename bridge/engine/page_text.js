@@ -26,7 +26,9 @@
     if (value !== null && value !== undefined &&
         (src.tagName === "INPUT" || src.tagName === "TEXTAREA" || src.tagName === "SELECT" ||
          value !== "")) return { kind: "value", text: String(value) };
-    return { kind: "text", text: flatText(el) };
+    // (words of an element not drawn now, a tab's hidden panel, are said to be so)
+    const drawn = !el.checkVisibility || el.checkVisibility({ visibilityProperty: true });
+    return { kind: drawn ? "text" : "hidden", text: flatText(el) };
   }
 
   function pageText() {

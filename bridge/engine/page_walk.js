@@ -376,7 +376,7 @@
       const scrolls = visible && !tr && scrollsY(el, cs) ? refCount : -1, rowsAt = rows.length;
       let box = null;  // boxable roles are never the structure below
       // a custom element is inline unless styled, whatever it holds
-      if (!tr && !consumed && visible && inView && (block || tag.includes("-")) &&
+      if (!tr && !consumed && visible && inView && (block || apart || tag.includes("-")) &&
           boxable(el, role)) {
         flush();
         boxes.push(box = { start: rows.length, refs: refCount, name: null, nameAt: -1,

@@ -37,7 +37,8 @@ async def read(tab: Tab, fmt: str) -> str:
 
 async def read_element(tab: Tab, target: Target) -> tuple[str, str]:
     """All a target element holds, uncut: ("value", a field's value; a password's stays
-    masked) or ("text", its rendered text). Only reads: nothing scrolls or takes focus."""
+    masked) or ("text", its rendered text; "hidden" where it is not drawn now, a closed
+    tab's panel). Only reads: nothing scrolls or takes focus."""
     tab.check_no_dialog()
     live = await tab.on_live_ref(target, "fullText")
     if live is not None:

@@ -80,6 +80,8 @@ async def snapshot(call: Call, args: dict[str, Any]) -> Result:
 # what `text` says of an editor that draws only the lines around what it shows
 PARTIAL = ("note: these are the lines the editor drew, those around what it shows; it may "
            "hold more: `scroll {target} --dy 600` and read again for them")
+HIDDEN = ("note: {target} is not shown on the page now (hidden, as a closed tab's panel): "
+          "these are the words it holds, which a person does not see")
 
 
 @tool("text", "The page's visible text (or --markdown); with a target, all that element "
@@ -101,8 +103,9 @@ async def text(call: Call, args: dict[str, Any]) -> Result:
             data = {"url": tab.state.url, "format": kind, "target": str(args["target"]),
                     "text": body}
         note = await tab.undrawn_note()
-        if of is not None and data["format"] == "lines":
-            note = "\n".join(filter(None, [note, PARTIAL.format(target=args["target"])]))
+        if of is not None and data["format"] in ("lines", "hidden"):
+            said = PARTIAL if data["format"] == "lines" else HIDDEN
+            note = "\n".join(filter(None, [note, said.format(target=args["target"])]))
         # the address is the page's word too: below the marker
         out = f"{UNTRUSTED}\nurl: {printable(tab.state.url)}\n" + (f"{note}\n" if note else "") + \
             printable(body, lines=True)

@@ -282,3 +282,17 @@ async def test_a_kits_sortable_list_whose_classes_carry_its_prefix_is_dragged_by
                               target(shot, "listitem", "Speed"))
     assert await text_of(tab, "#order") == "Order: Support, Speed, Price, Quality"
     assert "the list now reads: Support | Speed | Price | Quality" in out.text()
+
+
+async def test_a_tree_drawn_anew_by_the_drop_reports_its_rows_new_order(
+        tab: Tab, site: Site) -> None:
+    # (the title is dragged, its row is the item: the row's words, not the title's box)
+    await watch_listeners(tab)
+    await goto(tab, site.url("treedrag.html"))
+    shot = await tab.snapshot()
+    out = await dragging.drag(tab, target(shot, "clickable", "components"),
+                              target(shot, "clickable", "Modal.tsx"))
+    assert await text_of(tab, "#log") == "Button.tsx,Modal.tsx,components,utils,index.ts"
+    assert "the list's order did not change" not in out.text(), out.text()
+    assert "now reads: Button.tsx | Modal.tsx | components | utils | index.ts" in out.text(), \
+        out.text()

@@ -1,0 +1,41 @@
+"""Parts of a page a person does not see, or sees without words: words that are only in a
+hidden button name no box around them (`text=` finds no shown element, nothing is clicked);
+`text @N` of a panel hidden now says so; a chart's focusable svg keeps its ref though its
+layers are focusable by script; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, js, listened_snapshot, ref, run_tool
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.errors import RefNotFound
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_text_only_in_a_hidden_button_names_no_box_around_it(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("quietparts.html"))
+    with pytest.raises(RefNotFound, match='no shown element has the text "Cancel order"'):
+        await run_tool(tab, "click", target="text=Cancel order")
+    assert await js(tab, "document.getElementById('log').textContent") == "nothing clicked"
+
+
+async def test_reading_a_panel_hidden_now_says_it_is_hidden(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("quietparts.html"))
+    shown = await run_tool(tab, "text", target="#npm-panel")
+    assert "npm install @acme/core" in shown.text, shown.text
+    assert "not shown" not in shown.text, shown.text
+    await run_tool(tab, "click", target="#pnpm")
+    hidden = await run_tool(tab, "text", target="#npm-panel")
+    assert "#npm-panel is not shown on the page now" in hidden.text, hidden.text
+    assert hidden.data["format"] == "hidden", hidden.data
+
+
+async def test_a_charts_focusable_svg_keeps_its_ref(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("quietparts.html"))
+    chart = ref(await tab.snapshot(interactive=True), "application", "Sales chart")
+    await run_tool(tab, "press", target=chart, keys="ArrowRight")
+    assert await js(tab, "document.getElementById('chart-log').textContent") == \
+        "key ArrowRight"
