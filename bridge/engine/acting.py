@@ -65,6 +65,10 @@ class Outcome:
     # showed meanwhile (a button that said "Applying…" while the page worked)
     recheck: Callable[[], Awaitable[None]] | None = field(default=None, repr=False,
                                                          compare=False)
+    # text went into a field that completes from a list the page shows (a combobox): its
+    # report waits, as a person does, for what the page armed or fetched in reply (the
+    # suggestions a debounce draws), even with no look after it
+    suggests: bool = field(default=False, repr=False, compare=False)
 
     def text(self) -> str:
         return "; ".join([self.did, *self.changes])

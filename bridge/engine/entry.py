@@ -85,6 +85,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     await tab.point(handle, what, placed)
     verb = "filled" if mode == "fill" else "typed into"
     out = Outcome(f"{verb} {what}")
+    out.suggests = info.get("role") == "combobox" or info.get("completes") is True
     if mode == "fill" and info.get("role") in ("slider", "spinbutton") and \
             info.get("tag") not in ("input", "textarea") and not info.get("editable"):
         field = await _field_in(tab, handle)

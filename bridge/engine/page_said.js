@@ -30,13 +30,17 @@
 
   // A region's words as a person sees them: no script or style, nothing hidden, not the
   // region's own label (a toast stack's "Notifications"), and not its controls' (a toast's
-  // "Undo", a dialog's "Cancel": what it says, not what it offers)
-  function wordsOf(el, depth = 0) {
+  // "Undo", a dialog's "Cancel": what it says, not what it offers); with `links`, a link's
+  // words are the box's (a comment that came: its author's name a link)
+  function wordsOf(el, links = false, depth = 0) {
     let out = "";
     for (let c = el.firstChild; c; c = c.nextSibling) {
       if (c.nodeType !== 1) out += textOf(c, 0);
-      else if (c.matches(CONTROLS) || SKIP_TAGS.has(c.tagName) || hiddenForName(c)) out += " ";
-      else if (depth < 20 && c.querySelector(CONTROLS)) out += " " + wordsOf(c, depth + 1) + " ";
+      else if ((c.matches(CONTROLS) && !(links && c.matches("a[href]") &&
+          !c.querySelector(CONTROLS))) || SKIP_TAGS.has(c.tagName) || hiddenForName(c))
+        out += " ";
+      else if (depth < 20 && c.querySelector(CONTROLS))
+        out += " " + wordsOf(c, links, depth + 1) + " ";
       else out += textOf(c, 0);
     }
     return clean(out);
@@ -184,7 +188,10 @@
     P.watchStart(el);
     before = kept(regions());
     nearAt = nearFields(el);
+    focusAt = deepFocus();
+    fieldsAt = new WeakSet(document.querySelectorAll(NEAR));
     popupsAt = popups();
+    listsAt = listsOf(popupsAt);
     started = true;
     dialogAt = null;
     // (as drawn: through the slot it is put in, out through shadow roots)
@@ -293,18 +300,33 @@
   // opening its menu that says nothing of it, Material's; suggestions a field's typing
   // brought): its role, name and how many items it holds, for the report
   const ITEMS_OF = "[role=menuitem], [role=menuitemcheckbox], [role=menuitemradio], [role=option]";
+  // (or one that showed then and shows other items now: the suggestions a field's list
+  // offers as more is typed, `again`)
   function listCame(pops) {
+    let again = null;
     for (const p of pops) {
       // (not the one whose item the action chose in: a select's list)
-      if (popupsAt.has(p) || !p.matches("[role=menu], [role=listbox]") ||
+      if (!p.matches("[role=menu], [role=listbox]") ||
           p.closest("[aria-hidden=true]") || [...pops].some((o) => o !== p && o.contains(p)) ||
           (startedOn && startedOn.isConnected && p.contains(startedOn))) continue;
-      const role = P.roleOf(p);
-      const items = [...p.querySelectorAll(ITEMS_OF)].filter(shows).length;
-      if (items) return { role, name: P.nameOf(p, role) || "", items };
+      const role = P.roleOf(p), shown = itemsOf(p);
+      const items = shown.length;
+      if (!items || (popupsAt.has(p) && (again || listsAt.get(p) === listWords(shown))))
+        continue;
+      const found = { role, name: P.nameOf(p, role) || "", items };
+      if (!popupsAt.has(p)) return found;
+      again = Object.assign(found, { again: true });
     }
-    return null;
+    return again;
   }
+  const itemsOf = (p) => [...p.querySelectorAll(ITEMS_OF)].filter(shows);
+  const LIST_WORDS = 50;  // items whose words tell a list's offer from the one before
+  const listWords = (items) => items.length + "\n" +
+    items.slice(0, LIST_WORDS).map((i) => clean(i.textContent || "")).join("\n");
+  // The words of the menus and lists of options that show (`pops`), by list
+  let listsAt = new Map();
+  const listsOf = (pops) => new Map([...pops].filter((p) => p.matches(
+    "[role=menu], [role=listbox]")).map((p) => [p, listWords(itemsOf(p))]));
 
   // Whether the dialog the last action's element was in, shown as it ended, went since
   // (a kit's that starts to fade out frames later: Vue's transition): its role and name
@@ -350,22 +372,43 @@
     const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
       p.matches("[role=tooltip]") && !asks(p) && !p.closest("[aria-hidden=true]")) : null;
     const tipWords = tip ? cut(clean(tip.innerText || ""), SAID_MAX)[0] || null : null;
+    const focused = started ? focusCame() : null, popsBefore = popupsAt;
+    focusAt = deepFocus();
     before = kept(now);
     popupsAt = pops;
+    listsAt = listsOf(pops);
     started = true;
     const closed = dialogGone(), values = fieldsChanged();
-    const changed = P.watched(now.keys());
+    const changed = P.watched(now.keys(), popsBefore);
     const came = changed.came.filter((w) => !said.includes(w) && w !== tipWords);
     const moved = changed.moved, items = changed.items;
     const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;
-    const veiled = changed.veiled;
+    const veiled = changed.veiled, buttons = changed.buttons;
     if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
-        !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled)
-      return null;
+        !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled &&
+        !focused && !buttons.length) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
-             movedMore: changed.movedMore, items, gone, sorted, veiled };
+             movedMore: changed.movedMore, items, gone, sorted, veiled, focused, buttons };
+  }
+
+  // The field the action put the focus in, where typing now goes (the editor a cell's
+  // double click opened, a title an Edit turned into a field, the next field a Tab went
+  // to): its role, name and value, and whether it came with the action; not the element
+  // acted on, nor one that had the focus as the action began
+  let focusAt = null, fieldsAt = new WeakSet();
+  function deepFocus() {
+    let f = document.activeElement;
+    while (f && f.shadowRoot && f.shadowRoot.activeElement) f = f.shadowRoot.activeElement;
+    return f;
+  }
+  function focusCame() {
+    const f = deepFocus();
+    if (!f || f === focusAt || f === startedOn || !f.isConnected || !f.matches(NEAR)) return null;
+    const role = P.roleOf(f) || "textbox", value = read(f);
+    return { role, name: P.nameOf(f, role) || "", came: !fieldsAt.has(f),
+             value: value === null || value === undefined ? "" : cut(String(value), SAID_MAX)[0] };
   }
 
   // A region's words as -i says them, cut: a log's (a chat's) keeps its end, the newest

@@ -130,7 +130,10 @@
     }
     // (not words drawn again as they were: a view a refresh draws anew)
     for (const [box, was] of rewritten) {
-      const words = plainWords(box, spoken, box.matches(ITEM_ROWS));
+      // (a number beside the control acted on, in the box that holds it, is its count:
+      // a vote's, a stepper's; not a clock's tick elsewhere)
+      const beside = !!actedOn && actedOn.isConnected && box.contains(actedOn);
+      const words = plainWords(box, spoken, box.matches(ITEM_ROWS), false, beside);
       if (words && !P.clean(was).includes(words)) came.push([box, words]);
       const part = words || P.clean(was).includes(P.clean(box.textContent)) ? null
         : formPart(box, spoken);  // (a form's next step put where its last one was)
@@ -178,17 +181,23 @@
   const shortList = (box) => ((rows) => rows.length <= LIST_SAID &&
     rows.every((r) => r.matches("li, [role=listitem]")) && !box.querySelector(P.CONTROLS))(
     [...box.querySelectorAll(ROWS)]);
-  // (`item`: a row rewritten, read whole; `came`: a box that came, a short list's too)
-  function plainWords(box, spoken, item = false, came = false) {
+  // (`item`: a row rewritten, read whole; `came`: a box that came, a short list's too;
+  // `count`: a number alone is news)
+  function plainWords(box, spoken, item = false, came = false, count = false) {
     // (one a popup hides from assistive technology while it is open is still seen:
     // Headless UI's menu makes the rest of the page aria-hidden and inert)
+    // (words that came in a dialog open as the action began are news: a gallery's caption
+    // its Next put in, a modal form's error; a dialog that came is said as one)
+    const pop = box.closest(P.POPUPS);
     if (box.closest(P.FIELDS) || (!item && (box.closest(ROWS) || box.querySelector(P.FIELDS) ||
-        (box.querySelector(ROWS) && !(came && shortList(box))))) || box.closest(P.POPUPS) ||
+        (box.querySelector(ROWS) && !(came && shortList(box))))) ||
+        (pop && (!pop.matches(DIALOGS) || !openBefore.has(pop))) ||
         box.closest(P.LIVE) || !P.shows(box)) return "";
     if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return "";
-    const words = P.wordsOf(box);
-    return words && words.length <= P.MESSAGE_CHARS && NEWS.test(words) ? words : "";
+    const words = P.wordsOf(box, true);
+    return words && words.length <= P.MESSAGE_CHARS &&
+      (NEWS.test(words) || (count && /\d/.test(words))) ? words : "";
   }
 
   // Other controls whose state the action changed, as their attributes or their class mark
@@ -324,24 +333,54 @@
     return moved >= SORTED_MIN ? moved : 0;
   }
 
+  // The names of the buttons that came with the action, each added itself or in a bar of
+  // controls that came (a list's bulk actions once a row is checked: "Close issues",
+  // "Label"); not one in a box of words that came (a comment's Reply, said by its words),
+  // a row, a popup or a live region (said as such), one drawn again as it was, nor many (a
+  // view drawn anew)
+  const BUTTONS = "button, [role=button]", BUTTONS_MAX = 6;
+  const buttonsIn = (n) => n.nodeType !== 1 ? [] : n.matches(BUTTONS) ? [n]
+    : [...n.querySelectorAll(BUTTONS)];
+  const buttonWords = (b) => P.clean(b.getAttribute("aria-label") || b.textContent || "");
+  function buttonsCame(list, added) {
+    const found = [], had = new Set(list.flatMap((r) => r.type !== "childList" ? []
+      : [...r.removedNodes].flatMap(buttonsIn).map(buttonWords)));
+    for (const n of added) {
+      if (n.nodeType !== 1 || !n.isConnected) continue;
+      const own = n.matches(BUTTONS) ? [n] : P.wordsOf(n) ? [] : n.querySelectorAll(BUTTONS);
+      for (const b of own) {
+        if (b.closest(ROWS) || b.closest(P.POPUPS) || b.closest(P.LIVE) || !P.shows(b) ||
+            had.has(buttonWords(b)) ||
+            (actedOn && actedOn.isConnected && (actedOn.contains(b) || b.contains(actedOn))))
+          continue;
+        if (found.push(b) > BUTTONS_MAX) return [];
+      }
+    }
+    return found.map((b) => P.cut(P.nameOf(b, "button") || "", P.NAME_MAX)[0]).filter(Boolean);
+  }
+
   // What the page changed since the action began (the records taken, the record starts
   // anew): {came: words, parts: parts of forms, moved: [name, states], movedMore: a count,
   // items: a count, gone: items taken out, sorted: rows put in another order, veiled: a
-  // veil came over the page, a modal's backdrop whose dialog may show only once it faded in}
-  function watched(regionsNow) {
+  // veil came over the page, a modal's backdrop whose dialog may show only once it faded in,
+  // buttons: the names of those that came}
+  const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
+  let openBefore = new Set();  // the popups that showed as the action began
+  function watched(regionsNow, popupsBefore) {
+    openBefore = popupsBefore;
     take(watcher.takeRecords());
     const list = records;
     records = [];
     if (overflowed || !list.length) {
       return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, sorted: 0,
-               veiled: false };
+               veiled: false, buttons: [] };
     }
     const moved = statesMoved(list);
     const added = addedIn(list), came = cameWords(list, added, regionsNow);
     return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
              movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list, added),
              gone: itemsRemoved(list, added), sorted: itemsMoved(list, added),
-             veiled: veilCame(added) };
+             veiled: veilCame(added), buttons: buttonsCame(list, added) };
   }
 
   Object.assign(P, { watchStart, watched });

@@ -71,7 +71,7 @@ def report_said(found: Any, outcome: Outcome) -> None:
     that the dialog the action's element was in closed with it, and that one opened; the
     tooltip or popover it showed; the new value of a field beside the element; other
     controls whose state it changed; the words that came in a plain box (no live region: a
-    form's "Account created" in a bare div)."""
+    form's "Account created" in a bare div); the field it put the focus in."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     for key, verb in (("closed", "closed"), ("opened", "opened")):
@@ -87,15 +87,17 @@ def report_said(found: Any, outcome: Outcome) -> None:
     listed = found.get("listed")
     if isinstance(listed, dict) and isinstance(listed.get("items"), int) and listed["items"] > 0:
         # (a menu or a list of options that came: the page's words only inside quotes)
-        menu = listed.get("role") == "menu"
+        # (or one open before that offers other items now: suggestions as more is typed)
+        menu, again = listed.get("role") == "menu", listed.get("again") is True
         name, count = listed.get("name"), listed["items"]
-        outcome.changes.append(
-            f"opened the {'menu' if menu else 'list'}" +
-            (f" {quote(name)}" if isinstance(name, str) and name else "") +
-            f" of {count} {'item' if menu else 'option'}{'' if count == 1 else 's'}")
+        held = f"{count} {'item' if menu else 'option'}{'' if count == 1 else 's'}"
+        named = f" {quote(name)}" if isinstance(name, str) and name else ""
+        outcome.changes.append(f"the {'menu' if menu else 'list'}{named} now holds {held}"
+                               if again else f"opened the {'menu' if menu else 'list'}"
+                               f"{named} of {held}")
         outcome.data["listed"] = {"role": "menu" if menu else "listbox",
                                   "name": name if isinstance(name, str) else "",
-                                  "items": count}
+                                  "items": count, "again": again}
     shows = found.get("shows")
     if isinstance(shows, str) and shows:
         outcome.changes.append(f"shows the tooltip {quote(shows)}")
@@ -123,12 +125,15 @@ def report_said(found: Any, outcome: Outcome) -> None:
             ", ".join(f"{quote(name)} now {states}" for name, states in moved) +
             (f" and {more} more" if isinstance(more, int) and more > 0 else ""))
         outcome.data["moved"] = [{"name": name, "now": states} for name, states in moved]
+    _report_focus(found.get("focused"), outcome)
+    # (not the options of a list said whole above: those it offers as more is typed)
+    again = isinstance(listed, dict) and listed.get("again") is True
     items = found.get("items")
-    if isinstance(items, int) and items > 0:  # (a Load more's results, a cart's new line)
+    if isinstance(items, int) and items > 0 and not again:  # (a Load more's, a cart's line)
         outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list")
         outcome.data["items_added"] = items
     gone = found.get("gone")
-    if isinstance(gone, int) and gone > 0:  # (a filter's results narrowing, a row deleted)
+    if isinstance(gone, int) and gone > 0 and not again:  # (a filter narrowing, a row deleted)
         outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list")
         outcome.data["items_removed"] = gone
     sorted_ = found.get("sorted")
@@ -140,12 +145,39 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.changes.append("the page now shows " + ", ".join(
             quote(words) + left_out(left) for words, left in came))
         outcome.data["came"] = [words for words, _ in came]
+    shown = found.get("buttons")
+    buttons = [b for b in shown if isinstance(b, str) and b][:6] if isinstance(shown, list) \
+        else []
+    if buttons:  # (a list's bulk actions once a row is checked)
+        more = f" and {len(buttons) - 3} more" if len(buttons) > 3 else ""
+        outcome.changes.append(f"the page now shows the button{'s' if len(buttons) > 1 else ''} "
+                               + ", ".join(quote(b) for b in buttons[:3]) + more)
+        outcome.data["buttons"] = buttons
     _report_parts(found.get("parts"), outcome)
 
 
 def list_opened(change: str) -> bool:
     """Whether a change line says a menu or a list of options came (`report_said`)."""
     return change.startswith(("opened the menu", "opened the list"))
+
+
+_ROLE = re.compile(r"[a-z]+")
+
+
+def _report_focus(focused: Any, outcome: Outcome) -> None:
+    """The field the action put the focus in, where keys now go (page_said.js `focusCame`):
+    a cell's editor a double click opened, the next field a Tab went to."""
+    if not isinstance(focused, dict) or not isinstance(focused.get("role"), str) or \
+            not _ROLE.fullmatch(focused["role"]):
+        return  # (the page's words only inside quotes: its role a plain word)
+    name = focused.get("name") if isinstance(focused.get("name"), str) else ""
+    value = focused.get("value") if isinstance(focused.get("value"), str) else ""
+    came = focused.get("came") is True
+    outcome.changes.append(f"focus moved to {'a new ' if came else ''}{focused['role']}" +
+                           (f" {quote(name)}" if name else "") +
+                           (f", value {quote(value)}" if value else ""))
+    outcome.data["focused"] = {"role": focused["role"], "name": name, "value": value,
+                               "new": came}
 
 
 def _report_parts(parts: Any, outcome: Outcome) -> None:

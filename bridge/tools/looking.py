@@ -30,8 +30,10 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
     once what the action set going came (settling.py: the page it loaded, the data it had
     the page fetch, the timers the page armed in reply to its input; `loads` defaults to
     whether it began a page's load): what a person looking right after a click or a
-    keystroke that loads results sees once they came."""
-    if not wanted(args):
+    keystroke that loads results sees once they came. A field's suggestions the page
+    drew or fetched in reply to the text are waited for with no look too (Outcome.suggests).
+    """
+    if not wanted(args) and not (out.suggests and out.armed is not False):
         if out.answered is not None:
             out.answered.cancel()
         return result(out, tab)
