@@ -111,7 +111,8 @@
         if (n.shadowRoot) roots.push(n.shadowRoot);
         // (a select's words are what it shows: read apart, `selectShows`; a closed dialog a
         // style sheet only made see-through, DaisyUI's, shows none: left out)
-        if ((closedDialog(n) && displayOf(n) !== "none") || unseenWords(n)) closed.add(n);
+        if ((closedDialog(n) && displayOf(n) !== "none") || unseenWords(n) || shutBox(n))
+          closed.add(n);
         const code = n.tagName === "PRE" ? numberedCode(n) : null;
         if (code !== null) codes.set(n, code);
         if (n.shadowRoot || n.tagName === "SLOT" || n.tagName === "SELECT" || closed.has(n) ||
@@ -182,6 +183,10 @@
   // content", "Skip to main content")
   const SR_CLASS = new RegExp("(?:^|[\\s_-])(?:sr|visually|screen-?reader|a11y|skip|jump|" +
     "off-?screen)(?:[\\s_-]|$)|visuallyhidden|sronly", "i");
+  // Whether a box is shut to no height, its words out of sight (an accordion's answer at
+  // `max-height: 0`; not a screen reader's pixel, which unseenWords judges)
+  const shutBox = (n) => n.offsetHeight === 0 && n.offsetWidth > 1 && !!n.firstChild &&
+    P.clipsAll(n, getComputedStyle(n));
   function unseenWords(n) {
     if (!SR_CLASS.test(typeof n.className === "string" ? n.className : "")) return false;
     const r = n.getBoundingClientRect();
@@ -329,7 +334,7 @@
       const el = node;
       const tag = el.tagName;
       if (SKIP_TAGS.has(tag) || hiddenForName(el) || leaving.has(el) || closedDialog(el) ||
-          unseenWords(el)) return;
+          unseenWords(el) || shutBox(el)) return;
       if (/^H[1-6]$/.test(tag)) {
         push();
         line = "#".repeat(+tag[1]) + " " + clean(el.innerText);

@@ -22,7 +22,7 @@
   const ROWS = "tr, li, table, [role=row], [role=listitem], [role=table], [role=grid], " +
     "[role=treegrid], [role=list], [role=listbox], [role=option], [role=feed], [role=log]";
   const HID = /(?:^|\s)(?:hidden|d-none|is-hidden|invisible|hide|collapsed?)(?:\s|$)/;
-  const HID_STYLE = /display:\s*none|visibility:\s*hidden/;
+  const HID_STYLE = /display:\s*none|visibility:\s*hidden|max-height:\s*0(?:px)?(?![.\d])/;
   let records = [], overflowed = false, actedOn = null;
   const watcher = new MutationObserver((list) => take(list));
   function take(list) {
@@ -46,8 +46,10 @@
   const textIn = (n) => n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent || "" : "";
   // whether an attribute's change showed its element: what it was hid it and what it is does
   // not, or it took a class that shows it (a survey's thank-you page `.page.on`), not around
-  // the element acted on (a card marked active)
+  // the element acted on (a card marked active) unless that now says it is expanded (an
+  // accordion's item marked open around its question: what it shows beside the question)
   const SHOWS = /^(?:(?:is-)?(?:shown?|open(?:ed)?|visible|active)|in|on)$/;
+  const expanded = () => !!actedOn && actedOn.getAttribute("aria-expanded") === "true";
   function showedBy(r) {
     if (!["hidden", "style", "class"].includes(r.attributeName)) return false;  // (a state's)
     const el = r.target, was = r.oldValue || "", now = el.getAttribute(r.attributeName) || "";
@@ -55,7 +57,7 @@
     const hid = r.attributeName === "style" ? HID_STYLE : HID;
     if (hid.test(was) && !hid.test(now)) return true;
     const had = new Set(was.split(/\s+/));
-    return r.attributeName === "class" && !(actedOn && el.contains(actedOn)) &&
+    return r.attributeName === "class" && !(actedOn && el.contains(actedOn) && !expanded()) &&
       now.split(/\s+/).some((c) => SHOWS.test(c) && !had.has(c));
   }
   // The box a change of words in `box` rewrote, as a person reads it: the link or button it
@@ -120,7 +122,9 @@
       // (not an item like those beside it: a grid's cards a Load more added, counted)
       // (a box shown, not added, is one among like boxes still shown: a tab's panel shown
       // as the one before hides is news)
-      if (!box.closest(P.CONTROLS) && !alikeItem(box, added, !added.has(box))) {
+      // (nor one of like items an expanded control opened: a FAQ's answer, its like others)
+      const opened = expanded() && box.contains(actedOn);
+      if (!box.closest(P.CONTROLS) && (opened || !alikeItem(box, added, !added.has(box)))) {
         const words = plainWords(box, spoken, false, true);
         const part = words ? null : formPart(box, spoken);
         came.push([box, words]);

@@ -1,7 +1,8 @@
 """Parts of a page a person does not see, or sees without words: words that are only in a
 hidden button name no box around them (`text=` finds no shown element, nothing is clicked);
 `text @N` of a panel hidden now says so; a chart's focusable svg keeps its ref though its
-layers are focusable by script; on both transports."""
+layers are focusable by script; an answer shut to no height is not in the page's text, and
+the question that opens it says it; on both transports."""
 
 from __future__ import annotations
 
@@ -39,3 +40,17 @@ async def test_a_charts_focusable_svg_keeps_its_ref(tab: Tab, site: Site) -> Non
     await run_tool(tab, "press", target=chart, keys="ArrowRight")
     assert await js(tab, "document.getElementById('chart-log').textContent") == \
         "key ArrowRight"
+
+
+async def test_an_answer_shut_to_no_height_is_out_of_the_text_until_opened(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("quietparts.html"))
+    for markdown in (False, True):
+        text = (await run_tool(tab, "text", markdown=markdown)).text
+        assert "Can I cancel?" in text, text
+        assert "billing settings" not in text, text
+    said = (await run_tool(tab, "click", target="text=Can I cancel?")).text
+    assert 'now expanded; the page now shows "Yes. You can cancel anytime from your billing ' \
+        'settings."' in said, said
+    await run_tool(tab, "wait", text="billing settings", timeout=5)  # (as it opens)
+    assert "billing settings" in (await run_tool(tab, "text")).text
