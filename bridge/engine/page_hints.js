@@ -379,7 +379,7 @@
       if (STOPS.test(s.tagName) || s.querySelector("input, select, textarea, button") ||
           (!inRow && /^(?:block|flex|grid|table|list-item)$/.test(getComputedStyle(s).display)))
         break;
-      words += " " + (s.innerText || "") + " ";
+      words += " " + P.textOf(s, 1) + " ";  // (words a margin parts: a title, its label)
     }
     const t = clean(words);
     return HAS_WORD.test(t) && t.length <= 60 ? t : "";

@@ -1,7 +1,8 @@
 """Chips drawn inline (a mail's recipients, an item's tags): each is a line named by its
 words with its remove control under it, and that control's locator names its chip, not its
 place among the others (its glyph, a times sign, `in "bob@example.com"`); a trail of crumbs
-and a sentence's links stay as they were; on both transports."""
+and a sentence's links stay as they were; an unnamed check box's hint keeps a title and its
+label chip apart; on both transports."""
 
 from __future__ import annotations
 
@@ -48,3 +49,12 @@ async def test_crumbs_and_a_sentences_links_are_no_chips(tab: Tab, site: Site) -
             assert f'group "{words}' not in shot.text, shot.text
         assert '- link "Home"' in shot.text, shot.text
         assert '- link "guide"' in shot.text, shot.text
+
+
+async def test_an_unnamed_check_boxs_hint_keeps_a_title_and_its_label_apart(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("chiprows.html"))
+    hints = [info.get("hint") for info in (await tab.snapshot(interactive=True)).refs.values()
+             if info["role"] == "checkbox"]
+    assert any(h and h.startswith("Crash on open bug") for h in hints), hints
+    assert any(h and h.startswith("Dark mode enhancement") for h in hints), hints
