@@ -43,7 +43,12 @@
       characterDataOldValue: true, attributes: true, attributeOldValue: true,
       attributeFilter: ["hidden", "style", "class", ...STATE_ATTRS] });
   }
-  const textIn = (n) => n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.textContent || "" : "";
+  // (an element's text nodes apart, as its boxes part them: "Pro" "$29/month", even detached)
+  const textIn = (n) => n.nodeType === 3 ? n.data : n.nodeType !== 1 ? "" : ((w) => {
+    let out = "";
+    for (let t = w.nextNode(); t; t = w.nextNode()) out += t.data + " ";
+    return out;
+  })(document.createTreeWalker(n, NodeFilter.SHOW_TEXT));
   // whether an attribute's change showed its element: what it was hid it and what it is does
   // not, or it took a class that shows it (a survey's thank-you page `.page.on`), not around
   // the element acted on (a card marked active) unless that now says it is expanded (an
@@ -137,7 +142,7 @@
       // (a number beside the control acted on, in the box that holds it, is its count:
       // a vote's, a stepper's; not a clock's tick elsewhere)
       const beside = !!actedOn && actedOn.isConnected && box.contains(actedOn);
-      const words = plainWords(box, spoken, box.matches(ITEM_ROWS), false, beside);
+      const words = plainWords(box, spoken, box.matches(ITEM_ROWS), false, beside, was);
       if (words && !P.clean(was).includes(words)) came.push([box, words]);
       const part = words || P.clean(was).includes(P.clean(box.textContent)) ? null
         : formPart(box, spoken);  // (a form's next step put where its last one was)
@@ -186,22 +191,37 @@
     rows.every((r) => r.matches("li, [role=listitem]")) && !box.querySelector(P.CONTROLS))(
     [...box.querySelectorAll(ROWS)]);
   // (`item`: a row rewritten, read whole; `came`: a box that came, a short list's too;
-  // `count`: a number alone is news)
-  function plainWords(box, spoken, item = false, came = false, count = false) {
+  // `count`: a number alone is news; `was`: the words a box rewritten had, whose change is
+  // read where it holds a list)
+  function plainWords(box, spoken, item = false, came = false, count = false, was = null) {
     // (one a popup hides from assistive technology while it is open is still seen:
     // Headless UI's menu makes the rest of the page aria-hidden and inert)
     // (words that came in a dialog open as the action began are news: a gallery's caption
     // its Next put in, a modal form's error; a dialog that came is said as one)
     const pop = box.closest(P.POPUPS);
+    const list = !item && !!box.querySelector(ROWS) && !(came && shortList(box));
     if (box.closest(P.FIELDS) || (!item && (box.closest(ROWS) || box.querySelector(P.FIELDS) ||
-        (box.querySelector(ROWS) && !(came && shortList(box))))) ||
-        (pop && (!pop.matches(DIALOGS) || !openBefore.has(pop))) ||
+        (list && was === null))) || (pop && (!pop.matches(DIALOGS) || !openBefore.has(pop))) ||
         box.closest(P.LIVE) || !P.shows(box)) return "";
     if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return "";
-    const words = P.wordsOf(box, true);
+    const words = list ? changedWords(was, box) : P.wordsOf(box, true);
     return words && words.length <= P.MESSAGE_CHARS &&
       (NEWS.test(words) || (count && /\d/.test(words))) ? words : "";
+  }
+
+  // What a box holding a list, drawn anew, shows in place of what it showed (a plan's card
+  // a Yearly switch drew again: "$23/month" where "$29/month" was): its words between those
+  // kept before them and after them, if few (not a list's items that all changed)
+  const CHANGED_MAX = 80;
+  function changedWords(was, box) {
+    const a = P.clean(was).split(" "), b = P.clean(textIn(box)).split(" ");
+    let i = 0, j = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j])
+      j++;
+    const part = b.slice(i, b.length - j).join(" ");
+    return part.length <= CHANGED_MAX ? part : "";
   }
 
   // Other controls whose state the action changed, as their attributes or their class mark

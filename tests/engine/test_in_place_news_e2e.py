@@ -3,7 +3,8 @@
 with its author's link; the field an action put the focus in is said (a title an Edit
 turned into a field, a cell's editor a double click opened, the next field a Tab went to);
 buttons drawn in place of a count (a list's bulk actions) are said; words that came in a
-dialog open before the action (a gallery's caption) are said; on both transports."""
+dialog open before the action (a gallery's caption) are said; a card holding a list drawn
+anew says the words it changed (a plan's price); on both transports."""
 
 from __future__ import annotations
 
@@ -68,3 +69,12 @@ async def test_words_that_came_in_a_dialog_open_before_are_said(tab: Tab, site: 
     assert 'the page now shows "Golden wheat field in Kansas"' in said, said
     said = (await run_tool(tab, "click", target="#report")).text
     assert 'the page now shows "Sign in to report images"' in said, said
+
+
+async def test_a_card_holding_a_list_drawn_anew_says_the_words_it_changed(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("inplace.html"))
+    said = (await run_tool(tab, "click", target="#yearly")).text
+    assert 'the page now shows "$23/month"' in said, said
+    said = (await run_tool(tab, "click", target="#yearly")).text
+    assert 'the page now shows "$29/month"' in said, said
