@@ -426,10 +426,14 @@
   const labelOf = (field) => P.labelsText(field) || clean(field.getAttribute("aria-label") || "");
 
   // A form field the page keeps out of sight by its own style attribute (the select a
-  // kit keeps behind the box it draws: DevExtreme's tag box): no pointer shows it, though
-  // the box around it listens for one (page_walk.js)
-  const keptHidden = (el) => /^(?:SELECT|INPUT|TEXTAREA)$/.test(el.tagName) &&
-    el.style.display === "none";
+  // kit keeps behind the box it draws: DevExtreme's tag box), or a box its class calls
+  // hidden (a player's controls that do not apply, video.js's `vjs-hidden`) unless a class
+  // says a hover shows it (Tailwind's `hidden group-hover:flex`): no pointer shows it,
+  // though the box around it listens for one (page_walk.js)
+  const HIDDEN_CLASS = /(?:^|[\s_-])(?:hidden|hide|d-none)(?=$|\s)/;
+  const keptHidden = (el) => (/^(?:SELECT|INPUT|TEXTAREA)$/.test(el.tagName) &&
+    el.style.display === "none") || ((c) => HIDDEN_CLASS.test(c) && !c.includes("hover:"))(
+    el.getAttribute("class") || "");
 
   // Whether a hidden box is one of the panels its box shows one at a time (a tab's panel, a
   // slide: a sibling of its kind, by tag and first class, shows): no pointer shows it

@@ -2,13 +2,14 @@
 hidden button name no box around them (`text=` finds no shown element, nothing is clicked);
 `text @N` of a panel hidden now says so; a chart's focusable svg keeps its ref though its
 layers are focusable by script; an answer shut to no height is not in the page's text, and
-the question that opens it says it; on both transports."""
+the question that opens it says it; a control its class hides for good is no hover-only
+ref, where one a hover shows is; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, js, listened_snapshot, ref, run_tool
+from pagetools import goto, js, line_of, listened_snapshot, ref, run_tool
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.errors import RefNotFound
 
@@ -54,3 +55,9 @@ async def test_an_answer_shut_to_no_height_is_out_of_the_text_until_opened(
         'settings."' in said, said
     await run_tool(tab, "wait", text="billing settings", timeout=5)  # (as it opens)
     assert "billing settings" in (await run_tool(tab, "text")).text
+
+
+async def test_a_control_hidden_for_good_is_no_hover_only_ref(tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("quietparts.html"))
+    assert 'button "Seek to live"' not in shot.text, shot.text
+    assert "[hover-only]" in line_of(shot, ref(shot, "button", "Archive")), shot.text
