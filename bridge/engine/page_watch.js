@@ -139,9 +139,11 @@
     }
     // (not words drawn again as they were: a view a refresh draws anew)
     for (const [box, was] of rewritten) {
-      // (a number beside the control acted on, in the box that holds it, is its count:
-      // a vote's, a stepper's; not a clock's tick elsewhere)
-      const beside = !!actedOn && actedOn.isConnected && box.contains(actedOn);
+      // (a number beside the control acted on, in the box that holds it or its own box
+      // beside it, is its count: a vote's, a stepper's flex item; not a clock's elsewhere)
+      const up = box.parentElement, beside = !!actedOn && actedOn.isConnected &&
+        (box.contains(actedOn) || (!!up && up !== document.body &&
+         up.childElementCount <= BESIDE_MAX && up.contains(actedOn)));
       const words = plainWords(box, spoken, box.matches(ITEM_ROWS), false, beside, was);
       if (words && !P.clean(was).includes(words)) came.push([box, words]);
       const part = words || P.clean(was).includes(P.clean(box.textContent)) ? null
@@ -214,6 +216,7 @@
   // a Yearly switch drew again: "$23/month" where "$29/month" was): its words between those
   // kept before them and after them, if few (not a list's items that all changed)
   const CHANGED_MAX = 80;
+  const BESIDE_MAX = 6;  // boxes in a control's own row (a stepper's -, number and +)
   function changedWords(was, box) {
     const a = P.clean(was).split(" "), b = P.clean(textIn(box)).split(" ");
     let i = 0, j = 0;

@@ -24,6 +24,8 @@ async def test_a_count_beside_the_control_pressed_is_said_not_a_clock_elsewhere(
     assert 'the page now shows "18"' in said, said
     said = (await run_tool(tab, "click", target="#up")).text
     assert 'the page now shows "19"' in said, said
+    said = (await run_tool(tab, "click", target="#more")).text
+    assert 'the page now shows "2"' in said, said  # (a stepper's number, a flex item)
     said = (await run_tool(tab, "click", target="#first")).text
     assert "now shows" not in said, said  # (the clock ticked meanwhile)
 
@@ -66,7 +68,8 @@ async def test_focus_staying_in_the_field_acted_on_is_no_news(tab: Tab, site: Si
 async def test_words_that_came_in_a_dialog_open_before_are_said(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("lightbox.html"))
     said = (await run_tool(tab, "click", target="#next")).text
-    assert 'the page now shows "Golden wheat field in Kansas"' in said, said
+    assert '"Golden wheat field in Kansas"' in said, said
+    assert '"4 / 5"' in said, said  # (its counter, beside the Next pressed)
     said = (await run_tool(tab, "click", target="#report")).text
     assert 'the page now shows "Sign in to report images"' in said, said
 
