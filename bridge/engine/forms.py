@@ -11,7 +11,7 @@ from typing import Any
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
 from .acting import Outcome, _call_on, describe, guarded
 from .entry import enter_text, press
-from .pointer import LEFT, _report_state, click, hover, scroll, state_said
+from .pointer import _report_state, click, closing_said, hover, opening_said, scroll
 from .reporting import replied, report_replied
 from .snapshot import Line, quote
 from .tab import Tab
@@ -207,22 +207,22 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
                         **exc.details) from None
     # what the opening click did but change the list's own state (its list shown), then
     # how the list stands now against before it opened (closed again, named by the choice)
-    changes = [c for c in (opened.changes if opened else []) if not state_said(c)]
+    changes = [c for c in (opened.changes if opened else []) if not opening_said(c)]
     if typed:
         changes.insert(0, f"its list showed the option once {quote(want)} was typed in "
                           f"{'its search box' if search else 'it'}")
     # (the option going with its list is no news: the list closing is how a choice ends)
-    changes += [c for c in picked.changes if c not in LEFT]
+    changes += [c for c in picked.changes if not closing_said(c)]
     chosen, did = [option.name], [picked.did]
     for more in wants[1:]:
         picked, option = await _choose_next(tab, ref, info, what, more, chosen, before)
         chosen.append(option.name)
         did.append(picked.did)
-        changes += [c for c in picked.changes if c not in LEFT]
+        changes += [c for c in picked.changes if not closing_said(c)]
     confirmed = await _confirm(tab, ref, option.ref)
     if confirmed is not None:  # (its dialog chooses nothing until it is confirmed)
         did.append(confirmed.did)
-        changes += [c for c in confirmed.changes if c not in LEFT]
+        changes += [c for c in confirmed.changes if not closing_said(c)]
     elif len(chosen) > 1 or await _takes_many(tab, ref):
         # (a list of several stays open over the page, covering what is under it: a person
         # closes it once done)

@@ -35,7 +35,14 @@ from .drawing import around, promptly
 from .locating import card_words
 from .model import Frame, Handle
 from .placing import At
-from .reporting import list_opened, replied, report_invalid, report_replied, report_said
+from .reporting import (
+    list_emptied,
+    list_opened,
+    replied,
+    report_invalid,
+    report_replied,
+    report_said,
+)
 from .shield import Shield
 from .snapshot import quote, shorten
 from .tab import Tab
@@ -263,6 +270,19 @@ def state_said(change: str) -> bool:
     """Whether a change line is one `_report_state` wrote, the element's own state, or says
     its list or menu came."""
     return change.startswith(("now ", "value now ")) or change in LEFT or list_opened(change)
+
+
+def opening_said(change: str) -> bool:
+    """Whether a change line of a click that opened a list to choose in says only that it
+    opened (`state_said`), or another control expanded with it (downshift's toggle): the
+    list closes again as the choice is made."""
+    return state_said(change) or change.endswith(" now expanded")
+
+
+def closing_said(change: str) -> bool:
+    """Whether a change line of a choice in a list says only that the option went with
+    its list, or that the list's options left it: how a choice ends."""
+    return change in LEFT or list_emptied(change)
 
 
 def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None,

@@ -157,8 +157,16 @@ def report_said(found: Any, outcome: Outcome) -> None:
 
 
 def list_opened(change: str) -> bool:
-    """Whether a change line says a menu or a list of options came (`report_said`)."""
-    return change.startswith(("opened the menu", "opened the list"))
+    """Whether a change line says a menu or a list of options came, or what one holds now
+    (`report_said`)."""
+    return change.startswith(("opened the menu", "opened the list")) or (
+        change.startswith(("the menu", "the list ")) and " now holds " in change)
+
+
+def list_emptied(change: str) -> bool:
+    """Whether a change line says only that items left a list (`report_said`): the options
+    of a list closing as its choice is made."""
+    return re.fullmatch(r"\d+ items? removed from a list", change) is not None
 
 
 _ROLE = re.compile(r"[a-z]+")

@@ -1,7 +1,8 @@
 """Suggestions a field's list draws a moment after the typing (a debounce): the report of
 `type` or `fill` into a field that completes from a list waits for them, with no look after
 it, and says the list that opened, then how many options it holds as more is typed, not
-how many items left it; on both transports."""
+how many items left it; a choice in such a list says how the list ended; on both
+transports."""
 
 from __future__ import annotations
 
@@ -42,3 +43,14 @@ async def test_a_look_after_the_typing_shows_the_suggestions(tab: Tab, site: Sit
     out = await run_tool(tab, "fill", target=field, text="B", interactive=True)
     assert 'option "Belgium"' in out.text, out.text
     assert 'option "Brazil"' in out.text, out.text
+
+
+async def test_a_choice_says_how_the_list_ended_not_how_it_opened(tab: Tab, site: Site) -> None:
+    # (its toggle expanded with the list and collapsed with it; its options left with it)
+    await goto(tab, site.url("togglecombo.html"))
+    field = ref(await tab.snapshot(interactive=True), "combobox", "From")
+    said = (await run_tool(tab, "select", target=field, values=["Paris (CDG)"])).text
+    assert "value now 'Paris (CDG)'" in said, said
+    assert "expanded" not in said, said
+    assert "removed from a list" not in said, said
+    assert "now holds" not in said, said
