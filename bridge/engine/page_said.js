@@ -472,8 +472,11 @@
     }
     const fading = P.fadingOut(), drawn = new Set();
     if (el) drawnTips(el, drawn);
-    const words = [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
-      visibilityProperty: true }) && !fading.has(n))
+    // (a tooltip's parts its classes call tooltips too are its words, not tooltips of their
+    // own: recharts' label and items in its wrapper)
+    const shown = [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
+      visibilityProperty: true }) && !fading.has(n));
+    const words = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)))
       .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]);
     return [...new Set([...words, ...[...drawn].map((w) => cut(w, SAID_MAX)[0]),
       cut(title, SAID_MAX)[0]].filter(Boolean))];

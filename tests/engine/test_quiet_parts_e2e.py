@@ -3,7 +3,8 @@ hidden button name no box around them (`text=` finds no shown element, nothing i
 `text @N` of a panel hidden now says so; a chart's focusable svg keeps its ref though its
 layers are focusable by script; an answer shut to no height is not in the page's text, and
 the question that opens it says it; a control its class hides for good is no hover-only
-ref, where one a hover shows is; on both transports."""
+ref, where one a hover shows is; a chart's tooltip is said once, not once a part; on both
+transports."""
 
 from __future__ import annotations
 
@@ -61,3 +62,9 @@ async def test_a_control_hidden_for_good_is_no_hover_only_ref(tab: Tab, site: Si
     shot = await listened_snapshot(tab, site.url("quietparts.html"))
     assert 'button "Seek to live"' not in shot.text, shot.text
     assert "[hover-only]" in line_of(shot, ref(shot, "button", "Archive")), shot.text
+
+
+async def test_a_charts_tooltip_is_said_once_not_once_a_part(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("quietparts.html"))
+    out = await run_tool(tab, "hover", target="#plot", at="100,40")
+    assert out.data.get("tooltips") == ["East sales : 9800"], out.text
