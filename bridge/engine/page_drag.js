@@ -30,7 +30,10 @@
       (!!zones && zones[1].has(el) && zones[0].has(el) && el.children.length > 1 &&
        !el.isContentEditable && !filesZone(el)) ||
       el.hasAttribute("data-sortable") || el.hasAttribute("data-rbd-droppable-id") ||
-      DRAG_WORDS.test(el.getAttribute("aria-roledescription") || ""));
+      // (one that says it is sortable and is focused itself is an item, dnd-kit's card
+      // `role=button`: its parts are no items of a list)
+      (DRAG_WORDS.test(el.getAttribute("aria-roledescription") || "") &&
+       !el.hasAttribute("tabindex") && el.getAttribute("role") !== "button"));
   }
 
   // Whether a box that takes drops and clicks is an upload's zone, whose parts are no items

@@ -384,13 +384,15 @@
     const moved = changed.moved, items = changed.items;
     const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;
     const veiled = changed.veiled, buttons = changed.buttons;
+    const went = changed.went;
     if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
         !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled &&
-        !focused && !buttons.length) return null;
+        !focused && !buttons.length && !went.length) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
-             movedMore: changed.movedMore, items, gone, sorted, veiled, focused, buttons };
+             movedMore: changed.movedMore, items, gone, sorted, veiled, focused, buttons,
+             went: went.map((w) => cut(w, SAID_MAX)) };
   }
 
   // The field the action put the focus in, where typing now goes (the editor a cell's

@@ -85,6 +85,10 @@
            !n.parentElement.querySelector(P.FIELDS)) n = n.parentElement;
     return n;
   }
+  // (in a control whose words it would be; not in one holding controls, a card dnd-kit
+  // makes a button holding its own menu's)
+  const inControl = (box) => ((c) => !!c && !c.querySelector(P.CONTROLS))(
+    box.closest(P.CONTROLS));
   function cameWords(list, added, regionsNow) {
     const had = new Map();  // box -> the words it lost meanwhile (what it had)
     const boxes = new Set();
@@ -129,7 +133,7 @@
       // as the one before hides is news)
       // (nor one of like items an expanded control opened: a FAQ's answer, its like others)
       const opened = expanded() && box.contains(actedOn);
-      if (!box.closest(P.CONTROLS) && (opened || !alikeItem(box, added, !added.has(box)))) {
+      if (!inControl(box) && (opened || !alikeItem(box, added, !added.has(box)))) {
         const words = plainWords(box, spoken, false, true);
         const part = words ? null : formPart(box, spoken);
         came.push([box, words]);
@@ -158,7 +162,10 @@
       .slice(0, PARTS_MAX).map(([, part]) => part);
     // (many boxes that came are a view drawn anew, which says nothing; words rewritten in
     // place beside it still do: a filter's count over its results drawn anew)
-    const news = outer.length > CAME_MAX ? outer.filter(([b]) => !drawn.has(b)) : outer;
+    // (and of many rewritten in place, those that are no control's: a calendar's Next
+    // rewrote its days' headers, buttons, and its range "December 13 – 19", which is said)
+    let news = outer.length > CAME_MAX ? outer.filter(([b]) => !drawn.has(b)) : outer;
+    if (news.length > CAME_MAX) news = news.filter(([b]) => !b.matches(P.CONTROLS));
     if (news.length > CAME_MAX) return { words: [], parts: formed };
     return { words: [...new Set(news.map(([, w]) => w))], parts: formed };
   }
@@ -205,7 +212,10 @@
     if (box.closest(P.FIELDS) || (!item && (box.closest(ROWS) || box.querySelector(P.FIELDS) ||
         (list && was === null))) || (pop && (!pop.matches(DIALOGS) || !openBefore.has(pop))) ||
         box.closest(P.LIVE) || !P.shows(box)) return "";
-    if ((actedOn && actedOn.isConnected && actedOn.contains(box)) ||
+    // (not the words of the element acted on, said as its name; but what came in a control
+    // holding controls, the card dnd-kit makes a button, whose own menu's button was pressed)
+    if ((actedOn && actedOn.isConnected && actedOn.contains(box) &&
+         !actedOn.querySelector(P.CONTROLS)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return "";
     const words = list ? changedWords(was, box) : P.wordsOf(box, true);
     return words && words.length <= P.MESSAGE_CHARS &&
@@ -343,6 +353,61 @@
     }
     return gone;
   }
+  // The words of boxes the action took out of sight, which say nothing of it themselves (a
+  // popover's panel closing as focus left it, a panel its Hide took away): removed, or
+  // hidden by an attribute, not shown now, and none of: an item of a list (counted), a
+  // popup's or a live region's (said as such), a message or a loader (going is how it
+  // ends), a tab's panel (its tab says it), the element acted on or what holds it, what a
+  // control that collapsed hid (it says so), one drawn again in its place or beside like
+  // ones of its class, words the page still shows;
+  // WENT_MAX boxes at most, else a view drawn anew that says nothing
+  const WENT_MAX = 2;
+  const PASSING = new RegExp("(?:^|[\\s_-])(?:toast|snack(?:bar)?|alert|notice|notification|" +
+    "message|msg|flash|spinner|loader|loading|skeleton|placeholder|tooltip|tip)(?:$|[\\s_-])", "i");
+  const STILL = "[role=tabpanel], [role=progressbar], [aria-busy=true]";
+  function hidBy(r) {
+    const el = r.target, was = r.oldValue || "", now = el.getAttribute(r.attributeName) || "";
+    if (r.attributeName === "hidden") return r.oldValue === null && el.hidden;
+    if (r.attributeName === "style") return !HID_STYLE.test(was) && HID_STYLE.test(now);
+    const has = new Set(now.split(/\s+/));
+    return r.attributeName === "class" && ((!HID.test(was) && HID.test(now)) ||
+      was.split(/\s+/).some((c) => SHOWS.test(c) && !has.has(c)));
+  }
+  // (its words but its controls', even detached: "Adults 1", not "Increase adults")
+  const ownWords = (n) => ((w) => {
+    let out = "";
+    for (let t = w.nextNode(); t; t = w.nextNode())
+      if (!t.parentElement.closest(P.CONTROLS)) out += t.data + " ";
+    return P.clean(out);
+  })(document.createTreeWalker(n, NodeFilter.SHOW_TEXT));
+  function boxesWent(list, added) {
+    if (actedOn && actedOn.getAttribute("aria-expanded") === "false") return [];
+    const went = [];
+    let page = null;  // the page's words now, read once
+    for (const r of list) {
+      const nodes = r.type === "childList" ? [...r.removedNodes].filter((n) =>
+        n.nodeType === 1 && !n.isConnected && !added.has(n))
+        : r.type === "attributes" && hidBy(r) ? [r.target] : [];
+      for (const n of nodes) {
+        const box = r.target, cls = P.firstClass(n);
+        if (n.matches(ITEMS) || SKIP_TAGS.has(n.tagName) || n.matches(STILL) ||
+            PASSING.test(n.getAttribute("class") || "") || box.closest(P.POPUPS) ||
+            box.closest(P.LIVE) || n.matches(P.POPUPS) || n.matches(P.LIVE) ||
+            (actedOn && (n === actedOn || n.contains(actedOn))) || (n !== box &&
+            (r.type === "childList" && [...r.addedNodes].some((a) => a.tagName === n.tagName) ||
+             (cls && [...box.children].some((c) => c.tagName === n.tagName &&
+               P.firstClass(c) === cls))))) continue;
+        const words = n.matches(P.CONTROLS) ? P.clean(textIn(n)) : ownWords(n);
+        if (!/\p{L}/u.test(words) || words.length > P.MESSAGE_CHARS) continue;
+        if (n.isConnected ? P.shows(n)
+          : (page = page === null ? P.clean(textIn(document.body)) : page).includes(words))
+          continue;
+        if (went.push(words) > WENT_MAX) return [];
+      }
+    }
+    return went;
+  }
+
   // Whether a veil came over the page (page_shown.js `veil`) while a modal waits unshown in
   // it (Bootstrap's backdrop, its `.modal` shown once that faded in; not a busy page's veil
   // alone, which a look after waits for)
@@ -383,7 +448,9 @@
         if (found.push(b) > BUTTONS_MAX) return [];
       }
     }
-    return found.map((b) => P.cut(P.nameOf(b, "button") || "", P.NAME_MAX)[0]).filter(Boolean);
+    // (one named by no words by its hint: an icon's `data-tooltip="Archive"`)
+    return found.map((b) => ((name) => P.cut(name || P.hintOf(b, name) || "", P.NAME_MAX)[0])(
+      P.nameOf(b, "button"))).filter(Boolean);
   }
 
   // What the page changed since the action began (the records taken, the record starts
@@ -400,14 +467,15 @@
     records = [];
     if (overflowed || !list.length) {
       return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, sorted: 0,
-               veiled: false, buttons: [] };
+               veiled: false, buttons: [], went: [] };
     }
     const moved = statesMoved(list);
     const added = addedIn(list), came = cameWords(list, added, regionsNow);
     return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
              movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list, added),
              gone: itemsRemoved(list, added), sorted: itemsMoved(list, added),
-             veiled: veilCame(added), buttons: buttonsCame(list, added) };
+             veiled: veilCame(added), buttons: buttonsCame(list, added),
+             went: boxesWent(list, added) };
   }
 
   Object.assign(P, { watchStart, watched });

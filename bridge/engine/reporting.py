@@ -145,6 +145,11 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.changes.append("the page now shows " + ", ".join(
             quote(words) + left_out(left) for words, left in came))
         outcome.data["came"] = [words for words, _ in came]
+    went = _words_cut(found.get("went"))
+    if went:  # (a popover's panel that closed as focus left it, a panel taken away)
+        outcome.changes.append("the page no longer shows " + ", ".join(
+            quote(words) + left_out(left) for words, left in went))
+        outcome.data["went"] = [words for words, _ in went]
     shown = found.get("buttons")
     buttons = [b for b in shown if isinstance(b, str) and b][:6] if isinstance(shown, list) \
         else []

@@ -4,7 +4,10 @@ with its author's link; the field an action put the focus in is said (a title an
 turned into a field, a cell's editor a double click opened, the next field a Tab went to);
 buttons drawn in place of a count (a list's bulk actions) are said; words that came in a
 dialog open before the action (a gallery's caption) are said; a card holding a list drawn
-anew says the words it changed (a plan's price); on both transports."""
+anew says the words it changed (a plan's price); a panel taken away says what no longer
+shows, where a spinner going, or a card drawn anew, does not; a menu that came in a card
+made a button is said; of many words rewritten in place, those no control holds are;
+on both transports."""
 
 from __future__ import annotations
 
@@ -41,7 +44,7 @@ async def test_buttons_drawn_in_place_of_a_count_are_said(tab: Tab, site: Site) 
     await goto(tab, site.url("inplace.html"))
     said = (await run_tool(tab, "check", target="loc=checkbox \"Pick Dark mode\"")).text
     assert 'the page now shows "1 selected"' in said, said
-    assert 'the page now shows the buttons "Close issues", "Label"' in said, said
+    assert 'the page now shows the buttons "Close issues", "Label", "Archive"' in said, said
     said = (await run_tool(tab, "check", target="loc=checkbox \"Pick Crash on start\"")).text
     assert "the buttons" not in said, said  # (drawn again as they were)
 
@@ -81,3 +84,31 @@ async def test_a_card_holding_a_list_drawn_anew_says_the_words_it_changed(
     assert 'the page now shows "$23/month"' in said, said
     said = (await run_tool(tab, "click", target="#yearly")).text
     assert 'the page now shows "$29/month"' in said, said
+
+
+async def test_a_panel_taken_away_says_what_no_longer_shows(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("inplace.html"))
+    said = (await run_tool(tab, "click", target="#hide")).text
+    assert 'the page no longer shows "Adults 1"' in said, said  # (not its button's words)
+    said = (await run_tool(tab, "click", target="#yearly")).text
+    assert "no longer shows" not in said, said  # (a plan's card drawn anew)
+
+
+async def test_a_spinner_that_went_is_no_news(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("inplace.html"))
+    said = (await run_tool(tab, "click", target="#save", interactive=True)).text
+    assert "no longer shows" not in said, said
+
+
+async def test_a_menu_that_came_in_a_card_made_a_button_is_said(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("inplace.html"))
+    said = (await run_tool(tab, "click", target="#dots")).text
+    assert 'the page now shows "Archive card Copy link"' in said, said
+
+
+async def test_of_many_words_rewritten_those_no_control_holds_are_said(
+        tab: Tab, site: Site) -> None:
+    # (a calendar's Next rewrote its range and seven headers, buttons: was said as nothing)
+    await goto(tab, site.url("inplace.html"))
+    said = (await run_tool(tab, "click", target="#week")).text
+    assert 'the page now shows "December 13 \u2013 19"' in said, said

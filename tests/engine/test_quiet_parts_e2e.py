@@ -3,8 +3,8 @@ hidden button name no box around them (`text=` finds no shown element, nothing i
 `text @N` of a panel hidden now says so; a chart's focusable svg keeps its ref though its
 layers are focusable by script; an answer shut to no height is not in the page's text, and
 the question that opens it says it; a control its class hides for good is no hover-only
-ref, where one a hover shows is; a chart's tooltip is said once, not once a part; on both
-transports."""
+ref, where one a hover shows is; a chart's tooltip is said once, not once a part; a
+sortable card's parts are no items of a list; on both transports."""
 
 from __future__ import annotations
 
@@ -68,3 +68,10 @@ async def test_a_charts_tooltip_is_said_once_not_once_a_part(tab: Tab, site: Sit
     await goto(tab, site.url("quietparts.html"))
     out = await run_tool(tab, "hover", target="#plot", at="100,40")
     assert out.data.get("tooltips") == ["East sales : 9800"], out.text
+
+
+async def test_a_sortable_cards_parts_are_no_items_of_a_list(tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("quietparts.html"))
+    assert 'button "Kickoff meeting"' in shot.text, shot.text
+    assert "div.labels" not in shot.text, shot.text
+    assert 'clickable "Kickoff meeting"' not in shot.text, shot.text
