@@ -379,7 +379,7 @@
       if (STOPS.test(s.tagName) || s.querySelector("input, select, textarea, button") ||
           (!inRow && /^(?:block|flex|grid|table|list-item)$/.test(getComputedStyle(s).display)))
         break;
-      words += " " + P.textOf(s, 1) + " ";  // (words a margin parts: a title, its label)
+      words += " " + P.shownText(s) + " ";  // (a title, the label chip a margin parts)
     }
     const t = clean(words);
     return HAS_WORD.test(t) && t.length <= 60 ? t : "";

@@ -367,12 +367,13 @@
       if (fresh && !said.includes(fresh)) said.push(fresh);
     }
     const pops = popups(), opened = started ? dialogCame(pops) : null;
+    const focused = started && !opened ? focusCame() : null;
     const listed = started && !opened ? listCame(pops) : null;
     // (a tooltip or popover that came, asking nothing: Bootstrap's popover a click opens)
     const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
       p.matches("[role=tooltip]") && !asks(p) && !p.closest("[aria-hidden=true]")) : null;
     const tipWords = tip ? cut(clean(tip.innerText || ""), SAID_MAX)[0] || null : null;
-    const focused = started ? focusCame() : null, popsBefore = popupsAt;
+    const popsBefore = popupsAt;
     focusAt = deepFocus();
     before = kept(now);
     popupsAt = pops;
@@ -405,9 +406,13 @@
     while (f && f.shadowRoot && f.shadowRoot.activeElement) f = f.shadowRoot.activeElement;
     return f;
   }
+  // (nor one the element acted on held, a counter's own field, unless it came: a cell's
+  // editor; nor one of a dialog that opened, said as it)
   function focusCame() {
     const f = deepFocus();
-    if (!f || f === focusAt || f === startedOn || !f.isConnected || !f.matches(NEAR)) return null;
+    if (!f || f === focusAt || f === startedOn || !f.isConnected || !f.matches(NEAR) ||
+        (startedOn && startedOn.contains && startedOn.contains(f) && fieldsAt.has(f)))
+      return null;
     const role = P.roleOf(f) || "textbox", value = read(f);
     return { role, name: P.nameOf(f, role) || "", came: !fieldsAt.has(f),
              value: value === null || value === undefined ? "" : cut(String(value), SAID_MAX)[0] };

@@ -1,5 +1,6 @@
 // The page helper: the words markup says things in (class tokens, icon names, file names),
-// as a hint gives them (page_hints.js): no layout, build hash, size or version.
+// as a hint gives them (page_hints.js): no layout, build hash, size or version; and the
+// words an element shows, read apart.
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
@@ -95,5 +96,14 @@
     return false;
   }
 
-  Object.assign(P, { NOISE, ICON_SET, hintWords, iconName, fileWords, iconBeside });
+  // The words an element shows, a text node's apart from the next (a title and the label
+  // chip a margin parts from it, which innerText glues)
+  const shownText = (el) => ((w) => {
+    let out = "";
+    for (let t = w.nextNode(); t; t = w.nextNode())
+      if (t.parentElement.checkVisibility()) out += t.data + " ";
+    return out;
+  })(document.createTreeWalker(el, NodeFilter.SHOW_TEXT));
+
+  Object.assign(P, { NOISE, ICON_SET, hintWords, iconName, fileWords, iconBeside, shownText });
 })();
