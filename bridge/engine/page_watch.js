@@ -343,16 +343,25 @@
       byBox.set(r.target, [out, put]);
     }
     let gone = 0;
+    goneWords = [];
     for (const [box, [out, put]] of byBox) {
       if (out.length <= put.length) continue;
       const tag = out[0].tagName, cls = P.firstClass(out[0]);
       const alike = [...out, ...put].every((n) => n.tagName === tag && P.firstClass(n) === cls);
       if (alike && (out[0].matches(ITEMS) || box.matches(LISTS) ||
-          (cls && [...box.children].some((c) => c.tagName === tag && P.firstClass(c) === cls))))
+          (cls && [...box.children].some((c) => c.tagName === tag && P.firstClass(c) === cls)))) {
         gone += out.length - put.length;
+        if (!put.length) goneWords.push(...out.map((n) => P.cut(ownWords(n), 60)[0]));
+      }
     }
+    if (goneWords.length !== gone || gone > GONE_SAID || goneWords.some((w) => !w))
+      goneWords = [];
     return gone;
   }
+  // (the words of those, where one or two were taken out and none put in: the event a
+  // Delete removed, named)
+  const GONE_SAID = 2;
+  let goneWords = [];
   // The words of boxes the action took out of sight, which say nothing of it themselves (a
   // popover's panel closing as focus left it, a panel its Hide took away): removed, or
   // hidden by an attribute, not shown now, and none of: an item of a list (counted), a
@@ -466,14 +475,14 @@
     const list = records;
     records = [];
     if (overflowed || !list.length) {
-      return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, sorted: 0,
-               veiled: false, buttons: [], went: [] };
+      return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, goneWords: [],
+               sorted: 0, veiled: false, buttons: [], went: [] };
     }
     const moved = statesMoved(list);
     const added = addedIn(list), came = cameWords(list, added, regionsNow);
     return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
              movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list, added),
-             gone: itemsRemoved(list, added), sorted: itemsMoved(list, added),
+             gone: itemsRemoved(list, added), goneWords, sorted: itemsMoved(list, added),
              veiled: veilCame(added), buttons: buttonsCame(list, added),
              went: boxesWent(list, added) };
   }

@@ -134,7 +134,10 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.data["items_added"] = items
     gone = found.get("gone")
     if isinstance(gone, int) and gone > 0 and not again:  # (a filter narrowing, a row deleted)
-        outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list")
+        left = found.get("goneWords")  # (one or two deleted: named)
+        which = [w for w in left if isinstance(w, str) and w] if isinstance(left, list) else []
+        outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list" + (
+            ": " + ", ".join(quote(w) for w in which) if len(which) == gone else ""))
         outcome.data["items_removed"] = gone
     sorted_ = found.get("sorted")
     if isinstance(sorted_, int) and sorted_ > 1:  # (a sort moving a table's rows)
@@ -171,7 +174,7 @@ def list_opened(change: str) -> bool:
 def list_emptied(change: str) -> bool:
     """Whether a change line says only that items left a list (`report_said`): the options
     of a list closing as its choice is made."""
-    return re.fullmatch(r"\d+ items? removed from a list", change) is not None
+    return re.fullmatch(r"\d+ items? removed from a list(?:: .*)?", change) is not None
 
 
 _ROLE = re.compile(r"[a-z]+")

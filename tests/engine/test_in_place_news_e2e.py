@@ -6,8 +6,8 @@ buttons drawn in place of a count (a list's bulk actions) are said; words that c
 dialog open before the action (a gallery's caption) are said; a card holding a list drawn
 anew says the words it changed (a plan's price); a panel taken away says what no longer
 shows, where a spinner going, or a card drawn anew, does not; a menu that came in a card
-made a button is said; of many words rewritten in place, those no control holds are;
-on both transports."""
+made a button is said; of many words rewritten in place, those no control holds are; an item
+deleted from a list is named; on both transports."""
 
 from __future__ import annotations
 
@@ -112,3 +112,9 @@ async def test_of_many_words_rewritten_those_no_control_holds_are_said(
     await goto(tab, site.url("inplace.html"))
     said = (await run_tool(tab, "click", target="#week")).text
     assert 'the page now shows "December 13 \u2013 19"' in said, said
+
+
+async def test_an_item_deleted_from_a_list_is_named(tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("inplace.html"))
+    said = (await run_tool(tab, "click", target="#drop-walk")).text
+    assert '1 item removed from a list: "Walk dog"' in said, said
