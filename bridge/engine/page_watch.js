@@ -464,9 +464,10 @@
 
   // What the page changed since the action began (the records taken, the record starts
   // anew): {came: words, parts: parts of forms, moved: [name, states], movedMore: a count,
-  // items: a count, gone: items taken out, sorted: rows put in another order, veiled: a
-  // veil came over the page, a modal's backdrop whose dialog may show only once it faded in,
-  // buttons: the names of those that came}
+  // items: a count, gone: items taken out, goneWords: theirs where one or two, sorted: rows
+  // put in another order, veiled: a veil came over the page, a modal's backdrop whose
+  // dialog may show only once it faded in, buttons: the names of those that came, went:
+  // the words of boxes taken out of sight}
   const DIALOGS = "dialog, [role=dialog], [role=alertdialog]";
   let openBefore = new Set();  // the popups that showed as the action began
   function watched(regionsNow, popupsBefore) {

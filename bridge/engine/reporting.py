@@ -70,8 +70,10 @@ def report_said(found: Any, outcome: Outcome) -> None:
     `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
     that the dialog the action's element was in closed with it, and that one opened; the
     tooltip or popover it showed; the new value of a field beside the element; other
-    controls whose state it changed; the words that came in a plain box (no live region: a
-    form's "Account created" in a bare div); the field it put the focus in."""
+    controls whose state it changed; the items it added to lists or took out of them (one
+    or two named); the words that came in a plain box (no live region: a form's "Account
+    created" in a bare div), and those it took out of sight; the buttons that came; the
+    field it put the focus in."""
     if not isinstance(found, dict) or not isinstance(found.get("said"), list):
         return
     for key, verb in (("closed", "closed"), ("opened", "opened")):
