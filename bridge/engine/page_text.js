@@ -184,8 +184,12 @@
   const SR_CLASS = new RegExp("(?:^|[\\s_-])(?:sr|visually|screen-?reader|a11y|skip|jump|" +
     "off-?screen)(?:[\\s_-]|$)|visuallyhidden|sronly", "i");
   // Whether a box is shut to no height, its words out of sight (an accordion's answer at
-  // `max-height: 0`; not a screen reader's pixel, which unseenWords judges)
-  const shutBox = (n) => n.offsetHeight === 0 && n.offsetWidth > 1 && !!n.firstChild &&
+  // `max-height: 0`; not a screen reader's pixel, which unseenWords judges), or is a live
+  // region kept in a pixel for screen readers alone (dnd-kit's "Draggable item … was
+  // dropped", whatever its class)
+  const LIVE_SAYS = "[aria-live], [role=status], [role=log], [role=alert]";
+  const shutBox = (n) => (n.offsetHeight === 0 && n.offsetWidth > 1 || n.offsetWidth <= 1 &&
+    n.offsetHeight <= 1 && n.matches(LIVE_SAYS)) && !!n.firstChild &&
     P.clipsAll(n, getComputedStyle(n));
   function unseenWords(n) {
     if (!SR_CLASS.test(typeof n.className === "string" ? n.className : "")) return false;

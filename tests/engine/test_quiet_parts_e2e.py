@@ -1,10 +1,11 @@
 """Parts of a page a person does not see, or sees without words: words that are only in a
 hidden button name no box around them (`text=` finds no shown element, nothing is clicked);
 `text @N` of a panel hidden now says so; a chart's focusable svg keeps its ref though its
-layers are focusable by script; an answer shut to no height is not in the page's text, and
-the question that opens it says it; a control its class hides for good is no hover-only
-ref, where one a hover shows is; a chart's tooltip is said once, not once a part; a
-sortable card's parts are no items of a list; on both transports."""
+layers are focusable by script; an answer shut to no height is not in the page's text (nor
+a live region kept in a pixel for screen readers), and the question that opens it says it;
+a control its class hides for good is no hover-only ref, where one a hover shows is; a
+chart's tooltip is said once, not once a part; a sortable card's parts are no items of a
+list; on both transports."""
 
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ async def test_an_answer_shut_to_no_height_is_out_of_the_text_until_opened(
         text = (await run_tool(tab, "text", markdown=markdown)).text
         assert "Can I cancel?" in text, text
         assert "billing settings" not in text, text
+        assert "was dropped" not in text, text  # (a screen reader's pixel of a live region)
     said = (await run_tool(tab, "click", target="text=Can I cancel?")).text
     assert 'now expanded; the page now shows "Yes. You can cancel anytime from your billing ' \
         'settings."' in said, said
