@@ -244,6 +244,11 @@
         else if (el.checked) s.push("checked");
       } else if (a === "true") s.push("checked");
       else if (a === "mixed") s.push("mixed");
+      // (its place among radios alike, where the page says it: a rating's fourth of five
+      // stars, each named "star", antd's Rate)
+      const at = aria("aria-posinset"), of = aria("aria-setsize");
+      if (role === "radio" && /^\d+$/.test(at || "") && /^\d+$/.test(of || ""))
+        s.push(`${at}/${of}`);
     } else if ((role === "menuitem" || role === "option") && aria("aria-checked") === null) {
       const box = heldToggle(el);  // (its check box, whose line it is: antd's filter menu)
       if (box && box.checked) s.push("checked");

@@ -5,7 +5,8 @@ layers are focusable by script; an answer shut to no height is not in the page's
 a live region kept in a pixel for screen readers), and the question that opens it says it;
 a control its class hides for good is no hover-only ref, where one a hover shows is; a
 chart's tooltip is said once, not once a part; a sortable card's parts are no items of a
-list; on both transports."""
+list; radios alike say their place where the page gives it (a rating's stars); on both
+transports."""
 
 from __future__ import annotations
 
@@ -77,3 +78,14 @@ async def test_a_sortable_cards_parts_are_no_items_of_a_list(tab: Tab, site: Sit
     assert 'button "Kickoff meeting"' in shot.text, shot.text
     assert "div.labels" not in shot.text, shot.text
     assert 'clickable "Kickoff meeting"' not in shot.text, shot.text
+
+
+async def test_radios_alike_say_their_place_where_the_page_gives_it(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("quietparts.html"))
+    stars = [ln.strip() for ln in shot.text.splitlines() if ln.strip().startswith('- radio "star"')]
+    assert [s.split("[")[1].split("]")[0] for s in stars] == [
+        "1/5", "2/5", "3/5", "4/5", "5/5"], shot.text
+    fourth = next(w for w in stars[3].split() if w.startswith("@"))
+    await run_tool(tab, "click", target=fourth)
+    assert "[checked 4/5" in line_of(await tab.snapshot(interactive=True), fourth)
