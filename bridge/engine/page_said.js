@@ -187,9 +187,10 @@
     startedOn = el;
     P.watchStart(el);
     before = kept(regions());
-    nearAt = nearFields(el);
+    const fields = document.querySelectorAll(NEAR);  // (read once: the two below use it)
+    nearAt = nearFields(el, fields);
     focusAt = deepFocus();
-    fieldsAt = new WeakSet(document.querySelectorAll(NEAR));
+    fieldsAt = new WeakSet(fields);
     popupsAt = popups();
     listsAt = listsOf(popupsAt);
     started = true;
@@ -229,7 +230,7 @@
   // shows kept for the form: MUI's select)
   const PAGE_FIELDS = 20, offPage = (f) => P.offPage(f, getComputedStyle(f)) ||
     !!f.closest("[aria-hidden=true]") || !f.checkVisibility({ opacityProperty: true });
-  function nearFields(el) {
+  function nearFields(el, all) {  // (`all`: the page's fields, NEAR)
     const out = new Map();
     if (!el || !el.matches) return out;
     // (a field's own: the other end of a range its thumb's move pushed, MUI's)
@@ -239,7 +240,7 @@
       for (const f of found) if (!offPage(f)) out.set(f, read(f));
       if (found.length) break;
     }
-    const all = document.querySelectorAll(NEAR), focused = document.activeElement;
+    const focused = document.activeElement;
     const more = all.length <= PAGE_FIELDS
       ? [...all].filter((f) => f.checkVisibility())
       : focused && focused.matches(NEAR) ? [focused] : [];
