@@ -416,8 +416,12 @@
     return false;
   }
 
-  // A point of `shown` (el's visible part) that reaches el (or that `reaches` accepts)
-  function spot(el, shown, reaches = (hit) => hits(el, hit)) {
+  // A point of `shown` (el's visible part) that reaches el, or shows it through a box over
+  // it that draws nothing (page_covers.js); or that `reaches` accepts
+  function spot(el, shown, reaches) {
+    let through = false;  // (whether the point shows el through such a box)
+    const at = reaches ? (x, y, hit) => reaches(hit) :
+      (x, y, hit) => hits(el, hit) || (through = P.seenThrough(el, x, y, hit));
     const r = el.getBoundingClientRect();
     const box = [r.left, r.top, r.width, r.height];
     const left = Math.max(shown.left, 0), top = Math.max(shown.top, 0);
@@ -426,13 +430,14 @@
     if (right <= left || bottom <= top) return { error: "offscreen", rect: box };
     const cx = (left + right) / 2, cy = (top + bottom) / 2;
     const first = hitTarget(el, cx, cy);
-    if (reaches(first)) return { x: cx, y: cy, rect: box };
+    const found = (x, y) => through ? { x, y, rect: box, through } : { x, y, rect: box };
+    if (at(cx, cy, first)) return found(cx, cy);
     const fx = [0.5, 0.25, 0.75, 0.1, 0.9], fy = [0.5, 0.25, 0.75, 0.1, 0.9];
     for (const a of fy) for (const b of fx) {
       const x = left + (right - left) * b, y = top + (bottom - top) * a;
-      if (reaches(hitTarget(el, x, y))) return { x, y, rect: box };
+      if (at(x, y, hitTarget(el, x, y))) return found(x, y);
     }
-    return { error: "covered", cover: coverName(first), what: describe(el), bar: bar(first),
+    return { error: "covered", cover: P.coverName(first), what: describe(el), bar: bar(first),
              around: !!first && first !== el && hits(first, el), away: P.awayFrom(first) };
   }
 
@@ -448,42 +453,7 @@
   // What covers the element at (x, y) of this frame's viewport, or null when it is on top.
   function coverOf(id, x, y) {
     const el = get(id), hit = el && hitTarget(el, x, y);
-    return !el ? "nothing (it is gone)" : hits(el, hit) ? null : coverName(hit);
-  }
-
-  // What covers a point, as an error names it to the agent: a veil (a bare box dimming the
-  // whole viewport: a cookie wall's, a modal's) by the dialog it holds up, which the agent
-  // has to answer or close first, where one shows over it.
-  // (a shape drawn over the page is its SVG's: Shepherd's overlay, a hole cut for its step)
-  function coverName(hit) {
-    for (; hit && hit.ownerSVGElement; hit = hit.ownerSVGElement);
-    const held = hit && hit.nodeType === 1 && P.veil(hit, getComputedStyle(hit)) ?
-      veiledBy(hit) : null;
-    return held ? `${describe(held)} (over ${describe(hit)})` : describe(hit);
-  }
-
-  const DIALOGS = "dialog[open], [role=dialog], [role=alertdialog]";
-  const LOOKED_AT = 3000;  // elements a search for a veil's box without a dialog role reads
-  function veiledBy(veil) {
-    const onTop = (d) => {
-      const r = d.getBoundingClientRect();
-      if (r.width < 1 || r.height < 1) return false;
-      const at = hitTarget(d, r.left + r.width / 2, r.top + r.height / 2);
-      return !!at && d.contains(at);
-    };
-    let found = null;
-    for (const d of document.querySelectorAll(DIALOGS)) if (onTop(d)) found = d;
-    if (found) return found;
-    // else a box of words and controls over the veil (a cookie wall drawn in plain divs)
-    let n = 0;
-    for (const d of document.body.querySelectorAll("*")) {
-      if (++n > LOOKED_AT) break;
-      if (d === veil || d.contains(veil)) continue;
-      const p = getComputedStyle(d).position;
-      if ((p === "fixed" || p === "absolute") && d.querySelector(P.CONTROLS) &&
-          P.HAS_WORD.test(d.innerText || "") && onTop(d)) return d;
-    }
-    return null;
+    return !el ? "nothing (it is gone)" : hits(el, hit) ? null : P.coverName(hit);
   }
 
   // The border box in this frame's viewport, covered or not.
@@ -496,5 +466,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, pump, loadTimers,
     composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, clickOf, point,
-    frameOffset, coverOf, coverName, rect, TOGGLE_BOX });
+    frameOffset, coverOf, rect, TOGGLE_BOX });
 })();

@@ -188,7 +188,12 @@
     if (res.error) return res;
     const el = get(id);
     const hit = hitTarget(el, res.x, res.y);
-    const [t, also] = P.clickOf(el, hit, secret);
+    let [t, also] = P.clickOf(el, hit, secret);
+    // (a click seen through a box over el reaches that box: el's own control is asked about
+    // too, lest a control policy holds be clicked through a box that passes clicks on)
+    const own = res.through && !also ? activationOf(el, secret) : null;
+    if (own && own !== t) also = own;
+    delete res.through;
     if (t && (t.tagName === "IFRAME" || t.tagName === "FRAME")) {
       res.frame = describe(t);
       return res;
