@@ -91,5 +91,30 @@
     });
   }
 
-  Object.assign(P, { coverName, seenThrough });
+  // Whether a field parked under what covers it (`hit`) is its widget's: the box close around
+  // it (FRAME_UP out at most) holding that cover, no other field and no grid, takes the
+  // clicks for it (a listener, or a pointer or text cursor), and draws its placeholder or
+  // chosen tags over it: Element Plus's multiple select, its field shown as it is focused.
+  const FRAME_UP = 3, FIELD = "input, textarea, select, [contenteditable=true]";
+  function framedWith(el, hit) {
+    let box = el.parentElement, k = 1;
+    for (; box && k < FRAME_UP && !box.contains(hit); k++) box = box.parentElement;
+    if (!box || !box.contains(hit) || box === document.body ||
+        box.querySelector("table, [role=grid]") || box.querySelectorAll(FIELD).length > 1)
+      return false;
+    const handlers = P.listened(P.hookKey);
+    for (let n = box; n && k <= FRAME_UP && n !== document.body; n = n.parentElement, k++)
+      if (handlers.has(n) || /^(?:pointer|text)$/.test(getComputedStyle(n).cursor)) return true;
+    return false;
+  }
+
+  // Whether a click at `hit` is one on the field `el` its widget's frame draws over (its
+  // chosen tags, its placeholder: `framedWith`), no control of its own there (a tag's ×)
+  function drawnOver(el, hit) {
+    if (!hit || !el.matches(FIELD) || !framedWith(el, hit)) return false;
+    for (let n = hit; n && !n.contains(el); n = n.parentElement) if (P.isControl(n)) return false;
+    return true;
+  }
+
+  Object.assign(P, { coverName, seenThrough, framedWith, drawnOver });
 })();

@@ -417,11 +417,13 @@
   }
 
   // A point of `shown` (el's visible part) that reaches el, or shows it through a box over
-  // it that draws nothing (page_covers.js); or that `reaches` accepts
+  // it that draws nothing, or where its widget draws over it (page_covers.js); or that
+  // `reaches` accepts
   function spot(el, shown, reaches) {
     let through = false;  // (whether the point shows el through such a box)
     const at = reaches ? (x, y, hit) => reaches(hit) :
-      (x, y, hit) => hits(el, hit) || (through = P.seenThrough(el, x, y, hit));
+      (x, y, hit) => hits(el, hit) ||
+        (through = P.seenThrough(el, x, y, hit) || P.drawnOver(el, hit));
     const r = el.getBoundingClientRect();
     const box = [r.left, r.top, r.width, r.height];
     const left = Math.max(shown.left, 0), top = Math.max(shown.top, 0);

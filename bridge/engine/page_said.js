@@ -393,8 +393,8 @@
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
-             movedMore: changed.movedMore, items, gone, goneWords: changed.goneWords, sorted,
-             veiled, focused, buttons,
+             movedMore: changed.movedMore, items, gone, goneWords: changed.goneWords,
+             put: changed.put, sorted, veiled, focused, buttons,
              went: went.map((w) => cut(w, SAID_MAX)) };
   }
 

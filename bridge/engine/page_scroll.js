@@ -247,8 +247,10 @@
     if (full < box.clientHeight * 2) return [0, 0];
     const tall = (n) => n.getBoundingClientRect().height >= full * 0.9;
     let rows = [...box.children];
-    for (let d = 0, big; d < 3 && rows.length <= WRAPPED && (big = rows.filter(tall)).length === 1;
-      d++)
+    // (into the one box as tall as the content, or a box alone: a viewport laid at the
+    // top of what scrolls, react-virtuoso's, as tall as the box)
+    for (let d = 0, big; d < 3 && rows.length <= WRAPPED &&
+      (big = rows.length === 1 ? rows : rows.filter(tall)).length === 1; d++)
       rows = rows.flatMap((r) => r === big[0] ? [...r.children] : [r]);
     let top = Infinity, bottom = -Infinity;
     const n = rows.length, looked = [...Array(Math.min(n, ROWS_LOOK)).keys()];
@@ -352,7 +354,12 @@
   function slidAway(el, cs) {
     const r = el.getBoundingClientRect();
     if (r.width < 1 || r.height < 1 || cs.direction === "rtl") return false;
-    if (r.right + scrollX <= 0 || r.bottom + scrollY <= 0) return true;
+    // (where it stands with the boxes around it scrolled back to their start: one scrolled
+    // past, react-virtuoso's viewport above the rows it holds, did not slide away)
+    let [dx, dy] = [scrollX, scrollY];
+    for (let n = el.parentElement; n && cs.position !== "fixed" && !isRoot(n); n = n.parentElement)
+      [dx, dy] = [dx + n.scrollLeft, dy + n.scrollTop];
+    if (r.right + dx <= 0 || r.bottom + dy <= 0) return true;
     // (the viewport's room less its scroll bars: a drawer slid out to the right lies under
     // the bar)
     const [w, h] = view();
@@ -391,9 +398,10 @@
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return true;  // (unlooked at)
     const hit = P.hitTarget(el, x, y);
     // (not one under the box close around it that draws it and takes its clicks: a
-    // multiple select's field under its tags, Shoelace's)
+    // multiple select's field under its tags, Shoelace's, or its frame's: page_covers.js)
     return !!hit && hit !== el && !el.contains(hit) && !(hit.contains(el) &&
-      hit !== document.body && hit !== document.documentElement && depthIn(hit, el) <= PARK_UP);
+      hit !== document.body && hit !== document.documentElement &&
+      depthIn(hit, el) <= PARK_UP) && !P.framedWith(el, hit);
   }
   const depthIn = (box, el) => {
     let k = 0;

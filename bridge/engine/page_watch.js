@@ -5,7 +5,7 @@
 (() => {
   if (globalThis.__ts) return;
   const P = globalThis.__tsParts;
-  const { HAS_WORD, SKIP_TAGS } = P;
+  const { HAS_WORD, SKIP_TAGS, ITEMS, textIn, ownWords, addedIn, alikeItem } = P;
 
   // Words that came in a plain box while the action ran (no live region, no class that calls
   // it a message: a form's "Account created" written into a bare div, a field's error put in
@@ -43,12 +43,6 @@
       characterDataOldValue: true, attributes: true, attributeOldValue: true,
       attributeFilter: ["hidden", "style", "class", ...STATE_ATTRS] });
   }
-  // (an element's text nodes apart, as its boxes part them: "Pro" "$29/month", even detached)
-  const textIn = (n) => n.nodeType === 3 ? n.data : n.nodeType !== 1 ? "" : ((w) => {
-    let out = "";
-    for (let t = w.nextNode(); t; t = w.nextNode()) out += t.data + " ";
-    return out;
-  })(document.createTreeWalker(n, NodeFilter.SHOW_TEXT));
   // whether an attribute's change showed its element: what it was hid it and what it is does
   // not, or it took a class that shows it (a survey's thank-you page `.page.on`), not around
   // the element acted on (a card marked active) unless that now says it is expanded (an
@@ -179,7 +173,7 @@
         (actedOn && actedOn.isConnected && actedOn.contains(box)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return null;
     const fields = [...box.querySelectorAll(P.FIELDS)].filter((f) => f.checkVisibility() &&
-      !P.leftBehind(f, getComputedStyle(f)));
+      f !== actedOn && !P.leftBehind(f, getComputedStyle(f)));  // (not the field it shows)
     if (!fields.length) return null;
     const head = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading], legend");
     const names = fields.slice(0, FIELDS_SAID).map((f) => ((role) =>
@@ -290,78 +284,6 @@
     return moved;
   }
 
-  // How many items the action added to lists or tables (a Load more's results, a cart's
-  // line): items that came where the list lost none (not one drawn anew: a page of a pager,
-  // a filter), from nowhere else in the page, that show, in no popup (a dropdown's options)
-  // nor live region (a chat's log says its own)
-  const ITEMS = "li, tr, article, [role=row], [role=listitem], [role=article]";
-  // (or a box like two or more its box held already: a grid's cards, divs of one class)
-  const ALIKE_MIN = 2;
-  const addedIn = (list) =>
-    new Set(list.flatMap((r) => r.type === "childList" ? [...r.addedNodes] : []));
-  function alikeItem(n, added, shownOnly = false) {
-    const box = n.parentElement, cls = P.firstClass(n);
-    if (!box || !cls || box === document.body) return false;
-    let like = 0;
-    for (const c of box.children) {
-      if (c !== n && !added.has(c) && c.tagName === n.tagName && P.firstClass(c) === cls &&
-          (!shownOnly || P.shows(c)) && ++like >= ALIKE_MIN) return true;
-    }
-    return false;
-  }
-  function itemsAdded(list, came) {
-    const lostSome = new Set(), left = new Set();
-    for (const r of list) {
-      if (r.type !== "childList") continue;
-      for (const n of r.removedNodes) left.add(n);
-      if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
-    }
-    let added = 0;
-    for (const r of list) {
-      if (r.type !== "childList" || lostSome.has(r.target)) continue;
-      for (const n of r.addedNodes) {  // (not one moved from elsewhere: a card dragged)
-        if (n.nodeType === 1 && !left.has(n) && n.isConnected &&
-            (n.matches(ITEMS) || alikeItem(n, came)) && P.shows(n) && !n.closest(P.POPUPS) &&
-            !n.closest(P.LIVE)) added++;
-      }
-    }
-    return added;
-  }
-  // How many items the action took out of a list, less those it put in (a filter's results
-  // narrowing as they are drawn anew, a row deleted): items of a list's kind (rows, list
-  // items, options), or boxes of one class in a box holding more of them; not what a live
-  // region let go (toasts that went)
-  const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
-  function itemsRemoved(list, came) {
-    const byBox = new Map();  // box -> [items out, items in]
-    for (const r of list) {
-      if (r.type !== "childList" || !r.target.isConnected || r.target.closest(P.LIVE)) continue;
-      const [out, put] = byBox.get(r.target) || [[], []];
-      for (const n of r.removedNodes)
-        if (n.nodeType === 1 && !n.isConnected && !came.has(n)) out.push(n);
-      for (const n of r.addedNodes) if (n.nodeType === 1 && n.parentNode === r.target) put.push(n);
-      byBox.set(r.target, [out, put]);
-    }
-    let gone = 0;
-    goneWords = [];
-    for (const [box, [out, put]] of byBox) {
-      if (out.length <= put.length) continue;
-      const tag = out[0].tagName, cls = P.firstClass(out[0]);
-      const alike = [...out, ...put].every((n) => n.tagName === tag && P.firstClass(n) === cls);
-      if (alike && (out[0].matches(ITEMS) || box.matches(LISTS) ||
-          (cls && [...box.children].some((c) => c.tagName === tag && P.firstClass(c) === cls)))) {
-        gone += out.length - put.length;
-        if (!put.length) goneWords.push(...out.map((n) => P.cut(ownWords(n), 60)[0]));
-      }
-    }
-    if (goneWords.length !== gone || gone > GONE_SAID || goneWords.some((w) => !w))
-      goneWords = [];
-    return gone;
-  }
-  // (the words of those, where one or two were taken out and none put in: the event a
-  // Delete removed, named)
-  const GONE_SAID = 2;
-  let goneWords = [];
   // The words of boxes the action took out of sight, which say nothing of it themselves (a
   // popover's panel closing as focus left it, a panel its Hide took away): removed, or
   // hidden by an attribute, not shown now, and none of: an item of a list (counted), a
@@ -382,13 +304,6 @@
     return r.attributeName === "class" && ((!HID.test(was) && HID.test(now)) ||
       was.split(/\s+/).some((c) => SHOWS.test(c) && !has.has(c)));
   }
-  // (its words but its controls', even detached: "Adults 1", not "Increase adults")
-  const ownWords = (n) => ((w) => {
-    let out = "";
-    for (let t = w.nextNode(); t; t = w.nextNode())
-      if (!t.parentElement.closest(P.CONTROLS)) out += t.data + " ";
-    return P.clean(out);
-  })(document.createTreeWalker(n, NodeFilter.SHOW_TEXT));
   function boxesWent(list, added) {
     if (actedOn && actedOn.getAttribute("aria-expanded") === "false") return [];
     const went = [];
@@ -409,7 +324,7 @@
         const words = n.matches(P.CONTROLS) ? P.clean(textIn(n)) : ownWords(n);
         if (!/\p{L}/u.test(words) || words.length > P.MESSAGE_CHARS) continue;
         if (n.isConnected ? P.shows(n)
-          : (page = page === null ? P.clean(textIn(document.body)) : page).includes(words))
+          : (page = page === null ? P.clean(textIn(document.body, true)) : page).includes(words))
           continue;
         if (went.push(words) > WENT_MAX) return [];
       }
@@ -424,16 +339,6 @@
   const veilCame = (came) =>
     [...document.querySelectorAll(UNSHOWN_MODALS)].some((m) => !m.checkVisibility()) &&
     [...came].some((n) => n.nodeType === 1 && n.isConnected && P.veil(n, getComputedStyle(n)));
-  // How many rows or items the action put in another order (a sort that moves a table's
-  // rows, React's keyed ones; TanStack Table's): moved, each still in the page, two or more
-  const SORTED_MIN = 2;
-  function itemsMoved(list, came) {
-    const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
-    const moved = [...came].filter((n) => n.nodeType === 1 && left.has(n) &&
-      n.isConnected && n.matches(ITEMS) && !n.closest(P.POPUPS) && P.shows(n)).length;
-    return moved >= SORTED_MIN ? moved : 0;
-  }
-
   // The names of the buttons that came with the action, each added itself or in a bar of
   // controls that came (a list's bulk actions once a row is checked: "Close issues",
   // "Label"); not one in a box of words that came (a comment's Reply, said by its words),
@@ -482,8 +387,7 @@
     const moved = statesMoved(list);
     const added = addedIn(list), came = cameWords(list, added, regionsNow);
     return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
-             movedMore: Math.max(0, moved.length - MOVED_MAX), items: itemsAdded(list, added),
-             gone: itemsRemoved(list, added), goneWords, sorted: itemsMoved(list, added),
+             movedMore: Math.max(0, moved.length - MOVED_MAX), ...P.itemsChanged(list, added),
              veiled: veilCame(added), buttons: buttonsCame(list, added),
              went: boxesWent(list, added) };
   }

@@ -21,6 +21,8 @@
     "contained elevated tonal " +
     // a utility class's look alone (Tailwind's)
     "border shadow ring transition transform grow shrink antialiased capitalize " +
+    "select-none select-text select-auto pointer-events-none pointer-events-auto " +
+    "touch-none touch-manipulation whitespace-nowrap break-words break-all " +
     "material-icons material-symbols-outlined material-symbols-rounded " +
     // what hides an element from sight but not from screen readers says nothing of it
     "sr-only sr-only-focusable visually-hidden visuallyhidden screen-reader-text " +

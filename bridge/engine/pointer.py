@@ -319,9 +319,11 @@ def _report_state(tab: Tab, before: dict[str, Any], after: dict[str, Any] | None
     if new or gone:
         out.changes.append("now " + " ".join(sorted(new) or ["not " + s for s in sorted(gone)]))
     if after.get("value") != before.get("value") and after.get("value") is not None:
-        # (said once: a choice a click made in another element said as this field's news)
-        said_beside = f"{quote(str(before.get('name') or ''))} now {after['value']!r}"
-        out.changes[:] = [c for c in out.changes if c != said_beside]
+        # (said once: a choice a click made in another element said as this field's news,
+        # by its name or, having none, its role)
+        said_beside = f" now {after['value']!r}"
+        out.changes[:] = [c for c in out.changes if not (c.startswith('"') and
+                                                          c.endswith(said_beside))]
         out.changes.append(f"value now {after['value']!r}")
         out.data["value"] = after["value"]
     return after
@@ -343,15 +345,23 @@ async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
 
     tips = await _tooltips(tab, handle)
     await shielded(tab, session, what, "hover", move)
+    # what a person sees once the pointer rests (after the delay the page arms for it, and
+    # its fading in): the tooltips it brought; the element's own change, a menu a hover
+    # opens (Element Plus's dropdown: its trigger now expanded), what else came, as a
+    # click's report says them
+    await replies.came(tab, handle.frame.id, cap=TIP_WAIT)
+    await motion.ended(tab, handle.frame)
     if tips is not None:
-        # what a person reads once the pointer rests: the tooltips it brought (after the
-        # delay the page arms for them, and their fading in)
-        await replies.came(tab, handle.frame.id, cap=TIP_WAIT)
-        await motion.ended(tab, handle.frame)
         came = [t for t in await _tooltips(tab, handle, rested=True) or [] if t not in tips]
         if came:
             out.changes.append("shows the tooltip " + ", ".join(quote(t) for t in came))
             out.data["tooltips"] = came
+    with contextlib.suppress(BrowserError, TabError, TargetError, UsageError):
+        again = await read_back(tab, handle)
+        if again is not None and again.get("connected") is not False:
+            _report_state(tab, info, again, out)
+            report_said(again.get("said"), out)
+            out.changes[:] = list(dict.fromkeys(out.changes))  # (a tooltip said by both)
     return out
 
 

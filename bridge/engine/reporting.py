@@ -138,9 +138,14 @@ def report_said(found: Any, outcome: Outcome) -> None:
     if isinstance(gone, int) and gone > 0 and not again:  # (a filter narrowing, a row deleted)
         left = found.get("goneWords")  # (one or two deleted: named)
         which = [w for w in left if isinstance(w, str) and w] if isinstance(left, list) else []
+        put = found.get("put")  # (others in their place: a page for another, a sort's)
+        put = put if isinstance(put, int) and put > 0 else 0
         outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list" + (
-            ": " + ", ".join(quote(w) for w in which) if len(which) == gone else ""))
+            ": " + ", ".join(quote(w) for w in which) if len(which) == gone else "") + (
+            f", and {put} other{'s' if put > 1 else ''} put in their place" if put else ""))
         outcome.data["items_removed"] = gone
+        if put:
+            outcome.data["items_put"] = put
     sorted_ = found.get("sorted")
     if isinstance(sorted_, int) and sorted_ > 1:  # (a sort moving a table's rows)
         outcome.changes.append(f"the page put {sorted_} rows or items in another order")

@@ -1,0 +1,126 @@
+// The page helper: what an action did to the items of the page's lists, read from the
+// changes the action made (page_watch.js): the items it added, took out or put in another
+// order, and the words of the page's boxes as they were.
+(() => {
+  if (globalThis.__ts) return;
+  const P = globalThis.__tsParts;
+  const { HAS_WORD } = P;
+
+  // (an element's text nodes apart, as its boxes part them: "Pro" "$29/month", even detached;
+  // `shown`: not a script's or a style's, whose strings may say what a box said)
+  const textIn = (n, shown = false) => n.nodeType === 3 ? n.data : n.nodeType !== 1 ? "" :
+    ((w) => {
+      let out = "";
+      for (let t = w.nextNode(); t; t = w.nextNode())
+        if (!shown || !P.SKIP_TAGS.has(t.parentElement.tagName)) out += t.data + " ";
+      return out;
+    })(document.createTreeWalker(n, NodeFilter.SHOW_TEXT));
+  // (its words but its controls', even detached: "Adults 1", not "Increase adults")
+  const ownWords = (n) => ((w) => {
+    let out = "";
+    for (let t = w.nextNode(); t; t = w.nextNode())
+      if (!t.parentElement.closest(P.CONTROLS)) out += t.data + " ";
+    return P.clean(out);
+  })(document.createTreeWalker(n, NodeFilter.SHOW_TEXT));
+  // How many items the action added to lists or tables (a Load more's results, a cart's
+  // line): items that came where the list lost none (not one drawn anew: a page of a pager,
+  // a filter), from nowhere else in the page, that show, in no popup (a dropdown's options)
+  // nor live region (a chat's log says its own)
+  const ITEMS = "li, tr, article, [role=row], [role=listitem], [role=article]";
+  // (or a box like two or more its box held already: a grid's cards, divs of one class)
+  const ALIKE_MIN = 2;
+  const addedIn = (list) =>
+    new Set(list.flatMap((r) => r.type === "childList" ? [...r.addedNodes] : []));
+  function alikeItem(n, added, shownOnly = false) {
+    const box = n.parentElement, cls = P.firstClass(n);
+    if (!box || !cls || box === document.body) return false;
+    let like = 0;
+    for (const c of box.children) {
+      if (c !== n && !added.has(c) && c.tagName === n.tagName && P.firstClass(c) === cls &&
+          (!shownOnly || P.shows(c)) && ++like >= ALIKE_MIN) return true;
+    }
+    return false;
+  }
+  function itemsAdded(list, came) {
+    const lostSome = new Set(), left = new Set();
+    for (const r of list) {
+      if (r.type !== "childList") continue;
+      for (const n of r.removedNodes) left.add(n);
+      if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
+    }
+    let added = 0;
+    for (const r of list) {
+      if (r.type !== "childList" || lostSome.has(r.target)) continue;
+      for (const n of r.addedNodes) {  // (not one moved from elsewhere: a card dragged)
+        if (n.nodeType === 1 && !left.has(n) && n.isConnected &&
+            (n.matches(ITEMS) || alikeItem(n, came)) && P.shows(n) && !n.closest(P.POPUPS) &&
+            !n.closest(P.LIVE)) added++;
+      }
+    }
+    return added;
+  }
+  // How many items the action took out of a list, and how many others it put in their
+  // place (a page of a pager for another, a filter's results drawn anew): items of a list's
+  // kind (rows, list items, options), or boxes of one class in a box holding more of them,
+  // told apart by their words (one drawn anew as it was is neither); not those moved (a
+  // sort's), nor what a live region let go (toasts that went)
+  const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
+  let put = 0;
+  function itemsRemoved(list, came) {
+    const byBox = new Map();  // box -> [items out, items in]
+    const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
+    for (const r of list) {
+      if (r.type !== "childList" || !r.target.isConnected || r.target.closest(P.LIVE)) continue;
+      const [out, into] = byBox.get(r.target) || [[], []];
+      for (const n of r.removedNodes)
+        if (n.nodeType === 1 && !n.isConnected && !came.has(n)) out.push(n);
+      for (const n of r.addedNodes)
+        if (n.nodeType === 1 && n.parentNode === r.target && !left.has(n)) into.push(n);
+      byBox.set(r.target, [out, into]);
+    }
+    let gone = 0;
+    goneWords = [];
+    put = 0;
+    for (const [box, [out, into]] of byBox) {
+      if (!out.length) continue;
+      const tag = out[0].tagName, cls = P.firstClass(out[0]);
+      const alike = [...out, ...into].every((n) => n.tagName === tag && P.firstClass(n) === cls);
+      if (!alike || !(out[0].matches(ITEMS) || box.matches(LISTS) ||
+          (cls && [...box.children].some((c) => c.tagName === tag && P.firstClass(c) === cls))))
+        continue;
+      const fresh = new Map();  // the words of those put in, and how many have them
+      for (const n of into) fresh.set(textIn(n), (fresh.get(textIn(n)) || 0) + 1);
+      const taken = out.filter((n) => {
+        const had = fresh.get(textIn(n)) || 0;
+        if (had) fresh.set(textIn(n), had - 1);
+        return !had;
+      });
+      if (!taken.length) continue;
+      gone += taken.length;
+      put += [...fresh.values()].reduce((a, b) => a + b, 0);
+      goneWords.push(...taken.map((n) => P.cut(ownWords(n), 60)[0]));
+    }
+    if (goneWords.length !== gone || gone > GONE_SAID || goneWords.some((w) => !w))
+      goneWords = [];
+    return gone;
+  }
+  // (the words of those, where one or two were taken out and none put in: the event a
+  // Delete removed, named)
+  const GONE_SAID = 2;
+  let goneWords = [];
+  // How many rows or items the action put in another order (a sort that moves a table's
+  // rows, React's keyed ones; TanStack Table's): moved, each still in the page, two or more
+  const SORTED_MIN = 2;
+  function itemsMoved(list, came) {
+    const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
+    const moved = [...came].filter((n) => n.nodeType === 1 && left.has(n) &&
+      n.isConnected && n.matches(ITEMS) && !n.closest(P.POPUPS) && P.shows(n)).length;
+    return moved >= SORTED_MIN ? moved : 0;
+  }
+
+  // {items: added, gone: taken out, goneWords, put: others put in their place, sorted}
+  const itemsChanged = (list, added) => ({ items: itemsAdded(list, added),
+    gone: itemsRemoved(list, added), goneWords, put, sorted: itemsMoved(list, added) });
+
+  Object.assign(P, { ITEMS, textIn, ownWords, addedIn, alikeItem, itemsChanged });
+})();

@@ -1,0 +1,50 @@
+"""What reports say on the pages widget kits build: a dropdown a hover opens is said as a
+click's would be (its trigger now expanded, the menu it opened); a page of a table for
+another says the rows that went and the others put in their place, and a sort that brings
+some and drops others says both beside the order; an error a script takes away as a field
+is put right is said gone, though the script holds its words; a header marked by utility
+classes alone (`select-none`) gets no hint from them; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import js, listened_snapshot, run_tool, text_of
+from tabsteward.bridge.engine.tab import Tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_menu_a_hover_opens_is_said_as_a_clicks_would_be(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "hover", target="#actions")).text
+    assert "now expanded" in said, said
+    assert "opened the menu of 2 items" in said, said
+
+
+async def test_a_page_of_a_table_for_another_says_the_rows_that_went_and_came(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#next")).text
+    assert await js(tab, "document.getElementById('people').rows.length") == 7
+    assert "10 items removed from a list, and 7 others put in their place" in said, said
+
+
+async def test_a_sort_that_brings_rows_and_drops_others_says_both_and_the_order(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#by-name")).text
+    assert "4 items removed from a list, and 4 others put in their place" in said, said
+    assert "6 rows or items in another order" in said, said
+    assert "hint=" not in said.partition(";")[0], said  # (no "select none" of its classes)
+
+
+async def test_an_error_a_script_takes_away_as_the_field_is_put_right_is_said_gone(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    await run_tool(tab, "click", target="#save")
+    assert await text_of(tab, "#email-error") == "Email is required"
+    said = (await run_tool(tab, "fill", target="#email", text="ann@example.com")).text
+    assert await text_of(tab, "#email-error") == ""
+    assert 'the page no longer shows "Email is required"' in said, said
