@@ -48,6 +48,13 @@
     const block = (at.nodeType === 1 ? at : at.parentElement).closest(BLOCKS);
     return !!block && block !== editor && editor.contains(block) && !block.textContent.trim();
   }
+  // (or a caret with no words after it: at the end of a heading the editor keeps an empty
+  // paragraph after, TipTap's, a person typing goes on with the heading)
+  function atWordsEnd(editor, range) {
+    const rest = range.cloneRange();
+    rest.setEnd(editor, editor.childNodes.length);
+    return !/\S/.test(rest.toString());
+  }
   function prepare(id, mode) {
     const el = get(id);
     if (!el) return "gone";
@@ -91,7 +98,8 @@
       // an empty block: the heading a slash command or a toolbar made, TipTap's; not at its
       // end, an empty paragraph the editor keeps after it)
       const kept = mode !== "fill" && el.getRootNode().activeElement === el &&
-        sel.rangeCount > 0 && sel.isCollapsed && emptyBlockAt(el, sel.getRangeAt(0));
+        sel.rangeCount > 0 && sel.isCollapsed && el.contains(sel.anchorNode) &&
+        (emptyBlockAt(el, sel.getRangeAt(0)) || atWordsEnd(el, sel.getRangeAt(0)));
       el.focus();
       if (!kept) {
         const range = el.ownerDocument.createRange();

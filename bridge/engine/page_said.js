@@ -415,7 +415,7 @@
     if (!f || f === focusAt || f === startedOn || !f.isConnected || !f.matches(NEAR) ||
         (startedOn && startedOn.contains && startedOn.contains(f) && fieldsAt.has(f)))
       return null;
-    const role = P.roleOf(f) || "textbox", value = read(f);
+    const role = P.roleOf(f) || "textbox", value = P.valueOf(f, role);  // (an editor's lines)
     return { role, name: P.nameOf(f, role) || "", came: !fieldsAt.has(f),
              value: value === null || value === undefined ? "" : cut(String(value), SAID_MAX)[0] };
   }

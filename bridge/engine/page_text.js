@@ -141,7 +141,7 @@
       if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
       if (node.nodeType !== 1 || SKIP_TAGS.has(node.tagName) || closed.has(node)) return;
       const cs = getComputedStyle(node);
-      if (cs.display === "none") return;
+      if (cs.display === "none" || bare(node, cs)) return;
       if (codes.has(node)) {
         push();
         out.push(codes.get(node));
@@ -176,6 +176,11 @@
     push();
     return out.join("\n");
   }
+
+  // An empty box laid out of the flow, which parts no line (Quill's list item's marker, drawn
+  // by its ::before)
+  const bare = (el, cs) => (cs.position === "absolute" || cs.position === "fixed") &&
+    !el.firstElementChild && !/\S/.test(el.textContent || "");
 
   // Words kept for screen readers only, which innerText reads and no one sees: a box its
   // class calls so (sr-only, visually-hidden, a skip or jump link) that a pixel holds or
@@ -378,6 +383,7 @@
         return;
       }
       const cs = getComputedStyle(el);
+      if (bare(el, cs)) return;
       const block = breaksLine(cs.display) && cs.display !== "table-cell";  // (isBlock)
       // (a box of its own in a line keeps its words apart: a row of sizes, "8 9 10")
       const spaced = !block && (standsApart(cs.display) || P.boxedInline(cs));
