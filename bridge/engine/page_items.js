@@ -66,14 +66,16 @@
   // sort's), nor what a live region let go (toasts that went)
   const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
   let put = 0;
+  const STAND_INS = /(?:^|[\s_-])(?:placeholder|skeleton|loading|empty)(?:$|[\s_-])/i;
   function itemsRemoved(list, came) {
     const byBox = new Map();  // box -> [items out, items in]
     const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
     for (const r of list) {
       if (r.type !== "childList" || !r.target.isConnected || r.target.closest(P.LIVE)) continue;
       const [out, into] = byBox.get(r.target) || [[], []];
-      for (const n of r.removedNodes)
-        if (n.nodeType === 1 && !n.isConnected && !came.has(n)) out.push(n);
+      for (const n of r.removedNodes)  // (not a placeholder that went as a choice came)
+        if (n.nodeType === 1 && !n.isConnected && !came.has(n) &&
+            !STAND_INS.test(n.getAttribute("class") || "")) out.push(n);
       for (const n of r.addedNodes)
         if (n.nodeType === 1 && n.parentNode === r.target && !left.has(n)) into.push(n);
       byBox.set(r.target, [out, into]);

@@ -2,7 +2,8 @@
 click's would be (its trigger now expanded, the menu it opened); a page of a table for
 another says the rows that went and the others put in their place, and a sort that brings
 some and drops others says both beside the order; an error a script takes away as a field
-is put right is said gone, though the script holds its words; a header marked by utility
+is put right is said gone, though the script holds its words; a placeholder that goes
+as a filter takes words is no item removed; a header marked by utility
 classes alone (`select-none`) gets no hint from them; on both transports."""
 
 from __future__ import annotations
@@ -48,3 +49,11 @@ async def test_an_error_a_script_takes_away_as_the_field_is_put_right_is_said_go
     said = (await run_tool(tab, "fill", target="#email", text="ann@example.com")).text
     assert await text_of(tab, "#email-error") == ""
     assert 'the page no longer shows "Email is required"' in said, said
+
+
+async def test_a_placeholder_that_goes_as_a_filter_takes_words_is_no_item_removed(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "type", target="#tag-filter", text="ed")).text
+    assert await js(tab, "document.querySelectorAll('#tags .part').length") == 1
+    assert "removed" not in said, said
