@@ -62,10 +62,12 @@
   // How many items the action took out of a list, and how many others it put in their
   // place (a page of a pager for another, a filter's results drawn anew): items of a list's
   // kind (rows, list items, options), or boxes of one class in a box holding more of them,
-  // told apart by their words (one drawn anew as it was is neither); not those moved (a
-  // sort's), nor what a live region let go (toasts that went)
+  // told apart by their words (one drawn anew as it was is neither); where the list did not
+  // shrink, SWAPPED of them at least; not those moved (a sort's), nor a placeholder, nor
+  // what a live region let go (toasts that went)
   const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
   let put = 0;
+  const SWAPPED = 2;
   const STAND_INS = /(?:^|[\s_-])(?:placeholder|skeleton|loading|empty)(?:$|[\s_-])/i;
   function itemsRemoved(list, came) {
     const byBox = new Map();  // box -> [items out, items in]
@@ -97,7 +99,8 @@
         if (had) fresh.set(textIn(n), had - 1);
         return !had;
       });
-      if (!taken.length) continue;
+      // (not one item swapped for one or more: a "Loading…" line for the results, a status)
+      if (!taken.length || (taken.length < SWAPPED && into.length >= out.length)) continue;
       gone += taken.length;
       put += [...fresh.values()].reduce((a, b) => a + b, 0);
       goneWords.push(...taken.map((n) => P.cut(ownWords(n), 60)[0]));
