@@ -377,6 +377,12 @@
     return P.clean(words).includes(P.clean(o.text));
   }
 
+  // Whether a text field is drawn with no size at all, and see-through or disabled: one
+  // kept for screen readers alone (rc-tree's, antd's Tree), no person sees or reaches it
+  const sizeless = (el, cs) => /^(?:INPUT|TEXTAREA)$/.test(el.tagName) &&
+    !/^(?:checkbox|radio|file|hidden)$/.test(el.type) && (cs.opacity === "0" || el.disabled) &&
+    ((r) => r.width === 0 && r.height === 0)(el.getBoundingClientRect());
+
   // Whether a form field is parked under the page's content: below it by a negative
   // z-index of its own or of a box around it (PARK_UP out at most), and not what the
   // pointer meets at its middle, where that is in view (Handsontable keeps its closed cell
@@ -450,6 +456,6 @@
   }
 
   Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawn,
-    clippedText, view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff,
+    clippedText, view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff, sizeless,
     overItsWords, parkedBelow });
 })();

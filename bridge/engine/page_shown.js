@@ -432,7 +432,7 @@
   // So is a text field laid off the page (page_scroll.js `offPage`), but not one moved aside
   function leftBehind(el, cs) {
     if (P.offPage(el, cs)) return !P.movedAside(el);
-    if (P.parkedBelow(el)) return true;  // (or parked under the page's content)
+    if (P.parkedBelow(el) || P.sizeless(el, cs)) return true;  // (or parked under content)
     // (a file input laid see-through over the button it is drawn as is what takes files)
     if (!FIELD_TAGS.has(el.tagName) || !el.hasAttribute("tabindex") || el.tabIndex >= 0 ||
         el.type === "file") return false;

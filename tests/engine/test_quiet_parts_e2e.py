@@ -5,8 +5,8 @@ layers are focusable by script; an answer shut to no height is not in the page's
 a live region kept in a pixel for screen readers), and the question that opens it says it;
 a control its class hides for good is no hover-only ref, where one a hover shows is; a
 chart's tooltip is said once, not once a part; a sortable card's parts are no items of a
-list; radios alike say their place where the page gives it (a rating's stars); on both
-transports."""
+list; radios alike say their place where the page gives it (a rating's stars); a field of
+no size kept for screen readers is no ref; on both transports."""
 
 from __future__ import annotations
 
@@ -89,3 +89,10 @@ async def test_radios_alike_say_their_place_where_the_page_gives_it(
     fourth = next(w for w in stars[3].split() if w.startswith("@"))
     await run_tool(tab, "click", target=fourth)
     assert "[checked 4/5" in line_of(await tab.snapshot(interactive=True), fourth)
+
+
+async def test_a_field_of_no_size_kept_for_screen_readers_is_no_ref(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("quietparts.html"))
+    assert "for screen reader" not in shot.text, shot.text
+    assert 'treeitem "src" @' in shot.text, shot.text
