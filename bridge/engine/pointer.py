@@ -351,6 +351,7 @@ async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
     # click's report says them
     await replies.came(tab, handle.frame.id, cap=TIP_WAIT)
     await motion.ended(tab, handle.frame)
+    came: list[str] = []
     if tips is not None:
         came = [t for t in await _tooltips(tab, handle, rested=True) or [] if t not in tips]
         if came:
@@ -360,8 +361,12 @@ async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
         again = await read_back(tab, handle)
         if again is not None and again.get("connected") is not False:
             _report_state(tab, info, again, out)
-            report_said(again.get("said"), out)
-            out.changes[:] = list(dict.fromkeys(out.changes))  # (a tooltip said by both)
+            said = again.get("said")
+            if isinstance(said, dict) and came:  # (a tooltip's words are said as its)
+                said = {**said, "shows": None, "came": [
+                    c for c in said.get("came") or [] if not (
+                        isinstance(c, list) and c and c[0] in came)]}
+            report_said(said, out)
     return out
 
 
