@@ -17,6 +17,7 @@ from . import drawing
 from . import snapshot as snap
 from .frames import PageFrames
 from .model import Frame, Handle, RefEntry, Snapshot, TabState
+from .targets import card_of
 
 if TYPE_CHECKING:
     from .tab import Tab
@@ -165,22 +166,26 @@ class SnapshotTaking(PageFrames):
     async def _kept_in_place(self, lines: list[snap.Line], first_new: int) -> None:
         """An element the page drew anew in place of one like it takes that one's ref, as a
         person sees the same item (a list a filter redraws whole): the only element of its
-        role and name that came in its document since the last whole snapshot (its ref
-        `first_new` or later), where the only one that left is, and has left its document
-        (not one a popup or a dialog covers now: a banner's "Reject All" under the
+        role and name (and card) that came in its document since the last whole snapshot
+        (its ref `first_new` or later), where the only one that left is, and has left its
+        document (not one a popup or a dialog covers now: a banner's "Reject All" under the
         preferences' own, a step button under a dropdown)."""
         shown = {ln.ref for ln in lines if ln.ref}
-        came: dict[tuple[int, str, str], list[snap.Line]] = {}
+        # (by its card too, where it is in one: each row's like control apart, and never
+        # another row's, a row put at the end as one was deleted)
+        came: dict[tuple[int, str, str, str | None], list[snap.Line]] = {}
         for ln in lines:
             if ln.ref and ln.ref >= first_new:
-                came.setdefault((self.refs[ln.ref].doc, ln.role, ln.name), []).append(ln)
+                came.setdefault((self.refs[ln.ref].doc, ln.role, ln.name, card_of(ln.loc)),
+                                []).append(ln)
         if not came:
             return
-        left: dict[tuple[int, str, str], list[int]] = {}
+        left: dict[tuple[int, str, str, str | None], list[int]] = {}
         for ref in self._last_refs - shown:
             entry = self.refs.get(ref)
             if entry is not None and ref < first_new:
-                left.setdefault((entry.doc, entry.role, entry.name), []).append(ref)
+                left.setdefault((entry.doc, entry.role, entry.name, card_of(entry.loc)),
+                                []).append(ref)
         pairs = [(new[0], old[0]) for key, new in came.items()
                  if len(new) == 1 and len(old := left.get(key, [])) == 1 and new[0].ref]
         for line, ref in pairs:

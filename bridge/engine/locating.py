@@ -12,7 +12,7 @@ from ..errors import BrowserError, RefNotFound, TabError, UsageError
 from . import snapshot as snap
 from .collect import HOOK_SECRET, SnapshotTaking
 from .model import Frame, Handle, RefEntry
-from .targets import CssTarget, RoleTarget, TextTarget, parse
+from .targets import CssTarget, RoleTarget, TextTarget, card_of, parse
 
 CSS_COUNTED = 20  # a CSS target's matches counted before it is refused as "20 or more"
 TEXT_FOUND = 50  # a text target's matches read from each frame
@@ -274,14 +274,7 @@ def _in_place_of(handle: Handle, ref: int) -> Handle:
 def card_words(entry: RefEntry) -> str | None:
     """The words of the card a ref's locator placed it in (`button "Edit" in "Ada"`), if
     it had them."""
-    if not entry.loc or ' in "' not in entry.loc:
-        return None
-    try:
-        located = parse("loc=" + entry.loc)
-    except UsageError:
-        return None
-    within = getattr(located, "within", None)
-    return within if isinstance(within, str) and within else None
+    return card_of(entry.loc)
 
 
 def live_call(entry: RefEntry, what: str, secret: str | None = None,

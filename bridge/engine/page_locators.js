@@ -11,8 +11,11 @@
   // numbers a hyphen parts (Element Plus's `el-id-56-8`, a random number and a counter); a
   // random token, its letters and digits taking turns (`h5psqrh1qa`: three turns or more,
   // at least one in four characters; `step2a`, `h12` are a person's) or five consonants
-  // in a row (`gxcgprxevu`), as a browser extension's or a widget's ids per load are.
-  const MADE_ID = /\d{3,}|\d-[A-Za-z-]*\d|^[:_]|[:]|[b-df-hj-np-tv-xz]{5}/;
+  // in a row (`gxcgprxevu`), as a browser extension's or a widget's ids per load are; a
+  // kit's ids counted per render (React's useId `_r_11_`, Radix's `radix-_r_11_`, Headless
+  // UI's `headlessui-menu-button-3`)
+  const MADE_ID = new RegExp("\\d{3,}|\\d-[A-Za-z-]*\\d|^[:_]|[:]|[b-df-hj-np-tv-xz]{5}|_r_|" +
+    "^(?:radix|headlessui|react-aria|mantine|downshift|chakra|mui|base-ui|reka)[-_]");
   function madeId(id) {
     if (MADE_ID.test(id)) return true;
     const turns = (id.match(/[A-Za-z](?=\d)|\d(?=[A-Za-z])/g) || []).length;

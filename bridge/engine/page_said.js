@@ -395,7 +395,7 @@
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
              movedMore: changed.movedMore, items, gone, goneWords: changed.goneWords,
              put: changed.put, sorted, veiled, focused, buttons,
-             went: went.map((w) => cut(w, SAID_MAX)) };
+             cameMore: came.length - SHOWN, went: went.map((w) => cut(w, SAID_MAX)) };
   }
 
   // The field the action put the focus in, where typing now goes (the editor a cell's

@@ -341,7 +341,7 @@ async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
 
     async def move(up: Shield) -> None:
         await up.up()
-        await guarded(tab, _mouse(tab, "mouseMoved", x, y, session), "hover", out)
+        await guarded(tab, _rest(tab, x, y, session), "hover", out)
 
     tips = await _tooltips(tab, handle)
     await shielded(tab, session, what, "hover", move)
@@ -368,6 +368,15 @@ async def hover(tab: Tab, target: Target, at: At | None = None) -> Outcome:
                         isinstance(c, list) and c and c[0] in came)]}
             report_said(said, out)
     return out
+
+
+async def _rest(tab: Tab, x: float, y: float, session: str) -> None:
+    """The pointer brought to (x, y) and resting there as a hand's does, stirring a pixel:
+    a page that waits for a move after the pointer left another element before it opens
+    what this one shows (Radix's tooltip, the pointer "in transit" from the last trigger
+    until a move lands elsewhere) sees those moves, each after the page ran its due work."""
+    for dx in (0, 1, 0):
+        await _mouse(tab, "mouseMoved", x + dx, y, session)
 
 
 def _at_said(at: At | None) -> str:

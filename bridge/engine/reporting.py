@@ -152,8 +152,11 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.data["reordered"] = sorted_
     came = _words_cut(found.get("came"))
     if came:  # (words a plain box took on, which no live region announced)
+        more = found.get("cameMore")  # (more boxes than it says: a form's errors)
+        more = more if isinstance(more, int) and more > 0 else 0
         outcome.changes.append("the page now shows " + ", ".join(
-            quote(words) + left_out(left) for words, left in came))
+            quote(words) + left_out(left) for words, left in came) + (
+            f" and {more} more" if more else ""))
         outcome.data["came"] = [words for words, _ in came]
     went = _words_cut(found.get("went"))
     if went:  # (a popover's panel that closed as focus left it, a panel taken away)

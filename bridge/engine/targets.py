@@ -127,3 +127,16 @@ def _css_in(loc: str) -> CssTarget:
             return CssTarget(loc[:at].strip(), text)
         at = loc.find(' in "', at + 1)
     return CssTarget(loc)
+
+
+def card_of(loc: str | None) -> str | None:
+    """The words of the card a snapshot's locator places its element in (`button "Edit"
+    in "Ada"`: "Ada"), if it names one."""
+    if not loc or ' in "' not in loc:
+        return None
+    try:
+        located = parse("loc=" + loc)
+    except UsageError:
+        return None
+    within = getattr(located, "within", None)
+    return within if isinstance(within, str) and within else None

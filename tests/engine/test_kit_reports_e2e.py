@@ -1,10 +1,12 @@
 """What reports say on the pages widget kits build: a dropdown a hover opens is said as a
-click's would be (its trigger now expanded, the menu it opened); a page of a table for
-another says the rows that went and the others put in their place, and a sort that brings
-some and drops others says both beside the order; an error a script takes away as a field
-is put right is said gone, though the script holds its words; a placeholder that goes
-as a filter takes words is no item removed; a header marked by utility
-classes alone (`select-none`) gets no hint from them; on both transports."""
+click's would be (its trigger now expanded, the menu it opened); a tooltip that waits for
+the pointer to stir after it left the last trigger opens for a hover from there; a page of a
+table for another says the rows that went and the others put in their place, and a sort that
+brings some and drops others says both beside the order; an error a script takes away as a
+field is put right is said gone, though the script holds its words; a placeholder that goes
+as a filter takes words is no item removed; of five errors a submit wrote in, those the
+report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
+no hint from them; on both transports."""
 
 from __future__ import annotations
 
@@ -57,3 +59,20 @@ async def test_a_placeholder_that_goes_as_a_filter_takes_words_is_no_item_remove
     said = (await run_tool(tab, "type", target="#tag-filter", text="ed")).text
     assert await js(tab, "document.querySelectorAll('#tags .part').length") == 1
     assert "removed" not in said, said
+
+
+async def test_a_tooltip_that_waits_for_the_pointer_to_stir_opens_for_the_next_hover(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    first = (await run_tool(tab, "hover", target='#toolbar [data-tip="Bold"]')).text
+    assert 'shows the tooltip "Bold"' in first, first
+    second = (await run_tool(tab, "hover", target='#toolbar [data-tip="Italic"]')).text
+    assert 'shows the tooltip "Italic"' in second, second
+
+
+async def test_errors_a_submit_wrote_in_beyond_those_said_are_counted(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#p-save")).text
+    assert '"Username is required."' in said, said
+    assert " and 2 more" in said, said
