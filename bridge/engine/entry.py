@@ -221,13 +221,15 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     out = Outcome(f"pressed {keystrokes.shown(parts)}")
     tab.attach_ahead(keyboard.KEY)
     handle: Handle | None = None
+    keys_in = None  # (the frame focus was in as the keys began: what they changed there)
     if target is not None:
-        handle = await tab.resolve(target)
-        await tab.permit("press", await tab.info(handle), keys=" ".join(steps[0]))
+        handle, info = await tab.resolve_info(target)
+        await tab.permit("press", info, keys=" ".join(steps[0]))
         obj = await tab.object_id(handle)
         await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
     else:
         await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
+        keys_in = tab.focused_in
     pressed: list[str] = []
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
@@ -236,7 +238,9 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     # fields an Enter or a Space that asked a form to go found invalid: once the timers
     # and frames they armed in reply ran (as a click's: pointer.REPLY_WAIT)
     if tab.state.dialog is None and "url" not in out.data:
-        frame = handle.frame if handle is not None else tab.frames.get(tab.target_id)
+        # (with no element named: the frame the keys went to, where focus was)
+        frame = handle.frame if handle is not None else \
+            keys_in or tab.frames.get(tab.target_id)
         if frame is not None:
             await replies.came(tab, frame.id, cap=pointer.REPLY_WAIT, data=False)
             found = await replied(tab, frame)

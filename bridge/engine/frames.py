@@ -57,6 +57,8 @@ class PageFrames:
     _primed: set[str]  # sessions whose documents start with the helper in our world
     _making: dict[str, asyncio.Task[int]]  # frame id -> its world being made
     chores: set[asyncio.Task[Any]]
+    focused_in: Frame | None
+    top_watched: bool
 
     if TYPE_CHECKING:  # provided by Tab
         def check_no_dialog(self) -> None: ...
@@ -303,12 +305,14 @@ class PageFrames:
 
     async def focused_info(self) -> dict[str, Any] | None:
         """The `info` of the element that has keyboard focus, in whichever frame holds it
-        (same- or cross-origin), or None when no element has it. Fails, rather than guess,
-        when focus is in a frame that does not say what has it."""
+        (same- or cross-origin; `focused_in` then), or None when no element has it. Fails,
+        rather than guess, when focus is in a frame that does not say what has it."""
         top = frame = self.frames[self.target_id]
         for _ in range(MAX_FRAME_DEPTH):
             res = await self.evaluate(frame, "__ts.focusedInfo()")
             if not isinstance(res, dict) or "frame" not in res:
+                self.focused_in = frame
+                await self.watch_top(frame)
                 return res if isinstance(res, dict) else None
             owner = int(res["frame"])
             child = await self._child_shown_by(frame, owner)
@@ -319,6 +323,18 @@ class PageFrames:
             frame = child if await self._focus_arrives(frame, owner, child) else top
         raise TargetNotInteractable("focus is in frames nested too deep to tell what has it; "
                                     "nothing was done")
+
+    async def watch_top(self, frame: Frame) -> None:
+        """For an action in a frame other than the top document's, have the top document
+        watch what changes in it meanwhile too (page_info.js `watchAround`: a card field's
+        frame enabling the page's Pay button), for `reporting.top_replied` to say."""
+        self.top_watched = False
+        if frame.id == self.target_id:
+            return
+        with contextlib.suppress(BrowserError, TabError, UsageError):
+            await self.evaluate(self.frames[self.target_id], "__ts.watchAround()",
+                                follow=False)
+            self.top_watched = True
 
     async def settle_focus(self) -> None:
         """After a Tab, wait until focus has landed. Tab into (or out of) a frame of another

@@ -74,7 +74,8 @@
     "pageText", "hasText", "fullText", "markdown", "state", "rect", "coverOf", "live", "prepare",
     "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText",
     "takesMany", "tiedTo", "selectBehind", "pasteInto", "endOf", "motionLeft", "confirmOf",
-    "tooltips", "dialogLater", "drawnSince", "drawnAnew", "paneAt", "stillThenReplied"];
+    "tooltips", "dialogLater", "drawnSince", "drawnAnew", "paneAt", "stillThenReplied",
+    "watchAround"];
   globalThis.__ts = { idOf, get, snapshot, undrawn, owed, undefinedParts };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

@@ -297,6 +297,14 @@
     return false;
   }
 
+  // Watch what an action in a frame this document holds changes in it (frames.py
+  // `watch_top`), for `replied` to say
+  function watchAround() {
+    invalidStart();
+    saidStart(null);
+    return true;
+  }
+
   // What the page replied to an action beyond its element's state (a key's, with no element
   // read back): the fields it found invalid, and what its live regions said
   function replied() {  // (and whether the dialog the action began in still shows)
@@ -337,6 +345,6 @@
     };
   }
 
-  Object.assign(P, { info, inputState, replied, stillThenReplied, focusedInfo, aim,
+  Object.assign(P, { info, inputState, replied, watchAround, stillThenReplied, focusedInfo, aim,
                     commonTarget, state, drawnAnew });
 })();

@@ -31,8 +31,11 @@
     return { kind: drawn ? "text" : "hidden", text: flatText(el) };
   }
 
+  // (none of a frame the page does not draw: a closed chat widget's, a frame in a modal
+  // gone with `display: none`, which has no room to lay its document out in)
+  const undrawn = () => window !== top && (!innerWidth || !innerHeight);
   function pageText() {
-    return document.body ? P.unfaded(flatText(document.body)) : "";
+    return document.body && !undrawn() ? P.unfaded(flatText(document.body)) : "";
   }
 
   // Whether the document's text holds `text` (a wait's poll): in a hidden one, once the
@@ -48,7 +51,7 @@
   function readText(fmt, secret) {
     P.pump(secret);
     const loading = P.loadTimers(secret);
-    const text = loading ? null : fmt === "markdown" ? markdown() : pageText();
+    const text = loading ? null : fmt !== "markdown" ? pageText() : undrawn() ? "" : markdown();
     return [location.href, text, loading];
   }
 

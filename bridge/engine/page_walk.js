@@ -276,7 +276,7 @@
         }
       }
       if (tag === "IFRAME" || tag === "FRAME") {
-        if (!visible) return;
+        if (!visible || inert) return;  // (nor one behind a modal: none of it takes input)
         if (viewportOnly && !inViewport(el)) return;
         flush();
         refCount++;

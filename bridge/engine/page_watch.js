@@ -174,12 +174,21 @@
         spoken.some((r) => r.contains(box) || box.contains(r))) return null;
     const fields = [...box.querySelectorAll(P.FIELDS)].filter((f) => f.checkVisibility() &&
       f !== actedOn && !P.leftBehind(f, getComputedStyle(f)));  // (not the field it shows)
-    if (!fields.length) return null;
+    if (!fields.length) return framePart(box);
     const head = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading], legend");
     const names = fields.slice(0, FIELDS_SAID).map((f) => ((role) =>
       P.cut(P.nameOf(f, role) || role || "field", P.NAME_MAX)[0])(P.roleOf(f)));
     return { lead: head ? P.cut(P.clean(head.innerText || ""), P.NAME_MAX)[0] : "",
              fields: names, more: fields.length - names.length };
+  }
+  // (or the frame it is or holds, named: a chat widget's a launcher shows; its fields are
+  // its document's, which this one does not read)
+  function framePart(box) {
+    const f = box.matches("iframe, frame") ? box : box.querySelector("iframe, frame");
+    if (!f || !f.checkVisibility() || ((r) => r.width < 2 || r.height < 2)(
+      f.getBoundingClientRect())) return null;
+    return { lead: "", fields: [], more: 0,
+             frame: P.cut(P.nameOf(f, "iframe") || "", P.NAME_MAX)[0] || "" };
   }
   // The words of a box that came or changed, if a person reads them as the page's news: ""
   // for a field's, a row's, a list's, a popup's, a live region's (said as such), the

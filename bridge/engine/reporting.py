@@ -65,6 +65,19 @@ def report_replied(tab: Tab, frame: Frame, found: dict[str, Any] | None,
         report_said(found.get("said"), outcome)
 
 
+async def top_replied(tab: Tab, outcome: Outcome) -> None:
+    """Say what an action in a frame changed in the top document around it, watched since
+    it began (frames.py `watch_top`: a card field's frame enabling the page's Pay button, a
+    player's frame writing the page's status line), as the frame's own replies are said."""
+    if not tab.top_watched:
+        return
+    tab.top_watched = False
+    top = tab.frames.get(tab.target_id)
+    if top is None or tab.state.dialog is not None or "url" in outcome.data:
+        return
+    report_replied(tab, top, await replied(tab, top), outcome)
+
+
 def report_said(found: Any, outcome: Outcome) -> None:
     """Say what the page said in reply to the action in its live regions (page_said.js
     `saidFound`, the element's read-back carries it): an alert, a status line, a toast;
@@ -216,6 +229,12 @@ def _report_parts(parts: Any, outcome: Outcome) -> None:
         fields = [f for f in part["fields"] if isinstance(f, str)]
         more = part["more"] if isinstance(part.get("more"), int) else 0
         lead = part.get("lead") if isinstance(part.get("lead"), str) else ""
+        frame = part.get("frame")
+        if not fields and isinstance(frame, str):  # (a chat widget's, a launcher showed)
+            outcome.changes.append("the page now shows the frame" + (
+                f" {quote(frame)}" if frame else ""))
+            said.append({"heading": "", "fields": [], "more": 0, "frame": frame})
+            continue
         if not fields:
             continue
         said.append({"heading": lead, "fields": fields, "more": max(0, more)})

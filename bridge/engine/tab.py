@@ -74,6 +74,10 @@ class Tab(Placing, Locating):
         self._events_on: set[str] = set()  # sessions whose Page events are enabled
         self._primed: set[str] = set()  # sessions whose documents start with the helper
         self._making: dict[str, asyncio.Task[int]] = {}  # frame id -> its world being made
+        # the frame focus was last found in (`focused_info`), and whether the top document
+        # watches what an action in another frame changes in it (`watch_top`)
+        self.focused_in: Frame | None = None
+        self.top_watched = False
         self._last_refs: set[int] = set()
         self._last_doc = 0
         self._behind_modal: set[int] = set()
@@ -333,9 +337,12 @@ class Tab(Placing, Locating):
         the page instead of two (every action on a ref starts here)."""
         live = await self.on_live_ref(target, "info")
         if live is not None and isinstance(live[1], dict):
+            await self.watch_top(live[0].frame)
             return live
         handle = await self.resolve(target)
-        return handle, await self.info(handle)
+        found = await self.info(handle)
+        await self.watch_top(handle.frame)
+        return handle, found
 
     async def resolve_placed(self, target: Target, aiming: bool,
                              check: dict[str, Any] | None = None
@@ -349,6 +356,7 @@ class Tab(Placing, Locating):
         live = await self.on_live_ref(target, "aim" if aiming else "point", HOOK_SECRET, check)
         if live is not None and isinstance(live[1], dict) and isinstance(live[1].get("info"),
                                                                          dict):
+            await self.watch_top(live[0].frame)
             placed = live[1].get("placed")
             return live[0], live[1]["info"], placed if isinstance(placed, dict) else None
         handle, info = await self.resolve_info(target)

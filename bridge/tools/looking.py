@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..engine import settling
+from ..engine import reporting, settling
 from ..engine.acting import Outcome
 from ..engine.tab import Tab
 from ..errors import PolicyError
@@ -33,6 +33,7 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
     keystroke that loads results sees once they came. A field's suggestions the page
     drew or fetched in reply to the text are waited for with no look too (Outcome.suggests).
     """
+    await reporting.top_replied(tab, out)  # (an action in a frame: what changed around it)
     if not wanted(args) and not (out.suggests and out.armed is not False):
         if out.answered is not None:
             out.answered.cancel()
