@@ -240,8 +240,10 @@
     if (!el) return null;
     const src = stoodFor(el);
     const role = roleOf(src);
-    // a button or a link says what it does in its words ("Follow" becomes "Following")
-    const named = el.isConnected && NAME_FROM_CONTENT.has(role);
+    // a button or a link says what it does in its words ("Follow" becomes "Following"), a
+    // clickable named by its title in that (a player's "Play (k)" becomes "Pause (k)")
+    const named = el.isConnected && (NAME_FROM_CONTENT.has(role) ||
+      (!role && src.hasAttribute("title")));
     return {
       states: statesOf(src, role), value: valueOf(src, role),
       checked: src.checked === undefined ? null : src.checked, connected: el.isConnected,

@@ -6,7 +6,8 @@ brings some and drops others says both beside the order; an error a script takes
 field is put right is said gone, though the script holds its words; a placeholder that goes
 as a filter takes words is no item removed; of five errors a submit wrote in, those the
 report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
-no hint from them; on both transports."""
+no hint from them; a control named by its title says the name a click gave it; on both
+transports."""
 
 from __future__ import annotations
 
@@ -76,3 +77,10 @@ async def test_errors_a_submit_wrote_in_beyond_those_said_are_counted(
     said = (await run_tool(tab, "click", target="#p-save")).text
     assert '"Username is required."' in said, said
     assert " and 2 more" in said, said
+
+
+async def test_a_control_named_by_its_title_says_the_name_a_click_gave_it(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#play")).text
+    assert 'now named "Pause (k)"' in said, said
