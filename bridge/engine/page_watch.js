@@ -279,7 +279,9 @@
     }
     const moved = [];
     for (const [el, words] of gained) {
-      if (!el.isConnected || !P.shows(el)) continue;
+      // (nor an option of a list that opened with the action: its look as it opened)
+      const pop = el.isConnected && el.closest(P.POPUPS);
+      if (!el.isConnected || !P.shows(el) || (pop && !openBefore.has(pop))) continue;
       const role = P.roleOf(el), name = role && P.nameOf(el, role);
       if (!name) continue;
       // (what its states say now: a class mark may be one of three; `disabled` toggled

@@ -6,7 +6,8 @@ brings some and drops others says both beside the order; an error a script takes
 field is put right is said gone, though the script holds its words; a placeholder that goes
 as a filter takes words is no item removed; of five errors a submit wrote in, those the
 report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
-no hint from them; a control named by its title says the name a click gave it; on both
+no hint from them; a control named by its title says the name a click gave it; a choice says nothing of how its
+list's options looked as it opened (the current one marked while focused); on both
 transports."""
 
 from __future__ import annotations
@@ -84,3 +85,12 @@ async def test_a_control_named_by_its_title_says_the_name_a_click_gave_it(
     await listened_snapshot(tab, site.url("kitreports.html"))
     said = (await run_tool(tab, "click", target="#play")).text
     assert 'now named "Pause (k)"' in said, said
+
+
+async def test_a_choice_says_nothing_of_how_its_lists_options_looked_as_it_opened(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "select", target="#lang", values=["Korean"])).text
+    assert await text_of(tab, "#lang") == "Korean"
+    assert "value now 'Korean'" in said, said
+    assert "now selected" not in said, said
