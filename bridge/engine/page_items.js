@@ -123,9 +123,31 @@
     return moved >= SORTED_MIN ? moved : 0;
   }
 
-  // {items: added, gone: taken out, goneWords, put: others put in their place, sorted}
+  // The names of the columns the action took out of a table, or put in (a column menu's
+  // "Status" unchecked): header cells taken out of a header row still in the page, or put
+  // in it, COLUMNS_SAID at most; not one drawn again with its words (a sort's)
+  const HEADS = "th, [role=columnheader]", COLUMNS_SAID = 3;
+  function columnsChanged(list, came) {
+    const out = [], into = [];
+    for (const r of list) {
+      if (r.type !== "childList" || !r.target.isConnected) continue;
+      for (const n of r.removedNodes)
+        if (n.nodeType === 1 && !n.isConnected && !came.has(n) && n.matches(HEADS)) out.push(n);
+      for (const n of r.addedNodes)
+        if (n.nodeType === 1 && n.isConnected && n.matches(HEADS)) into.push(n);
+    }
+    const words = (nodes) => nodes.map((n) => P.cut(P.clean(textIn(n)), 40)[0]);
+    const [was, now] = [words(out), words(into)];
+    const apart = (a, b) => a.filter((w, i) => w && a.indexOf(w) === i && !b.includes(w));
+    return { columnsWent: apart(was, now).slice(0, COLUMNS_SAID),
+             columnsCame: apart(now, was).slice(0, COLUMNS_SAID) };
+  }
+
+  // {items: added, gone: taken out, goneWords, put: others put in their place, sorted,
+  // columnsWent, columnsCame}
   const itemsChanged = (list, added) => ({ items: itemsAdded(list, added),
-    gone: itemsRemoved(list, added), goneWords, put, sorted: itemsMoved(list, added) });
+    gone: itemsRemoved(list, added), goneWords, put, sorted: itemsMoved(list, added),
+    ...columnsChanged(list, added) });
 
   Object.assign(P, { ITEMS, textIn, ownWords, addedIn, alikeItem, itemsChanged });
 })();

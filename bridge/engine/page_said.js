@@ -386,16 +386,17 @@
     const moved = changed.moved, items = changed.items;
     const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;
     const veiled = changed.veiled, buttons = changed.buttons;
-    const went = changed.went;
+    const went = changed.went, columns = changed.columnsWent.length + changed.columnsCame.length;
     if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
         !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled &&
-        !focused && !buttons.length && !went.length) return null;
+        !focused && !buttons.length && !went.length && !columns) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
              movedMore: changed.movedMore, items, gone, goneWords: changed.goneWords,
              put: changed.put, sorted, veiled, focused, buttons,
-             cameMore: came.length - SHOWN, went: went.map((w) => cut(w, SAID_MAX)) };
+             cameMore: came.length - SHOWN, went: went.map((w) => cut(w, SAID_MAX)),
+             columnsWent: changed.columnsWent, columnsCame: changed.columnsCame };
   }
 
   // The field the action put the focus in, where typing now goes (the editor a cell's
@@ -437,64 +438,10 @@
     return (live === "polite" || live === "assertive") && !laidOut(el);
   }
 
-  // The words of the tooltips that show: the page's [role=tooltip] and what the element
-  // `id` says describes it, once shown (a hover's report says which it brought: pointer.py)
-  // (and a box its classes call a tooltip, with a few words and no control: a kit's that
-  // says no role, CKEditor's, TinyMCE's, a page's own `.tip`)
-  const TIP = /(?:^|[\s_-])(?:tooltip|tip|tippy|balloon|popup|popover)(?:$|[\s_-])/i;
-  const TIP_CSS = '[class*="tip" i], [class*="balloon" i], [class*="tippy" i], ' +
-    '[class*="popup" i], [class*="popover" i]';
-  // The words a style sheet draws beside an element or a box around it as a tooltip, while
-  // they show (`[data-tooltip]:hover::after { content: attr(data-tooltip) }`: Fomantic's,
-  // Balloon.css's); not a mark or an icon's glyph (a letter at least, two characters)
-  function drawnTips(el, out) {
-    for (let n = el, k = 0; n && n.nodeType === 1 && k < 3; n = n.parentElement, k++) {
-      for (const at of ["::after", "::before"]) {
-        const cs = getComputedStyle(n, at), c = cs.content;
-        if (!c || c[0] !== '"' || cs.display === "none" || cs.visibility !== "visible" ||
-            !(parseFloat(cs.opacity) > 0)) continue;
-        const words = clean(c.slice(1, -1).replace(/\\(.)/g, "$1"));
-        if (words.length >= 2 && /\p{L}/u.test(words)) out.add(words);
-      }
-    }
-  }
-  // `rested`: the pointer rests on it: the browser's own tooltip, the `title` of it or of a
-  // box around it (HOVER_TITLE_UP up at most), shows too
-  const HOVER_TITLE_UP = 3;
-  function tooltips(id, rested = false) {
-    // (before the hover's move: the timers its moves arm count, hook.js)
-    if (!rested && P.hookKey) document.dispatchEvent(new CustomEvent("ts-hovering-" + P.hookKey));
-    const el = P.get(id), found = new Set(document.querySelectorAll("[role=tooltip]"));
-    let titled = el;
-    for (let k = 0; titled && !titled.title && k < HOVER_TITLE_UP; k++)
-      titled = titled.parentElement;
-    const title = rested && titled && HAS_WORD.test(titled.title) ? clean(titled.title) : "";
-    for (const n of [...document.querySelectorAll(TIP_CSS)].slice(0, MESSAGE_LOOKS)) {
-      if (TIP.test(typeof n.className === "string" ? n.className : "") &&
-          !n.matches(CONTROLS) && !n.querySelector(CONTROLS) &&
-          (n.textContent || "").length <= SAID_MAX) found.add(n);
-    }
-    const root = el ? el.getRootNode() : null;
-    for (const d of (el && el.getAttribute("aria-describedby") || "").split(/\s+/)) {
-      const n = d && root.getElementById ? root.getElementById(d) : null;
-      if (n) found.add(n);
-    }
-    const fading = P.fadingOut(), drawn = new Set();
-    if (el) drawnTips(el, drawn);
-    // (a tooltip's parts its classes call tooltips too are its words, not tooltips of their
-    // own: recharts' label and items in its wrapper)
-    const shown = [...found].filter((n) => n.checkVisibility({ opacityProperty: true,
-      visibilityProperty: true }) && !fading.has(n));
-    const words = shown.filter((n) => !shown.some((m) => m !== n && m.contains(n)))
-      .map((n) => cut(clean(n.innerText || n.textContent || ""), SAID_MAX)[0]);
-    return [...new Set([...words, ...[...drawn].map((w) => cut(w, SAID_MAX)[0]),
-      cut(title, SAID_MAX)[0]].filter(Boolean))];
-  }
-
   // A region's words as the interactive snapshot shows them (page_walk.js): its links'
   // and buttons' with its own, a select's choice, not all its options
   const shownWords = (el) => clean([...el.childNodes].map((c) => textOf(c, 0)).join(""));
 
-  Object.assign(P, { cutFor, saidStart, saidFound, shownWords, tells, tooltips, dialogLater,
+  Object.assign(P, { cutFor, saidStart, saidFound, shownWords, tells, dialogLater,
     inDialog, wordsOf, shows, LIVE, liveIn, POPUPS, FIELDS, MESSAGE_CHARS });
 })();

@@ -393,7 +393,8 @@
     records = [];
     if (overflowed || !list.length) {
       return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, goneWords: [],
-               sorted: 0, veiled: false, buttons: [], went: [] };
+               put: 0, sorted: 0, columnsWent: [], columnsCame: [], veiled: false,
+               buttons: [], went: [] };
     }
     const moved = statesMoved(list);
     const added = addedIn(list), came = cameWords(list, added, regionsNow);

@@ -159,6 +159,12 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.data["items_removed"] = gone
         if put:
             outcome.data["items_put"] = put
+    for key, says in (("columnsWent", "no longer shows"), ("columnsCame", "now shows")):
+        names = [c for c in found.get(key) or () if isinstance(c, str) and c]
+        if names:  # (a column menu's choice: a table's header cells taken out or put in)
+            outcome.changes.append(f"the table {says} the column{'s' if len(names) > 1 else ''} "
+                                   + ", ".join(quote(c) for c in names))
+            outcome.data["columns_went" if key == "columnsWent" else "columns_came"] = names
     sorted_ = found.get("sorted")
     if isinstance(sorted_, int) and sorted_ > 1:  # (a sort moving a table's rows)
         outcome.changes.append(f"the page put {sorted_} rows or items in another order")

@@ -6,9 +6,9 @@ brings some and drops others says both beside the order; an error a script takes
 field is put right is said gone, though the script holds its words; a placeholder that goes
 as a filter takes words is no item removed; of five errors a submit wrote in, those the
 report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
-no hint from them; a control named by its title says the name a click gave it; a choice says nothing of how its
-list's options looked as it opened (the current one marked while focused); on both
-transports."""
+no hint from them; a control named by its title says the name a click gave it; a choice says
+nothing of how its list's options looked as it opened (the current one marked while
+focused); a table's column taken out or put back is named; on both transports."""
 
 from __future__ import annotations
 
@@ -94,3 +94,11 @@ async def test_a_choice_says_nothing_of_how_its_lists_options_looked_as_it_opene
     assert await text_of(tab, "#lang") == "Korean"
     assert "value now 'Korean'" in said, said
     assert "now selected" not in said, said
+
+
+async def test_a_tables_column_taken_out_or_put_back_is_named(tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#status-column")).text
+    assert 'the table no longer shows the column "Status"' in said, said
+    said = (await run_tool(tab, "click", target="#status-column")).text
+    assert 'the table now shows the column "Status"' in said, said
