@@ -153,9 +153,12 @@ def report_said(found: Any, outcome: Outcome) -> None:
         which = [w for w in left if isinstance(w, str) and w] if isinstance(left, list) else []
         put = found.get("put")  # (others in their place: a page for another, a sort's)
         put = put if isinstance(put, int) and put > 0 else 0
-        outcome.changes.append(f"{gone} item{'s' if gone > 1 else ''} removed from a list" + (
-            ": " + ", ".join(quote(w) for w in which) if len(which) == gone else "") + (
-            f", and {put} other{'s' if put > 1 else ''} put in their place" if put else ""))
+        named = ", ".join(quote(w) for w in which) if len(which) == gone else ""
+        items = f"{gone} item{'s' if gone > 1 else ''}"
+        outcome.changes.append(
+            f"{items} of a list{f' ({named})' if named else ''} replaced by {put} "
+            f"other{'s' if put > 1 else ''}" if put else
+            f"{items} removed from a list" + (f": {named}" if named else ""))
         outcome.data["items_removed"] = gone
         if put:
             outcome.data["items_put"] = put

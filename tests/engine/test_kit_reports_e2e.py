@@ -33,14 +33,14 @@ async def test_a_page_of_a_table_for_another_says_the_rows_that_went_and_came(
     await listened_snapshot(tab, site.url("kitreports.html"))
     said = (await run_tool(tab, "click", target="#next")).text
     assert await js(tab, "document.getElementById('people').rows.length") == 7
-    assert "10 items removed from a list, and 7 others put in their place" in said, said
+    assert "10 items of a list replaced by 7 others" in said, said
 
 
 async def test_a_sort_that_brings_rows_and_drops_others_says_both_and_the_order(
         tab: Tab, site: Site) -> None:
     await listened_snapshot(tab, site.url("kitreports.html"))
     said = (await run_tool(tab, "click", target="#by-name")).text
-    assert "4 items removed from a list, and 4 others put in their place" in said, said
+    assert "4 items of a list replaced by 4 others" in said, said
     assert "6 rows or items in another order" in said, said
     assert "hint=" not in said.partition(";")[0], said  # (no "select none" of its classes)
 
