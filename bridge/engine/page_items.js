@@ -84,7 +84,8 @@
     }
     let gone = 0;
     goneWords = [];
-    put = 0;
+    putWords = [];
+    put = cameFor = 0;
     for (const [box, [out, into]] of byBox) {
       if (!out.length) continue;
       const tag = out[0].tagName, cls = P.firstClass(out[0]);
@@ -99,16 +100,29 @@
         if (had) fresh.set(textIn(n), had - 1);
         return !had;
       });
-      // (not one item swapped for one or more: a "Loading…" line for the results, a status)
-      if (!taken.length || (taken.length < SWAPPED && into.length >= out.length)) continue;
+      const fresher = into.filter((n) => {  // (those put in, in their order)
+        const left = fresh.get(textIn(n)) || 0;
+        if (left) fresh.set(textIn(n), left - 1);
+        return left > 0;
+      });
+      // (not one item swapped for one: a "Loading…" line for another, a status; one swapped
+      // for several is a stand-in for them: results that came where "No results" was)
+      if (!taken.length) continue;
+      if (taken.length < SWAPPED && into.length >= out.length) {
+        if (out.length === 1 && into.length > 1) cameFor += fresher.length;
+        continue;
+      }
       gone += taken.length;
-      put += [...fresh.values()].reduce((a, b) => a + b, 0);
+      put += fresher.length;
       goneWords.push(...taken.map((n) => P.cut(ownWords(n), 60)[0]));
+      putWords.push(...fresher.map((n) => P.cut(ownWords(n), 60)[0]));
     }
     if (goneWords.length !== gone || gone > GONE_SAID || goneWords.some((w) => !w))
       goneWords = [];
+    if (putWords.length !== put || put > GONE_SAID || putWords.some((w) => !w)) putWords = [];
     return gone;
   }
+  let putWords = [], cameFor = 0;  // (the words of one or two put in; items a stand-in gave)
   // (the words of those, where one or two were taken out and none put in: the event a
   // Delete removed, named)
   const GONE_SAID = 2;
@@ -143,11 +157,13 @@
              columnsCame: apart(now, was).slice(0, COLUMNS_SAID) };
   }
 
-  // {items: added, gone: taken out, goneWords, put: others put in their place, sorted,
-  // columnsWent, columnsCame}
-  const itemsChanged = (list, added) => ({ items: itemsAdded(list, added),
-    gone: itemsRemoved(list, added), goneWords, put, sorted: itemsMoved(list, added),
-    ...columnsChanged(list, added) });
+  // {items: added, gone: taken out, goneWords, put: others put in their place, putWords,
+  // sorted, columnsWent, columnsCame}
+  function itemsChanged(list, added) {
+    const gone = itemsRemoved(list, added);
+    return { items: itemsAdded(list, added) + cameFor, gone, goneWords, put, putWords,
+             sorted: itemsMoved(list, added), ...columnsChanged(list, added) };
+  }
 
   Object.assign(P, { ITEMS, textIn, ownWords, addedIn, alikeItem, itemsChanged });
 })();

@@ -191,6 +191,7 @@
     nearAt = nearFields(el, fields);
     focusAt = deepFocus();
     fieldsAt = new WeakSet(fields);
+    boxesAt = boxesNow();
     popupsAt = popups();
     listsAt = listsOf(popupsAt);
     started = true;
@@ -211,6 +212,22 @@
     if (dialogAt) named.set(dialogAt, dialogNamed(dialogAt).name);
   }
   const named = new WeakMap();
+
+  // The page's check boxes as the action began (BOXES_LOOK at most), whether each was
+  // checked: a Select all's rows a script ticked (no attribute says so) are counted as they
+  // changed, the box acted on apart
+  const BOXES_LOOK = 200;
+  let boxesAt = new Map();
+  const boxesNow = () => new Map([...document.querySelectorAll("input[type=checkbox]")]
+    .slice(0, BOXES_LOOK).map((b) => [b, b.checked]));
+  function boxesFlipped() {
+    const flipped = [0, 0];  // [now checked, now unchecked]
+    for (const [b, was] of boxesAt)
+      if (b.isConnected && b !== startedOn && b.checked !== was && !b.contains(startedOn))
+        flipped[b.checked ? 0 : 1]++;
+    boxesAt = new Map();
+    return flipped;
+  }
 
   // The fields beside the element an action begins on, with their values then (in the
   // first box around it holding any, NEAR_UP boxes up at most, if it holds few: the number a
@@ -320,6 +337,19 @@
     }
     return again;
   }
+  // The menu or list of options that showed as the action began and shows no more (an
+  // Escape, a click elsewhere closing a field's suggestions): its role and name; not the
+  // one whose item the action chose (`pops`: those that show now)
+  function listWent(pops) {
+    for (const p of listsAt.keys()) {
+      if (pops.has(p) || listsAt.get(p).startsWith("0\n") ||
+          (startedOn && startedOn.isConnected && p.contains(startedOn)) ||
+          (startedOn && !startedOn.isConnected && !p.isConnected)) continue;
+      const role = P.roleOf(p);
+      return { role, name: P.nameOf(p, role) || "" };
+    }
+    return null;
+  }
   const itemsOf = (p) => [...p.querySelectorAll(ITEMS_OF)].filter(shows);
   const LIST_WORDS = 50;  // items whose words tell a list's offer from the one before
   const listWords = (items) => items.length + "\n" +
@@ -370,6 +400,7 @@
     const pops = popups(), opened = started ? dialogCame(pops) : null;
     const focused = started && !opened ? focusCame() : null;
     const listed = started && !opened ? listCame(pops) : null;
+    const shut = started && !listed ? listWent(pops) : null;
     // (a tooltip or popover that came, asking nothing: Bootstrap's popover a click opens)
     const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
       p.matches("[role=tooltip]") && !asks(p) && !p.closest("[aria-hidden=true]")) : null;
@@ -387,16 +418,18 @@
     const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;
     const veiled = changed.veiled, buttons = changed.buttons;
     const went = changed.went, columns = changed.columnsWent.length + changed.columnsCame.length;
+    const boxes = boxesFlipped();
     if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
         !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled &&
-        !focused && !buttons.length && !went.length && !columns) return null;
+        !focused && !buttons.length && !went.length && !columns && !boxes[0] && !boxes[1] &&
+        !shut) return null;
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
              movedMore: changed.movedMore, items, gone, goneWords: changed.goneWords,
-             put: changed.put, sorted, veiled, focused, buttons,
+             put: changed.put, putWords: changed.putWords, sorted, veiled, focused, buttons,
              cameMore: came.length - SHOWN, went: went.map((w) => cut(w, SAID_MAX)),
-             columnsWent: changed.columnsWent, columnsCame: changed.columnsCame };
+             columnsWent: changed.columnsWent, columnsCame: changed.columnsCame, boxes, shut };
   }
 
   // The field the action put the focus in, where typing now goes (the editor a cell's

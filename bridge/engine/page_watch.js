@@ -87,16 +87,22 @@
     const had = new Map();  // box -> the words it lost meanwhile (what it had)
     const boxes = new Set();
     const lost = (box, words) => had.set(box, (had.get(box) || "") + " " + words);
+    // (what a box had as the action began: not the words of a node the action itself put
+    // in and took out again, nor a text's later values: rules a password field rewrites at
+    // each key of a `type`)
+    const putIn = new Set(), rewrote = new Set();
     for (const r of list) {
       if (r.type === "characterData") {
         if (r.target.parentElement) {
           boxes.add(r.target.parentElement);
-          lost(r.target.parentElement, r.oldValue || "");
+          if (!rewrote.has(r.target)) lost(r.target.parentElement, r.oldValue || "");
+          rewrote.add(r.target);
         }
       } else if (r.type === "attributes") {
         if (showedBy(r)) boxes.add(r.target);
       } else {
-        for (const n of r.removedNodes) lost(r.target, textIn(n));
+        for (const n of r.removedNodes) if (!putIn.has(n)) lost(r.target, textIn(n));
+        for (const n of r.addedNodes) putIn.add(n);
         for (const n of r.addedNodes) {
           if (n.nodeType === 1) boxes.add(n);
           else if (n.nodeType === 3 && HAS_WORD.test(n.data)) boxes.add(r.target);

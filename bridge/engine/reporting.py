@@ -113,6 +113,14 @@ def report_said(found: Any, outcome: Outcome) -> None:
         outcome.data["listed"] = {"role": "menu" if menu else "listbox",
                                   "name": name if isinstance(name, str) else "",
                                   "items": count, "again": again}
+    shut = found.get("shut")
+    if isinstance(shut, dict) and not outcome.data.get("list_closed"):
+        # (a menu or a list of options that showed and shows no more: an Escape, a click
+        # elsewhere closing a field's suggestions)
+        name = shut.get("name")
+        outcome.changes.append(f"closed the {'menu' if shut.get('role') == 'menu' else 'list'}"
+                               + (f" {quote(name)}" if isinstance(name, str) and name else ""))
+        outcome.data["list_closed"] = name if isinstance(name, str) else ""
     shows = found.get("shows")
     if isinstance(shows, str) and shows:
         outcome.changes.append(f"shows the tooltip {quote(shows)}")
@@ -155,13 +163,22 @@ def report_said(found: Any, outcome: Outcome) -> None:
         put = put if isinstance(put, int) and put > 0 else 0
         named = ", ".join(quote(w) for w in which) if len(which) == gone else ""
         items = f"{gone} item{'s' if gone > 1 else ''}"
+        came = found.get("putWords")  # (one or two put in: named, "No results found")
+        new = [w for w in came if isinstance(w, str) and w] if isinstance(came, list) else []
         outcome.changes.append(
             f"{items} of a list{f' ({named})' if named else ''} replaced by {put} "
-            f"other{'s' if put > 1 else ''}" if put else
+            f"other{'s' if put > 1 else ''}" + (
+                ": " + ", ".join(quote(w) for w in new) if len(new) == put else "") if put else
             f"{items} removed from a list" + (f": {named}" if named else ""))
         outcome.data["items_removed"] = gone
         if put:
             outcome.data["items_put"] = put
+    boxes = found.get("boxes")  # (a Select all's rows, ticked by its script)
+    if isinstance(boxes, list) and len(boxes) == 2 and all(isinstance(b, int) for b in boxes):
+        for count, state in zip(boxes, ("checked", "not checked"), strict=True):
+            if count > 0 and not any(c.endswith(f" now {state}") for c in outcome.changes):
+                outcome.changes.append(f"{count} other check box{'es' if count > 1 else ''} "
+                                       f"now {state}")
     for key, says in (("columnsWent", "no longer shows"), ("columnsCame", "now shows")):
         names = [c for c in found.get(key) or () if isinstance(c, str) and c]
         if names:  # (a column menu's choice: a table's header cells taken out or put in)
@@ -204,9 +221,10 @@ def list_opened(change: str) -> bool:
 
 
 def list_emptied(change: str) -> bool:
-    """Whether a change line says only that items left a list (`report_said`): the options
-    of a list closing as its choice is made."""
-    return re.fullmatch(r"\d+ items? removed from a list(?:: .*)?", change) is not None
+    """Whether a change line says only that items left a list, or that it closed
+    (`report_said`): the options of a list closing as its choice is made."""
+    return re.fullmatch(r"\d+ items? removed from a list(?:: .*)?", change) is not None or \
+        re.fullmatch(r'closed the (?:list|menu)(?: ".*")?', change) is not None
 
 
 _ROLE = re.compile(r"[a-z]+")

@@ -64,6 +64,15 @@ class AgentSession:
         if self.current is tab:
             self.current = self.tabs[-1] if self.tabs else None
 
+    def went(self, tab: Tab) -> Tab | None:
+        """The agent's current tab once `tab` closed itself (a popup whose own button closed
+        it: a sign-in's Allow): the tab that opened it, where still open, else its last."""
+        self.tabs = [t for t in self.tabs if not t.state.closed]
+        if self.current is tab or self.current is None or self.current.state.closed:
+            opener = next((t for t in self.tabs if t.id == tab.opener), None)
+            self.current = opener or (self.tabs[-1] if self.tabs else None)
+        return self.current
+
     async def close(self) -> None:
         """Close every tab this agent owns."""
         for tab in list(self.tabs):

@@ -33,6 +33,14 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
     keystroke that loads results sees once they came. A field's suggestions the page
     drew or fetched in reply to the text are waited for with no look too (Outcome.suggests).
     """
+    if tab.state.closed:  # (a popup whose own button closed it: a sign-in's Allow)
+        now = tab.browser.session(tab.agent).went(tab)
+        out.changes.append("the tab closed itself" +
+                           (f"; tab {now.id} is current now" if now is not None else ""))
+        out.data["tab_closed"] = tab.id
+        # (the look asked for is of the tab current now: the opener the popup answered)
+        return await then_look(now, result(out, tab), args) if now is not None else \
+            result(out, tab)
     await reporting.top_replied(tab, out)  # (an action in a frame: what changed around it)
     if not wanted(args) and not (out.suggests and out.armed is not False):
         if out.answered is not None:

@@ -8,7 +8,8 @@ as a filter takes words is no item removed; of five errors a submit wrote in, th
 report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
 no hint from them; a control named by its title says the name a click gave it; a choice says
 nothing of how its list's options looked as it opened (the current one marked while
-focused); a table's column taken out or put back is named; on both transports."""
+focused); a table's column taken out or put back is named; the rows a Select all ticked are
+counted; on both transports."""
 
 from __future__ import annotations
 
@@ -102,3 +103,38 @@ async def test_a_tables_column_taken_out_or_put_back_is_named(tab: Tab, site: Si
     assert 'the table no longer shows the column "Status"' in said, said
     said = (await run_tool(tab, "click", target="#status-column")).text
     assert 'the table now shows the column "Status"' in said, said
+
+
+async def test_the_rows_a_select_all_ticked_by_script_are_counted(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "check", target="#pick-all")).text
+    assert "now checked; 2 other check boxes now checked" in said, said
+    said = (await run_tool(tab, "uncheck", target="#pick-all")).text
+    assert "2 other check boxes now not checked" in said, said
+
+
+async def test_a_fields_suggestions_an_escape_closed_are_said_closed(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "fill", target="#q", text="mouse")).text
+    assert 'opened the list "Suggestions" of 2 options' in said, said
+    said = (await run_tool(tab, "press", keys="Escape")).text
+    assert 'closed the list "Suggestions"' in said, said
+
+
+async def test_results_swapped_for_the_line_saying_none_name_it_and_those_back_are_counted(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#find-none")).text
+    assert '3 items of a list replaced by 1 other: "No results found Try another search."' \
+        in said, said
+    said = (await run_tool(tab, "click", target="#find-three")).text
+    assert "3 items added to a list" in said, said
+
+
+async def test_what_each_key_of_a_type_changed_is_said(tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "type", target="#pw", text="A1")).text
+    assert '"✓ Contains a number"' in said, said
+    assert '"✓ An uppercase letter"' in said, said

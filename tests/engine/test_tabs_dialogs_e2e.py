@@ -287,3 +287,19 @@ async def test_click_that_closes_its_own_tab_is_reported_as_done(
         await closable.snapshot()
     with pytest.raises(TabError, match="has no open tab"):
         browser.session(tab.agent).tab(closable.id)
+
+
+async def test_a_popup_its_own_button_closes_says_so_and_its_opener_is_current_again(
+        tab: Tab, site: Site, browser: Browser) -> None:
+    # (a sign-in's provider popup: its Allow answers the opener and closes the popup)
+    await goto(tab, site.url("popupclose.html"))
+    out = await run_tool(tab, "click", target="#go")
+    [new_id] = out.data["new_tabs"]
+    session = browser.session(tab.agent)
+    await actions.wait(session.tab(new_id), load="load")
+    await run_tool(tab, "tab-select", id=new_id)
+    done = await run_tool(tab, "click", target="#allow", snapshot=True)
+    assert f"the tab closed itself; tab {tab.id} is current now" in done.text, done.text
+    assert 'button "Sign in with Provider"' in done.text, done.text  # (the opener's look)
+    assert session.current is tab
+    await run_tool(tab, "wait", text="Signed in (ok)", timeout=5)  # (as its answer came)
