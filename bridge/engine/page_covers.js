@@ -41,11 +41,15 @@
   }
 
   // Whether a person sees `el` at (x, y) through `hit`, the element on top there: every box
-  // over el at that point draws nothing and takes no click of its own, and lies inside a box
-  // el lies in too, short of the page's body (react-big-calendar's events layer over a day's
-  // slots, the day reading a click's slot by where it lands). A click there goes to that
-  // box, and up to the boxes el shares with it, as a person's does. A veil, a control, a box
-  // with a handler or a pointer, anything fixed on the screen, stays a cover.
+  // over el at that point draws nothing (or is one the page hides from assistive technology
+  // as its decoration: FullCalendar's slot lines over its day columns) and takes no click of
+  // its own, and lies inside a box el lies in too, short of the page's body
+  // (react-big-calendar's events layer over a day's slots, the day reading a click's slot by
+  // where it lands). A click there goes to that box, and up to the boxes el shares with it,
+  // as a person's does; so el and the boxes up to that one have no click of their own it
+  // would miss (a listener, a native control, a control's role but a grid's cell). A veil,
+  // a control, a box with a handler or a pointer, anything fixed on the screen, stays a
+  // cover.
   function seenThrough(el, x, y, hit) {
     if (!hit || hit.contains(el)) return false;
     const root = el.getRootNode();
@@ -54,12 +58,16 @@
     if (!shared || shared === document.body || shared === document.documentElement)
       return false;
     const handlers = P.listened(P.hookKey);
+    for (let u = el; u && u !== shared; u = composedParent(u))
+      if (handlers.has(u) || u.hasAttribute("onclick") ||
+          (P.isControl(u) && P.roleOf(u) !== "gridcell")) return false;
     for (const n of root.elementsFromPoint(x, y)) {
       if (n === el || el.contains(n)) return true;
       if (n.contains(el)) return false;
+      const decor = !!n.closest("[aria-hidden=true]");
       for (let u = n; u && u !== shared; u = composedParent(u)) {
         const cs = getComputedStyle(u);
-        if (u === n ? !blank(u, cs) : u.contains(el)) return false;
+        if (u === n ? !decor && !blank(u, cs) : u.contains(el)) return false;
         if (cs.position === "fixed" || P.clickable(u) || handlers.has(u) ||
             P.veil(u, cs)) return false;
       }

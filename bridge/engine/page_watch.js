@@ -83,6 +83,12 @@
   // makes a button holding its own menu's)
   const inControl = (box) => ((c) => !!c && !c.querySelector(P.CONTROLS))(
     box.closest(P.CONTROLS));
+  // (an element put into a table's cell that was there, its row not drawn anew: an event a
+  // calendar's day took; read as a row's words are, a table's rows apart)
+  const CELLS = "td, th, [role=gridcell], [role=cell]";
+  const inOldCell = (box, added) => ((cell) => !!cell && added.has(box) &&
+    !box.querySelector(P.FIELDS) && ![...added].some((n) => n !== box && n.contains(box)))(
+    box.parentElement && box.parentElement.closest(CELLS));
   function cameWords(list, added, regionsNow) {
     const had = new Map();  // box -> the words it lost meanwhile (what it had)
     const boxes = new Set();
@@ -134,7 +140,7 @@
       // (nor one of like items an expanded control opened: a FAQ's answer, its like others)
       const opened = expanded() && box.contains(actedOn);
       if (!inControl(box) && (opened || !alikeItem(box, added, !added.has(box)))) {
-        const words = plainWords(box, spoken, false, true);
+        const words = plainWords(box, spoken, inOldCell(box, added), true);
         const part = words ? null : formPart(box, spoken);
         came.push([box, words]);
         drawn.add(box);

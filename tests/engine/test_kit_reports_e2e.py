@@ -138,3 +138,10 @@ async def test_what_each_key_of_a_type_changed_is_said(tab: Tab, site: Site) -> 
     said = (await run_tool(tab, "type", target="#pw", text="A1")).text
     assert '"✓ Contains a number"' in said, said
     assert '"✓ An uppercase letter"' in said, said
+
+
+async def test_an_event_put_into_a_calendars_day_cell_is_said(tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    await run_tool(tab, "fill", target="#event-title", text="Dentist")
+    said = (await run_tool(tab, "click", target="#new-event button")).text
+    assert 'the page now shows "10:00 Dentist"' in said, said

@@ -1,9 +1,10 @@
 """A box that draws nothing and does nothing, laid over what a person sees through it (a
 calendar's events layer over its slots), takes the click as a person's, and the page reads
 it by its place; a box over a button that listens, points, has a role, links, is a hidden
-button, tints it or sits in a box that listens stays a cover, and nothing is clicked; a
-button policy holds is asked about when a layer over it passes clicks on to it; on both
-transports."""
+button, tints it or sits in a box that listens stays a cover, and nothing is clicked; so does a
+button under a layer that passes clicks on to it (its own click would miss it); a day
+column under slot lines the page hides as decoration takes the click (FullCalendar's);
+on both transports."""
 
 from __future__ import annotations
 
@@ -70,13 +71,22 @@ async def test_a_box_over_a_button_that_acts_or_shows_stays_a_cover(
     assert tab.state.url.endswith("seethrough.html")
 
 
-async def test_a_button_policy_holds_is_asked_about_though_a_layer_over_it_takes_the_click(
+async def test_a_day_under_the_lines_a_page_hides_as_decoration_takes_the_click(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("seethrough.html"))
+    days = [r for r, info in shot.refs.items() if info["role"] == "gridcell"]
+    assert len(days) == 2, shot.text
+    await run_tool(tab, "click", target=days[1])
+    assert await text_of(tab, "#picked") == "Picked 2024-05-14"
+
+
+async def test_a_button_under_a_layer_that_passes_clicks_on_stays_covered(
         tab: Tab, site: Site, gate: RiskGate) -> None:
-    await goto(tab, site.url("seethrough.html"))
+    # (its own click would miss it: the layer takes it, and only the page's script could
+    # pass it on; nothing is clicked, nothing goes out)
+    await listened_snapshot(tab, site.url("seethrough.html"))
     before = len(site.posts("/order"))
-    with pytest.raises(PolicyError, match="asked about"):
+    with pytest.raises(TargetCovered, match="nothing was done"):
         await actions.click(tab, parse("#see-buy"))
     await asyncio.sleep(0.3)  # a form sent anyway would have arrived by now
     assert len(site.posts("/order")) == before, site.posts("/order")
-    assert any(i.element is not None and i.element.name == "Place order $49.99"
-               for i in gate.intents), gate.intents
