@@ -230,6 +230,8 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     else:
         await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
         keys_in = tab.focused_in
+        if keys_in is not None:  # (keys in a frame: what they change around it is said too)
+            await tab.watch_top(keys_in)
     pressed: list[str] = []
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),

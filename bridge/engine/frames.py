@@ -312,7 +312,6 @@ class PageFrames:
             res = await self.evaluate(frame, "__ts.focusedInfo()")
             if not isinstance(res, dict) or "frame" not in res:
                 self.focused_in = frame
-                await self.watch_top(frame)
                 return res if isinstance(res, dict) else None
             owner = int(res["frame"])
             child = await self._child_shown_by(frame, owner)
