@@ -368,8 +368,8 @@ async def test_the_control_an_action_left_is_not_said_and_a_page_for_another_is_
     out = await actions.click(tab, parse("#t2"))
     assert out.changes == ["now selected"], out.text()
     out = await actions.click(tab, parse("#older"))  # (a pager's page: no items added)
-    assert out.changes == ['2 items of a list ("Mail 1", "Mail 2") replaced by 2 others'], \
-        out.text()
+    assert out.changes == ['2 items of a list ("Mail 1", "Mail 2") replaced by 2 others: '
+                           '"Mail 3", "Mail 4"'], out.text()
 
 
 async def test_filling_a_number_field_says_what_the_page_said_to_its_change(
