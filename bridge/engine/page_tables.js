@@ -185,6 +185,12 @@
     return !inner.length || day || (HEAD_ROLES.has(role) && inner.length === 1 &&
                                     !sortsFor(el, inner[0]));
   }
+  // Whether `el`, a control in the grid's cell `face` (the walk's control it is in), is one
+  // of its own: much smaller than the cell (half its size at most), an event in a
+  // calendar's day, which a click on the day's middle misses
+  const apartIn = (face, el) => (face.role === "gridcell" || face.role === "cell") &&
+    ((a, b) => a.width * a.height * 2 <= b.width * b.height)(el.getBoundingClientRect(),
+      face.el.getBoundingClientRect());
   const DAY_UP = 8, DATE = /^\d{4}-\d{2}-\d{2}/;
   function dayTaken(el, role, handlers) {
     if ((role !== "gridcell" && role !== "cell") || !handlers ||
@@ -318,5 +324,5 @@
   Object.assign(P, { gridPlace, mergeRow, orderGrid, CELL_ROLES, headerTakes, sortsFor, cellResizer,
     cellWords, tablesFor,
     tableState, tableMet, dataTable, isRow, isCell, tableOf, headerRow, spanOf, columns,
-    cellActs });
+    cellActs, apartIn });
 })();

@@ -135,10 +135,7 @@
       const st = table ? tableState(table) : { rows: 0, shown: 0, left: 0, section: null };
       const header = headerRow(el, css, st.rows === 0);
       st.rows++;
-      if (!header && !opts.scope && !viewportOnly && st.shown >= ROWS_MAX) {
-        st.left++;
-        return;
-      }
+      if (!header && !opts.scope && !viewportOnly && st.shown >= ROWS_MAX) return void st.left++;
       if (viewportOnly && !inViewport(el)) return;
       flush();
       const outer = tr, start = rows.length, before = refCount;
@@ -329,8 +326,10 @@
                              (row[6] !== null || !showsOther(el, row[3]))) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
-        if (face && ((((face.whole && role === face.role) || PARTS.has(face.role)) &&
-            (row[3] === face.name || (!row[3] && P.heldToggle(face.el) === el))) ||
+        // (not a control in a grid's cell much smaller than it: an event in a calendar's day)
+        if (face && !P.apartIn(face, el) && ((((face.whole && role === face.role) ||
+            PARTS.has(face.role)) && (row[3] === face.name || (!row[3] &&
+            P.heldToggle(face.el) === el))) ||
             (role === "clickable" && (face.range || (row[3] ? row[3] === face.name ||
             row[3] === face.value || (face.whole && !HAS_WORD.test(row[3])) :
             face.whole && [face.role, ""].includes(P.hintOf(el, ""))))))) {

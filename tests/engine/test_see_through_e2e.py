@@ -3,8 +3,8 @@ calendar's events layer over its slots), takes the click as a person's, and the 
 it by its place; a box over a button that listens, points, has a role, links, is a hidden
 button, tints it or sits in a box that listens stays a cover, and nothing is clicked; so does a
 button under a layer that passes clicks on to it (its own click would miss it); a day
-column under slot lines the page hides as decoration takes the click (FullCalendar's);
-on both transports."""
+column under slot lines the page hides as decoration takes the click (FullCalendar's), and
+an event in it much smaller than the day is a ref of its own; on both transports."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, listened_snapshot, run_tool, text_of
+from pagetools import goto, listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.session import Browser
 from tabsteward.bridge.engine.tab import Tab
@@ -78,6 +78,9 @@ async def test_a_day_under_the_lines_a_page_hides_as_decoration_takes_the_click(
     assert len(days) == 2, shot.text
     await run_tool(tab, "click", target=days[1])
     assert await text_of(tab, "#picked") == "Picked 2024-05-14"
+    event = ref(shot, "clickable", "09:00 Standup")  # (not the day's name alone)
+    await run_tool(tab, "click", target=event)
+    assert await text_of(tab, "#picked") == "Opened Standup"
 
 
 async def test_a_button_under_a_layer_that_passes_clicks_on_stays_covered(
