@@ -148,7 +148,7 @@
       // "ant-form-item-has-success"; its message, if any, is a box of its own)
       const cls = typeof el.className === "string" ? el.className
         .replace(/\S*has-\S*/g, "").replace(/([a-z])([A-Z])/g, "$1 $2") : "";
-      if (!MESSAGE.test(cls) || el.matches(CONTROLS) || el.closest(LIVE) ||
+      if (!MESSAGE.test(cls) || el.closest(CONTROLS) || el.closest(LIVE) ||
           el.closest("tr, li, [role=row], [role=listitem]") ||
           out.some((m) => m.contains(el)) || [...found.keys()].some((r) => el.contains(r)) ||
           el.querySelector(FIELDS) || laidOut(el) || namesField(el) ||
@@ -325,7 +325,8 @@
     for (const p of pops) {
       // (not the one whose item the action chose in: a select's list)
       if (!p.matches("[role=menu], [role=listbox]") ||
-          p.closest("[aria-hidden=true]") || [...pops].some((o) => o !== p && o.contains(p)) ||
+          p.closest("[aria-hidden=true]") ||
+          [...pops].some((o) => o !== p && o.contains(p) && !popupsAt.has(o)) ||
           (startedOn && startedOn.isConnected && p.contains(startedOn))) continue;
       const role = P.roleOf(p), shown = itemsOf(p);
       const items = shown.length;

@@ -184,8 +184,11 @@
         box.closest(P.FIELDS) || !P.shows(box) ||
         (actedOn && actedOn.isConnected && actedOn.contains(box)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return null;
+    // (not the field it shows, nor a list of options with none yet: a search's, named as
+    // its field is)
     const fields = [...box.querySelectorAll(P.FIELDS)].filter((f) => f.checkVisibility() &&
-      f !== actedOn && !P.leftBehind(f, getComputedStyle(f)));  // (not the field it shows)
+      f !== actedOn && !P.leftBehind(f, getComputedStyle(f)) &&
+      !(f.matches("[role=listbox]") && !f.querySelector("[role=option]")));
     if (!fields.length) return framePart(box);
     const head = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading], legend");
     const names = fields.slice(0, FIELDS_SAID).map((f) => ((role) =>
@@ -258,7 +261,7 @@
   // slide 2" now current), and how many more; not the element acted on, what it holds or
   // what holds it, nor what it stopped being (the dot it left), but a control enabled
   const STATE_ATTRS = ["aria-current", "aria-selected", "aria-checked", "aria-pressed",
-    "aria-expanded", "aria-disabled", "disabled", "open"];
+    "aria-expanded", "aria-disabled", "disabled", "open", "aria-activedescendant"];
   const GAINS = { "aria-current": "current", "aria-selected": "selected",
     "aria-checked": "checked", "aria-pressed": "pressed", "aria-expanded": "expanded" };
   const MOVED_MAX = 3, MOVED_LOOK = 100;
@@ -270,6 +273,13 @@
       if (r.type !== "attributes" || gained.size >= MOVED_LOOK) continue;
       let el = r.target;
       const attr = r.attributeName, now = el.getAttribute(attr);
+      // (the option a combobox's keys made active, its list drawn anew at each: DocSearch's)
+      if (attr === "aria-activedescendant") {
+        const to = now && el.getRootNode().getElementById ? el.getRootNode().getElementById(now)
+          : null;
+        if (to && to !== el) gained.set(to, new Set(["selected"]));
+        continue;
+      }
       // (a <details> opened or shut: its summary says so, expanded or collapsed)
       if (attr === "open") {
         const summary = el.tagName === "DETAILS" && el.querySelector(":scope > summary");
