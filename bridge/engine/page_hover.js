@@ -25,11 +25,11 @@
     try {
       rules = sheet.cssRules;
     } catch {
-      return [[], []];  // another origin's sheet keeps its rules to itself
+      return [[], [], []];  // another origin's sheet keeps its rules to itself
     }
     const known = hoverRules.get(sheet);
     if (known && known[0] === rules.length) return known[1];
-    const found = [], pointers = [];
+    const found = [], pointers = [], steady = [];
     let left = HOVER_RULES_MAX;
     const scan = (list) => {
       for (const r of list) {
@@ -39,7 +39,11 @@
           if (r.cssRules) scan(r.cssRules);
           continue;
         }
-        if (!sel.includes(":hover") || sel.includes(":not(:hover")) continue;
+        if (!sel.includes(":hover") || sel.includes(":not(:hover")) {
+          // (a pointer it has whether the pointer is over it or not: flatpickr's days)
+          if (r.style.cursor === "pointer") steady.push(sel);
+          continue;
+        }
         // (a pointer the box has only while the pointer is over it: `.row:hover`)
         if (r.style.cursor === "pointer") {
           for (const one of sel.split(",")) {
@@ -57,7 +61,7 @@
       }
     };
     scan(rules);
-    const read = [found, pointers];
+    const read = [found, pointers, steady];
     hoverRules.set(sheet, [rules.length, read]);
     return read;
   }
@@ -69,15 +73,15 @@
   // Whether el's pointer is one a `:hover` rule gives it while the pointer is over it (a
   // grid's row, Tabulator's): no sign of a control, where the pointer happens to rest
   function pointerByHover(el) {
-    if (!el.matches(":hover")) return false;
-    for (const sheet of document.styleSheets) {
-      for (const sel of readSheet(sheet)[1]) {
-        try {
-          if (el.matches(sel)) return true;
-        } catch { /* a selector split inside :is() */ }
-      }
-    }
-    return false;
+    if (!el.matches(":hover") || el.style.cursor === "pointer") return false;
+    const matches = (sel) => {
+      try {
+        return el.matches(sel);
+      } catch { return false; }  // (a selector split inside :is())
+    };
+    const sheets = [...document.styleSheets].map(readSheet);
+    return sheets.some(([, pointers]) => pointers.some(matches)) &&
+      !sheets.some(([, , steady]) => steady.some(matches));
   }
 
   // Where the pointer may rest outside what it holds open over an element: `cover` (what

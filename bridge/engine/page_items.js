@@ -62,13 +62,15 @@
   // How many items the action took out of a list, and how many others it put in their
   // place (a page of a pager for another, a filter's results drawn anew): items of a list's
   // kind (rows, list items, options), or boxes of one class in a box holding more of them,
-  // told apart by their words (one drawn anew as it was is neither); where the list did not
-  // shrink, SWAPPED of them at least; not those moved (a sort's), nor a placeholder, nor
-  // what a live region let go (toasts that went)
+  // told apart by their words (one drawn anew as it was is neither); not those moved (a
+  // sort's), nor a placeholder, nor what a live region let go (toasts that went)
   const LISTS = "ul, ol, table, tbody, [role=list], [role=listbox], [role=grid], [role=menu]";
   let put = 0;
-  const SWAPPED = 2;
   const STAND_INS = /(?:^|[\s_-])(?:placeholder|skeleton|loading|empty)(?:$|[\s_-])/i;
+  const STAND_WORDS = new RegExp("^(?:loading|searching|fetching|please wait|nothing|" +
+    "no (?:results?|matches|data|items))\\b|(?:…|\\.\\.\\.)$", "i");
+  const standsIn = (n) => STAND_INS.test(n.getAttribute("class") || "") ||
+    STAND_WORDS.test(P.clean(textIn(n)));
   function itemsRemoved(list, came) {
     const byBox = new Map();  // box -> [items out, items in]
     const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
@@ -105,10 +107,11 @@
         if (left) fresh.set(textIn(n), left - 1);
         return left > 0;
       });
-      // (not one item swapped for one: a "Loading…" line for another, a status; one swapped
-      // for several is a stand-in for them: results that came where "No results" was)
+      // (not a line that stood in for items, a "Loading…", a "No results": those that came
+      // in its place are items added; nor such a line that came)
       if (!taken.length) continue;
-      if (taken.length < SWAPPED && into.length >= out.length) {
+      if (taken.length === 1 && into.length >= out.length &&
+          (standsIn(taken[0]) || fresher.some(standsIn))) {
         if (out.length === 1 && into.length > 1) cameFor += fresher.length;
         continue;
       }

@@ -220,11 +220,14 @@
   let boxesAt = new Map();
   const boxesNow = () => new Map([...document.querySelectorAll("input[type=checkbox]")]
     .slice(0, BOXES_LOOK).map((b) => [b, b.checked]));
+  // (not the one acted on: in it, holding it, its label, or the box it is drawn in)
+  const actedBox = (b) => !!startedOn && (b === startedOn || startedOn.contains(b) ||
+    b.contains(startedOn) || [...(b.labels || [])].some((l) => l.contains(startedOn) ||
+      startedOn.contains(l)) || ((box) => !!box && box.contains(startedOn))(P.toggleBox(b)));
   function boxesFlipped() {
     const flipped = [0, 0];  // [now checked, now unchecked]
     for (const [b, was] of boxesAt)
-      if (b.isConnected && b !== startedOn && b.checked !== was && !b.contains(startedOn))
-        flipped[b.checked ? 0 : 1]++;
+      if (b.isConnected && b.checked !== was && !actedBox(b)) flipped[b.checked ? 0 : 1]++;
     boxesAt = new Map();
     return flipped;
   }
@@ -245,8 +248,11 @@
   // (not one a kit keeps off the page for the form's sake: Tagify's, holding JSON)
   // (nor one hidden from people: see-through, or aria-hidden, the value a kit's own widget
   // shows kept for the form: MUI's select)
+  // (but a see-through select laid over what shows its choice: a phone field's country
+  // over its flag, react-phone-number-input's)
   const PAGE_FIELDS = 20, offPage = (f) => P.offPage(f, getComputedStyle(f)) ||
-    !!f.closest("[aria-hidden=true]") || !f.checkVisibility({ opacityProperty: true });
+    !!f.closest("[aria-hidden=true]") || (!f.checkVisibility({ opacityProperty: true }) &&
+    !(f.tagName === "SELECT" && ((r) => r.width > 4 && r.height > 4)(f.getBoundingClientRect())));
   function nearFields(el, all) {  // (`all`: the page's fields, NEAR)
     const out = new Map();
     if (!el || !el.matches) return out;

@@ -105,7 +105,10 @@ async def test_type_goes_where_the_page_put_the_caret_in_an_empty_block_of_its_e
     await actions.enter_text(tab, parse(ref(shot, "textbox", "Notes")), "Agenda", "type")
     assert await js(tab, "document.querySelector('#notes h2').textContent") == "Agenda"
     assert await js(tab, "document.querySelector('#notes').lastElementChild.textContent") == ""
-    # (an editor whose caret is in words of its own takes typing at its end, as before)
+    # (an editor whose caret stands before words of its own takes typing at its end, as
+    # before; one with no words after it goes on where it stands: test_editor_parts_e2e.py)
+    await js(tab, "(() => { const h = document.querySelector('#notes h2'); "
+                  "getSelection().collapse(h.firstChild, 0); return true; })()")
     await actions.enter_text(tab, parse(ref(shot, "textbox", "Notes")), "More", "type")
     assert await js(tab, "document.querySelector('#notes').lastElementChild.textContent") == \
         "More"

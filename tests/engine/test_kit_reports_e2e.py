@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import js, listened_snapshot, run_tool, text_of
+from pagetools import js, listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine.tab import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -145,3 +145,28 @@ async def test_an_event_put_into_a_calendars_day_cell_is_said(tab: Tab, site: Si
     await run_tool(tab, "fill", target="#event-title", text="Dentist")
     said = (await run_tool(tab, "click", target="#new-event button")).text
     assert 'the page now shows "10:00 Dentist"' in said, said
+
+
+async def test_a_lists_one_suggestion_replaced_by_another_is_said(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "fill", target="#address", text="infinite")).text
+    assert '1 item of a list ("350 Fifth Avenue, New York") replaced by 1 other: ' \
+        '"1 Infinite Loop, Cupertino"' in said, said
+
+
+async def test_a_see_through_select_a_typed_number_changed_is_said(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "type", target="#phone", text=" 7911 123456")).text
+    assert "\"Country\" now 'Guernsey'" in said, said
+
+
+async def test_a_day_the_pointer_rests_on_keeps_its_ref(tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("kitreports.html"))
+    day = ref(shot, "clickable", "May 3, 2026")
+    await run_tool(tab, "hover", target=day)
+    again = await tab.snapshot(interactive=True)
+    assert f'clickable "May 3, 2026" {day}' in again.text, again.text
+    await run_tool(tab, "click", target=day)
+    assert await text_of(tab, "#day-picked") == "May 3, 2026"
