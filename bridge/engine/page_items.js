@@ -108,10 +108,11 @@
         return left > 0;
       });
       // (not a line that stood in for items, a "Loading…", a "No results": those that came
-      // in its place are items added; nor such a line that came)
+      // in its place are items added; nor such a line that came; nor one item of many whose
+      // words changed as the list was drawn anew: a one-item list's item for another is)
       if (!taken.length) continue;
       if (taken.length === 1 && into.length >= out.length &&
-          (standsIn(taken[0]) || fresher.some(standsIn))) {
+          (standsIn(taken[0]) || fresher.some(standsIn) || out.length > 1)) {
         if (out.length === 1 && into.length > 1) cameFor += fresher.length;
         continue;
       }
