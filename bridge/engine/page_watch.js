@@ -415,7 +415,7 @@
     records = [];
     if (overflowed || !list.length) {
       return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, goneWords: [],
-               put: 0, sorted: 0, columnsWent: [], columnsCame: [], veiled: false,
+               put: 0, putWords: [], sorted: 0, columnsWent: [], columnsCame: [], veiled: false,
                buttons: [], went: [] };
     }
     const moved = statesMoved(list);
