@@ -326,8 +326,8 @@
                              (row[6] !== null || !showsOther(el, row[3]))) ||
           tag === "SELECT" || role === "textbox" || (role === "combobox" && row[6] !== null) ||
           (byWords && !(row.length > 9 && row[9][0])) || saysName(el, row[3]);
-        // (not a control in a grid's cell much smaller than it: an event in a calendar's day)
-        if (face && !P.apartIn(face, el) && ((((face.whole && role === face.role) ||
+        // (not a named control in a grid's cell much smaller than it: a calendar day's event)
+        if (face && !(row[3] && P.apartIn(face, el)) && ((((face.whole && role === face.role) ||
             PARTS.has(face.role)) && (row[3] === face.name || (!row[3] &&
             P.heldToggle(face.el) === el))) ||
             (role === "clickable" && (face.range || (row[3] ? row[3] === face.name ||
