@@ -5,21 +5,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 from typing import Any
 
 from ..errors import TabstewardError, TargetNotInteractable, UsageError
 from .acting import Outcome, _call_on, describe, guarded
 from .entry import enter_text, press
+from .options import OPTION_ROLES, alike, offering, offers, shown_instead, takes_words
 from .pointer import _report_state, click, closing_said, hover, opening_said, scroll
 from .reporting import replied, report_replied
 from .snapshot import Line, quote
 from .tab import Tab
 from .targets import RefTarget, Target
 
-# a list of a page's own making (not a <select>): the roles its choices take, how long its
-# list may take to show them after the click that opens it, and how often it is looked at
-OPTION_ROLES = ("option", "menuitem", "menuitemradio", "menuitemcheckbox", "treeitem")
+# a list of a page's own making (not a <select>): how long its list may take to show its
+# choices after the click that opens it, and how often it is looked at
 LIST_WAIT, LIST_LOOK = 2.0, 0.1
 TYPE_AFTER = 0.5  # seconds a combobox one types in may take to show its list on a click
 # seconds a list Escape closes may take to go (Shoelace's closes once its hide animation ran),
@@ -132,10 +131,10 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
     before = {ln.ref for ln in lines if ln.ref}  # (what came since is the list's)
     opened: Outcome | None = None
-    if info.get("role") in OPTION_ROLES and _same(str(info.get("name") or ""), want):
+    if info.get("role") in OPTION_ROLES and alike(str(info.get("name") or ""), want):
         option: Line | None = next((ln for ln in lines if ln.ref == ref), None)
     else:  # its own list, open already (never another widget's that shows the same words)
-        option = _option(lines, want, before, await _tied(tab, ref, lines, want, before))
+        option = offering(lines, want, before, await _tied(tab, ref, lines, want, before))
     if option is None and unsaid and not field:
         # (what the page shows only under the pointer counts as come once it is there)
         known = {ln.ref for ln in lines if ln.ref and "hover-only" not in ln.states}
@@ -144,7 +143,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         if option is None:
             raise TargetNotInteractable(
                 f"{refused}, and with the pointer over it no option {quote(want)} showed"
-                f"{_offered(want, shown)}; nothing was selected. To click it, use click")
+                f"{shown_instead(want, shown)}; nothing was selected. To click it, use click")
     typed, search = False, None
     if option is None:
         # (what shows only under the pointer, as the press brings it, comes with the press;
@@ -153,7 +152,7 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         opened = await click(tab, RefTarget(ref))
         # a combobox one types in may show its list only once typed in (React Aria's,
         # Headless UI's): what a person does next is type the choice's words
-        editable = _types(info)
+        editable = takes_words(info)
         option, shown = await _shown_option(tab, ref, want, known, TYPE_AFTER)
         # or one that opens a search box of its own and lists only what is typed there
         # (Select2's that asks for two letters first): the person types there
@@ -182,11 +181,11 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         if option is None:
             raise TargetNotInteractable(
                 f"{opened.did}, but no option {quote(want)} showed"
-                f"{_offered(want, shown, '; it showed no options')}. Nothing was chosen (its "
+                f"{shown_instead(want, shown, '; it showed no options')}. Nothing was chosen (its "
                 "list may still be open; to type into it, use type)")
     if len(wants) > 1:
         many = many or await _takes_many(tab, option.ref)  # (a list that came says so now)
-        refusal = await _refusal(tab, ref, what, wants[1:], many, _types(info), before)
+        refusal = await _refusal(tab, ref, what, wants[1:], many, takes_words(info), before)
         if refusal is not None:
             # backed out of as a person backs out: the list opened for it goes again
             raise refusal[0](refusal[1] + await _closed_again(tab, opened, option.ref))
@@ -346,7 +345,7 @@ async def _refusal(tab: Tab, ref: int, what: str, rest: list[str], many: bool,
         return None
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
     missing = [w for w in rest
-               if _option(lines, w, before, await _tied(tab, ref, lines, w, before)) is None]
+               if offering(lines, w, before, await _tied(tab, ref, lines, w, before)) is None]
     if not missing:
         return None
     shown = [ln.name for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
@@ -386,8 +385,8 @@ async def _choose_next(tab: Tab, ref: int, info: dict[str, Any], what: str, want
     """One more option of a list that takes several: from its list while it stays open,
     else typed into it where it takes words; the click's outcome, and the option."""
     lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
-    option = _option(lines, want, before, await _tied(tab, ref, lines, want, before))
-    if option is None and _types(info):
+    option = offering(lines, want, before, await _tied(tab, ref, lines, want, before))
+    if option is None and takes_words(info):
         await enter_text(tab, RefTarget(ref), want, "fill")
         option, _ = await _shown_option(tab, ref, want, before)
     if option is None:
@@ -406,49 +405,12 @@ async def _still_shown(tab: Tab, ref: int, control: int | None = None) -> bool:
                for ln in lines)
 
 
-def _same(name: str, want: str) -> bool:
-    return " ".join(name.split()).casefold() == want.casefold()
-
-
-# an option's name that says its state before or after its words, as a screen reader
-# would read both (UI5's "Not Selected, Python")
-_STATED = re.compile(r"^(?:not )?(?:selected|checked|chosen), (.+)$|^(.+), (?:not )?"
-                     r"(?:selected|checked|chosen)$", re.I)
-
-
-def _offers(ln: Line, want: str) -> bool:
-    """Whether the line offers `want`: named so, or an option named so with its state."""
-    if _same(ln.name, want):
-        return True
-    stated = _STATED.match(" ".join(ln.name.split())) if ln.role in OPTION_ROLES else None
-    return stated is not None and _same(stated[1] or stated[2], want)
-
-
-def _option(lines: list[Line], want: str, known: set[int], tied: set[int]) -> Line | None:
-    """The line that offers `want`: an option (menu item, tree item) of that name that came
-    since `known`, or one of the control's own list that showed before (`tied`); else a line
-    with that name, come since or of that list (a list whose choices carry no role: Ant
-    Design's, which stays open for a second choice). What another list showed before is
-    never it: two widgets may offer the same words."""
-    named = [ln for ln in lines if ln.ref and (ln.ref not in known or ln.ref in tied) and
-             _offers(ln, want)]
-    named.sort(key=lambda ln: ln.ref in known)
-    options = [ln for ln in named if ln.role in OPTION_ROLES]
-    if not named:  # the one option that says more after the words (a "Germany (+49)", a
-        # label's description: "bug Something isn't working")
-        more = re.compile(re.escape(want) + r"(?:\s*[(\[,·|:+\-\u2013\u2014]|\s)", re.I)
-        options = [ln for ln in lines if ln.ref and (ln.ref not in known or ln.ref in tied) and
-                   ln.role in OPTION_ROLES and more.match(" ".join(ln.name.split()))]
-        return options[0] if len(options) == 1 else None
-    return options[0] if options else named[0] if named else None
-
-
 async def _tied(tab: Tab, control: int, lines: list[Line], want: str, known: set[int]
                 ) -> set[int]:
     """Of the lines named `want` that showed before (`known`), those of the list the
     control opens (page_values.js tiedTo); none asked for when there are none."""
     old = [ln.ref for ln in lines
-           if ln.ref in known and ln.ref != control and _offers(ln, want)]
+           if ln.ref in known and ln.ref != control and offers(ln, want)]
     if not old:
         return set()
     with contextlib.suppress(TabstewardError):
@@ -463,29 +425,6 @@ async def _tied(tab: Tab, control: int, lines: list[Line], want: str, known: set
     return set()
 
 
-def _types(info: dict[str, Any]) -> bool:
-    """Whether a combobox, or a field completing from a list (ARIA 1.1's), takes words."""
-    tag = str(info.get("tag") or "")
-    states = info.get("states") or []
-    return (info.get("role") == "combobox" or info.get("completes") is True) and \
-        tag in ("input", "textarea") and "readonly" not in states and "disabled" not in states
-
-
-def _offered(want: str, shown: list[Line], none: str = "") -> str:
-    """What an error says the page shows instead of `want`: its options' names; and where
-    one of them is `want` in a list not the control's (another widget's, or one open before
-    the control was pressed), which one, for the agent to click."""
-    if not shown:
-        return none
-    names = ", ".join(quote(ln.name) for ln in shown[:30])
-    other = next((ln for ln in shown if _offers(ln, want)), None)
-    if other is None:
-        return f"; it shows {names}"
-    return (f"; it shows {names}, but {quote(want)} (@{other.ref}) is in a list that is not "
-            f"this control's (another's, or one open before it was pressed): to choose it, "
-            f"click @{other.ref}")
-
-
 async def _shown_option(tab: Tab, control: int, want: str, known: set[int],
                         wait: float = LIST_WAIT) -> tuple[Line | None, list[Line]]:
     """The option `want` once the list a click on `control` (or the pointer over it) opened
@@ -494,7 +433,7 @@ async def _shown_option(tab: Tab, control: int, want: str, known: set[int],
     deadline = asyncio.get_running_loop().time() + wait
     while True:
         lines, _ = await tab.collect(interactive=True, viewport=False, scope=None)
-        found = _option(lines, want, known, await _tied(tab, control, lines, want, known))
+        found = offering(lines, want, known, await _tied(tab, control, lines, want, known))
         if found is not None or asyncio.get_running_loop().time() >= deadline:
             return found, [ln for ln in lines if ln.ref and ln.role in OPTION_ROLES] or \
                 [ln for ln in lines if ln.ref and ln.ref not in known and ln.ref != control]

@@ -4,7 +4,7 @@ name that says its state beside its words, as a screen reader reads both (UI5's)
 from __future__ import annotations
 
 import pytest
-from tabsteward.bridge.engine.forms import _option
+from tabsteward.bridge.engine.options import offering
 from tabsteward.bridge.engine.snapshot import Line
 
 
@@ -16,13 +16,13 @@ def option(ref: int, name: str, role: str = "option") -> Line:
                                   "Python, not checked", "python,  CHOSEN"])
 def test_an_option_named_with_its_state_offers_its_words(name: str) -> None:
     lines = [option(4, "Not Selected, Java"), option(5, name)]
-    found = _option(lines, "Python", set(), set())
+    found = offering(lines, "Python", set(), set())
     assert found is not None
     assert found.ref == 5
 
 
 def test_an_option_is_still_found_by_its_whole_name() -> None:
-    found = _option([option(6, "Selected, Python")], "Selected, Python", set(), set())
+    found = offering([option(6, "Selected, Python")], "Selected, Python", set(), set())
     assert found is not None
     assert found.ref == 6
 
@@ -32,5 +32,5 @@ def test_an_option_is_still_found_by_its_whole_name() -> None:
     ("Not Selected, Python", "button"),  # a line that is no option keeps its whole name
 ])
 def test_other_words_beside_the_wanted_ones_do_not_offer_them(name: str, role: str) -> None:
-    assert _option([option(5, name, role)], "Python" if "Python" in name else "France",
+    assert offering([option(5, name, role)], "Python" if "Python" in name else "France",
                    set(), set()) is None
