@@ -146,11 +146,17 @@
   // in it, COLUMNS_SAID at most; not one drawn again with its words (a sort's)
   const HEADS = "th, [role=columnheader]", COLUMNS_SAID = 3;
   function columnsChanged(list, came) {
-    const out = [], into = [];
+    const out = [], into = [], after = new Map();  // a cell taken out -> the node before it
     for (const r of list) {
       if (r.type !== "childList" || !r.target.isConnected) continue;
-      for (const n of r.removedNodes)
-        if (n.nodeType === 1 && !n.isConnected && !came.has(n) && n.matches(HEADS)) out.push(n);
+      r.removedNodes.forEach((n, k) => {
+        if (n.nodeType !== 1 || n.isConnected || came.has(n) || !n.matches(HEADS)) return;
+        // (cells taken out last first are said in the order they stood in: before the one
+        // that stood after them)
+        const next = out.findIndex((m) => m === r.nextSibling || after.get(m) === n);
+        out.splice(next >= 0 ? next : out.length, 0, n);
+        after.set(n, k ? r.removedNodes[k - 1] : r.previousSibling);
+      });
       for (const n of r.addedNodes)
         if (n.nodeType === 1 && n.isConnected && n.matches(HEADS)) into.push(n);
     }

@@ -8,8 +8,8 @@ as a filter takes words is no item removed; of five errors a submit wrote in, th
 report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
 no hint from them; a control named by its title says the name a click gave it; a choice says
 nothing of how its list's options looked as it opened (the current one marked while
-focused); a table's column taken out or put back is named; the rows a Select all ticked are
-counted; on both transports."""
+focused); a table's column taken out or put back is named, columns taken out last first in
+the order they stood; the rows a Select all ticked are counted; on both transports."""
 
 from __future__ import annotations
 
@@ -103,6 +103,13 @@ async def test_a_tables_column_taken_out_or_put_back_is_named(tab: Tab, site: Si
     assert 'the table no longer shows the column "Status"' in said, said
     said = (await run_tool(tab, "click", target="#status-column")).text
     assert 'the table now shows the column "Status"' in said, said
+
+
+async def test_columns_taken_out_from_the_last_first_are_named_in_the_order_they_stood(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    said = (await run_tool(tab, "click", target="#day-view")).text
+    assert 'the table no longer shows the columns "Tue", "Wed", "Thu"' in said, said
 
 
 async def test_the_rows_a_select_all_ticked_by_script_are_counted(
