@@ -1,9 +1,9 @@
-"""Frames as shops and widgets use them: a card field in another site's frame that enables
-the page's Pay is said to (the page around a frame an action was in is watched too); keys
-pressed with focus in that frame say what they changed there; a launcher that shows a
-chat's frame says so; a frame the page does not draw (a closed widget's, one in a hidden
-box) is no part of the page's text, nor does a wait find its words; a frame behind an open
-modal gives no refs; on both transports."""
+"""Frames as shops and widgets use them: a card field in another site's frame that enables the
+page's Pay is said to (the page around a frame an action was in is watched too); keys
+pressed with focus in that frame say what they changed there and around it; a launcher that
+shows a chat's frame says so; a frame the page does not draw (a closed widget's, one in a
+hidden box) is no part of the page's text, nor does a wait find its words; a frame behind an
+open modal gives no refs; on both transports."""
 
 from __future__ import annotations
 
@@ -35,6 +35,15 @@ async def test_keys_pressed_in_a_frame_say_what_they_changed_there(
     assert '"Submitted 12"' in said, said
     said = (await run_tool(tab, "press", keys="Tab")).text
     assert '"Security code incomplete."' in said, said
+
+
+async def test_keys_pressed_in_a_frame_say_what_they_changed_in_the_page_around_it(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("framedparts.html"))
+    await run_tool(tab, "fill", target=ref(shot, "textbox", "CVC"), text="12")
+    said = (await run_tool(tab, "press", keys="3")).text
+    assert await js(tab, "document.getElementById('pay').disabled") is False
+    assert '"Pay $12.00" now enabled' in said, said
 
 
 async def test_a_launcher_that_shows_a_chats_frame_says_so(tab: Tab, site: Site) -> None:
