@@ -179,10 +179,17 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
         if option is None:  # a list that draws only what is in its view: scrolled through
             option, shown = await _scrolled_to(tab, ref, want, known, shown)
         if option is None:
+            # a list the click opened is closed again, as a person backs out (left open, it
+            # may lie over its control); not one typed in (its words stay, to go on with),
+            # nor where another list offers the choice (an Escape could close that one)
+            came = [ln for ln in shown if ln.ref not in known]
+            left = " (its list may still be open; to type into it, use type)" if typed or \
+                not came or any(offers(ln, want) for ln in shown) else \
+                await _closed_again(tab, opened, came[0].ref)
             raise TargetNotInteractable(
                 f"{opened.did}, but no option {quote(want)} showed"
-                f"{shown_instead(want, shown, '; it showed no options')}. Nothing was chosen (its "
-                "list may still be open; to type into it, use type)")
+                f"{shown_instead(want, shown, '; it showed no options')}. Nothing was "
+                f"chosen{left}")
     if len(wants) > 1:
         many = many or await _takes_many(tab, option.ref)  # (a list that came says so now)
         refusal = await _refusal(tab, ref, what, wants[1:], many, takes_words(info), before)

@@ -8,8 +8,9 @@ as a filter takes words is no item removed; of five errors a submit wrote in, th
 report leaves out are counted; a header marked by utility classes alone (`select-none`) gets
 no hint from them; a control named by its title says the name a click gave it; a choice says
 nothing of how its list's options looked as it opened (the current one marked while
-focused); a table's column taken out or put back is named, columns taken out last first in
-the order they stood; the rows a Select all ticked are counted; on both transports."""
+focused), and one its list does not offer closes the list it opened; a table's column taken
+out or put back is named, columns taken out last first in the order they stood; the rows a
+Select all ticked are counted; on both transports."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 from fixture_server import Site
 from pagetools import js, listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.errors import TargetNotInteractable
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -95,6 +97,17 @@ async def test_a_choice_says_nothing_of_how_its_lists_options_looked_as_it_opene
     assert await text_of(tab, "#lang") == "Korean"
     assert "value now 'Korean'" in said, said
     assert "now selected" not in said, said
+
+
+async def test_a_choice_its_list_does_not_offer_closes_the_list_it_opened(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("kitreports.html"))
+    with pytest.raises(TargetNotInteractable) as refused:
+        await run_tool(tab, "select", target="#size", values=["Huge"])
+    assert "its list was closed again with Escape" in str(refused.value), refused.value
+    assert await js(tab, "document.getElementById('size').ariaExpanded") == "false"
+    said = (await run_tool(tab, "select", target="#size", values=["Large"])).text
+    assert await text_of(tab, "#size") == "Large", said
 
 
 async def test_a_tables_column_taken_out_or_put_back_is_named(tab: Tab, site: Site) -> None:
