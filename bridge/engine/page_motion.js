@@ -11,9 +11,14 @@
     a.effect.getComputedTiming().endTime < Infinity;
 
   // The elements fading out of the document: an animation that ends runs them from some
-  // opacity to none (a CSS transition or animation, or the page's own), outermost only.
+  // opacity to none (a CSS transition or animation, or the page's own), or folds them shut
+  // from some height to none (Bootstrap's collapse closing), outermost only.
   // (not yet while it waits out its delay: a toast shown for 2 s, then faded, is read)
   // `roots`: shadow roots whose animations count too (the document's leave them out)
+  const GOING = { opacity: 1, height: undefined, maxHeight: undefined };  // -> with no start
+  const goesOut = (first, last) => Object.entries(GOING).some(([key, start]) =>
+    last[key] !== undefined && parseFloat(last[key]) === 0 &&
+    parseFloat(first[key] === undefined ? start : first[key]) > 0);
   function fadingOut(roots = []) {
     const found = new Set();
     for (const a of [document, ...roots].flatMap((r) => r.getAnimations())) {
@@ -22,8 +27,7 @@
       if ((a.currentTime || 0) < a.effect.getTiming().delay) continue;
       const frames = a.effect.getKeyframes();
       const first = frames[0], last = frames[frames.length - 1];
-      if (frames.length > 1 && last.opacity !== undefined && Number(last.opacity) === 0 &&
-          Number(first.opacity === undefined ? 1 : first.opacity) > 0) found.add(target);
+      if (frames.length > 1 && goesOut(first, last)) found.add(target);
     }
     for (const el of [...found]) {
       for (let up = el.parentElement; up; up = up.parentElement) {

@@ -190,7 +190,7 @@
     const fields = document.querySelectorAll(NEAR);  // (read once: the two below use it)
     nearAt = nearFields(el, fields);
     focusAt = deepFocus();
-    fieldsAt = new WeakSet(fields);
+    fieldsAt = new WeakSet([...fields, ...document.querySelectorAll(KEYED)]);
     boxesAt = boxesNow();
     popupsAt = popups();
     listsAt = listsOf(popupsAt);
@@ -240,6 +240,8 @@
     ":not([type=radio]):not([type=file]), select, textarea, [role=spinbutton], [role=slider]," +
     "[contenteditable=true]:not([contenteditable] *)," +
     "[contenteditable='']:not([contenteditable] *)";
+  // (and, for where keys go, a field of ARIA's: a grid's select editor, a div combobox)
+  const KEYED = "[role=combobox], [role=textbox], [role=searchbox]";
   const editor = (f) => f.isContentEditable && !/^(?:INPUT|TEXTAREA)$/.test(f.tagName);
   const read = (f) => editor(f) ? f.textContent : P.valueOf(f, P.roleOf(f));
   let nearAt = new Map();
@@ -442,7 +444,7 @@
   // The field the action put the focus in, where typing now goes (the editor a cell's
   // double click opened, a title an Edit turned into a field, the next field a Tab went
   // to): its role, name and value, and whether it came with the action; not the element
-  // acted on, nor one that had the focus as the action began
+  // acted on or what holds it, nor one that had the focus as the action began
   let focusAt = null, fieldsAt = new WeakSet();
   function deepFocus() {
     let f = document.activeElement;
@@ -453,7 +455,8 @@
   // editor; nor one of a dialog that opened, said as it)
   function focusCame() {
     const f = deepFocus();
-    if (!f || f === focusAt || f === startedOn || !f.isConnected || !f.matches(NEAR) ||
+    if (!f || f === focusAt || f === startedOn || !f.isConnected ||
+        !(f.matches(NEAR) || f.matches(KEYED)) || (startedOn && f.contains(startedOn)) ||
         (startedOn && startedOn.contains && startedOn.contains(f) && fieldsAt.has(f)))
       return null;
     const role = P.roleOf(f) || "textbox", value = P.valueOf(f, role);  // (an editor's lines)

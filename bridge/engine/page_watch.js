@@ -54,8 +54,10 @@
     const el = r.target, was = r.oldValue || "", now = el.getAttribute(r.attributeName) || "";
     if (r.attributeName === "hidden") return r.oldValue !== null && !el.hidden;
     const hid = r.attributeName === "style" ? HID_STYLE : HID;
-    if (hid.test(was) && !hid.test(now)) return true;
-    const had = new Set(was.split(/\s+/));
+    const had = new Set(was.split(/\s+/)), has = new Set(now.split(/\s+/));
+    // (not one that lost the class showing it: Bootstrap's `collapse show` for `collapsing`)
+    if (hid.test(was) && !hid.test(now)) return r.attributeName === "style" ||
+      ![...had].some((c) => SHOWS.test(c) && !has.has(c));
     return r.attributeName === "class" && !(actedOn && el.contains(actedOn) && !expanded()) &&
       now.split(/\s+/).some((c) => SHOWS.test(c) && !had.has(c));
   }
@@ -341,6 +343,9 @@
     if (actedOn && actedOn.getAttribute("aria-expanded") === "false") return [];
     const went = [];
     let page = null;  // the page's words now, read once
+    let going = null;  // what fades or folds out of it now, read once
+    const shown = (n) => P.shows(n) && ![...(going = going || P.fadingOut())].some(
+      (g) => g.contains(n));
     for (const r of list) {
       const nodes = r.type === "childList" ? [...r.removedNodes].filter((n) =>
         n.nodeType === 1 && !n.isConnected && !added.has(n))
@@ -356,10 +361,10 @@
                P.firstClass(c) === cls))))) continue;
         const words = n.matches(P.CONTROLS) ? P.clean(textIn(n)) : ownWords(n);
         if (!/\p{L}/u.test(words) || words.length > P.MESSAGE_CHARS) continue;
-        if (n.isConnected ? P.shows(n)
+        if (n.isConnected ? shown(n)
           : (page = page === null ? P.clean(textIn(document.body, true)) : page).includes(words))
           continue;
-        if (went.push(words) > WENT_MAX) return [];
+        if (!went.includes(words) && went.push(words) > WENT_MAX) return [];
       }
     }
     return went;

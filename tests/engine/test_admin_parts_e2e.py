@@ -1,0 +1,30 @@
+"""Reports on the parts admin dashboards are built of: a panel an accordion folds shut as
+another opens is said gone, not shown, in the report of the click that opened the other; a
+cell's select editor a double click opened, a focused div combobox, is where the focus
+moved; on both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import listened_snapshot, run_tool
+from tabsteward.bridge.engine.tab import Tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_panel_folding_shut_as_another_opens_is_said_gone_not_shown(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    said = (await run_tool(tab, "click", target="#q2")).text
+    assert '"Teams can be deleted by owners."' in said, said
+    shows, _, went = said.partition("no longer shows")
+    assert "Open the user" not in shows, said
+    assert '"Open the user, click Reset password."' in went, said
+
+
+async def test_a_cells_select_editor_a_double_click_opened_is_where_the_focus_moved(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    said = (await run_tool(tab, "dblclick", target="#dept")).text
+    assert 'focus moved to a new combobox, value "Finance"' in said, said
