@@ -40,6 +40,14 @@
     return found;
   }
 
+  // The shadow roots `el` is in, innermost first (none for one in the document, or none)
+  function rootsAbove(el) {
+    const roots = [];
+    for (let r = el && el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode())
+      roots.push(r);
+    return roots;
+  }
+
   // The text of the document's body without the words of what fades out of it
   function unfaded(text) {
     for (const el of fadingOut()) {
@@ -103,5 +111,5 @@
     return drawn.get(n) >= 2;
   }
 
-  Object.assign(P, { ending, fadingOut, unfaded, motionLeft, drawnSince });
+  Object.assign(P, { ending, fadingOut, rootsAbove, unfaded, motionLeft, drawnSince });
 })();

@@ -181,9 +181,9 @@
   }
 
   // An empty box laid out of the flow, which parts no line (Quill's list item's marker, drawn
-  // by its ::before)
+  // by its ::before); not a host whose shadow root holds its words (Ionic's toast)
   const bare = (el, cs) => (cs.position === "absolute" || cs.position === "fixed") &&
-    !el.firstElementChild && !/\S/.test(el.textContent || "");
+    !el.firstElementChild && !el.shadowRoot && !/\S/.test(el.textContent || "");
 
   // Words kept for screen readers only, which innerText reads and no one sees: a box its
   // class calls so (sr-only, visually-hidden, a skip or jump link) that a pixel holds or

@@ -44,9 +44,10 @@
     // whether the element walked takes no input: inside an `inert` subtree, or outside the
     // modal dialog that is open (the browser makes the rest of the page inert; a page's own
     // modal lays a veil over it). Its words are still shown; no ref: no person reaches it
-    const leaving = P.fadingOut();  // (a modal fading out takes no input from the rest)
-    const modal = [document.querySelector("dialog:modal") || pageModal()]
-      .find((m) => m && ![...leaving].some((el) => el.contains(m))) || null;
+    // (a modal fading out, in the page or a shadow root, takes no input from the rest)
+    const open = document.querySelector("dialog:modal") || pageModal();
+    const leaving = P.fadingOut(P.rootsAbove(open));
+    const modal = open && ![...leaving].some((el) => el.contains(open)) ? open : null;
     let inert = !!modal;
     // the box that shows nothing of what is walked: hiding its overflow, it is at most a
     // pixel wide or high (a screen-reader-only text, a collapsed panel). What it holds gets
