@@ -237,7 +237,11 @@ async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,
             changes.append("its list was closed with Escape, as a person closes it when done"
                            if closing == "closed" else "its list is open: Escape did not "
                            "close it")
-    # (each choice of several says the same of its option: said once)
+    # (each choice of several says the same of its option: said once; nor is the focus
+    # going back to the control chosen in news: Shoelace's select takes it from its list)
+    name = str(info.get("name") or "")
+    back = f"focus moved to {info.get('role')}" + (f" {quote(name)}" if name else "")
+    changes = [c for c in changes if c != back and not c.startswith(back + ", value ")]
     out = Outcome(f"chose {', '.join(quote(c) for c in chosen)} in {what} ({'; '.join(did)})",
                   list(dict.fromkeys(changes)), {**picked.data, "selected": chosen})
     if opened is not None and "url" not in out.data and tab.state.dialog is None:

@@ -107,8 +107,10 @@
   function framedWith(el, hit) {
     let box = el.parentElement, k = 1;
     for (; box && k < FRAME_UP && !box.contains(hit); k++) box = box.parentElement;
+    // (a field the box keeps hidden from everyone for its form, Shoelace's value, is none)
     if (!box || !box.contains(hit) || box === document.body ||
-        box.querySelector("table, [role=grid]") || box.querySelectorAll(FIELD).length > 1)
+        box.querySelector("table, [role=grid]") || [...box.querySelectorAll(FIELD)].filter(
+          (f) => f === el || f.getAttribute("aria-hidden") !== "true").length > 1)
       return false;
     const handlers = P.listened(P.hookKey);
     for (let n = box; n && k <= FRAME_UP && n !== document.body; n = n.parentElement, k++)

@@ -191,6 +191,7 @@
     nearAt = nearFields(el, fields);
     focusAt = deepFocus();
     fieldsAt = new WeakSet([...fields, ...document.querySelectorAll(KEYED)]);
+    idsAt = P.idsGiven();
     boxesAt = boxesNow();
     popupsAt = popups();
     listsAt = listsOf(popupsAt);
@@ -445,7 +446,10 @@
   // double click opened, a title an Edit turned into a field, the next field a Tab went
   // to): its role, name and value, and whether it came with the action; not the element
   // acted on or what holds it, nor one that had the focus as the action began
-  let focusAt = null, fieldsAt = new WeakSet();
+  // (a field in a shadow root, which `fieldsAt` does not look into, came unless the helper
+  // met it before the action: Shoelace's select's own field)
+  let focusAt = null, fieldsAt = new WeakSet(), idsAt = 0;
+  const met = (f) => fieldsAt.has(f) || (P.idKnown(f) > 0 && P.idKnown(f) < idsAt);
   function deepFocus() {
     let f = document.activeElement;
     while (f && f.shadowRoot && f.shadowRoot.activeElement) f = f.shadowRoot.activeElement;
@@ -457,10 +461,10 @@
     const f = deepFocus();
     if (!f || f === focusAt || f === startedOn || !f.isConnected ||
         !(f.matches(NEAR) || f.matches(KEYED)) || (startedOn && f.contains(startedOn)) ||
-        (startedOn && startedOn.contains && startedOn.contains(f) && fieldsAt.has(f)))
+        (startedOn && startedOn.contains && startedOn.contains(f) && met(f)))
       return null;
     const role = P.roleOf(f) || "textbox", value = P.valueOf(f, role);  // (an editor's lines)
-    return { role, name: P.nameOf(f, role) || "", came: !fieldsAt.has(f),
+    return { role, name: P.nameOf(f, role) || "", came: !met(f),
              value: value === null || value === undefined ? "" : cut(String(value), SAID_MAX)[0] };
   }
 
