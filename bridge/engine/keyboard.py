@@ -14,12 +14,16 @@ from typing import Any, TypeVar
 from ..cdp.connection import Command
 from ..errors import PolicyError
 from ..policy import keystrokes
-from . import drawing, keys
+from . import drawing, keys, replies
 from .model import Handle
 from .tab import Tab
 
 T = TypeVar("T")
 KEY, TEXT = "Input.dispatchKeyEvent", "Input.insertText"  # the debugger's keyboard input
+# seconds the page may take to answer the keys before a line break (what its timers armed in
+# reply draw, the data they fetch) before the Enter goes: a person sees the list a search
+# filters 300 ms after the last key (Tom Select's) before pressing Enter on it
+ENTER_WAIT = 1.0
 
 
 async def press_chord(tab: Tab, chord: keys.Chord) -> None:
@@ -54,6 +58,7 @@ async def type_lines(tab: Tab, text: str, typed: list[str], field: Handle,
     pieces = list(keystrokes.lines(text))
     for n, piece in enumerate(pieces):
         if n > 0:
+            await replies.came(tab, field.frame.id, cap=ENTER_WAIT)
             await tab.permit("press", await tab.focused_info(), keys="Enter")
             enter = keys.parse_chord("Enter")
             if piece:  # an editor that puts the new line in on its next frame (Trix) has

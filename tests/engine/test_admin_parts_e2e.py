@@ -1,13 +1,14 @@
 """Reports on the parts admin dashboards are built of: a panel an accordion folds shut as
 another opens is said gone, not shown, in the report of the click that opened the other; a
 cell's select editor a double click opened, a focused div combobox, is where the focus
-moved; on both transports."""
+moved; a line break typed into a search whose list is filtered 300 ms after the last key
+is pressed once the list answered the keys before it; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import listened_snapshot, run_tool
+from pagetools import listened_snapshot, run_tool, text_of
 from tabsteward.bridge.engine.tab import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -28,3 +29,10 @@ async def test_a_cells_select_editor_a_double_click_opened_is_where_the_focus_mo
     await listened_snapshot(tab, site.url("adminparts.html"))
     said = (await run_tool(tab, "dblclick", target="#dept")).text
     assert 'focus moved to a new combobox, value "Finance"' in said, said
+
+
+async def test_a_line_break_typed_goes_once_the_list_answered_the_keys_before_it(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    await run_tool(tab, "type", target="#tags", text="go\n")
+    assert await text_of(tab, "#chosen") == "go "
