@@ -42,6 +42,11 @@
   const filesZone = (el) => !!el.querySelector("input[type=file]") ||
     FILE_WORDS.test(el.textContent.slice(0, 300));
 
+  // Whether a box takes dropped items and holds none yet (a board's empty column, its drop
+  // listened for): where a drag may end, a ref of its own
+  const emptyDrop = (el) => !!zones && zones[1].has(el) && !el.firstElementChild &&
+    el !== document.body && el !== document.documentElement;
+
   // Whether a box listening for presses holds only items a person drags (a sortable list of
   // one card or more, SortableJS's): it passes its clicks on to them, no control of its own
   const holdsDragged = (el) => !!el.firstElementChild &&
@@ -128,10 +133,13 @@
   const LIKE_UP = 4;
   function listOf(el) {
     let item = el;
+    // (or a box the page takes drops in, its items' own: a board's column of one card, or
+    // none before the drop, not the board its columns are alike in)
+    const drops = zones ? zones[1] : P.listened(P.hookKey, "drop");
     for (let a = el.parentElement; a && a !== document.body; item = a, a = a.parentElement) {
       const r = roleOf(a);
-      if (sortableList(a) || r === "list" || r === "listbox" || a.tagName === "TBODY")
-        return [a, item];
+      if (sortableList(a) || r === "list" || r === "listbox" || a.tagName === "TBODY" ||
+          drops.has(a)) return [a, item];
     }
     const like = (n, s) => s !== n && s.tagName === n.tagName && roleOf(s) === roleOf(n) &&
       P.firstClass(s) === P.firstClass(n);
@@ -372,6 +380,6 @@
     return { here: cancelsDragover(el), everywhere: cancelsDragover(document.documentElement) };
   }
 
-  Object.assign(P, { dragItem, holdsDragged, handleOf, settling, dropSide, dropSpot, placeIn,
-                     order, zonesFor, frameBoth, takesDrops });
+  Object.assign(P, { dragItem, emptyDrop, holdsDragged, handleOf, settling, dropSide,
+                     dropSpot, placeIn, order, zonesFor, frameBoth, takesDrops });
 })();

@@ -203,7 +203,7 @@
     // of a box that takes its items' clicks is one: `passesOn`)
     const item = !!parent && !!handlers && handlers.has(parent) && alikeItems(parent);
     return ((shows && !framesOnly(el) && !framesField(el)) || item ||
-            (handlers.has(el) && !passesOn(el) && !P.blankInLabel(el, cs) &&
+            ((handlers.has(el) || P.emptyDrop(el)) && !passesOn(el) && !P.blankInLabel(el, cs) &&
              !(el.tagName === "LABEL" && P.labelledControl(el)))) &&
       !REGIONS.has(role || el.tagName) && !veil(el, cs) && !P.headerTakes(el) && !guardOnly(el) &&
       !P.cellResizer(el, cs) && !controlPart(el, handlers) && !P.fieldIcon(el);

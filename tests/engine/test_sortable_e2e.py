@@ -1,11 +1,13 @@
 """Sortable lists: their items get refs, and `drag` drops an item above or below its target
-as a person would, with the moves the list's own code follows, reporting the new order."""
+as a person would, with the moves the list's own code follows, reporting the new order; a
+board's empty column that takes drops has a ref to drag onto, and its columns of one card or
+none are the lists said, not the board."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, line_of, ref, target, text_of, under, watch_listeners
+from pagetools import goto, js, line_of, ref, target, text_of, under, watch_listeners
 from tabsteward.bridge.engine import dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -296,3 +298,22 @@ async def test_a_tree_drawn_anew_by_the_drop_reports_its_rows_new_order(
     assert "the list's order did not change" not in out.text(), out.text()
     assert "now reads: Button.tsx | Modal.tsx | components | utils | index.ts" in out.text(), \
         out.text()
+
+
+async def test_a_boards_empty_column_takes_a_card_and_its_columns_are_the_lists_said(
+        tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("boardcols.html"))
+    shot = await tab.snapshot(interactive=True)
+    done = next(r for r, i in shot.refs.items() if i.get("hint") == "list")
+    out = await dragging.drag(tab, target(shot, "clickable", "Refactor"), parse(done))
+    assert await js(tab, "document.getElementById('done').textContent.trim()") == "Refactor"
+    said = out.text()
+    assert "it moved to another list, which now reads: Refactor (it is 1 of 1)" in said, said
+    assert "the list it left is now empty" in said, said
+    shot = await tab.snapshot(interactive=True)
+    out = await dragging.drag(tab, target(shot, "clickable", "Write docs"),
+                              target(shot, "clickable", "Refactor"))
+    said = out.text()
+    assert "which now reads: Write docs | Refactor (it is 1 of 2)" in said, said
+    assert "the list it left now reads: Fix bug" in said, said
