@@ -339,6 +339,16 @@
     return r.attributeName === "class" && ((!HID.test(was) && HID.test(now)) ||
       was.split(/\s+/).some((c) => SHOWS.test(c) && !has.has(c)));
   }
+  // (but a field's own message, in a box that holds that field alone, FIELD_UP out at
+  // most: Vuetify's "Name is required" gone as the name is typed is news)
+  const FIELD_UP = 4;
+  function ofField(box) {
+    for (let n = box, k = 0; n && n !== document.body && k < FIELD_UP; n = n.parentElement, k++) {
+      const fields = n.querySelectorAll(P.FIELDS).length;
+      if (fields) return fields === 1;
+    }
+    return false;
+  }
   function boxesWent(list, added) {
     if (actedOn && actedOn.getAttribute("aria-expanded") === "false") return [];
     const went = [];
@@ -346,14 +356,18 @@
     let going = null;  // what fades or folds out of it now, read once
     const shown = (n) => P.shows(n) && ![...(going = going || P.fadingOut())].some(
       (g) => g.contains(n));
+    // (or a class set it leaving, fading or folding out: Vue's leave transition)
+    const leaving = (r) => r.attributeName === "class" &&
+      [...(going = going || P.fadingOut())].some((g) => g.contains(r.target));
     for (const r of list) {
       const nodes = r.type === "childList" ? [...r.removedNodes].filter((n) =>
         n.nodeType === 1 && !n.isConnected && !added.has(n))
-        : r.type === "attributes" && hidBy(r) ? [r.target] : [];
+        : r.type === "attributes" && (hidBy(r) || leaving(r)) ? [r.target] : [];
       for (const n of nodes) {
         const box = r.target, cls = P.firstClass(n);
         if (n.matches(ITEMS) || SKIP_TAGS.has(n.tagName) || n.matches(STILL) ||
-            PASSING.test(n.getAttribute("class") || "") || box.closest(P.POPUPS) ||
+            (PASSING.test(n.getAttribute("class") || "") && !ofField(box)) ||
+            box.closest(P.POPUPS) ||
             box.closest(P.LIVE) || n.matches(P.POPUPS) || n.matches(P.LIVE) ||
             (actedOn && (n === actedOn || n.contains(actedOn))) || (n !== box &&
             (r.type === "childList" && [...r.addedNodes].some((a) => a.tagName === n.tagName) ||

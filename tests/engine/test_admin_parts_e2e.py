@@ -2,7 +2,9 @@
 another opens is said gone, not shown, in the report of the click that opened the other; a
 cell's select editor a double click opened, a focused div combobox, is where the focus
 moved; a line break typed into a search whose list is filtered 300 ms after the last key
-is pressed once the list answered the keys before it; on both transports."""
+is pressed once the list answered the keys before it; a field's message its rule takes out
+as the field is put right is said gone, also while it leaves through a transition; on both
+transports."""
 
 from __future__ import annotations
 
@@ -36,3 +38,11 @@ async def test_a_line_break_typed_goes_once_the_list_answered_the_keys_before_it
     await listened_snapshot(tab, site.url("adminparts.html"))
     await run_tool(tab, "type", target="#tags", text="go\n")
     assert await text_of(tab, "#chosen") == "go "
+
+
+async def test_a_fields_message_its_rule_takes_out_is_said_gone(tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    said = (await run_tool(tab, "fill", target="#who", text="Zoe Park")).text
+    assert 'the page no longer shows "Name is required"' in said, said
+    said = (await run_tool(tab, "fill", target="#mail", text="zoe@bad")).text
+    assert '"E-mail must be valid"' in said, said
