@@ -48,17 +48,21 @@
       for (const n of r.removedNodes) left.add(n);
       if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
     }
-    let added = 0;
+    const added = [];
     for (const r of list) {
       if (r.type !== "childList" || lostSome.has(r.target)) continue;
       for (const n of r.addedNodes) {  // (not one moved from elsewhere: a card dragged)
         if (n.nodeType === 1 && !left.has(n) && n.isConnected &&
             (n.matches(ITEMS) || alikeItem(n, came)) && P.shows(n) && !n.closest(P.POPUPS) &&
-            !n.closest(P.LIVE)) added++;
+            !n.closest(P.LIVE)) added.push(n);
       }
     }
-    return added;
+    // (one or two named, as those taken out are: a table's row a chevron expanded)
+    addedWords = added.length <= GONE_SAID ? added.map((n) => P.cut(ownWords(n), 60)[0]) : [];
+    if (addedWords.some((w) => !w)) addedWords = [];
+    return added.length;
   }
+  let addedWords = [];
   // How many items the action took out of a list, and how many others it put in their
   // place (a page of a pager for another, a filter's results drawn anew): items of a list's
   // kind (rows, list items, options), or boxes of one class in a box holding more of them,
@@ -167,12 +171,12 @@
              columnsCame: apart(now, was).slice(0, COLUMNS_SAID) };
   }
 
-  // {items: added, gone: taken out, goneWords, put: others put in their place, putWords,
-  // sorted, columnsWent, columnsCame}
+  // {items: added, addedWords, gone: taken out, goneWords, put: others put in their place,
+  // putWords, sorted, columnsWent, columnsCame}
   function itemsChanged(list, added) {
-    const gone = itemsRemoved(list, added);
-    return { items: itemsAdded(list, added) + cameFor, gone, goneWords, put, putWords,
-             sorted: itemsMoved(list, added), ...columnsChanged(list, added) };
+    const gone = itemsRemoved(list, added), items = itemsAdded(list, added);
+    return { items: items + cameFor, addedWords: cameFor ? [] : addedWords, gone, goneWords,
+             put, putWords, sorted: itemsMoved(list, added), ...columnsChanged(list, added) };
   }
 
   Object.assign(P, { ITEMS, textIn, ownWords, addedIn, alikeItem, itemsChanged });

@@ -436,7 +436,8 @@
     return { said: said.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)),
              more: Math.max(0, said.length - SHOWN), closed, opened, shows: tipWords, values,
              came: came.slice(0, SHOWN).map((w) => cut(w, SAID_MAX)), parts, listed, moved,
-             movedMore: changed.movedMore, items, gone, goneWords: changed.goneWords,
+             movedMore: changed.movedMore, items, addedWords: changed.addedWords, gone,
+             goneWords: changed.goneWords,
              put: changed.put, putWords: changed.putWords, sorted, veiled, focused, buttons,
              cameMore: came.length - SHOWN, went: went.map((w) => cut(w, SAID_MAX)),
              columnsWent: changed.columnsWent, columnsCame: changed.columnsCame, boxes, shut };

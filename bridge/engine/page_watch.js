@@ -433,7 +433,8 @@
     const list = records;
     records = [];
     if (overflowed || !list.length) {
-      return { came: [], parts: [], moved: [], movedMore: 0, items: 0, gone: 0, goneWords: [],
+      return { came: [], parts: [], moved: [], movedMore: 0, items: 0, addedWords: [], gone: 0,
+               goneWords: [],
                put: 0, putWords: [], sorted: 0, columnsWent: [], columnsCame: [], veiled: false,
                buttons: [], went: [] };
     }

@@ -153,7 +153,11 @@ def report_said(found: Any, outcome: Outcome) -> None:
     again = isinstance(listed, dict) and listed.get("again") is True
     items = found.get("items")
     if isinstance(items, int) and items > 0 and not again:  # (a Load more's, a cart's line)
-        outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list")
+        words = found.get("addedWords")  # (one or two added: named)
+        which = [w for w in words if isinstance(w, str) and w] if isinstance(words, list) else []
+        named = ", ".join(quote(w) for w in which) if len(which) == items else ""
+        outcome.changes.append(f"{items} item{'s' if items > 1 else ''} added to a list" +
+                               (f": {named}" if named else ""))
         outcome.data["items_added"] = items
     gone = found.get("gone")
     if isinstance(gone, int) and gone > 0 and not again:  # (a filter narrowing, a row deleted)

@@ -3,14 +3,14 @@ another opens is said gone, not shown, in the report of the click that opened th
 cell's select editor a double click opened, a focused div combobox, is where the focus
 moved; a line break typed into a search whose list is filtered 300 ms after the last key
 is pressed once the list answered the keys before it; a field's message its rule takes out
-as the field is put right is said gone, also while it leaves through a transition; on both
-transports."""
+as the field is put right is said gone, also while it leaves through a transition; a row a
+chevron expanded is named as the item it added, as one taken out is; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import listened_snapshot, run_tool, text_of
+from pagetools import listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine.tab import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
@@ -46,3 +46,13 @@ async def test_a_fields_message_its_rule_takes_out_is_said_gone(tab: Tab, site: 
     assert 'the page no longer shows "Name is required"' in said, said
     said = (await run_tool(tab, "fill", target="#mail", text="zoe@bad")).text
     assert '"E-mail must be valid"' in said, said
+
+
+async def test_a_row_a_chevron_expanded_is_named_as_the_item_it_added(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("adminparts.html"))
+    expand = ref(shot, "button", "Expand", nth=1)
+    said = (await run_tool(tab, "click", target=expand)).text
+    assert '1 item added to a list: "Details: Hank Moore joined in 2022."' in said, said
+    said = (await run_tool(tab, "click", target=expand)).text
+    assert '1 item removed from a list: "Details: Hank Moore joined in 2022."' in said, said
