@@ -13,9 +13,12 @@
   // at least one in four characters; `step2a`, `h12` are a person's) or five consonants
   // in a row (`gxcgprxevu`), as a browser extension's or a widget's ids per load are; a
   // kit's ids counted per render (React's useId `_r_11_`, Radix's `radix-_r_11_`, Headless
-  // UI's `headlessui-menu-button-3`)
+  // UI's `headlessui-menu-button-3`; a counter after a kit's prefix: AG Grid's `ag-49-input`,
+  // Angular Material's `mat-select-2`, Vuetify's `input-12`, jQuery UI's `ui-id-5`)
   const MADE_ID = new RegExp("\\d{3,}|\\d-[A-Za-z-]*\\d|^[:_]|[:]|[b-df-hj-np-tv-xz]{5}|_r_|" +
-    "^(?:radix|headlessui|react-aria|mantine|downshift|chakra|mui|base-ui|reka)[-_]");
+    "^(?:radix|headlessui|react-aria|mantine|downshift|chakra|mui|base-ui|reka)[-_]|" +
+    "^(?:ag|mat-[a-z-]+|cdk-[a-z-]+|ui-id|tippy|ember|input|v-[a-z-]+|rc_select|" +
+    "react-select)[-_]\\d|^__BVID__");
   function madeId(id) {
     if (MADE_ID.test(id)) return true;
     const turns = (id.match(/[A-Za-z](?=\d)|\d(?=[A-Za-z])/g) || []).length;

@@ -2,7 +2,7 @@
 (an action on it is refused naming the row it was in), though a row with controls of the
 same name came in at the end, whose controls get refs of their own, marked new; a row
 drawn anew in place, as it was, keeps its refs; a control whose id a kit counts per
-render is located by its row, not that id; on both transports."""
+render (Radix's, AG Grid's) is located by its row, not that id; on both transports."""
 
 from __future__ import annotations
 
@@ -50,3 +50,6 @@ async def test_a_control_whose_id_a_kit_counts_per_render_is_located_by_its_row(
     line = next(ln for ln in shot.text.splitlines() if 'button "Open menu"' in ln and
                 'in "abe@example.com"' in ln)
     assert "radix" not in line, line
+    boxes = [ln for ln in shot.text.splitlines() if 'checkbox "Select row"' in ln]
+    assert 'in "abe@example.com"' in boxes[1], boxes
+    assert not [ln for ln in boxes if "#ag-" in ln], boxes
