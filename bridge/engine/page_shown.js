@@ -44,7 +44,9 @@
         } catch { /* a selector split inside :is() */ }
       }
     }
-    const has = (el) => shown.has(el) || byScript(el);
+    // (not by a rule where the element's own style hides it, which no sheet's rule lifts:
+    // Vue's `v-show`, a field's clear icon shown once the field has a value)
+    const has = (el) => (shown.has(el) && el.style.display !== "none") || byScript(el);
     return { has, grows: (el) => grown.has(el) || has(el) };
   }
 

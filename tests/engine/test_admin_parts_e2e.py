@@ -4,7 +4,9 @@ cell's select editor a double click opened, a focused div combobox, is where the
 moved; a line break typed into a search whose list is filtered 300 ms after the last key
 is pressed once the list answered the keys before it; a field's message its rule takes out
 as the field is put right is said gone, also while it leaves through a transition; a row a
-chevron expanded is named as the item it added, as one taken out is; on both transports."""
+chevron expanded is named as the item it added, as one taken out is; an icon its own style
+hides is no control a hover shows, though a rule of the sheet raises its opacity under the
+pointer; on both transports."""
 
 from __future__ import annotations
 
@@ -56,3 +58,9 @@ async def test_a_row_a_chevron_expanded_is_named_as_the_item_it_added(
     assert '1 item added to a list: "Details: Hank Moore joined in 2022."' in said, said
     said = (await run_tool(tab, "click", target=expand)).text
     assert '1 item removed from a list: "Details: Hank Moore joined in 2022."' in said, said
+
+
+async def test_an_icon_its_own_style_hides_is_no_control_a_hover_shows(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("adminparts.html"))
+    assert "Clear Upload logo" not in shot.text, shot.text
