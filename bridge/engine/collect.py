@@ -189,7 +189,9 @@ class SnapshotTaking(PageFrames):
         pairs = [(new[0], old[0]) for key, new in came.items()
                  if len(new) == 1 and len(old := left.get(key, [])) == 1 and new[0].ref]
         for line, ref in pairs:
-            if await self._still_there(self.refs[ref]):
+            new = self.refs[line.ref or 0]
+            if await self._still_there(self.refs[ref]) or \
+                    not await self._same_spot(self.refs[ref], new.frame, new.local):
                 continue
             drawn = self.refs.pop(line.ref or 0)
             self._repoint(ref, drawn.doc, drawn.frame, drawn.local)
@@ -204,6 +206,19 @@ class SnapshotTaking(PageFrames):
             return await self.evaluate(
                 frame, f"(e => !!e && e.isConnected)(__ts.get({entry.local}))",
                 follow=False) is not False
+        except (BrowserError, TabError, UsageError):
+            return True
+
+    async def _same_spot(self, was: RefEntry, frame_id: str, local: int) -> bool:
+        """Whether a ref's element the page took out and the element `local` of frame
+        `frame_id` that came stand in a like place (page_info.js `sameSpot`): a dialog's
+        Close and a toast's that came as it went do not (unread: taken as so)."""
+        frame = self.frames.get(frame_id)
+        if frame is None or was.frame != frame_id:
+            return was.frame == frame_id
+        try:
+            return await self.evaluate(frame, f"__ts.sameSpot({was.local}, {local})",
+                                       follow=False) is not False
         except (BrowserError, TabError, UsageError):
             return True
 

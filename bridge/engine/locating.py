@@ -86,7 +86,7 @@ class Locating(SnapshotTaking):
                 raise RefNotFound(f"{gone}, and its locator {entry.loc} finds {finds} now; "
                                   "nothing was done. Take a new snapshot") from None
             self._same_document(entry, ref, what)
-            return _in_place_of(handle, ref)
+            return await self._in_its_spot(entry, ref, handle, gone)
         lines, _ = await self.collect(interactive=True, viewport=False, scope=None)
         self._same_document(entry, ref, what)
         matches = [ln for ln in lines if ln.ref and ln.role == entry.role and
@@ -102,8 +102,17 @@ class Locating(SnapshotTaking):
                 "now, so which one took its place cannot be told; nothing was done. Take a "
                 "new snapshot and use a ref from it")
         found = self.refs[matches[entry.nth].ref]
-        return _in_place_of(Handle(self.frames[found.frame], found.local,
-                                   matches[entry.nth].ref), ref)
+        return await self._in_its_spot(entry, ref, Handle(
+            self.frames[found.frame], found.local, matches[entry.nth].ref), gone)
+
+    async def _in_its_spot(self, entry: RefEntry, ref: int, handle: Handle,
+                           gone: str) -> Handle:
+        """The element found in place of a ref's, refused where it stands elsewhere than
+        the ref's stood (a toast's Close that came as the dialog whose Close it was went)."""
+        if not await self._same_spot(entry, handle.frame.id, handle.local):
+            raise RefNotFound(f"{gone}, and the one like it stands elsewhere (another dialog, "
+                              "popup or message); nothing was done. Take a new snapshot")
+        return _in_place_of(handle, ref)
 
     def _same_document(self, entry: RefEntry, ref: int, what: str) -> None:
         """Refuse a ref of a document its frame no longer shows (the tab went to another

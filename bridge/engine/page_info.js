@@ -284,6 +284,18 @@
              checked: src.checked === undefined ? null : src.checked, connected: true,
              name: nameOf(P.namedBy(el, src), role) };
   }
+  // Whether an element the page took out (`oldId`) and one that came (`newId`) stand in a
+  // like place: in no popup or live region, or in ones of one role and name; a dialog's
+  // Close is not the Close of a toast that came as the dialog went. True where the one
+  // taken out is no longer known.
+  const SPOTS = "dialog, [role=dialog], [role=alertdialog], [role=status], [role=alert], " +
+    "[role=log], [role=tooltip], [role=menu], [role=listbox], [aria-live]";
+  function sameSpot(oldId, newId) {
+    const was = get(oldId), now = get(newId);
+    const spot = (el) => ((s) => s ? `${s.tagName} ${roleOf(s)} ${nameOf(s, roleOf(s))}` : "")(
+      el.closest(SPOTS));
+    return !was || !now || spot(was) === spot(now);
+  }
   // Whether a box around n has words beginning with `words` before it holds another element
   // like n (its card, not the list of cards)
   const CARD_TEXTS = 50;
@@ -348,5 +360,5 @@
   }
 
   Object.assign(P, { info, inputState, replied, watchAround, stillThenReplied, focusedInfo, aim,
-                    commonTarget, state, drawnAnew });
+                    commonTarget, state, drawnAnew, sameSpot });
 })();

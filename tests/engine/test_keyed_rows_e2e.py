@@ -2,13 +2,14 @@
 (an action on it is refused naming the row it was in), though a row with controls of the
 same name came in at the end, whose controls get refs of their own, marked new; a row
 drawn anew in place, as it was, keeps its refs; a control whose id a kit counts per
-render (Radix's, AG Grid's) is located by its row, not that id; on both transports."""
+render (Radix's, AG Grid's) is located by its row, not that id; a dialog's Close is not the
+Close of a toast that came as the dialog went: its ref dies with it; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import line_of, listened_snapshot, run_tool, text_of
+from pagetools import line_of, listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.errors import RefNotFound
 
@@ -53,3 +54,17 @@ async def test_a_control_whose_id_a_kit_counts_per_render_is_located_by_its_row(
     boxes = [ln for ln in shot.text.splitlines() if 'checkbox "Select row"' in ln]
     assert 'in "abe@example.com"' in boxes[1], boxes
     assert not [ln for ln in boxes if "#ag-" in ln], boxes
+
+
+async def test_a_dialogs_close_is_not_the_close_of_the_toast_that_came_as_it_went(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("keyedrows.html"))
+    await run_tool(tab, "click", target="#delete-file")
+    shot = await tab.snapshot(interactive=True)
+    close = ref(shot, "button", "Close")
+    await run_tool(tab, "click", target=ref(shot, "button", "Delete"))
+    shot = await tab.snapshot(interactive=True)
+    assert ref(shot, "button", "Close") != close, shot.text
+    with pytest.raises(RefNotFound, match="stands elsewhere"):
+        await run_tool(tab, "click", target=close)
+    assert await text_of(tab, "#file-log") == ""
