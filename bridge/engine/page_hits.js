@@ -440,7 +440,14 @@
       if (at(x, y, hitTarget(el, x, y))) return found(x, y);
     }
     return { error: "covered", cover: P.coverName(first), what: describe(el), bar: bar(first),
-             around: !!first && first !== el && hits(first, el), away: P.awayFrom(first) };
+             around: !!first && first !== el && hits(first, el), away: P.awayFrom(first),
+             inert: inertPart(el) };
+  }
+  // Whether an element lies in a part of the page made inert (its `inert`, through shadow
+  // roots): the browser sends it no input, whatever its hit test finds there instead
+  function inertPart(el) {
+    for (let n = el; n; n = composedParent(n)) if (n.nodeType === 1 && n.inert) return true;
+    return false;
   }
 
   // Offset of an iframe's content box inside this frame's viewport.
@@ -468,5 +475,5 @@
 
   Object.assign(P, { query, describe, hitTarget, hits, listened, armed, pump, loadTimers,
     composedParent, toggleBox, activationOf, isControl, clickable, alsoOf, clickOf, point,
-    frameOffset, coverOf, rect, TOGGLE_BOX });
+    inertPart, frameOffset, coverOf, rect, TOGGLE_BOX });
 })();

@@ -451,7 +451,8 @@
     if (x < 0 || y < 0 || x >= w || y >= h) return { error: "offscreen", rect: box };
     const hit = P.hitTarget(el, x, y);
     if (!P.hits(el, hit))
-      return { error: "covered", cover: P.coverName(hit), what: describe(el) };
+      return { error: "covered", cover: P.coverName(hit), what: describe(el),
+               inert: P.inertPart(el) };
     return scrolled ? { x, y, rect: box, scrolled } : { x, y, rect: box };
   }
 

@@ -357,6 +357,10 @@ class Placing(PageFrames):
         if err == "offscreen":
             raise TargetNotInteractable(f"{what} is outside the visible area even after "
                                         "scrolling; nothing was done")
+        if err == "covered" and res.get("inert") is True:
+            raise TargetNotInteractable(f"{what} is in a part of the page made inert: it takes "
+                                        "no input (a person finds it greyed out); nothing was "
+                                        "done")
         if err == "covered":
             raise TargetCovered(f"{what} is covered by {res.get('cover')}; nothing was done. "
                                 "Close or move what covers it first", cover=res.get("cover"))

@@ -398,9 +398,18 @@ async def focus(tab: Tab, target: Target) -> Outcome:
     handle, info = await tab.resolve_info(target)
     await tab.permit("focus", info)
     obj = await tab.object_id(handle)
-    out = Outcome(f"focused {describe(handle, info)}")
-    await guarded(tab, tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session),
-                  "focus", out)
+    what = describe(handle, info)
+    out = Outcome(f"focused {what}")
+    try:
+        await guarded(tab, tab.send("DOM.focus", {"objectId": obj},
+                                    session=handle.frame.session), "focus", out)
+    except BrowserError as exc:
+        if "not focusable" not in exc.message:
+            raise
+        # (one a person can tab to, but not now: disabled, hidden, or in an inert part)
+        raise TargetNotInteractable(f"{what} cannot take the focus now (disabled, hidden, or "
+                                    "in a part of the page made inert); nothing was done"
+                                    ) from None
     return out
 
 

@@ -6,14 +6,16 @@ is pressed once the list answered the keys before it; a field's message its rule
 as the field is put right is said gone, also while it leaves through a transition; a row a
 chevron expanded is named as the item it added, as one taken out is; an icon its own style
 hides is no control a hover shows, though a rule of the sheet raises its opacity under the
-pointer; on both transports."""
+pointer; a control in a part of the page made inert is refused as such, not as covered; on
+both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import listened_snapshot, ref, run_tool, text_of
+from pagetools import js, listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.errors import TargetNotInteractable
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
 
@@ -64,3 +66,14 @@ async def test_an_icon_its_own_style_hides_is_no_control_a_hover_shows(
         tab: Tab, site: Site) -> None:
     shot = await listened_snapshot(tab, site.url("adminparts.html"))
     assert "Clear Upload logo" not in shot.text, shot.text
+
+
+async def test_a_control_in_an_inert_part_is_refused_as_such_not_as_covered(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    for tool, args in (("click", {}), ("fill", {"text": "hi"}), ("focus", {})):
+        target = "#note" if tool == "fill" else "#export"
+        with pytest.raises(TargetNotInteractable, match="inert") as refused:
+            await run_tool(tab, tool, target=target, **args)
+        assert "covered" not in str(refused.value), refused.value
+    assert await js(tab, "document.title") == "Admin parts"
