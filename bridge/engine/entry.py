@@ -80,6 +80,12 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     what = describe(handle, info)
     if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)
         raise TargetNotInteractable(f"{what} is disabled; nothing was typed")
+    kind = str(info.get("type") or "")
+    if info.get("tag") == "input" and kind in _FORMATS and kind != "number" and mode == "type":
+        # (its keys go to one part at a time, day, month, hour: typed words land scrambled)
+        raise UsageError(f"{what} takes a {kind} by its parts' keys, not as typed words; "
+                         f"nothing was typed. To set it, use fill with a {kind} written as "
+                         f"{_FORMATS[kind]}")
     tab.check_no_dialog()
     await tab.permit(mode, info, text=text)
     await tab.point(handle, what, placed)
@@ -93,9 +99,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             # a widget of the page's own: no text goes in, its keys move it
             return await stepping.set_number(tab, handle, str(info["role"]), what, text, out)
         handle = field  # a counter that holds its number's field (Webix's): typed there
-    if info.get("tag") == "input" and (info.get("type") or "") in _FORMATS and mode == "fill":
+    if info.get("tag") == "input" and kind in _FORMATS and mode == "fill":
         # these have no text caret: set the value the way a picker would
-        kind = str(info.get("type"))
         value = await _call_on(tab, handle, _SET_VALUE, text)
         if value is None:
             raise UsageError(f"{what} takes a {kind} written as {_FORMATS.get(kind, kind)}; "

@@ -265,6 +265,16 @@ async def test_a_date_or_number_the_field_would_refuse_is_refused_and_the_old_va
     assert await text_of(tab, "#out") == "amount changed to 42"  # no event since
 
 
+async def test_a_date_typed_as_words_is_refused_for_fill_and_nothing_is_typed(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("controls.html"))
+    with pytest.raises(UsageError, match=r"by its parts' keys, not as typed words; nothing "
+                                         r"was typed\. To set it, use fill with a date "
+                                         r"written as YYYY-MM-DD"):
+        await actions.enter_text(tab, parse("#day"), "1990-06-01", "type")
+    assert await value_of(tab, "#day") == ""
+
+
 async def test_checkbox_hidden_behind_its_label_can_be_checked(tab: Tab, site: Site) -> None:
     """A styled toggle: the input is display:none and a person clicks its label."""
     await goto(tab, site.url("controls.html"))
