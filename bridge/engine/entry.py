@@ -211,6 +211,12 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                                "field may take text only once clicked, its picker open)")
         report_invalid(tab, handle.frame, after.get("invalid"), out)  # an Enter sent a form
         report_said(after.get("said"), out)
+        # (what the text armed for the next frame or at once, as a click's: a list a view
+        # transition redraws a frame later; not a debounce's, a look after waits for that)
+        if out.armed and await replies.due_within(tab, out.armed_in, pointer.REPLY_WAIT):
+            with contextlib.suppress(TabstewardError):  # (the page went meanwhile)
+                await replies.came(tab, out.armed_in, cap=pointer.REPLY_WAIT, data=False)
+                report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
     return out
 
 

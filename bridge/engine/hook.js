@@ -245,6 +245,27 @@ export default function tabstewardHook(KEY) {
   // shows it once the tab draws again (replies.py draws a tab that does not draw itself);
   // not as it loads (a tab nobody draws would hold every read)
   timer("requestAnimationFrame", "cancelAnimationFrame", "a", () => 16, false, false, false);
+  // A view transition a reply starts (a list a filter redraws through
+  // `startViewTransition`): its update runs a frame later, and while its animation plays the
+  // page takes no pointer (the transition's layer lies over it); it counts as a timer due at
+  // once until it finished
+  const transit = Document.prototype.startViewTransition;
+  if (typeof transit === "function") {
+    let made = 0;
+    const patchedTransit = {
+      startViewTransition(...args) {
+        const t = transit.apply(this, args);
+        if (t && t.finished && place(0)[0]) {
+          const id = "v" + ++made, done = () => armed.delete(id);
+          armed.set(id, [now(), false]);
+          t.finished.then(done, done);
+        }
+        return t;
+      },
+    }.startViewTransition;
+    hide(patchedTransit, transit);
+    Document.prototype.startViewTransition = patchedTransit;
+  }
   // What scrolling brings in (an endless feed: the observer of its last post arms the timer
   // or the fetch that loads the next ones): an intersection observer's callback within a
   // second of a scroll runs as a reply to input, the timers it arms counted so

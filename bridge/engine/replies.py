@@ -64,6 +64,20 @@ async def came(tab: Tab, frame_id: str | None = None, cap: float | None = None,
         tab.stop_recording()
 
 
+async def due_within(tab: Tab, frame_id: str | None, cap: float) -> bool:
+    """Whether the page has timers armed in reply to input (in the document of `frame_id`,
+    else of the page) and all of them fall due within `cap` seconds (a list redrawn in the
+    next frame; not a search's 300 ms debounce, which a look after the action waits for)."""
+    frame = tab.frames.get(frame_id or tab.target_id) or tab.frames.get(tab.target_id)
+    if frame is None:
+        return False
+    try:
+        pending, due_ms = await _armed(tab, frame)
+    except TabstewardError:
+        return False
+    return pending > 0 and due_ms <= cap * 1000
+
+
 async def _armed(tab: Tab, frame: Frame) -> tuple[int, float]:
     """(how many counted timers have not run in the frame's document, ms until the last is
     due)."""

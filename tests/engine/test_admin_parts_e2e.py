@@ -6,8 +6,9 @@ is pressed once the list answered the keys before it; a field's message its rule
 as the field is put right is said gone, also while it leaves through a transition; a row a
 chevron expanded is named as the item it added, as one taken out is; an icon its own style
 hides is no control a hover shows, though a rule of the sheet raises its opacity under the
-pointer; a control in a part of the page made inert is refused as such, not as covered; on
-both transports."""
+pointer; a control in a part of the page made inert is refused as such, not as covered; a list a
+filter redraws through a view transition says what it lost, and a click right after waits
+for the transition's layer to go; on both transports."""
 
 from __future__ import annotations
 
@@ -77,3 +78,14 @@ async def test_a_control_in_an_inert_part_is_refused_as_such_not_as_covered(
             await run_tool(tab, tool, target=target, **args)
         assert "covered" not in str(refused.value), refused.value
     assert await js(tab, "document.title") == "Admin parts"
+
+
+async def test_a_list_a_view_transition_redraws_says_what_the_filter_did(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    said = (await run_tool(tab, "fill", target="#user-filter", text="a")).text
+    assert 'the page said "4 users"; 4 items removed from a list' in said, said
+    said = (await run_tool(tab, "fill", target="#user-filter", text="e")).text
+    assert '"3 users"' in said, said
+    await run_tool(tab, "click", target="#after-filter")
+    assert await text_of(tab, "#after-filter") == "Invited"
