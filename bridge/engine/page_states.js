@@ -120,6 +120,11 @@
           .map((b) => [...b.children].find((c) => c.tagName === n.tagName)).filter(Boolean);
       }
       const marked = peers.filter((c) => c.classList.contains(tok)).length;
+      // (on every one but those disabled, it says they take presses: Mantine's press effect,
+      // `mantine-active` on a pager's buttons but its disabled Previous)
+      const lacking = peers.filter((c) => !c.classList.contains(tok));
+      if (lacking.length && lacking.every((c) => c.disabled ||
+          c.getAttribute("aria-disabled") === "true")) continue;
       // (several selected rows; one current tab or page: a rating's lit stars, an
       // accordion's open title and panel are none; a toolbar's buttons, or buttons several
       // of which are on, are pressed: Tiptap's Bold and Bullet list)

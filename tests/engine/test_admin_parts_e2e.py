@@ -8,7 +8,8 @@ chevron expanded is named as the item it added, as one taken out is; an icon its
 hides is no control a hover shows, though a rule of the sheet raises its opacity under the
 pointer; a control in a part of the page made inert is refused as such, not as covered; a list a
 filter redraws through a view transition says what it lost, and a click right after waits
-for the transition's layer to go; on both transports."""
+for the transition's layer to go; a class on a pager's buttons but the disabled one marks
+no state; on both transports."""
 
 from __future__ import annotations
 
@@ -89,3 +90,11 @@ async def test_a_list_a_view_transition_redraws_says_what_the_filter_did(
     assert '"3 users"' in said, said
     await run_tool(tab, "click", target="#after-filter")
     assert await text_of(tab, "#after-filter") == "Invited"
+
+
+async def test_a_class_on_a_pagers_buttons_but_the_disabled_one_marks_no_state(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("adminparts.html"))
+    lines = [ln for ln in shot.text.splitlines() if '"2"' in ln or '"next page"' in ln]
+    assert lines, shot.text
+    assert not [ln for ln in lines if "pressed" in ln or "current" in ln], lines
