@@ -475,14 +475,6 @@
     return breaksLine(d) && d !== "table-cell";
   }
 
-  function inViewport(el) {
-    const range = el.nodeType === 3 ? document.createRange() : null;  // a text node's box:
-    if (range) range.selectNodeContents(el);  // its characters'
-    const r = (range || el).getBoundingClientRect(), [w, h] = P.viewNow();  // (less its bars)
-    return r.bottom > 0 && r.right > 0 && r.top < h && r.left < w &&
-      (r.width > 0 || r.height > 0) && !P.clippedOut(el, r);
-  }
-
   // A field whose value the page hides as a password's: type=password, or a text field
   // shown as dots by CSS (a PIN, a key), which the page means as secret just the same.
   function masked(el) {
@@ -495,6 +487,6 @@
   Object.assign(P, { idOf, get, ACTIONABLE, CONTROLS, NAME_FROM_CONTENT, LANDMARKS, SKIP_TAGS,
     roleOf, standIn, stoodInFor, HAS_WORD, clean, NAME_MAX, VALUE_MAX, cut, hiddenForName,
     revealing, labelsText, idKnown, idsGiven, textOf, nameOf, fullNameOf, namedRow,
-    standsApart, breaksLine, isBlock, inViewport, masked, folded, summaryOf, byIds, sharesWords,
+    standsApart, breaksLine, isBlock, masked, folded, summaryOf, byIds, sharesWords,
     saysName, showsOther, WORDS_NAME, ariaAttr });
 })();

@@ -456,7 +456,20 @@
     return scrolled ? { x, y, rect: box, scrolled } : { x, y, rect: box };
   }
 
-  Object.assign(P, { isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY, undrawn,
-    clippedText, view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff, sizeless,
-    overItsWords, parkedBelow });
+  // Whether an element shows in the viewport (a text node: its characters), not cut off by
+  // a box; a table's row whose cells stick in view as it scrolls past (its header's) by them
+  function inViewport(el) {
+    if (el.tagName === "TR" && el.cells.length &&
+        getComputedStyle(el.cells[0]).position === "sticky")
+      return [...el.cells].some((c) => inViewport(c));
+    const range = el.nodeType === 3 ? document.createRange() : null;  // a text node's box:
+    if (range) range.selectNodeContents(el);  // its characters'
+    const r = (range || el).getBoundingClientRect(), [w, h] = viewNow();  // (less its bars)
+    return r.bottom > 0 && r.right > 0 && r.top < h && r.left < w &&
+      (r.width > 0 || r.height > 0) && !clippedOut(el, r);
+  }
+
+  Object.assign(P, { inViewport, isRoot, reveal, pointAt, scrollIntoView, wheel, scrollsY,
+    undrawn, clippedText, view, viewNow, clipsAll, clippedAway, offPage, clippedOut, cutOff,
+    sizeless, overItsWords, parkedBelow });
 })();

@@ -1,5 +1,6 @@
 """Tables and repeated containers in snapshots: a row is one line of its cells, a list item,
-post or card is one line with its controls under it; in full and interactive snapshots."""
+post or card is one line with its controls under it; in full and interactive snapshots; a
+header whose cells stick in view is in a snapshot of what shows."""
 
 from __future__ import annotations
 
@@ -145,6 +146,18 @@ async def test_a_long_table_stays_within_the_budget_and_says_how_many_rows_were_
     seen = await tab.snapshot(viewport=True)
     assert "- row | #2000 | Customer 2000 | 6000.00 | View |" in seen.text
     assert "more rows" not in seen.text
+
+
+async def test_a_header_whose_cells_stick_in_view_is_in_a_snapshot_of_what_shows(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("stickyhead.html"))
+    await js(tab, "[...document.querySelectorAll('#prices td')].find((c) => "
+                  "c.textContent === 'Item 30').scrollIntoView()")
+    seen = await tab.snapshot(viewport=True)
+    lines = [ln.strip() for ln in seen.text.splitlines()]
+    assert "- header | Name | Price |" in lines, seen.text
+    after = lines[lines.index("- header | Name | Price |") + 1]
+    assert re.match(r"- row \| Item [2-3]\d \|", after), seen.text
 
 
 async def test_cells_spanning_rows_or_columns_keep_every_value_under_its_header(
