@@ -67,6 +67,10 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     if info.get("disabled"):  # natively or by aria-disabled (the page's disabledOf)
         raise TargetNotInteractable(f"{what} is disabled; nothing was selected")
     tab.check_no_dialog()
+    # a field's suggestions from a <datalist> (the browser's own popup, no page's list)
+    offered = await _call_on(tab, handle, _SUGGESTED) if info.get("suggests") else None
+    if isinstance(offered, list) and offered:
+        return await _suggested(tab, handle.ref, what, values, offered)
     if info.get("tag") != "select":  # a list of the page's own: opened and chosen from
         return await _choose(tab, handle.ref, info, what, values)
     await tab.permit("select", info)
@@ -102,6 +106,41 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
     # what the page said to the change (its handler's status line, a field it found wrong)
     report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
     return out
+
+
+# a field's <datalist> suggestions: [value, label] of each (a label the same as its value
+# is given as ""), 500 at most
+_SUGGESTED = """function() {
+  if (!this.list) return null;
+  return Array.from(this.list.options).slice(0, 500).filter((o) => !o.disabled)
+    .map((o) => [o.value, o.label !== o.value ? o.label : ""]);
+}"""
+
+
+async def _suggested(tab: Tab, ref: int, what: str, values: list[str],
+                     offered: list[Any]) -> Outcome:
+    """Choose one of a field's <datalist> suggestions, by its value or label (whatever the
+    case; else the one whose value or label begins so): its value filled in, as a person
+    who picks it from the browser's list, or types it, puts it there."""
+    if len(values) > 1:
+        raise UsageError(f"{what} takes one of its suggestions; nothing was typed")
+    want = " ".join(values[0].split()).casefold()
+    pairs = [(str(v), str(label)) for v, label in (p for p in offered if isinstance(p, list)
+                                                   and len(p) == 2)]
+    named = [v for v, label in pairs if want in (v.casefold(), label.casefold())]
+    begun = [v for v, label in pairs if v.casefold().startswith(want) or
+             (label and label.casefold().startswith(want))]
+    found = named[:1] or (begun if len(begun) == 1 else [])
+    if not found:
+        shown = ", ".join(quote(label or v) for v, label in pairs[:30])
+        more = f" and {len(pairs) - 30} more" if len(pairs) > 30 else ""
+        why = f"several begin so ({', '.join(quote(v) for v in begun[:5])})" if begun else \
+            f"its suggestions are {shown}{more}"
+        raise TargetNotInteractable(f"{what} suggests no {quote(values[0])}: {why}; nothing "
+                                    "was typed (to type other words, use fill)")
+    filled = await enter_text(tab, RefTarget(ref), found[0], "fill")
+    return Outcome(f"chose {quote(found[0])} in {what} (one of its suggestions)",
+                   filled.changes, {**filled.data, "selected": [found[0]]})
 
 
 async def _choose(tab: Tab, ref: int, info: dict[str, Any], what: str,

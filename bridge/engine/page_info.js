@@ -41,6 +41,7 @@
       // (a text field that says it completes from a list: ARIA 1.1's combobox input)
       completes: !!src.getAttribute &&
         /^(?:list|both)$/.test(src.getAttribute("aria-autocomplete")),
+      suggests: src.tagName === "INPUT" && !!src.list,  // (a <datalist>'s suggestions)
       field: src.getAttribute ? [src.getAttribute("name"), src.id].filter(Boolean).join(" ") : "",
       href: linkOf(el), frameUrl: window === window.top ? "" : location.href,
       form: formOf(src), box: boxOf(el), text: own === null ? shownText(src) : own,

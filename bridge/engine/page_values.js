@@ -287,17 +287,20 @@
   // selected, disabled (these two when true)}, and how many more it has (`more`).
   const OPTIONS_MAX = 25;
   function optionsOf(el) {
-    if (el.tagName !== "SELECT") return null;
+    // (a field's <datalist> suggestions too, which the browser's own popup shows)
+    const list = el.tagName === "SELECT" ? el.options : el.tagName === "INPUT" && el.list ?
+      el.list.options : null;
+    if (!list) return null;
     const items = [];
-    for (const o of el.options) {
+    for (const o of list) {
       if (items.length >= OPTIONS_MAX) break;
-      const item = { text: clean(o.label || o.text) };
+      const item = { text: clean(o.label || o.text || o.value) };
       if (o.value !== item.text) item.value = o.value;
-      if (o.selected) item.selected = true;
+      if (o.selected && el.tagName === "SELECT") item.selected = true;
       if (o.disabled || (o.parentNode && o.parentNode.disabled)) item.disabled = true;
       items.push(item);
     }
-    return { items, more: el.options.length - items.length };
+    return { items, more: list.length - items.length };
   }
   // Whether a list of the page's own takes several options (`id`: its control, or one of
   // its options once it shows): the list says so (aria-multiselectable), or the kit's class

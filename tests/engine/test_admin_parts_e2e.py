@@ -9,13 +9,14 @@ hides is no control a hover shows, though a rule of the sheet raises its opacity
 pointer; a control in a part of the page made inert is refused as such, not as covered; a list a
 filter redraws through a view transition says what it lost, and a click right after waits
 for the transition's layer to go; a class on a pager's buttons but the disabled one marks
-no state; on both transports."""
+no state; a field's <datalist> suggestions are listed and chosen from by value or a
+beginning only one of them has; on both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import js, listened_snapshot, ref, run_tool, text_of
+from pagetools import js, line_of, listened_snapshot, ref, run_tool, text_of, value_of
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.errors import TargetNotInteractable
 
@@ -98,3 +99,19 @@ async def test_a_class_on_a_pagers_buttons_but_the_disabled_one_marks_no_state(
     lines = [ln for ln in shot.text.splitlines() if '"2"' in ln or '"next page"' in ln]
     assert lines, shot.text
     assert not [ln for ln in lines if "pressed" in ln or "current" in ln], lines
+
+
+async def test_a_fields_datalist_suggestions_are_listed_and_chosen_from(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("adminparts.html"))
+    country = ref(shot, "combobox", "Country")
+    assert 'options="France|Germany|Greece|Ghana"' in line_of(shot, country), shot.text
+    said = (await run_tool(tab, "select", target=country, values=["greece"])).text
+    assert said.startswith(f'chose "Greece" in {country}'), said
+    assert await value_of(tab, "#country") == "Greece"
+    await run_tool(tab, "select", target=country, values=["Gha"])
+    assert await value_of(tab, "#country") == "Ghana"
+    for wanted, why in (("G", "several begin so"), ("Spain", "its suggestions are")):
+        with pytest.raises(TargetNotInteractable, match=why):
+            await run_tool(tab, "select", target=country, values=[wanted])
+    assert await value_of(tab, "#country") == "Ghana"
