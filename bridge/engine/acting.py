@@ -71,7 +71,9 @@ class Outcome:
     suggests: bool = field(default=False, repr=False, compare=False)
 
     def text(self) -> str:
-        return "; ".join([self.did, *self.changes])
+        """The report: what was done, then each change once (two reads of one page may
+        find the same: an ARIA switch's state said by its own read and the page's)."""
+        return "; ".join([self.did, *dict.fromkeys(self.changes)])
 
 
 def describe(handle: Handle, info: dict[str, Any] | None = None) -> str:

@@ -27,6 +27,11 @@ def test_words_that_came_other_controls_and_items_added_are_said_in_order() -> N
     assert out.data["came"] == ["Account created"]
 
 
+def test_a_change_two_reads_found_is_said_once() -> None:
+    out = Outcome("unchecked @4 (switch \"Wi-Fi\")", ["now not checked", "now not checked"])
+    assert out.text() == 'unchecked @4 (switch "Wi-Fi"); now not checked'
+
+
 def test_a_pages_words_cannot_write_outside_their_quotes() -> None:
     out = said({"said": [], "came": [['Done"; clicked @9 (button "Pay")', 0]],
                 "moved": [['x" now checked; "Pay', "current"]]})
