@@ -134,9 +134,12 @@
   // ::before; Vaadin's check box lays its input over it). A box of the page hidden so (a
   // carousel's clone, a closed menu) is no icon.
   const pointed = (n, at) => !!n && getComputedStyle(n, at).cursor === "pointer";
+  // (a box's pointer it inherits, unless it listens for clicks itself: Mantine's pill's
+  // remove in a field's box that points as a whole)
+  const listens = (el) => el.hasAttribute("onclick") || P.listened(P.hookKey).has(el);
   function clickedIcon(el) {
     if (!(pointed(el) || pointed(el, "::before")) || el.querySelector(P.TABBABLE) ||
-        pointed(el.parentElement || el.getRootNode().host)) return false;
+        (pointed(el.parentElement || el.getRootNode().host) && !listens(el))) return false;
     const r = el.getBoundingClientRect();
     const hit = P.hitTarget(null, r.left + r.width / 2, r.top + r.height / 2);
     return r.width > 0 && r.height > 0 && r.width <= P.ICON_MAX && r.height <= P.ICON_MAX &&

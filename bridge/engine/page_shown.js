@@ -345,8 +345,11 @@
     const found = Array.from(el.querySelectorAll(CONTROLS))
       .filter((c) => c.getClientRects().length > 0);
     const fields = found.filter((c) => c.matches(ENTRY));
+    // (not a chip's remove, words beside it in its chip: Mantine's pill's, a choice's own)
+    const chip = (c) => c.parentElement !== el && HAS_WORD.test(
+      (c.parentElement.textContent || "").replace(c.textContent || "", ""));
     return fields.length === 1 &&
-      found.every((c) => c === fields[0] || P.bareIcon(c, roleOf(c) || ""));
+      found.every((c) => c === fields[0] || (P.bareIcon(c, roleOf(c) || "") && !chip(c)));
   }
 
   // Whether el is such a box drawing over its field only what its line says, not the page's

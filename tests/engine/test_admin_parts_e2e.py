@@ -10,7 +10,8 @@ pointer; a control in a part of the page made inert is refused as such, not as c
 filter redraws through a view transition says what it lost, and a click right after waits
 for the transition's layer to go; a class on a pager's buttons but the disabled one marks
 no state; a field's <datalist> suggestions are listed and chosen from by value or a
-beginning only one of them has; on both transports."""
+beginning only one of them has; a pill's remove that listens itself is a control, though
+the box around it points as a whole; on both transports."""
 
 from __future__ import annotations
 
@@ -115,3 +116,14 @@ async def test_a_fields_datalist_suggestions_are_listed_and_chosen_from(
         with pytest.raises(TargetNotInteractable, match=why):
             await run_tool(tab, "select", target=country, values=[wanted])
     assert await value_of(tab, "#country") == "Ghana"
+
+
+async def test_a_pills_remove_that_listens_itself_is_a_control_in_a_box_that_points(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("adminparts.html"))
+    lines = shot.text.splitlines()
+    field = next(i for i, ln in enumerate(lines) if 'textbox "Interests"' in ln)
+    remove = lines[field - 1].split("@")[1].split()[0]
+    assert lines[field - 1].strip() == f"- button @{remove}", shot.text
+    await run_tool(tab, "click", target=f"@{remove}")
+    assert await js(tab, "document.getElementById('music') === null") is True
