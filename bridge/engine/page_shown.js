@@ -476,27 +476,7 @@
     return r.width >= innerWidth * 0.9 && r.height >= innerHeight * 0.9;
   }
 
-  // A dialog's name, else the words of its first heading (a <dialog> seldom says which),
-  // else its first words outside its controls and icons (Vuetify's card title is a div);
-  // those its host slots into it where it is drawn in a shadow root (Ionic's modal)
-  function dialogName(el, role) {
-    const name = nameOf(el, role), box = (el.querySelector("slot") && el.getRootNode().host) || el;
-    if (name) return name;
-    const h = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
-    if (h) return cut(clean(h.innerText || ""), NAME_MAX)[0];
-    const w = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-    for (let t = w.nextNode(), n = 0; t && n < 50; t = w.nextNode(), n++) {
-      const p = t.parentElement;
-      // (not a calendar's weekday: a table's words are no title, Element Plus's picker's)
-      if (HAS_WORD.test(t.data) && p && !p.closest(CONTROLS + ", [aria-hidden=true], " +
-          "table, [role=grid], [role=table], [role=row]") &&
-          p.checkVisibility() && !P.iconFont(p))
-        return cut(clean(t.data), NAME_MAX)[0];
-    }
-    return "";
-  }
-
   Object.assign(P, { hoverShown, pageModal, overVeil, passesOn, ownClick, tabStop, guardOnly,
     wrapsControl, fieldWrap, fieldShown, ENTRY, hiddenByMistake, ariaHidden, labels, TABBABLE,
-    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, dialogName, holdsControls });
+    namesControl, keepsField, leftBehind, shownOnly, REGIONS, veil, holdsControls });
 })();

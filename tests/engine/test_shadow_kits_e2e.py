@@ -2,8 +2,9 @@
 lies over the page (Ionic's) is part of the page's text; a modal dialog in a shadow root
 that fades out as it closes (Shoelace's) leaves the page behind it its refs, as one in the
 page does; a select of several keeps its field, parked under the chosen tags beside one kept
-hidden for its form, and the focus it takes back is no news (Shoelace's); on both
-transports."""
+hidden for its form, and the focus it takes back is no news (Shoelace's); a modal named by
+no attribute is named by its title, not the words a web component's button draws before it
+(Ionic's); on both transports."""
 
 from __future__ import annotations
 
@@ -41,3 +42,10 @@ async def test_a_select_of_several_in_a_shadow_root_keeps_its_field_once_chosen_
     assert "focus moved" not in said, said
     shot = await tab.snapshot(interactive=True)
     assert ref(shot, "combobox", "Interests") == field, shot.text
+
+
+async def test_a_modal_is_named_by_its_title_not_its_toolbars_button_before_it(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("shadowkits.html"))
+    said = (await run_tool(tab, "click", target="#edit-address")).text
+    assert 'opened the dialog "Address"' in said, said
