@@ -179,5 +179,26 @@
              put, putWords, sorted: itemsMoved(list, added), ...columnsChanged(list, added) };
   }
 
-  Object.assign(P, { ITEMS, textIn, ownWords, addedIn, alikeItem, itemsChanged });
+  // The list a menu button an action expanded (`shut`: it said it was collapsed as the
+  // action began) controls, where that holds plain items (Vuetify's menu of a `role=list`,
+  // `aria-controls` naming it): {role, name, items} for the report, or null
+  const OWN_ITEMS = "[role=listitem], [role=menuitem], [role=option], li";
+  function ownList(b, shut) {
+    const popup = b && b.isConnected && shut && b.getAttribute("aria-expanded") === "true" &&
+      /^(?:true|menu|listbox)$/.test(b.getAttribute("aria-haspopup"));
+    const id = popup &&
+      (b.getAttribute("aria-controls") || b.getAttribute("aria-owns") || "").split(" ")[0];
+    const by = id && b.getRootNode().getElementById ? b.getRootNode().getElementById(id) : null;
+    // (a menu or listbox of ARIA's is said as the page's lists of options are)
+    const aria = "[role=menu], [role=listbox]";
+    const list = by && !by.matches(aria) && !by.querySelector(aria) &&
+      (by.querySelector("[role=list], ul, ol") || by);
+    const items = list && P.shows(list) ? [...list.querySelectorAll(OWN_ITEMS)].filter(P.shows)
+      : [];
+    if (!items.length) return null;
+    return { role: b.getAttribute("aria-haspopup") === "listbox" ? "listbox" : "menu",
+             name: P.nameOf(list, P.roleOf(list)) || "", items: items.length };
+  }
+
+  Object.assign(P, { ITEMS, textIn, ownWords, addedIn, alikeItem, itemsChanged, ownList });
 })();

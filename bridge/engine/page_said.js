@@ -183,8 +183,10 @@
   // and the dialog the element is in, or the modal one, if one shows
   let dialogAt = null;
   let startedOn = null;  // the element the action began on
+  let shutAt = false;  // (whether it said then that it was collapsed)
   function saidStart(el) {
     startedOn = el;
+    shutAt = !!el && !!el.getAttribute && el.getAttribute("aria-expanded") === "false";
     P.watchStart(el);
     before = kept(regions());
     const fields = document.querySelectorAll(NEAR);  // (read once: the two below use it)
@@ -330,6 +332,8 @@
   // (or one that showed then and shows other items now: the suggestions a field's list
   // offers as more is typed, `again`)
   function listCame(pops) {
+    const owned = P.ownList(startedOn, shutAt);
+    if (owned) return owned;
     let again = null;
     for (const p of pops) {
       // (not the one whose item the action chose in: a select's list)

@@ -11,7 +11,8 @@ filter redraws through a view transition says what it lost, and a click right af
 for the transition's layer to go; a class on a pager's buttons but the disabled one marks
 no state; a field's <datalist> suggestions are listed and chosen from by value or a
 beginning only one of them has; a pill's remove that listens itself is a control, though
-the box around it points as a whole; on both transports."""
+the box around it points as a whole; a menu button's menu of plain list items is said
+opened; on both transports."""
 
 from __future__ import annotations
 
@@ -127,3 +128,10 @@ async def test_a_pills_remove_that_listens_itself_is_a_control_in_a_box_that_poi
     assert lines[field - 1].strip() == f"- button @{remove}", shot.text
     await run_tool(tab, "click", target=f"@{remove}")
     assert await js(tab, "document.getElementById('music') === null") is True
+
+
+async def test_a_menu_buttons_menu_of_plain_list_items_is_said_opened(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    said = (await run_tool(tab, "click", target="#more-actions")).text
+    assert "now expanded; opened the menu of 3 items" in said, said
