@@ -186,11 +186,10 @@
         box.closest(P.FIELDS) || !P.shows(box) ||
         (actedOn && actedOn.isConnected && actedOn.contains(box)) ||
         spoken.some((r) => r.contains(box) || box.contains(r))) return null;
-    // (not the field it shows, nor a list of options with none yet: a search's, named as
-    // its field is)
+    // (not the field it shows, nor a list of options: a search's with none yet, named as
+    // its field is, or a select's that opened, said as a list: Mantine's, react-select's)
     const fields = [...box.querySelectorAll(P.FIELDS)].filter((f) => f.checkVisibility() &&
-      f !== actedOn && !P.leftBehind(f, getComputedStyle(f)) &&
-      !(f.matches("[role=listbox]") && !f.querySelector("[role=option]")));
+      f !== actedOn && !P.leftBehind(f, getComputedStyle(f)) && !f.matches("[role=listbox]"));
     if (!fields.length) return framePart(box);
     const head = box.querySelector("h1, h2, h3, h4, h5, h6, [role=heading], legend");
     const names = fields.slice(0, FIELDS_SAID).map((f) => ((role) =>

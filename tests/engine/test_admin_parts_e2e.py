@@ -12,7 +12,8 @@ for the transition's layer to go; a class on a pager's buttons but the disabled 
 no state; a field's <datalist> suggestions are listed and chosen from by value or a
 beginning only one of them has; a pill's remove that listens itself is a control, though
 the box around it points as a whole; a menu button's menu of plain list items is said
-opened; on both transports."""
+opened, and a select's list in a dropdown's box of its own is said as a list, no field;
+on both transports."""
 
 from __future__ import annotations
 
@@ -135,3 +136,11 @@ async def test_a_menu_buttons_menu_of_plain_list_items_is_said_opened(
     await listened_snapshot(tab, site.url("adminparts.html"))
     said = (await run_tool(tab, "click", target="#more-actions")).text
     assert "now expanded; opened the menu of 3 items" in said, said
+
+
+async def test_a_selects_list_in_a_dropdowns_box_is_said_as_a_list_not_a_field(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("adminparts.html"))
+    said = (await run_tool(tab, "click", target="#plan")).text
+    assert "opened the list" in said, said
+    assert "field" not in said, said
