@@ -135,16 +135,17 @@
   // carousel's clone, a closed menu) is no icon.
   const pointed = (n, at) => !!n && getComputedStyle(n, at).cursor === "pointer";
   // (a box's pointer it inherits, unless it listens for clicks itself: Mantine's pill's
-  // remove in a field's box that points as a whole)
-  const listens = (el) => el.hasAttribute("onclick") || P.listened(P.hookKey).has(el);
+  // remove in a field's box that points as a whole; the hook asked once a walk)
+  const listens = (el) => el.hasAttribute("onclick") ||
+    (P.heardInWalk() || P.listened(P.hookKey)).has(el);
   function clickedIcon(el) {
-    if (!(pointed(el) || pointed(el, "::before")) || el.querySelector(P.TABBABLE) ||
-        (pointed(el.parentElement || el.getRootNode().host) && !listens(el))) return false;
+    if (!(pointed(el) || pointed(el, "::before")) || el.querySelector(P.TABBABLE)) return false;
     const r = el.getBoundingClientRect();
+    if (!(r.width > 0 && r.height > 0 && r.width <= P.ICON_MAX && r.height <= P.ICON_MAX &&
+          el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) ||
+        (pointed(el.parentElement || el.getRootNode().host) && !listens(el))) return false;
     const hit = P.hitTarget(null, r.left + r.width / 2, r.top + r.height / 2);
-    return r.width > 0 && r.height > 0 && r.width <= P.ICON_MAX && r.height <= P.ICON_MAX &&
-      el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) &&
-      !(hit && !el.contains(hit) && hit.matches(P.CONTROLS));
+    return !(hit && !el.contains(hit) && hit.matches(P.CONTROLS));
   }
 
   // Whether a box holds only a label of a control, itself or through its slot (Vaadin's

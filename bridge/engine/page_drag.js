@@ -42,6 +42,9 @@
   const filesZone = (el) => !!el.querySelector("input[type=file]") ||
     FILE_WORDS.test(el.textContent.slice(0, 300));
 
+  // The elements listening for clicks, as the walk going on asked the hook (null outside one)
+  const heardInWalk = () => zones && zones[0];
+
   // Whether a box takes dropped items and holds none yet (a board's empty column, its drop
   // listened for): where a drag may end, a ref of its own
   const emptyDrop = (el) => !!zones && zones[1].has(el) && !el.firstElementChild &&
@@ -380,6 +383,6 @@
     return { here: cancelsDragover(el), everywhere: cancelsDragover(document.documentElement) };
   }
 
-  Object.assign(P, { dragItem, emptyDrop, holdsDragged, handleOf, settling, dropSide,
+  Object.assign(P, { dragItem, emptyDrop, heardInWalk, holdsDragged, handleOf, settling, dropSide,
                      dropSpot, placeIn, order, zonesFor, frameBoth, takesDrops });
 })();
