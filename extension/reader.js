@@ -12,8 +12,8 @@ const FILES = ["page_elements.js", "page_states.js", "page_values.js", "page_wor
                "page_hits.js", "page_covers.js", "page_scroll.js", "page_hover.js",
                "page_shown.js", "page_dialogs.js", "page_drag.js", "page_tables.js",
                "page_cards.js", "page_invalid.js", "page_said.js", "page_items.js",
-               "page_watch.js", "page_info.js", "page_text.js", "page_input.js", "page_walk.js",
-               "page.js", "doc.js"];
+               "page_watch.js", "page_info.js", "page_text.js", "page_markdown.js",
+               "page_input.js", "page_walk.js", "page.js", "doc.js"];
 
 // Install the page helper (once per document) in every frame of the tab the extension's host
 // permissions reach; each frame's document token.

@@ -31,7 +31,7 @@ PAGE_FILES = ("page_elements.js", "page_states.js", "page_values.js", "page_word
               "page_hits.js", "page_covers.js", "page_scroll.js", "page_hover.js", "page_shown.js",
               "page_dialogs.js", "page_drag.js", "page_tables.js", "page_cards.js",
               "page_invalid.js", "page_said.js", "page_items.js", "page_watch.js", "page_info.js",
-              "page_text.js", "page_input.js", "page_walk.js", "page.js")
+              "page_text.js", "page_markdown.js", "page_input.js", "page_walk.js", "page.js")
 PAGE_JS = ";\n".join(compact(Path(__file__).with_name(name).read_text(encoding="utf-8"))
                      for name in PAGE_FILES)
 WORLD = "tabsteward"

@@ -51,7 +51,7 @@
   function readText(fmt, secret) {
     P.pump(secret);
     const loading = P.loadTimers(secret);
-    const text = loading ? null : fmt !== "markdown" ? pageText() : undrawn() ? "" : markdown();
+    const text = loading ? null : fmt !== "markdown" ? pageText() : undrawn() ? "" : P.markdown();
     return [location.href, text, loading];
   }
 
@@ -316,6 +316,8 @@
     return box;
   }
 
+  const closedDialog = (el) => el.tagName === "DIALOG" && !el.open;
+
   // The marker a person reads before a list item: its number in an ordered list (its
   // `value`, else its place from the list's `start`), else a bullet.
   function listMarker(li) {
@@ -327,109 +329,6 @@
       (ol.start || 1)) + ".";
   }
 
-  // Inline emphasis as markdown writes it (an empty one, an icon's <i>, says nothing)
-  const MARKS = { STRONG: "**", B: "**", EM: "*", I: "*", CODE: "\u0060" };
-  const MARKED = /^(?:- |\d+\. )$/;  // a list item's line holding its marker only
-
-  const closedDialog = (el) => el.tagName === "DIALOG" && !el.open;
-  function markdown() {
-    const out = [], leaving = P.fadingOut();
-    let line = "";
-    const push = () => {
-      const t = line.replace(/[ \t]+/g, " ").trim();
-      if (t) out.push(t);
-      line = "";
-    };
-    function md(node, listDepth) {
-      if (node.nodeType === 3) { line += node.data.replace(/\s+/g, " "); return; }
-      if (node.nodeType !== 1) return;
-      const el = node;
-      const tag = el.tagName;
-      if (SKIP_TAGS.has(tag) || hiddenForName(el) || leaving.has(el) || closedDialog(el) ||
-          unseenWords(el) || shutBox(el)) return;
-      if (/^H[1-6]$/.test(tag)) {
-        push();
-        line = "#".repeat(+tag[1]) + " " + clean(el.innerText);
-        push();
-        return;
-      }
-      if (tag === "A" && el.hasAttribute("href")) {
-        const t = clean(el.innerText);
-        if (t) line += "[" + t + "](" + el.href + ")";
-        return;
-      }
-      if (tag === "IMG") {
-        const alt = clean(el.getAttribute("alt"));
-        if (alt) line += "![" + alt + "]";
-        return;
-      }
-      if (tag === "BR") { push(); return; }
-      // (a check box in a list item: a task's, ticked or not as GitHub's task lists say)
-      if (tag === "INPUT" && el.type === "checkbox") {
-        line += el.checked ? "[x] " : "[ ] ";
-        return;
-      }
-      if (tag === "LI") {
-        const marker = listMarker(el);
-        push();
-        line = "  ".repeat(Math.max(0, listDepth - 1)) +
-          (marker === "\u2022" ? "-" : marker) + " ";
-      }
-      if (tag === "PRE") {
-        push();
-        out.push("```\n" + (numberedCode(el) ?? el.innerText) + "\n```");
-        return;
-      }
-      const mark = MARKS[tag] && clean(el.innerText) ? MARKS[tag] : "";
-      if (mark) {
-        line += mark + clean(el.innerText) + mark;
-        return;
-      }
-      const cs = getComputedStyle(el);
-      if (bare(el, cs)) return;
-      const block = breaksLine(cs.display) && cs.display !== "table-cell";  // (isBlock)
-      // (a box of its own in a line keeps its words apart: a row of sizes, "8 9 10")
-      const spaced = !block && (standsApart(cs.display) || P.boxedInline(cs));
-      // (a line of words a line is drawn through: a price no longer asked, ~~$120.00~~)
-      const struck = P.lined(el) && !/\n/.test(el.innerText.trim()) && !!clean(el.innerText);
-      // (a block in a list item, its <p>, goes on the line of the item's marker)
-      if (block && tag !== "LI" && !MARKED.test(line.trimStart())) push();
-      if (spaced) line += " ";
-      let before = line;
-      if (struck) line = "";
-      const cross = () => {  // the words since `before` crossed out, after it
-        const words = line.replace(/\s+/g, " ").trim();
-        before += words ? line.match(/^\s*/)[0] + "~~" + words + "~~" + line.match(/\s*$/)[0]
-          : line;
-        line = "";
-      };
-      const nextDepth = tag === "UL" || tag === "OL" ? listDepth + 1 : listDepth;
-      const root = el.shadowRoot || el;
-      // (a closed details shows its summary alone)
-      const only = tag === "DETAILS" && !el.open ? P.summaryOf(el) || el : null;
-      for (let c = root.firstChild; c; c = c.nextSibling) {
-        if (only && c !== only) continue;
-        // (the line stops at a box of its own in them: a button beside struck words)
-        if (struck && c.nodeType === 1 && P.ownBox(c) && !P.lined(c)) {
-          cross();
-          line = before;
-          md(c, nextDepth);
-          before = line;
-          line = "";
-        } else md(c, nextDepth);
-      }
-      if (struck) {
-        cross();
-        line = before;
-      }
-      if (tag === "TD" || tag === "TH") line += " | ";
-      if (spaced) line += " ";
-      if (block) push();
-    }
-    if (document.body) md(document.body, 0);
-    push();
-    return out.join("\n");
-  }
-
-  Object.assign(P, { fullText, pageText, hasText, markdown, readText, listMarker });
+  Object.assign(P, { fullText, pageText, hasText, readText, listMarker, bare, unseenWords, shutBox,
+    numberedCode, closedDialog });
 })();

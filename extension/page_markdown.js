@@ -1,0 +1,1 @@
+../bridge/engine/page_markdown.js
