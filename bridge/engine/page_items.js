@@ -46,7 +46,9 @@
     for (const r of list) {
       if (r.type !== "childList") continue;
       for (const n of r.removedNodes) left.add(n);
-      if ([...r.removedNodes].some((n) => HAS_WORD.test(textIn(n)))) lostSome.add(r.target);
+      // (not one put back: DataTables' redraw takes its rows out and puts them in again)
+      if ([...r.removedNodes].some((n) => !n.isConnected && HAS_WORD.test(textIn(n))))
+        lostSome.add(r.target);
     }
     const added = [];
     for (const r of list) {
@@ -91,11 +93,14 @@
     let gone = 0;
     goneWords = [];
     putWords = [];
+    cameWords = [];
     put = cameFor = 0;
     for (const [box, [out, into]] of byBox) {
       if (!out.length) continue;
+      // (rows and list items are alike whatever their class: a table's striped rows)
       const tag = out[0].tagName, cls = P.firstClass(out[0]);
-      const alike = [...out, ...into].every((n) => n.tagName === tag && P.firstClass(n) === cls);
+      const alike = [...out, ...into].every((n) => n.tagName === tag &&
+        (P.firstClass(n) === cls || n.matches(ITEMS)));
       if (!alike || !(out[0].matches(ITEMS) || box.matches(LISTS) ||
           (cls && [...box.children].some((c) => c.tagName === tag && P.firstClass(c) === cls))))
         continue;
@@ -114,7 +119,11 @@
       // (not a line that stood in for items, a "Loading…", a "No results": those that came
       // in its place are items added; nor such a line that came; nor one item of many whose
       // words changed as the list was drawn anew: a one-item list's item for another is)
-      if (!taken.length) continue;
+      if (!taken.length) {  // (a list drawn anew with one more: Select2's chips)
+        cameFor += fresher.length;
+        cameWords.push(...fresher.map((n) => P.cut(ownWords(n), 60)[0]));
+        continue;
+      }
       if (taken.length === 1 && into.length >= out.length &&
           (standsIn(taken[0]) || fresher.some(standsIn) || out.length > 1)) {
         if (out.length === 1 && into.length > 1) cameFor += fresher.length;
@@ -130,7 +139,8 @@
     if (putWords.length !== put || put > GONE_SAID || putWords.some((w) => !w)) putWords = [];
     return gone;
   }
-  let putWords = [], cameFor = 0;  // (the words of one or two put in; items a stand-in gave)
+  // (the words of one or two put in; items a stand-in or a list drawn anew gave, and theirs)
+  let putWords = [], cameFor = 0, cameWords = [];
   // (the words of those, where one or two were taken out and none put in: the event a
   // Delete removed, named)
   const GONE_SAID = 2;
@@ -141,8 +151,30 @@
   function itemsMoved(list, came) {
     const left = new Set(list.flatMap((r) => r.type === "childList" ? [...r.removedNodes] : []));
     const moved = [...came].filter((n) => n.nodeType === 1 && left.has(n) &&
-      n.isConnected && n.matches(ITEMS) && !n.closest(P.POPUPS) && P.shows(n)).length;
-    return moved >= SORTED_MIN ? moved : 0;
+      n.isConnected && n.matches(ITEMS) && !n.closest(P.POPUPS) && P.shows(n));
+    // (not those put back in the order they stood in: DataTables' redraw of a page)
+    const boxes = new Set(moved.map((n) => n.parentNode).filter((b) => !sameOrder(b, list)));
+    const count = moved.filter((n) => boxes.has(n.parentNode)).length;
+    return count >= SORTED_MIN ? count : 0;
+  }
+  // Whether the elements a box holds now and held before the changes (`list`, undone last
+  // first) stand in the same order.
+  function sameOrder(box, list) {
+    const now = [...box.childNodes], before = now.slice();
+    for (let i = list.length - 1; i >= 0; i--) {
+      const r = list[i];
+      if (r.type !== "childList" || r.target !== box) continue;
+      for (const n of r.addedNodes) {
+        const k = before.indexOf(n);
+        if (k >= 0) before.splice(k, 1);
+      }
+      const at = r.previousSibling ? before.indexOf(r.previousSibling) + 1
+        : r.nextSibling ? before.indexOf(r.nextSibling) : 0;
+      before.splice(Math.max(at, 0), 0, ...r.removedNodes);
+    }
+    const kept = (a, b) => a.filter((n) => n.nodeType === 1 && b.includes(n));
+    const [was, is] = [kept(before, now), kept(now, before)];
+    return was.every((n, k) => n === is[k]);
   }
 
   // The names of the columns the action took out of a table, or put in (a column menu's
@@ -175,7 +207,9 @@
   // putWords, sorted, columnsWent, columnsCame}
   function itemsChanged(list, added) {
     const gone = itemsRemoved(list, added), items = itemsAdded(list, added);
-    return { items: items + cameFor, addedWords: cameFor ? [] : addedWords, gone, goneWords,
+    const came = cameWords.length === cameFor && !items && cameFor <= GONE_SAID &&
+      cameWords.every(Boolean) ? cameWords : [];
+    return { items: items + cameFor, addedWords: cameFor ? came : addedWords, gone, goneWords,
              put, putWords, sorted: itemsMoved(list, added), ...columnsChanged(list, added) };
   }
 
