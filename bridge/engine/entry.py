@@ -64,7 +64,8 @@ _SET_VALUE = """function(v) {
   const proto = this.tagName === 'TEXTAREA' ? HTMLTextAreaElement.prototype
                                            : HTMLInputElement.prototype;
   Object.getOwnPropertyDescriptor(proto, 'value').set.call(this, v);
-  this.dispatchEvent(new Event('input', {bubbles: true}));
+  // (as the browser's own: input crosses a shadow root to its host, md-slider's; change not)
+  this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
   return this.value;
 }"""

@@ -50,10 +50,12 @@ _SELECT = """function(values) {
   if (!this.multiple && picked.length > 1) return {error: 'single'};
   // a person's choice takes focus there first: the field left says its change then
   if (this.getRootNode().activeElement !== this) this.focus({preventScroll: true});
+  const dropped = this.multiple ? opts.filter(o => o.selected && !picked.includes(o)) : [];
   for (const o of opts) o.selected = picked.includes(o);
-  this.dispatchEvent(new Event('input', {bubbles: true}));
+  // (as the browser's own: input crosses a shadow root to its host; change does not)
+  this.dispatchEvent(new Event('input', {bubbles: true, composed: true}));
   this.dispatchEvent(new Event('change', {bubbles: true}));
-  return {selected: picked.map(o => o.text.trim())};
+  return {selected: picked.map(o => o.text.trim()), dropped: dropped.map(o => o.text.trim())};
 }"""
 
 
@@ -103,6 +105,10 @@ async def select(tab: Tab, target: Target, values: list[str]) -> Outcome:
         raise TargetNotInteractable(f"{what} is {err}; nothing was selected")
     out = Outcome(f"selected {', '.join(res['selected'])} in {what}", seen.changes,
                   {**seen.data, "selected": res["selected"]})
+    dropped = [str(d) for d in res.get("dropped") or []]
+    if dropped:  # (a select of several holds the values given, and no longer the others)
+        out.changes.insert(0, f"no longer selected: {', '.join(dropped)}")
+        out.data["dropped"] = dropped
     # what the page said to the change (its handler's status line, a field it found wrong)
     report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
     return out

@@ -154,10 +154,16 @@ async def test_select_by_label_and_by_value(tab: Tab, site: Site) -> None:
     assert 'value="Medium"' in line_of(after, ref(after, "combobox", "Size"))
 
 
-async def test_select_several_options_of_a_multiple_select(tab: Tab, site: Site) -> None:
+async def test_select_several_options_of_a_multiple_select_says_those_it_dropped(tab: Tab, site: Site) -> None:
     await goto(tab, site.url("controls.html"))
-    await actions.select(tab, parse("#toppings"), ["ham", "Sweet corn"])
+    first = await actions.select(tab, parse("#toppings"), ["ham", "Sweet corn"])
     assert await text_of(tab, "#out") == "toppings changed to ham+corn"
+    assert "no longer selected" not in first.text(), first.text()
+    # the choices it held and was not given are said dropped
+    again = await actions.select(tab, parse("#toppings"), ["olive", "ham"])
+    assert await text_of(tab, "#out") == "toppings changed to ham+olive"
+    assert "no longer selected: Sweet corn" in again.text(), again.text()
+    assert again.data["dropped"] == ["Sweet corn"]
 
 
 async def test_select_of_a_missing_option_lists_the_options(tab: Tab, site: Site) -> None:

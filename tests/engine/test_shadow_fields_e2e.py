@@ -1,0 +1,31 @@
+"""Fields in shadow roots (shadowfields.html): a value set by fill or select says its input
+as the browser does, to the host's listeners across the root (Material Web's md-slider
+holds a native range). Both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import goto, ref, text_of
+from tabsteward.bridge.engine import actions
+from tabsteward.bridge.engine.tab import Tab
+from tabsteward.bridge.engine.targets import parse
+
+pytestmark = pytest.mark.browser
+
+
+async def test_a_range_filled_in_a_shadow_root_is_heard_by_its_hosts_listener(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("shadowfields.html"))
+    shot = await tab.snapshot()
+    done = await actions.enter_text(tab, parse(ref(shot, "slider", "Volume")), "75", "fill")
+    assert await text_of(tab, "#volume-out") == "Volume: 75"
+    assert "Volume: 75" in done.text(), done.text()
+
+
+async def test_a_select_in_a_shadow_root_is_heard_by_its_hosts_listener(
+        tab: Tab, site: Site) -> None:
+    await goto(tab, site.url("shadowfields.html"))
+    shot = await tab.snapshot()
+    await actions.select(tab, parse(ref(shot, "combobox", "Tier")), ["pro"])
+    assert await text_of(tab, "#tier-out") == "Tier: pro"
