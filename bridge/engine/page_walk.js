@@ -313,10 +313,10 @@
         const [shown, valueLeft] = value === null || value === undefined || value === ""
           ? [null, 0] : cut(String(value), VALUE_MAX);
         refCount++;
-        // a drag item, or a list item or other part that acts (Vuetify's menu items), is
-        // named by its words; a long one (a card) keeps its text lines too; one named
-        // otherwise whose words are its name says them once
-        const byWords = (dragging || WORDS_NAME.has(role)) && !NAME_FROM_CONTENT.has(role);
+        // a list item or other part that acts or is dragged (Vuetify's menu items) is named
+        // by its words, a long one (a card) keeping its lines; one named otherwise whose
+        // words are its name says them once (a dialog dragged about, jQuery UI's, its own)
+        const byWords = WORDS_NAME.has(role) && !NAME_FROM_CONTENT.has(role);
         const row = namedRow([at(depth), 0, role, "", idOf(el), states.join(" "), shown,
                               locOf(el, role), extra], P.namedBy(el, src),
                              byWords ? "clickable" : role, valueLeft);

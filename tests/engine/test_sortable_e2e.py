@@ -1,14 +1,14 @@
 """Sortable lists: their items get refs, and `drag` drops an item above or below its target
 as a person would, with the moves the list's own code follows, reporting the new order; a
 board's empty column that takes drops has a ref to drag onto, and its columns of one card or
-none are the lists said, not the board."""
+none are the lists said, not the board; a dialog one drags about keeps its words."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
 from pagetools import goto, js, line_of, ref, target, text_of, under, watch_listeners
-from tabsteward.bridge.engine import dragging
+from tabsteward.bridge.engine import actions, dragging
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
 
@@ -317,3 +317,18 @@ async def test_a_boards_empty_column_takes_a_card_and_its_columns_are_the_lists_
     said = out.text()
     assert "which now reads: Write docs | Refactor (it is 1 of 2)" in said, said
     assert "the list it left now reads: Fix bug" in said, said
+
+
+async def test_a_dialog_one_drags_about_keeps_its_words_and_a_card_is_named_by_its_own(
+        tab: Tab, site: Site) -> None:
+    # (jQuery UI marks the whole box it moves ui-draggable: the dialog keeps its title as
+    # its name and its question as a line, as a dialog that does not move does)
+    await goto(tab, site.url("dragboxes.html"))
+    shot = await tab.snapshot()
+    box = ref(shot, "dialog", "Empty the recycle bin?")
+    assert "[draggable]" in line_of(shot, box)
+    assert "> These items will be deleted for good. Are you sure?" in shot.text, shot.text
+    card = ref(shot, "clickable", "Note card Call Bob at five.")
+    assert "[draggable]" in line_of(shot, card)
+    await actions.click(tab, target(shot, "button", "Delete all items"))
+    assert await text_of(tab, "#out") == "emptied"
