@@ -52,6 +52,8 @@ async def _field_in(tab: Tab, handle: Handle) -> Handle | None:
     return Handle(handle.frame, found, tab.ref_of(handle.frame, found, "textbox", ""))
 
 
+KEYED_MAX = 64  # characters a fill types a key at a time where the page hears the keys
+
 _SET_VALUE = """function(v) {
   if (v !== '' && this.tagName === 'INPUT') {
     const probe = document.createElement('input');
@@ -100,8 +102,11 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             # a widget of the page's own: no text goes in, its keys move it
             return await stepping.set_number(tab, handle, str(info["role"]), what, text, out)
         handle = field  # a counter that holds its number's field (Webix's): typed there
-    if info.get("tag") == "input" and kind in _FORMATS and mode == "fill":
-        # these have no text caret: set the value the way a picker would
+    if info.get("tag") == "input" and kind in _FORMATS and mode == "fill" and not (
+            kind == "number" and await tab.evaluate(handle.frame,
+                                                    f"__ts.keysHeard({handle.local})")):
+        # these have no text caret: set the value the way a picker would (a number whose
+        # keys the page hears is typed, below: flatpickr's year box reads it on keyup)
         value = await _call_on(tab, handle, _SET_VALUE, text)
         if value is None:
             raise UsageError(f"{what} takes a {kind} written as {_FORMATS.get(kind, kind)}; "
@@ -137,6 +142,10 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         if state == "readonly":
             raise TargetNotInteractable(f"{what} is readonly, also once clicked; nothing was "
                                         "typed")
+    # (the page hears the field's keys: a fill's last character goes in as a key)
+    heard = isinstance(state, str) and state.endswith("+keys")
+    if heard:
+        state = state.removesuffix("+keys")
     room = None  # how many characters it takes (its maxlength); None for any number
     if isinstance(state, str) and state.startswith("ok:") and state[3:].isdigit():
         state, room = "ok", int(state[3:])
@@ -167,9 +176,13 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         it could not be read)."""
         if chord:
             await keyboard.press_chord(tab, keys.parse_chord(chord))
-        if mode == "type" or (room is not None and len(text) > room):
+        # (a short text goes in a key at a time where the page hears the field's keys, as
+        # a person's typing: a search on keyup, a price the page formats as keys come)
+        if mode == "type" or (room is not None and len(text) > room) or (
+                heard and len(text) <= KEYED_MAX and all(ord(c) >= 32 for c in text)):
             # (a fill longer than the field takes goes on as typing does: a code's boxes)
-            over = await keyboard.type_lines(tab, text, typed, handle, room, mode == "type")
+            over = await keyboard.type_lines(tab, text, typed, handle, room,
+                                             mode == "type" or heard)
             if over.fields and (keyed or room is None):
                 out.changes.append(
                     f"its keys went in one at a time, on into the {over.fields} field"
@@ -190,7 +203,8 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
             if not taken and (rich is None or not await pasting.paste(tab, handle, text, rich)):
                 insert: Command = (keyboard.TEXT, {"text": text}, tab.session_id)
                 if not chord:
-                    return await input_then_read(tab, [[insert]], handle)
+                    return await input_then_read(tab, _ending_on_a_key(tab, text, heard),
+                                                 handle)
                 await tab.send(*insert[:2])
         else:
             await keyboard.press_chord(tab, keys.parse_chord("Delete"))
@@ -200,6 +214,23 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
 
     read = await keyboard.stopped_after(guarded(tab, act(), mode, out, barrier=False),
                                         typed, "typed")
+    if mode == "fill" and text and not chord and room is None and tab.state.dialog is None and \
+            read is not None and read.get("value") == info.get("value") != text and \
+            info.get("type") != "password" and not info.get("masked"):
+        # the page undid the text put in at once, as a field that takes its keys itself
+        # does (PrimeReact's InputNumber formats a price as they come): all of it selected
+        # again, its keys go in one at a time, as a person's
+        first: dict[str, Any] = read
+
+        async def by_keys() -> dict[str, Any] | None:
+            if await tab.evaluate(handle.frame, prepare) != ("ok+keys" if heard else "ok"):
+                return first
+            await keyboard.insert(tab, text, typed, handle, each=True)
+            return await read_back(tab, handle)
+
+        typed = []
+        read = await keyboard.stopped_after(guarded(tab, by_keys(), mode, out, barrier=False),
+                                            typed, "typed")
     if tab.state.dialog is None:
         after = read if read is not None else await tab.info(handle)
         shown = "(hidden)" if info.get("type") == "password" or info.get("masked") else \
@@ -219,6 +250,19 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
                 await replies.came(tab, out.armed_in, cap=pointer.REPLY_WAIT, data=False)
                 report_replied(tab, handle.frame, await replied(tab, handle.frame), out)
     return out
+
+
+def _ending_on_a_key(tab: Tab, text: str, heard: bool) -> list[list[Command]]:
+    """A fill's text put in at once; where the page hears the field's keys (and the text is
+    long, or holds a line break: no Enter pressed), all but its last character, which goes
+    in as a key, as a person's typing ends: its listeners read the whole value then."""
+    last = text[-1]
+    if not heard or ord(last) < 32:
+        return [[(keyboard.TEXT, {"text": text}, tab.session_id)]]
+    key: list[Command] = [(keyboard.KEY, ev, tab.session_id)
+                          for ev in keys.events(keys.Chord((), keys.key_for(last), 0))]
+    head: list[Command] = [(keyboard.TEXT, {"text": text[:-1]}, tab.session_id)]
+    return [head, key] if len(text) > 1 else [key]
 
 
 async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:

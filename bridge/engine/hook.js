@@ -34,9 +34,11 @@ export default function tabstewardHook(KEY) {
   const HOVER = new Set(["mouseenter", "mouseover", "pointerenter", "pointerover"]);
   // a box whose overflow is hidden and that the page scrolls itself (perfect-scrollbar)
   const WHEEL = new Set(["wheel", "mousewheel", "DOMMouseScroll"]);
-  const marked = [], dropped = [], hovered = [], wheeled = [];
+  // a field whose page hears its keys (jQuery's keyup search): a fill ends on a key
+  const KEYS = new Set(["keydown", "keyup", "keypress"]);
+  const marked = [], dropped = [], hovered = [], wheeled = [], keyed = [];
   const seen = new WeakSet(), seenDrop = new WeakSet(), seenHover = new WeakSet();
-  const seenWheel = new WeakSet();
+  const seenWheel = new WeakSet(), seenKey = new WeakSet();
   // the kinds of events each element listens for: an app's root that listens for every
   // kind on behalf of its whole tree (React's container: about 80) is no control, and no
   // drop zone; no control listens for this many kinds itself
@@ -64,6 +66,7 @@ export default function tabstewardHook(KEY) {
       else if (DROP.has(type)) mark(this, dropped, seenDrop);
       else if (HOVER.has(type)) mark(this, hovered, seenHover);
       else if (WHEEL.has(type)) mark(this, wheeled, seenWheel);
+      else if (KEYS.has(type)) mark(this, keyed, seenKey);
       return add.call(this, type, listener, options);
     },
   }.addEventListener;
@@ -398,4 +401,5 @@ export default function tabstewardHook(KEY) {
   add.call(document, "ts-ask-drop-" + KEY, () => tell(dropped, "ts-drop-"));
   add.call(document, "ts-ask-hover-" + KEY, () => tell(hovered, "ts-hover-"));
   add.call(document, "ts-ask-wheel-" + KEY, () => tell(wheeled, "ts-wheel-"));
+  add.call(document, "ts-ask-keys-" + KEY, () => tell(keyed, "ts-keys-"));
 }

@@ -75,7 +75,7 @@
     "holdsFocus", "typingAt", "armed", "pump", "stillUnder", "frameBoth", "stillIn", "readText",
     "takesMany", "tiedTo", "selectBehind", "pasteInto", "endOf", "motionLeft", "confirmOf",
     "tooltips", "dialogLater", "drawnSince", "drawnAnew", "paneAt", "stillThenReplied",
-    "watchAround", "sameSpot"];
+    "watchAround", "sameSpot", "keysHeard"];
   globalThis.__ts = { idOf, get, snapshot, undrawn, owed, undefinedParts };
   for (const name of CALLS) globalThis.__ts[name] = P[name];
   delete globalThis.__tsParts;

@@ -76,9 +76,11 @@
   }
 
   // Elements whose click listeners the main-world hook saw (see hook.js); empty without it.
-  // `kind`: "drop", "hover" (pointer-over) or "wheel": those with such listeners instead.
+  // `kind`: "drop", "hover" (pointer-over), "wheel" or "keys" (a key's down, up or press):
+  // those with such listeners instead.
   const LISTENED = { click: ["ts-ask-", "ts-mark-"], drop: ["ts-ask-drop-", "ts-drop-"],
-                     hover: ["ts-ask-hover-", "ts-hover-"], wheel: ["ts-ask-wheel-", "ts-wheel-"] };
+                     hover: ["ts-ask-hover-", "ts-hover-"], wheel: ["ts-ask-wheel-", "ts-wheel-"],
+                     keys: ["ts-ask-keys-", "ts-keys-"] };
   function listened(secret, kind = "click") {
     const found = new Set();
     if (!secret) return found;

@@ -40,8 +40,15 @@
   // it takes N more characters only: its maxlength; "keys" when it takes a key at a time;
   // "keys:" and the chord that selects all, or goes to the end, in a code editor),
   // "gone", or why it takes no text ("readonly", "disabled", "not-text:<type or tag>").
+  // An input or text area the page hears keys of (its own listener, or a box's around it)
+  // says "+keys" after "ok": a fill ends on a key there, as a person's typing does.
   const NO_TEXT = new Set(["checkbox", "radio", "button", "submit", "reset", "image", "file",
                            "range", "color", "hidden"]);
+  function keysHeard(el) {
+    const heard = P.listened(P.hookKey, "keys");
+    for (let n = el; n && heard.size; n = n.parentElement) if (heard.has(n)) return true;
+    return false;
+  }
   const BLOCKS = "p, h1, h2, h3, h4, h5, h6, li, blockquote, pre, div";
   function emptyBlockAt(editor, range) {
     const at = range.startContainer;
@@ -88,9 +95,10 @@
       } catch (e) { // types without a selection (email, number): select() still works
         if (mode === "fill") el.select();
       }
-      if (!(el.maxLength >= 0)) return "ok";
+      const heard = mode === "fill" && keysHeard(el) ? "+keys" : "";
+      if (!(el.maxLength >= 0)) return "ok" + heard;
       const kept = mode === "fill" ? 0 : el.value.length;
-      return "ok:" + Math.max(0, el.maxLength - kept);
+      return "ok:" + Math.max(0, el.maxLength - kept) + heard;
     }
     if (el.isContentEditable) {
       const sel = el.ownerDocument.getSelection();
@@ -185,5 +193,8 @@
     return !!hit && ((!!el && hits(el, hit)) || (!!was && hits(was, hit)));
   }
 
-  Object.assign(P, { paneAt, live, prepare, pasteInto, endOf, holdsFocus, typingAt, stillUnder });
+  // Whether the page hears the keys of element `id` (a number field a fill types into then).
+  const keysOf = (id) => ((el) => !!el && keysHeard(el))(get(id));
+  Object.assign(P, { paneAt, live, prepare, pasteInto, endOf, holdsFocus, typingAt, stillUnder,
+    keysHeard: keysOf });
 })();
