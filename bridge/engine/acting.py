@@ -56,6 +56,8 @@ class Outcome:
     # done once the data requests the action had the page begin have answered (sent.answers);
     # None when it began none. A look right after the action (`-i`) waits for it
     answered: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
+    # done once they first have all answered: what a report with no look waits for
+    answers_came: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
     # whether the page armed timers in reply to the input (a debounce), as the read right
     # after it found (None: not read), and in which frame's document; a look right after
     # waits for them (replies.py)
@@ -162,7 +164,9 @@ async def _after(tab: Tab, what: str, outcome: Outcome, result: Any,
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
     if pending:
-        outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT, sent.headed(events))
+        outcome.answers_came = asyncio.get_running_loop().create_future()
+        outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT, sent.headed(events),
+                                        outcome.answers_came)
     # the Network domain may still be on from an earlier action (cdp/kept_network.py):
     # a page load's own requests are not what the agent sent
     said, places = sent.reports(events if listen else sent.without_requests(events))

@@ -72,8 +72,10 @@
   function readAs(box, added) {  // (`added`: elements that came; one where words went redraws)
     const control = box.closest(P.CONTROLS);
     if (control) return /^(?:button|link)$/.test(P.roleOf(control)) ? control : null;
+    // (a box that came in a row that stayed is read as the row: a cell htmx swapped in)
     const item = box.closest(ITEM_ROWS);
-    if (item) return item.closest(OWN_NEWS) || added.has(box) ? null : item;
+    if (item) return item.closest(OWN_NEWS) || [...added].some((n) => n.contains(item)) ? null
+      : item;
     // (not up into a field's box: a password's strength beside it, Strength: Strong)
     let n = box;
     while (n.parentElement && n.parentElement !== document.body &&
@@ -131,6 +133,9 @@
       if (HAS_WORD.test(was)) {
         // (not words put back as they were: a count set again to the same number)
         if (P.clean(had.get(box) || "") === P.clean(textIn(box))) continue;
+        // (nor a box drawn anew with the words its box lost: a cell a framework drew again)
+        if (added.has(box) &&
+            P.clean(had.get(box.parentElement) || "").includes(P.clean(textIn(box)))) continue;
         const at = readAs(box, added);
         if (at) rewritten.set(at, (rewritten.get(at) || "") + " " + was);
         if (at && added.has(box)) drawn.add(at);

@@ -92,16 +92,17 @@ def headed(events: Events) -> set[str]:
     return {str(p.get("requestId")) for m, p in events if m == HEADERS}
 
 
-def answers(tab: Tab, pending: set[str], cap: float,
-            heads: set[str] | None = None) -> asyncio.Future[Any]:
+def answers(tab: Tab, pending: set[str], cap: float, heads: set[str] | None = None,
+            first: asyncio.Future[Any] | None = None) -> asyncio.Future[Any]:
     """A future done once the requests `pending` have all answered and no other began within
-    QUIET seconds of the last answer. Awaited too: those the page begins while one of them
-    is unanswered (a script has a fetch's answer once its headers came, before the request
-    ends), or within CHAINED seconds of the action's end or QUIET of an answer (a request
-    made with another's answer; not a poll that starts once they are all in). A request
-    whose headers came (`heads`, and those that come) counts as answered BODY_WAIT seconds
-    later if it has not ended by then. Cancelled after `cap` seconds, so one that never
-    ends holds nothing."""
+    QUIET seconds of the last answer (`first`, if given, is done once they first all have:
+    what an action's report with no look waits for). Awaited too: those the page begins
+    while one of them is unanswered (a script has a fetch's answer once its headers came,
+    before the request ends), or within CHAINED seconds of the action's end or QUIET of an
+    answer (a request made with another's answer; not a poll that starts once they are all
+    in). A request whose headers came (`heads`, and those that come) counts as answered
+    BODY_WAIT seconds later if it has not ended by then. Cancelled after `cap` seconds, so
+    one that never ends holds nothing."""
     loop = asyncio.get_running_loop()
     done: asyncio.Future[Any] = loop.create_future()
     last = [loop.time(), CHAINED]  # when the last answer (or the action's end) came, window
@@ -116,6 +117,8 @@ def answers(tab: Tab, pending: set[str], cap: float,
         pending.discard(rid)
         last[:] = [loop.time(), QUIET]
         if not pending:
+            if first is not None and not first.done():
+                first.set_result(None)
             loop.call_later(QUIET, settle)
 
     for rid in pending & (heads or set()):
@@ -141,6 +144,8 @@ def answers(tab: Tab, pending: set[str], cap: float,
     def ended(f: asyncio.Future[Any]) -> None:
         handle.cancel()
         heard.cancel()
+        if first is not None and not first.done():
+            first.cancel()
     done.add_done_callback(ended)
     return done
 

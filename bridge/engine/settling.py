@@ -16,6 +16,7 @@ from . import drawing, motion, replies, sent
 from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome
 from .model import Frame
 from .navigation import load_capped
+from .pointer import REPLY_WAIT
 from .reporting import replied, report_replied
 from .tab import Tab
 
@@ -74,6 +75,34 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
                 said.append(f"the page was still animating after {motion.MOTION_WAIT:g} s")
             await _replied_since(tab, frame, out, found)
     return said
+
+
+SAID_WAIT = 1.0  # seconds an action's report with no look waits for the data it had fetched
+
+
+async def said_once_answered(tab: Tab, out: Outcome) -> None:
+    """An action's report with no look after it: what the page said once the data the
+    action had it fetch came (up to SAID_WAIT) and the timers it armed with them that fall
+    due within REPLY_WAIT ran: the fragment htmx swapped in, the toast a save's answer
+    brought. No wait where it fetched nothing, or began loading another page."""
+    came = out.answers_came
+    if came is None or began_load(out) or tab.state.dialog is not None:
+        return
+    await asyncio.wait({came}, timeout=SAID_WAIT)
+    if not came.done() or came.cancelled():
+        out.changes.append(f"the page was still loading data after {SAID_WAIT:g} s")
+        return
+    frame = tab.frames.get(out.armed_in or tab.target_id) or tab.frames.get(tab.target_id)
+    if frame is None or tab.state.dialog is not None:
+        return
+    try:
+        if await replies.due_within(tab, frame.id, REPLY_WAIT):
+            await replies.came(tab, frame.id, cap=REPLY_WAIT, data=False)
+        report_replied(tab, frame, await replied(tab, frame), out)
+        if out.recheck is not None and tab.state.dialog is None:
+            await out.recheck()  # (the clicked element as the answer left it)
+    except TabstewardError as exc:  # (the page went meanwhile)
+        log.debug("no reply read once the data came: %s", exc.message)
 
 
 SCROLL_WAIT, SCROLL_LOOK = 1.5, 0.05  # seconds a smooth scroll to a place may take; a look
