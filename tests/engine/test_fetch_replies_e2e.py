@@ -25,7 +25,8 @@ async def test_a_toast_a_saves_answer_brought_is_in_the_clicks_report(
         tab: Tab, site: Site) -> None:
     await listened_snapshot(tab, site.url("fetchreplies.html"))
     said = (await run_tool(tab, "click", target="#save")).text
-    assert "sent data to" in said and "/save" in said, said
+    assert "sent data to" in said, said
+    assert "/save" in said, said
     assert 'the page said "Saved Alan Turing"' in said, said
 
 

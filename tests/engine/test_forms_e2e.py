@@ -154,7 +154,8 @@ async def test_select_by_label_and_by_value(tab: Tab, site: Site) -> None:
     assert 'value="Medium"' in line_of(after, ref(after, "combobox", "Size"))
 
 
-async def test_select_several_options_of_a_multiple_select_says_those_it_dropped(tab: Tab, site: Site) -> None:
+async def test_select_several_options_of_a_multiple_select_says_those_it_dropped(
+        tab: Tab, site: Site) -> None:
     await goto(tab, site.url("controls.html"))
     first = await actions.select(tab, parse("#toppings"), ["ham", "Sweet corn"])
     assert await text_of(tab, "#out") == "toppings changed to ham+corn"
