@@ -17,6 +17,7 @@ from ..policy import keystrokes
 from . import keyboard, keys, pasting, pointer, replies, stepping
 from .acting import Outcome, _call_on, describe, guarded, input_then_read, read_back
 from .model import Handle
+from .pointer import _report_state
 from .reporting import replied, report_invalid, report_replied, report_said
 from .tab import Tab
 from .targets import RefTarget, Target
@@ -252,6 +253,19 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
     return out
 
 
+WRITING = ("Backspace", "Delete")  # keys that change a field's text, beside characters
+
+
+def _pressed_state(state: dict[str, Any], parts: list[str]) -> dict[str, Any]:
+    """The focused element's state as a press's report compares it: not whether it is
+    invalid (the fields an Enter found invalid are said apart), nor its value unless a key
+    wrote in it (a chip field an Enter empties into a tag says the tag, not '')."""
+    states = [s for s in state.get("states") or [] if s != "invalid"]
+    writes = any(len(p) == 1 or p in WRITING or p.lower().endswith(("+v", "+x"))
+                 for p in parts)
+    return {**state, "states": states} | ({} if writes else {"value": None})
+
+
 def _ending_on_a_key(tab: Tab, text: str, heard: bool) -> list[list[Command]]:
     """A fill's text put in at once; where the page hears the field's keys (and the text is
     long, or holds a line break: no Enter pressed), all but its last character, which goes
@@ -278,16 +292,21 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
     tab.attach_ahead(keyboard.KEY)
     handle: Handle | None = None
     keys_in = None  # (the frame focus was in as the keys began: what they changed there)
+    held: Handle | None = None  # (the element that had focus then: its state is read back)
     if target is not None:
-        handle, info = await tab.resolve_info(target)
-        await tab.permit("press", info, keys=" ".join(steps[0]))
+        handle, was = await tab.resolve_info(target)
+        await tab.permit("press", was, keys=" ".join(steps[0]))
         obj = await tab.object_id(handle)
         await tab.send("DOM.focus", {"objectId": obj}, session=handle.frame.session)
+        held = handle
     else:
-        await tab.permit("press", await tab.focused_info(), keys=" ".join(steps[0]))
+        was = await tab.focused_info() or {}
+        await tab.permit("press", was or None, keys=" ".join(steps[0]))
         keys_in = tab.focused_in
         if keys_in is not None:  # (keys in a frame: what they change around it is said too)
             await tab.watch_top(keys_in)
+            if isinstance(was.get("local"), int):
+                held = Handle(keys_in, int(was["local"]), 0)
     pressed: list[str] = []
     await keyboard.stopped_after(
         guarded(tab, keyboard.press_steps(tab, steps, handle, pressed), "press", out),
@@ -301,7 +320,16 @@ async def press(tab: Tab, spec: str, target: Target | None = None) -> Outcome:
             keys_in or tab.frames.get(tab.target_id)
         if frame is not None:
             await replies.came(tab, frame.id, cap=pointer.REPLY_WAIT, data=False)
-            found = await replied(tab, frame)
+            # (how the element that had focus changed, as a click says: a tree's item an
+            # arrow key expanded, a field the keys wrote in; what the page said with it)
+            found = await read_back(tab, held) if held is not None and held.frame is frame \
+                else None
+            if found is not None and found.get("connected") is not False and \
+                    found.get("shown") is not False:
+                _report_state(tab, _pressed_state(was, parts), _pressed_state(found, parts),
+                              out)
+            elif found is None:
+                found = await replied(tab, frame)
             report_replied(tab, frame, found, out)
             said = (found or {}).get("said")
             if found is not None and (found.get("inDialog") or

@@ -142,7 +142,9 @@
       return null;
     }
     if (el.tagName === "IFRAME" || el.tagName === "FRAME") return { frame: idOf(el) };
-    return info(idOf(el));
+    const found = info(idOf(el));  // (and its id: a press reads it back)
+    if (found) found.local = idOf(el);
+    return found;
   }
 
   function linkOf(el) {

@@ -3,14 +3,14 @@ time, as a person types it, so a page that reads the field on keyup (flatpickr's
 a jQuery search, a form listening for its fields) or takes each key itself (a currency
 field formatting its price) hears it; where the page undid the text put in at once (its
 keys heard by React's root, no listener of the field's), the keys go in one at a time
-after; a field no key listener hears takes the text at once, no key pressed. Both
-transports."""
+after; a field no key listener hears takes the text at once, no key pressed. A press says
+how the element that had focus changed, as a click does. Both transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, text_of, watch_listeners
+from pagetools import goto, js, text_of, watch_listeners
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -60,3 +60,16 @@ async def test_a_field_no_key_listener_hears_takes_the_text_at_once(
     await goto(tab, site.url("keyfields.html"))
     await actions.enter_text(tab, parse("#plain"), "hello", "fill")
     assert await text_of(tab, "#keys") == "keys:"  # (the document heard no key)
+
+
+async def test_a_press_says_how_the_focused_element_changed(tab: Tab, site: Site) -> None:
+    await watch_listeners(tab)
+    await goto(tab, site.url("keyfields.html"))
+    await actions.focus(tab, parse("#docs"))
+    said = (await actions.press(tab, "ArrowRight")).text()
+    assert await js(tab, "document.getElementById('docs').ariaExpanded") == "true"
+    assert "now expanded" in said, said
+    await actions.focus(tab, parse("#price"))
+    await actions.press(tab, "Control+a")
+    said = (await actions.press(tab, "4 2")).text()
+    assert "value now '$42.00'" in said, said
