@@ -413,7 +413,7 @@
     }
     const pops = popups(), opened = started ? dialogCame(pops) : null;
     const focused = started && !opened ? focusCame() : null;
-    const listed = started && !opened ? listCame(pops) : null;
+    let listed = started && !opened ? listCame(pops) : null;
     const shut = started && !listed ? listWent(pops) : null;
     // (a tooltip or popover that came, asking nothing: Bootstrap's popover a click opens)
     const tip = started && !opened ? [...pops].find((p) => !popupsAt.has(p) &&
@@ -427,6 +427,7 @@
     started = true;
     const closed = dialogGone(), values = fieldsChanged();
     const changed = P.watched(now.keys(), popsBefore);
+    if (!opened && !listed && !shut) listed = changed.list;  // (a plain list that came)
     const came = changed.came.filter((w) => !said.includes(w) && w !== tipWords);
     const moved = changed.moved, items = changed.items;
     const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;

@@ -94,6 +94,7 @@
     !box.querySelector(P.FIELDS) && ![...added].some((n) => n !== box && n.contains(box)))(
     box.parentElement && box.parentElement.closest(CELLS));
   function cameWords(list, added, regionsNow) {
+    listCame = null;
     const had = new Map();  // box -> the words it lost meanwhile (what it had)
     const boxes = new Set();
     const lost = (box, words) => had.set(box, (had.get(box) || "") + " " + words);
@@ -149,6 +150,7 @@
       if (!inControl(box) && (opened || !alikeItem(box, added, !added.has(box)))) {
         const words = plainWords(box, spoken, inOldCell(box, added), true);
         const part = words ? null : formPart(box, spoken);
+        if (!words && !part && !listCame) listCame = longList(box, spoken);
         came.push([box, words]);
         drawn.add(box);
         if (part) parts.push([box, part]);
@@ -181,6 +183,21 @@
     if (news.length > CAME_MAX) news = news.filter(([b]) => !b.matches(P.CONTROLS));
     if (news.length > CAME_MAX) return { words: [], parts: formed };
     return { words: [...new Set(news.map(([, w]) => w))], parts: formed };
+  }
+  // A list of plain items that came, more than a short one (a combobox of the page's own
+  // making that shows its countries, Alpine's; a menu of links): {role: "list", name,
+  // items: how many, first: the words of the first LIST_SAID}; null for a popup's, a row's,
+  // a live region's, a field's, or one that holds fields
+  let listCame = null;
+  function longList(box, spoken) {
+    if (!box.matches("ul, ol, [role=list]") || box.closest(ROWS + ", " + P.POPUPS) ||
+        box.closest(P.LIVE) || box.closest(P.FIELDS) || box.querySelector(P.FIELDS) ||
+        !P.shows(box) || spoken.some((r) => r.contains(box) || box.contains(r))) return null;
+    const items = [...box.children].filter((c) => c.matches("li, [role=listitem]") &&
+      P.shows(c));
+    const first = items.slice(0, LIST_SAID).map((i) => P.cut(P.wordsOf(i, true), 40)[0]);
+    if (items.length <= LIST_SAID || !first.every(Boolean)) return null;
+    return { role: "list", name: P.nameOf(box, "list") || "", items: items.length, first };
   }
   // A part of a form that came (a checkout's next step, an address added): its heading
   // and its fields' names, FIELDS_SAID at most, and how many more; null for a popup's, a
@@ -424,7 +441,8 @@
   }
 
   // What the page changed since the action began (the records taken, the record starts
-  // anew): {came: words, parts: parts of forms, moved: [name, states], movedMore: a count,
+  // anew): {came: words, parts: parts of forms, list: a long list that came (longList),
+  // moved: [name, states], movedMore: a count,
   // items: a count, gone: items taken out, goneWords: theirs where one or two, sorted: rows
   // put in another order, veiled: a veil came over the page, a modal's backdrop whose
   // dialog may show only once it faded in, buttons: the names of those that came, went:
@@ -444,8 +462,9 @@
     }
     const moved = statesMoved(list);
     const added = addedIn(list), came = cameWords(list, added, regionsNow);
-    return { came: came.words, parts: came.parts, moved: moved.slice(0, MOVED_MAX),
-             movedMore: Math.max(0, moved.length - MOVED_MAX), ...P.itemsChanged(list, added),
+    return { came: came.words, parts: came.parts, list: listCame,
+             moved: moved.slice(0, MOVED_MAX), movedMore: Math.max(0, moved.length - MOVED_MAX),
+             ...P.itemsChanged(list, added),
              veiled: veilCame(added), buttons: buttonsCame(list, added),
              went: boxesWent(list, added) };
   }

@@ -100,7 +100,21 @@ def report_said(found: Any, outcome: Outcome) -> None:
             outcome.changes.append(f"{verb} the {role}" +
                                    (f" {quote(name)}" if isinstance(name, str) and name else ""))
     listed = found.get("listed")
-    if isinstance(listed, dict) and isinstance(listed.get("items"), int) and listed["items"] > 0:
+    first = listed.get("first") if isinstance(listed, dict) else None
+    if isinstance(listed, dict) and listed.get("role") == "list" and \
+            isinstance(listed.get("items"), int) and isinstance(first, list) and \
+            all(isinstance(w, str) and w for w in first):
+        # (a list of plain items that came, its first ones named: a combobox's countries)
+        count, name = listed["items"], listed.get("name")
+        named = f" {quote(name)}" if isinstance(name, str) and name else ""
+        more = count - len(first)
+        outcome.changes.append(f"the page now shows a list{named} of {count} items: " +
+                               ", ".join(quote(w) for w in first) +
+                               (f" and {more} more" if more > 0 else ""))
+        outcome.data["listed"] = {"role": "list", "name": name if isinstance(name, str) else "",
+                                  "items": count, "first": first}
+    elif isinstance(listed, dict) and isinstance(listed.get("items"), int) and \
+            listed["items"] > 0:
         # (a menu or a list of options that came: the page's words only inside quotes)
         # (or one open before that offers other items now: suggestions as more is typed)
         menu, again = listed.get("role") == "menu", listed.get("again") is True

@@ -1,0 +1,22 @@
+"""A list of plain items an action shows (reveals.html: a combobox of the page's own making,
+Alpine's, with no roles) is said with its count and its first items: a short one is quoted
+whole, a long one was said nothing of. Both transports."""
+
+from __future__ import annotations
+
+import pytest
+from fixture_server import Site
+from pagetools import listened_snapshot, run_tool, text_of
+from tabsteward.bridge.engine.tab import Tab
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+
+
+async def test_a_long_list_that_came_is_said_with_its_count_and_first_items(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("reveals.html"))
+    said = (await run_tool(tab, "click", target="#country")).text
+    assert 'the page now shows a list of 8 items: "Argentina", "Australia", "Austria" and 5 ' \
+           "more" in said, said
+    await run_tool(tab, "click", target="text=Brazil")
+    assert await text_of(tab, "#picked") == "Brazil"
