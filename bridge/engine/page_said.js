@@ -496,5 +496,5 @@
   const shownWords = (el) => clean([...el.childNodes].map((c) => textOf(c, 0)).join(""));
 
   Object.assign(P, { cutFor, saidStart, saidFound, shownWords, tells, dialogLater,
-    inDialog, wordsOf, shows, LIVE, liveIn, POPUPS, FIELDS, MESSAGE_CHARS });
+    inDialog, wordsOf, shows, LIVE, liveIn, POPUPS, FIELDS, MESSAGE_CHARS, shadowsMade });
 })();

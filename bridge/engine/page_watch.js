@@ -27,21 +27,33 @@
   const watcher = new MutationObserver((list) => take(list));
   function take(list) {
     if (overflowed || !list.length) return;
-    records.push(...list);
+    for (const r of list) records.push(r.target.nodeType === 11 ? hosted(r) : r);
     if (records.length > RECORDS_MAX) {
       overflowed = true;
       records = [];
       watcher.disconnect();
     }
   }
+  // A change of a shadow root's own children, as its host's (what reads it asks elements)
+  const hosted = (r) => ({ type: r.type, target: r.target.host, addedNodes: r.addedNodes,
+    removedNodes: r.removedNodes, previousSibling: r.previousSibling,
+    nextSibling: r.nextSibling, attributeName: r.attributeName, oldValue: r.oldValue });
   function watchStart(el) {
     watcher.disconnect();
     records = [];
     overflowed = false;
     actedOn = el;
-    watcher.observe(document, { childList: true, subtree: true, characterData: true,
+    const what = { childList: true, subtree: true, characterData: true,
       characterDataOldValue: true, attributes: true, attributeOldValue: true,
-      attributeFilter: ["hidden", "style", "class", ...STATE_ATTRS] });
+      attributeFilter: ["hidden", "style", "class", ...STATE_ATTRS] };
+    watcher.observe(document, what);
+    // (and the page's shadow roots, where it made some: a web component's status line)
+    if (P.shadowsMade()) for (const r of P.allRoots()) if (r !== document) watcher.observe(r, what);
+  }
+  // Whether a node is in the body, also from inside a shadow root (its host's place)
+  function inBody(n) {
+    for (let r = n.getRootNode(); r instanceof ShadowRoot; r = n.getRootNode()) n = r.host;
+    return !!document.body && document.body.contains(n);
   }
   // whether an attribute's change showed its element: what it was hid it and what it is does
   // not, or it took a class that shows it (a survey's thank-you page `.page.on`), not around
@@ -127,7 +139,7 @@
     let looked = 0;
     for (const box of boxes) {
       if (box.nodeType !== 1 || !box.isConnected || box === body || !body ||
-          !body.contains(box) || SKIP_TAGS.has(box.tagName)) continue;
+          !inBody(box) || SKIP_TAGS.has(box.tagName)) continue;
       if (++looked > BOXES_MAX) break;
       // (a box that had words changed them: read where a person reads them)
       const was = (had.get(box) || "") + " " + (had.get(box.parentElement) || "");

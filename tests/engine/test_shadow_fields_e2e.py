@@ -1,12 +1,13 @@
 """Fields in shadow roots (shadowfields.html): a value set by fill or select says its input
 as the browser does, to the host's listeners across the root (Material Web's md-slider
-holds a native range). Both transports."""
+holds a native range); words a click put into a shadow root are in its report. Both
+transports."""
 
 from __future__ import annotations
 
 import pytest
 from fixture_server import Site
-from pagetools import goto, ref, text_of
+from pagetools import goto, listened_snapshot, ref, run_tool, text_of
 from tabsteward.bridge.engine import actions
 from tabsteward.bridge.engine.tab import Tab
 from tabsteward.bridge.engine.targets import parse
@@ -29,3 +30,10 @@ async def test_a_select_in_a_shadow_root_is_heard_by_its_hosts_listener(
     shot = await tab.snapshot()
     await actions.select(tab, parse(ref(shot, "combobox", "Tier")), ["pro"])
     assert await text_of(tab, "#tier-out") == "Tier: pro"
+
+
+async def test_words_a_click_put_in_a_shadow_root_are_in_its_report(
+        tab: Tab, site: Site) -> None:
+    await listened_snapshot(tab, site.url("shadowfields.html"))
+    said = (await run_tool(tab, "click", target="#save")).text
+    assert 'the page now shows "Saved your changes"' in said, said
