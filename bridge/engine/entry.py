@@ -258,12 +258,14 @@ WRITING = ("Backspace", "Delete")  # keys that change a field's text, beside cha
 
 def _pressed_state(state: dict[str, Any], parts: list[str]) -> dict[str, Any]:
     """The focused element's state as a press's report compares it: not whether it is
-    invalid (the fields an Enter found invalid are said apart), nor its value unless a key
-    wrote in it (a chip field an Enter empties into a tag says the tag, not '')."""
+    invalid (the fields an Enter found invalid are said apart), nor its value emptied
+    unless a key wrote in it (a chip field an Enter empties into a tag says the tag, not
+    ''; a combobox an Enter filled with its choice says it)."""
     states = [s for s in state.get("states") or [] if s != "invalid"]
     writes = any(len(p) == 1 or p in WRITING or p.lower().endswith(("+v", "+x"))
                  for p in parts)
-    return {**state, "states": states} | ({} if writes else {"value": None})
+    return {**state, "states": states} | ({} if writes or state.get("value") else
+                                          {"value": None})
 
 
 def _ending_on_a_key(tab: Tab, text: str, heard: bool) -> list[list[Command]]:

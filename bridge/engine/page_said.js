@@ -429,10 +429,9 @@
     const changed = P.watched(now.keys(), popsBefore);
     if (!opened && !listed && !shut) listed = changed.list;  // (a plain list that came)
     const came = changed.came.filter((w) => !said.includes(w) && w !== tipWords);
-    const moved = changed.moved, items = changed.items;
-    const parts = changed.parts, sorted = changed.sorted, gone = changed.gone;
-    const veiled = changed.veiled, buttons = changed.buttons;
-    const went = changed.went, columns = changed.columnsWent.length + changed.columnsCame.length;
+    const { moved, items, parts, sorted, gone, veiled, buttons } = changed;
+    const went = changed.went.filter((w) => !came.includes(w));  // (not words that came too)
+    const columns = changed.columnsWent.length + changed.columnsCame.length;
     const boxes = boxesFlipped();
     if (!said.length && !closed && !opened && !tipWords && !values.length && !came.length &&
         !moved.length && !items && !parts.length && !listed && !sorted && !gone && !veiled &&
