@@ -142,8 +142,13 @@
     "[role=searchbox], [role=spinbutton]";
   const pointer = (n, at) => !!n && getComputedStyle(n, at).cursor === "pointer";
   const byLook = (n) => !n.matches(`${CONTROLS}, [tabindex], [onclick]`);
+  // (not a web component's host around the one button its shadow root draws, Fluent's
+  // fluent-button saying it opens a menu: that button is the control)
+  const hostOfOne = (el) => !!el.shadowRoot && ((found) => found.length === 1 &&
+    found[0].getRootNode() === el.shadowRoot && found[0].matches("button, a[href]"))(
+    controlsIn(el));
   function passesOn(el) {
-    if (opens(el)) return false;
+    if (opens(el) && !hostOfOne(el)) return false;
     if (alikeItems(el)) return true;
     if (el.querySelector(GRIDS) || P.holdsDragged(el)) return true;
     const found = controlsIn(el);

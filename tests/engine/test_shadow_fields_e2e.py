@@ -1,6 +1,7 @@
 """Fields in shadow roots (shadowfields.html): a value set by fill or select says its input
 as the browser does, to the host's listeners across the root (Material Web's md-slider
-holds a native range); words a click put into a shadow root are in its report. Both
+holds a native range); words a click put into a shadow root are in its report; a host that
+says it opens a menu around the one button its shadow root draws is that one button. Both
 transports."""
 
 from __future__ import annotations
@@ -37,3 +38,12 @@ async def test_words_a_click_put_in_a_shadow_root_are_in_its_report(
     await listened_snapshot(tab, site.url("shadowfields.html"))
     said = (await run_tool(tab, "click", target="#save")).text
     assert 'the page now shows "Saved your changes"' in said, said
+
+
+async def test_a_host_saying_it_opens_a_menu_around_its_button_is_one_control(
+        tab: Tab, site: Site) -> None:
+    shot = await listened_snapshot(tab, site.url("shadowfields.html"))
+    named = [info["role"] for info in shot.refs.values() if info["name"] == "Actions"]
+    assert named == ["button"], shot.text
+    await run_tool(tab, "click", target=ref(shot, "button", "Actions"))
+    assert await text_of(tab, "#actions-out") == "menu open"
