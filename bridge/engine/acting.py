@@ -56,8 +56,11 @@ class Outcome:
     # done once the data requests the action had the page begin have answered (sent.answers);
     # None when it began none. A look right after the action (`-i`) waits for it
     answered: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
-    # done once they first have all answered: what a report with no look waits for
+    # done once they first have all answered (or at once: all answered as it ran): what a
+    # report with no look waits for; and the addresses of those it had the page fetch,
+    # whose answers the page's document takes in after that
     answers_came: asyncio.Future[Any] | None = field(default=None, repr=False, compare=False)
+    data_urls: list[str] = field(default_factory=list, repr=False, compare=False)
     # whether the page armed timers in reply to the input (a debounce), as the read right
     # after it found (None: not read), and in which frame's document; a look right after
     # waits for them (replies.py)
@@ -163,8 +166,13 @@ async def _after(tab: Tab, what: str, outcome: Outcome, result: Any,
                 await tab.wait_load(NAV_TIMEOUT, "DOMContentLoaded")
         except ActionTimeout:
             outcome.changes.append("navigation still loading")
-    if pending:
+    fetched = sent.fetched(events) if listen else set()
+    if fetched:  # (answered meanwhile or not: the page takes the answers in after)
+        outcome.data_urls = sent.urls_of(events, fetched)
         outcome.answers_came = asyncio.get_running_loop().create_future()
+        if not pending:
+            outcome.answers_came.set_result(None)
+    if pending:
         outcome.answered = sent.answers(tab, pending, ANSWERS_WAIT, sent.headed(events),
                                         outcome.answers_came)
     # the Network domain may still be on from an earlier action (cdp/kept_network.py):

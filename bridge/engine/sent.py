@@ -80,11 +80,24 @@ async def _disable(tab: Tab, sessions: list[str]) -> None:
             log.debug("Network.disable failed: %s", res)
 
 
-def unanswered(events: Events) -> set[str]:
+def fetched(events: Events) -> set[str]:
     """The ids of the data requests (fetch, XMLHttpRequest) the page began while the action
-    ran and that had no answer yet when it ended."""
-    started = {rid for m, p in events if (rid := begun(m, p))}
-    return started - {rid for m, p in events if (rid := answered(m, p))}
+    ran."""
+    return {rid for m, p in events if (rid := begun(m, p))}
+
+
+def unanswered(events: Events) -> set[str]:
+    """The ids of the data requests the page began while the action ran and that had no
+    answer yet when it ended."""
+    return fetched(events) - {rid for m, p in events if (rid := answered(m, p))}
+
+
+def urls_of(events: Events, ids: set[str]) -> list[str]:
+    """The addresses of the requests `ids` as their events say them (those told with none,
+    by the extension's worker, are left out)."""
+    return [str(p["request"]["url"]) for m, p in events
+            if m == "Network.requestWillBeSent" and str(p.get("requestId")) in ids and
+            isinstance(p.get("request"), dict) and isinstance(p["request"].get("url"), str)]
 
 
 def headed(events: Events) -> set[str]:

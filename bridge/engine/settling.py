@@ -8,10 +8,12 @@ action's report."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 from typing import Any
 
-from ..errors import ActionTimeout, TabstewardError
+from ..errors import ActionTimeout, BrowserError, TabstewardError
 from . import drawing, motion, replies, sent
 from .acting import ANSWERS_WAIT, LOAD_CAP, Outcome
 from .model import Frame
@@ -78,6 +80,25 @@ async def settle(tab: Tab, out: Outcome, loads: bool | None = None) -> list[str]
 
 
 SAID_WAIT = 1.0  # seconds an action's report with no look waits for the data it had fetched
+TAKEN_WAIT = 0.5  # seconds the page's document may take to take in answers that came
+TASKS_MS = 4  # milliseconds of its tasks let go by once it has them
+# Once the page's document took in the answers to the requests at `urls` (its resource
+# timing has an entry for each: it has them whole), its tasks for TASKS_MS gone by (its load
+# events, a fetch's callback, then its text's once read), yielding to them by messages it
+# posts itself (a timer in a hidden tab waits for the browser's once-a-second wake-up; a
+# message does not).
+TAKEN_IN = """(urls => new Promise(done => {
+  const left = new Set(urls.filter(u => !performance.getEntriesByName(u).length));
+  const then = () => { const c = new MessageChannel(), t0 = performance.now(); let n = 0;
+    c.port1.onmessage = () => (++n < 2 || performance.now() - t0 < %d ?
+      c.port2.postMessage(0) : done(0));
+    c.port2.postMessage(0); };
+  if (!left.size) return then();
+  const o = new PerformanceObserver(list => {
+    for (const e of list.getEntries()) left.delete(e.name);
+    if (!left.size) { o.disconnect(); then(); } });
+  o.observe({ type: "resource", buffered: true });
+}))(%s)"""
 
 
 async def said_once_answered(tab: Tab, out: Outcome) -> None:
@@ -96,6 +117,13 @@ async def said_once_answered(tab: Tab, out: Outcome) -> None:
     if frame is None or tab.state.dialog is not None:
         return
     try:
+        # (the page's document takes the answers in on its own tasks, after the browser
+        # told they came, and its callbacks chained on them run after that)
+        with contextlib.suppress(BrowserError):  # (not taken in yet: read as it is)
+            await tab.send("Runtime.evaluate", {
+                "expression": TAKEN_IN % (TASKS_MS, json.dumps(out.data_urls)),
+                "contextId": await tab.world_of(frame), "awaitPromise": True},
+                session=frame.session, timeout=TAKEN_WAIT)
         if await replies.due_within(tab, frame.id, REPLY_WAIT):
             await replies.came(tab, frame.id, cap=REPLY_WAIT, data=False)
         report_replied(tab, frame, await replied(tab, frame), out)

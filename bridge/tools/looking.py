@@ -43,8 +43,9 @@ async def reported(tab: Tab, out: Outcome, args: dict[str, Any], *,
             result(out, tab)
     await reporting.top_replied(tab, out)  # (an action in a frame: what changed around it)
     if not wanted(args) and not (out.suggests and out.armed is not False):
-        if out.answered is not None:  # (what the page said once the data it fetched came)
-            await settling.said_once_answered(tab, out)
+        # (what the page said once the data it fetched came)
+        await settling.said_once_answered(tab, out)
+        if out.answered is not None:
             out.answered.cancel()
         return result(out, tab)
     # (the snapshot's own trip to the page comes after the page took the answers in:
