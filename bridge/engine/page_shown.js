@@ -375,6 +375,7 @@
   // aria-hidden is taken at its word (a menu a style sheet hides, a carousel's clone).
   const TABBABLE = "button, a[href], input:not([type=hidden]), select, textarea, [tabindex]";
   function hiddenByMistake(el) {
+    if (seenControl(el)) return true;
     if (el.parentElement !== document.body) return false;
     for (const c of el.querySelectorAll(TABBABLE)) {
       if (c.tabIndex < 0 || c.disabled || c.closest("[inert]")) continue;
@@ -383,6 +384,15 @@
         return true;
     }
     return false;
+  }
+
+  // (or a control marked so itself that a person sees and may press, disabled or not:
+  // PrimeReact's FileUpload draws its Upload and Cancel buttons so)
+  function seenControl(el) {
+    if (!el.matches(TABBABLE) || el.matches("[tabindex]") && el.tabIndex < 0 ||
+        el.closest("[inert]")) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true });
   }
 
   // Whether the snapshot's walk leaves el out as hidden from assistive technology: not one
