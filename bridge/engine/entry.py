@@ -143,7 +143,7 @@ async def enter_text(tab: Tab, target: Target, text: str, mode: str) -> Outcome:
         if state == "readonly":
             raise TargetNotInteractable(f"{what} is readonly, also once clicked; nothing was "
                                         "typed")
-    # (the page hears the field's keys: a fill's last character goes in as a key)
+    # (the page hears the field's keys: a fill types them, or ends on its last as a key)
     heard = isinstance(state, str) and state.endswith("+keys")
     if heard:
         state = state.removesuffix("+keys")

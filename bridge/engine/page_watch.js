@@ -202,7 +202,8 @@
   // a live region's, a field's, or one that holds fields
   let listCame = null;
   function longList(box, spoken) {
-    if (!box.matches("ul, ol, [role=list]") || box.closest(ROWS + ", " + P.POPUPS) ||
+    const up = box.parentElement;
+    if (!box.matches("ul, ol, [role=list]") || !up || up.closest(ROWS + ", " + P.POPUPS) ||
         box.closest(P.LIVE) || box.closest(P.FIELDS) || box.querySelector(P.FIELDS) ||
         !P.shows(box) || spoken.some((r) => r.contains(box) || box.contains(r))) return null;
     const items = [...box.children].filter((c) => c.matches("li, [role=listitem]") &&
