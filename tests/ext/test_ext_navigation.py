@@ -208,10 +208,11 @@ async def test_an_agent_that_may_act_opens_and_reads_with_no_debugger_then_acts_
     assert watch.seen_attached == 0
     refs = {name: next(r for r, i in shot.refs.items() if i["name"] == name)
             for name in ("Press cross", "Field cross", "Field same", "Press same")}
-    # the debugger comes for input: each ref names the element it named without it
-    await actions.click(tab, parse(refs["Press cross"]))
+    # the debugger comes for input: each ref names the element it named without it (the
+    # fields first: the frame's status line says the last key its field heard, or a click)
     await actions.enter_text(tab, parse(refs["Field cross"]), "over there", "fill")
     await actions.enter_text(tab, parse(refs["Field same"]), "here", "type")
+    await actions.click(tab, parse(refs["Press cross"]))
     await actions.click(tab, parse(refs["Press same"]))
     again = await tab.snapshot()
     assert "> cross clicked (trusted)" in again.text
